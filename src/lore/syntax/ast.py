@@ -1,0 +1,473 @@
+"""The Lore abstract syntax tree.
+
+Every node is a frozen, slotted dataclass with a ``span`` (character offsets in its
+file). Equality compares spans too; :func:`lore.syntax.dump.dump` gives the
+span-free structure used by golden files and round-trip properties.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lore.syntax.source import Span
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    span: Span
+
+
+# ---------------------------------------------------------------- types
+
+
+@dataclass(frozen=True, slots=True)
+class NamedType(Node):
+    """A builtin type keyword or a (qualified) form/enum name: ``integer``, ``rules.PC``."""
+
+    parts: tuple[str, ...]
+
+    @property
+    def dotted(self) -> str:
+        return ".".join(self.parts)
+
+
+@dataclass(frozen=True, slots=True)
+class ListType(Node):
+    element: TypeExpr
+    wildcard: bool = False  # list<? extends T>
+
+
+@dataclass(frozen=True, slots=True)
+class RangeType(Node):
+    element: TypeExpr
+
+
+@dataclass(frozen=True, slots=True)
+class UnitType(Node):
+    unit: str  # the name inside the brackets: "R" for unit[R]
+
+
+@dataclass(frozen=True, slots=True)
+class FunctionType(Node):
+    """``@<(T1,T2):R>``, ``@<(T)->R>``, ``@<T->R>``, ``@<(PC)>``, ``@<>``."""
+
+    params: tuple[TypeExpr, ...]
+    result: TypeExpr | None
+    arrow: bool = True
+    parenthesized: bool = True
+
+
+TypeExpr = NamedType | ListType | RangeType | UnitType | FunctionType
+
+
+# ---------------------------------------------------------------- expressions
+
+
+@dataclass(frozen=True, slots=True)
+class IntLit(Node):
+    value: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class RealLit(Node):
+    value: float
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class BoolLit(Node):
+    value: bool
+
+
+@dataclass(frozen=True, slots=True)
+class StringLit(Node):
+    """A string; ``delimiter`` is ``"``, ``'`` or the opener of a long string (``[=[``).
+
+    ``kind`` is the typed-string suffix (``url``, ``loc``, ``xml``, ...) or None.
+    """
+
+    value: str
+    delimiter: str
+    kind: str | None = None
+    kind_span: Span | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DiceLit(Node):
+    """``3D6``, ``d6``, ``4d`` (4d6), ``D`` (1d6); ``text`` keeps the author's spelling."""
+
+    count: int
+    sides: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Name(Node):
+    """An identifier, ``self`` or ``result``."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Member(Node):
+    target: Expr
+    name: str
+    name_span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Call(Node):
+    func: Expr
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Unary(Node):
+    op: str  # "-" or "!"
+    operand: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Binary(Node):
+    op: str  # + - * / % == != < > <= >= & |
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class RangeExpr(Node):
+    """``a,...,b`` [a,b]; ``a<...,b`` (a,b]; ``a,...<b`` [a,b); ``a<...<b`` (a,b)."""
+
+    low: Expr
+    high: Expr
+    low_open: bool
+    high_open: bool
+
+    @property
+    def op(self) -> str:
+        return ("<..." if self.low_open else ",...") + ("<" if self.high_open else ",")
+
+
+@dataclass(frozen=True, slots=True)
+class WithUnit(Node):
+    """``5[min]``: a number (or expression) given a unit."""
+
+    value: Expr
+    unit: str
+
+
+@dataclass(frozen=True, slots=True)
+class DiceOf(Node):
+    """``(1+2)d6``, ``x d6``, ``2 D 6``: a computed number of dice."""
+
+    count: Expr
+    sides: Expr
+    text: str  # the dice word as written after the count ("d6", "D")
+
+
+@dataclass(frozen=True, slots=True)
+class ListLit(Node):
+    items: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class FormLit(Node):
+    """``{ a = 1; rule r {...} }`` optionally typed ``{...}:Event``."""
+
+    members: tuple[Definition, ...]
+    type: TypeExpr | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Lambda(Node):
+    """``@{...}``, ``@(x : T){...}``, ``@(x:T):R{...}``, ``@ x:real -> real x*x``."""
+
+    params: tuple[Param, ...]
+    result: TypeExpr | None
+    body: Block | Expr
+    parenthesized: bool = True
+    arrow: bool = False  # '->' rather than ':' before the result type
+
+
+@dataclass(frozen=True, slots=True)
+class TypeValue(Node):
+    """A type used as a value: ``list<Item>`` in ``list<Item>.empty``, ``unit[R]``."""
+
+    type: TypeExpr
+
+
+@dataclass(frozen=True, slots=True)
+class CaseArm(Node):
+    values: tuple[Expr, ...]
+    body: Block
+
+
+@dataclass(frozen=True, slots=True)
+class AsArm(Node):
+    name: str
+    name_span: Span
+    type: TypeExpr
+    body: Block
+
+
+@dataclass(frozen=True, slots=True)
+class Select(Node):
+    """``select(e){ case(v){...} ... default{...} }`` or with ``as(x : T){...}`` arms."""
+
+    subject: Expr
+    arms: tuple[CaseArm | AsArm, ...]
+    default: Block | None
+
+
+Expr = (
+    IntLit
+    | RealLit
+    | BoolLit
+    | StringLit
+    | DiceLit
+    | Name
+    | Member
+    | Call
+    | Unary
+    | Binary
+    | RangeExpr
+    | WithUnit
+    | DiceOf
+    | ListLit
+    | FormLit
+    | Lambda
+    | TypeValue
+    | Select
+)
+
+
+# ---------------------------------------------------------------- statements
+
+
+@dataclass(frozen=True, slots=True)
+class Block(Node):
+    statements: tuple[Statement, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Assign(Node):
+    """``x = e;`` (a local, or ``result``) or ``self.x = e;`` (a modification, G14)."""
+
+    target: Name | Member
+    value: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Modify(Node):
+    """``self.x := e;`` or ``x := e;``: a modification, allowed only in an alter."""
+
+    target: Name | Member
+    value: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class ExprStmt(Node):
+    expr: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class If(Node):
+    """``if (c) {...} else {...}``: a documented extension to the original language."""
+
+    condition: Expr
+    then: Block
+    otherwise: Block | If | None
+
+
+@dataclass(frozen=True, slots=True)
+class LocalDef(Node):
+    """A function, rule, form, enum or unit defined inside a block."""
+
+    definition: Definition
+
+
+Statement = Assign | Modify | ExprStmt | If | LocalDef
+
+
+# ---------------------------------------------------------------- definitions
+
+
+@dataclass(frozen=True, slots=True)
+class Param(Node):
+    name: str
+    type: TypeExpr | None
+
+
+@dataclass(frozen=True, slots=True)
+class VarDef(Node):
+    """``name = e;`` (optionally ``name : T = e;``) in a section, form or enum value."""
+
+    name: str
+    name_span: Span
+    value: Expr
+    modifiers: tuple[str, ...] = ()
+    type: TypeExpr | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FieldDecl(Node):
+    """``name : T;``: a member that each object gives a value to."""
+
+    name: str
+    name_span: Span
+    type: TypeExpr
+    modifiers: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class UnitDef(Node):
+    """``[R] = 5[min];`` or ``[m] = 1.0;`` (a base unit)."""
+
+    unit: str
+    value: Expr
+    modifiers: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class EnumValue(Node):
+    name: str
+    members: tuple[Definition, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class EnumDef(Node):
+    name: str
+    name_span: Span
+    extends: TypeExpr | None
+    values: tuple[EnumValue, ...]
+    members: tuple[Definition, ...]  # member declarations shared by all values
+    modifiers: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class FormDef(Node):
+    name: str
+    name_span: Span
+    extends: TypeExpr | None
+    members: tuple[Definition, ...]
+    modifiers: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class RuleDef(Node):
+    """``rule name[(params)] { ... }``: a procedure."""
+
+    name: str
+    name_span: Span
+    params: tuple[Param, ...] | None
+    body: Block
+    modifiers: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class FunctionDef(Node):
+    """``function f(x : T) : R { ... }`` (or ``-> R``); sets ``result``."""
+
+    name: str
+    name_span: Span
+    params: tuple[Param, ...]
+    result: TypeExpr
+    body: Block
+    modifiers: tuple[str, ...] = ()
+    arrow: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class AccessorDef(Node):
+    """``name(params) : T { ... }`` (G13) or ``name(params) -> T { ... }`` (G14)."""
+
+    name: str
+    name_span: Span
+    params: tuple[Param, ...] | None
+    result: TypeExpr
+    body: Block
+    modifiers: tuple[str, ...] = ()
+    arrow: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class AlterDef(Node):
+    """``alter moved(goals : list<loc>) { self.location := goals.get1st; }``."""
+
+    name: str
+    name_span: Span
+    params: tuple[Param, ...]
+    body: Block
+    modifiers: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class SectionDef(Node):
+    """``section a.b.c { ... }`` (equal to nested sections ``a { b { c { ... } } }``)."""
+
+    path: tuple[str, ...]
+    members: tuple[Definition, ...]
+    modifiers: tuple[str, ...] = ()
+
+
+Definition = (
+    VarDef
+    | FieldDecl
+    | UnitDef
+    | EnumDef
+    | FormDef
+    | RuleDef
+    | FunctionDef
+    | AccessorDef
+    | AlterDef
+    | SectionDef
+)
+
+
+# ---------------------------------------------------------------- documents
+
+
+@dataclass(frozen=True, slots=True)
+class Entry(Node):
+    """``name = value`` inside docinfo{...} or history(...){...}."""
+
+    name: str
+    value: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class DocInfo(Node):
+    entries: tuple[Entry, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Desc(Node):
+    title: Expr
+    body: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Author(Node):
+    name: Expr
+    contacts: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class History(Node):
+    date: Expr
+    entries: tuple[Entry, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Import(Node):
+    url: Expr
+
+
+Header = DocInfo | Desc | Author | History | Import
+
+
+@dataclass(frozen=True, slots=True)
+class Module(Node):
+    header: tuple[Header, ...]
+    body: tuple[Definition, ...]

@@ -1,0 +1,74 @@
+"""Diagnostics: what is wrong, where, and how to fix it.
+
+Every diagnostic has a stable message id (``code``) so that a catalogue in another
+language (Japanese first) can replace the English text later.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from lore.syntax.source import SourceFile, Span, display_width
+
+
+class Severity(enum.Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    NOTE = "note"
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """One problem found in one file."""
+
+    severity: Severity
+    code: str
+    message: str
+    source: SourceFile
+    span: Span
+    hint: str | None = None
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity is Severity.ERROR
+
+    def location(self) -> str:
+        pos = self.source.position(self.span.start)
+        return f"{self.source.name}:{pos.line}:{pos.column}"
+
+    def headline(self) -> str:
+        return f"{self.location()}: {self.severity.value}: {self.message}"
+
+    def render(self) -> str:
+        """The headline, the source line with carets under the span, and the hint."""
+        source = self.source
+        start = source.position(self.span.start)
+        end = source.position(max(self.span.start, self.span.end))
+        line_text = source.line_text(start.line)
+        gutter = " " * len(str(start.line))
+        if end.line == start.line:
+            last = max(end.column, start.column + 1)
+        else:
+            last = len(line_text) + 1
+        last = max(last, start.column + 1)
+        before = line_text[: start.column - 1]
+        marked = line_text[start.column - 1 : last - 1] or " "
+        carets = "^" * max(1, display_width(marked))
+        pad = "".join("\t" if c == "\t" else " " * display_width(c) for c in before)
+        lines = [
+            self.headline(),
+            f"{gutter} |",
+            f"{start.line} | {line_text}",
+            f"{gutter} | {pad}{carets}" + (f" {self.hint}" if self.hint else ""),
+        ]
+        return "\n".join(lines)
+
+
+def has_errors(diagnostics: Iterable[Diagnostic]) -> bool:
+    return any(d.is_error for d in diagnostics)
+
+
+def sort_key(diagnostic: Diagnostic) -> tuple[str, int, int]:
+    return (diagnostic.source.name, diagnostic.span.start, diagnostic.span.end)
