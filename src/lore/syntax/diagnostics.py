@@ -48,10 +48,7 @@ class Diagnostic:
         end = source.position(max(self.span.start, self.span.end))
         line_text = source.line_text(start.line)
         gutter = " " * len(str(start.line))
-        if end.line == start.line:
-            last = max(end.column, start.column + 1)
-        else:
-            last = len(line_text) + 1
+        last = end.column if end.line == start.line else len(line_text) + 1
         last = max(last, start.column + 1)
         before = line_text[: start.column - 1]
         marked = line_text[start.column - 1 : last - 1] or " "

@@ -1,0 +1,1 @@
+"""The ``lore`` command line."""

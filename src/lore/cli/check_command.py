@@ -1,0 +1,31 @@
+"""``lore check FILE...``: parse and check each file with what it imports."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from lore.cli.io import print_diagnostics, summary, unreadable, usage_error
+from lore.semantics.check import check_paths
+from lore.syntax.diagnostics import Diagnostic
+
+
+def run(args: argparse.Namespace) -> int:
+    paths: list[Path] = args.files
+    for path in paths:
+        problem = unreadable(path)
+        if problem is not None:
+            usage_error(problem)
+            return 2
+    seen: set[tuple[str, int, int, str]] = set()
+    shown: list[Diagnostic] = []
+    for path in paths:
+        for diagnostic in check_paths([path]).diagnostics:
+            key = (diagnostic.source.name, diagnostic.span.start, diagnostic.span.end,
+                   diagnostic.message)
+            if key not in seen:
+                seen.add(key)
+                shown.append(diagnostic)
+    errors, warnings = print_diagnostics(shown)
+    summary(errors, warnings)
+    return 1 if errors else 0

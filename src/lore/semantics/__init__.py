@@ -1,0 +1,1 @@
+"""Meaning: imports, sections, names, types and the checker (nothing runs here)."""

@@ -1,0 +1,258 @@
+"""Checking rule bodies: statements, then expressions (see :mod:`.expressions`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from lore.semantics.context import Context, ResultSlot
+from lore.semantics.expressions import ExpressionChecker
+from lore.semantics.symbols import (
+    CallableSymbol,
+    FieldSymbol,
+    LocalSymbol,
+    VarSymbol,
+)
+from lore.semantics.types import (
+    BOOLEAN,
+    UNKNOWN,
+    VOID,
+    FormT,
+    FuncT,
+    ListT,
+    Type,
+    assignable,
+    common_type,
+    is_lenient,
+)
+from lore.syntax import ast
+from lore.syntax.source import Span
+
+if TYPE_CHECKING:
+    from lore.semantics.checker import Checker
+
+
+class BodyChecker(ExpressionChecker):
+    def __init__(self, checker: Checker) -> None:
+        super().__init__(checker)
+
+    # ------------------------------------------------------------ callables
+
+    def check_callable(self, symbol: CallableSymbol) -> None:
+        node = symbol.node
+        if node is None or symbol.parent is None:
+            return
+        checker = self.checker
+        params = checker.signature(symbol)
+        ctx = checker.context_for(symbol.parent, symbol.source).nested()
+        for name, type_, param in zip(symbol.param_names, params, node.params or (),
+                                      strict=False):
+            self.declare_local(ctx, name, type_, param.span)
+        slot = None
+        if isinstance(node, ast.FunctionDef | ast.AccessorDef):
+            slot = ResultSlot(f"{symbol.kind} '{symbol.name}'", symbol.result)
+        ctx = ctx.replace(result=slot, in_alter=isinstance(node, ast.AlterDef))
+        self.check_statements(node.body, ctx)
+        if slot is not None and not slot.assigned:
+            checker.error(ctx, node.name_span, "check.no-result",
+                          f"{symbol.kind} '{symbol.name}' never sets its result",
+                          "set it with 'result = ...;'")
+
+    def declare_local(self, ctx: Context, name: str, type_: Type, span: Span) -> None:
+        ctx.scope.names[name] = LocalSymbol(name, ctx.source, span, None, type=type_)
+
+    # ------------------------------------------------------------ statements
+
+    def check_block(self, block: ast.Block, ctx: Context) -> None:
+        self.check_statements(block, ctx.nested())
+
+    def check_statements(self, block: ast.Block, ctx: Context) -> None:
+        for statement in block.statements:
+            self.check_statement(statement, ctx)
+
+    def check_statement(self, statement: ast.Statement, ctx: Context) -> None:
+        if isinstance(statement, ast.Assign):
+            self.check_assign(statement, ctx)
+        elif isinstance(statement, ast.Modify):
+            self.check_modify(statement.target, statement.value, statement.span, ctx)
+        elif isinstance(statement, ast.ExprStmt):
+            self.check_expression_statement(statement.expr, ctx)
+        elif isinstance(statement, ast.If):
+            self.check_if(statement, ctx)
+        else:
+            self.check_local_definition(statement.definition, ctx)
+
+    def check_expression_statement(self, expr: ast.Expr, ctx: Context) -> None:
+        if isinstance(expr, ast.Select):
+            self.check_select(expr, ctx, as_value=False)
+            return
+        found = self.check_expr(expr, ctx)
+        if not (isinstance(expr, ast.Call) or id(expr) in self.invocations
+                or is_lenient(found)):
+            self.checker.warning(ctx, expr.span, "check.unused-value",
+                                 "this value is computed but not used",
+                                 "give it a name with 'x = ...;' or call a rule")
+
+    def check_assign(self, statement: ast.Assign, ctx: Context) -> None:
+        target = statement.target
+        if isinstance(target, ast.Member):
+            # G14 writes a modification as `self.x = e;`.
+            self.check_modify(target, statement.value, statement.span, ctx)
+            return
+        name = target.name
+        if name == "result":
+            self.check_result(statement, ctx)
+            return
+        if name == "self":
+            self.checker.error(ctx, target.span, "check.assign-self", "'self' cannot be replaced")
+            return
+        found = self.check_expr(statement.value, ctx)
+        if found == VOID:
+            self.checker.error(ctx, statement.value.span, "check.no-value",
+                               "this has no value to give a name to",
+                               "a rule gives no value; use a function")
+            found = UNKNOWN
+        existing = ctx.scope.lookup(name)
+        if existing is not None and existing.type is not None:
+            self.expect(found, existing.type, statement.value, ctx, f"'{name}'")
+            return
+        self.declare_local(ctx, name, found, target.span)
+
+    def check_result(self, statement: ast.Assign, ctx: Context) -> None:
+        slot = ctx.result
+        if slot is None:
+            self.checker.error(ctx, statement.target.span, "check.result-place",
+                               "'result' is set only in a function, an accessor, a lambda "
+                               "with a result type or a select expression")
+            self.check_expr(statement.value, ctx)
+            return
+        found = self.check_expr(statement.value, ctx, slot.expected)
+        if slot.expected is not None:
+            self.expect(found, slot.expected, statement.value, ctx, f"the result of {slot.owner}")
+        slot.assigned.append(found)
+
+    def check_modify(self, target: ast.Name | ast.Member, value: ast.Expr, span: Span,
+                     ctx: Context) -> None:
+        checker = self.checker
+        if not ctx.in_alter:
+            checker.error(ctx, span, "check.modify-outside-alter",
+                          "members can only be changed inside an alter",
+                          "define 'alter name(values : list<T>) { self.x := ...; }' and call it")
+        member_type = self.modified_member(target, ctx)
+        found = self.check_expr(value, ctx, member_type)
+        if member_type is not None:
+            self.expect(found, member_type, value, ctx, f"member '{_name_of(target)}'")
+
+    def modified_member(self, target: ast.Name | ast.Member, ctx: Context) -> Type | None:
+        checker = self.checker
+        if isinstance(target, ast.Member):
+            if not (isinstance(target.target, ast.Name) and target.target.name == "self"):
+                checker.error(ctx, target.span, "check.modify-other",
+                              "an alter changes only members of its own object",
+                              f"write 'self.{target.name} := ...;'")
+                return None
+            name, span = target.name, target.name_span
+        else:
+            name, span = target.name, target.span
+        if ctx.self_form is None:
+            checker.error(ctx, span, "check.modify-no-self",
+                          "only members of a form's object can be changed")
+            return None
+        member = ctx.self_form.lookup(name)
+        if isinstance(member, FieldSymbol):
+            return checker.field_type(member)
+        if isinstance(member, VarSymbol):
+            return checker.var_type(member)
+        checker.error(ctx, span, "check.unknown-member",
+                      f"form '{ctx.self_form.name}' has no member '{name}' to change",
+                      checker.did_you_mean(name, ctx.self_form.all_member_names()))
+        return None
+
+    def check_if(self, statement: ast.If, ctx: Context) -> None:
+        condition = self.check_expr(statement.condition, ctx, BOOLEAN)
+        self.expect(condition, BOOLEAN, statement.condition, ctx, "the condition")
+        self.check_block(statement.then, ctx)
+        if isinstance(statement.otherwise, ast.Block):
+            self.check_block(statement.otherwise, ctx)
+        elif statement.otherwise is not None:
+            self.check_if(statement.otherwise, ctx)
+
+    def check_local_definition(self, definition: ast.Definition, ctx: Context) -> None:
+        checker = self.checker
+        if isinstance(definition, ast.RuleDef | ast.FunctionDef):
+            symbol = CallableSymbol(definition.name, ctx.source, definition.name_span,
+                                    ctx.container, False, definition)
+            checker.signature(symbol)
+            result = symbol.result if isinstance(definition, ast.FunctionDef) else None
+            local = LocalSymbol(definition.name, ctx.source, definition.name_span, None,
+                                type=_callable_type(symbol, result))
+            ctx.scope.names[definition.name] = local
+            inner = ctx.nested()
+            for name, type_, param in zip(symbol.param_names, symbol.params or (),
+                                          definition.params or (), strict=False):
+                self.declare_local(inner, name, type_, param.span)
+            slot = (ResultSlot(f"function '{definition.name}'", result)
+                    if isinstance(definition, ast.FunctionDef) else None)
+            self.check_statements(definition.body, inner.replace(result=slot))
+        else:
+            checker.error(ctx, definition.span, "check.local-definition",
+                          "only rules and functions can be defined inside a body",
+                          "define forms, enums and units in a section")
+
+    # ------------------------------------------------------------ select
+
+    def check_select(self, select: ast.Select, ctx: Context, as_value: bool) -> Type:
+        subject = self.check_expr(select.subject, ctx)
+        slot = ResultSlot("the select expression", None) if as_value else None
+        arm_ctx = ctx.replace(result=slot) if slot is not None else ctx
+        for arm in select.arms:
+            inner = arm_ctx.nested()
+            if isinstance(arm, ast.CaseArm):
+                for value in arm.values:
+                    self.check_case_value(value, subject, ctx)
+            else:
+                bound = self.checker.resolve_type(arm.type, ctx)
+                self.check_as_type(arm, subject, bound, ctx)
+                self.declare_local(inner, arm.name, bound, arm.name_span)
+            self.check_statements(arm.body, inner)
+        if select.default is not None:
+            self.check_block(select.default, arm_ctx)
+        if slot is None:
+            return VOID
+        if not slot.assigned:
+            self.checker.error(ctx, select.span, "check.select-no-result",
+                               "this select is used as a value but no arm sets 'result'")
+            return UNKNOWN
+        found = slot.assigned[0]
+        for other in slot.assigned[1:]:
+            found = common_type(found, other) or UNKNOWN
+        return found
+
+    def check_case_value(self, value: ast.Expr, subject: Type, ctx: Context) -> None:
+        found = self.check_expr(value, ctx, subject)
+        if assignable(found, subject) or assignable(subject, found):
+            return
+        element = getattr(found, "element", None)
+        if element is not None and not isinstance(found, ListT) and (
+                assignable(subject, element) or assignable(element, subject)):
+            return
+        self.checker.error(ctx, value.span, "check.case-type",
+                           f"a case of {found} can never match a {subject}")
+
+    def check_as_type(self, arm: ast.AsArm, subject: Type, bound: Type, ctx: Context) -> None:
+        if is_lenient(subject) or is_lenient(bound):
+            return
+        related = assignable(bound, subject) or assignable(subject, bound)
+        if isinstance(subject, FormT) and isinstance(bound, FormT):
+            related = bound.symbol.is_subform_of(subject.symbol) or subject.symbol.is_subform_of(
+                bound.symbol)
+        if not related:
+            self.checker.warning(ctx, arm.type.span, "check.as-never",
+                                 f"a {subject} is never a {bound}: this arm never runs")
+
+
+def _name_of(target: ast.Name | ast.Member) -> str:
+    return target.name
+
+
+def _callable_type(symbol: CallableSymbol, result: Type | None) -> Type:
+    return FuncT(symbol.params or (), result)

@@ -1,0 +1,48 @@
+"""The checker's entry points: check files or text, get diagnostics back."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from lore.semantics.checker import Checker
+from lore.semantics.program import Loader, Program, load_program
+from lore.syntax.diagnostics import Diagnostic, has_errors
+
+
+@dataclass
+class CheckResult:
+    program: Program
+    diagnostics: list[Diagnostic]
+    checker: Checker
+
+    @property
+    def ok(self) -> bool:
+        return not has_errors(self.diagnostics)
+
+
+def check_program(program: Program) -> CheckResult:
+    checker = Checker(program)
+    diagnostics = checker.run()
+    order = {id(module.source): index for index, module in enumerate(program.modules)}
+    unique: dict[tuple[str, int, int, str], Diagnostic] = {}
+    for diagnostic in diagnostics:
+        key = (diagnostic.source.name, diagnostic.span.start, diagnostic.span.end,
+               diagnostic.message)
+        unique.setdefault(key, diagnostic)
+    ordered = sorted(unique.values(), key=lambda d: (
+        order.get(id(d.source), len(order)), d.source.name, d.span.start))
+    return CheckResult(program, ordered, checker)
+
+
+def check_paths(paths: list[Path]) -> CheckResult:
+    """Check files (and what they import) together as one program."""
+    return check_program(load_program(paths))
+
+
+def check_text(text: str, name: str = "<input>", base: Path | None = None) -> CheckResult:
+    """Check a program given as text; imports are looked up from ``base`` (or here)."""
+    loader = Loader()
+    loader.load_prelude()
+    loader.load_text(text, name, base)
+    return check_program(Program(loader.modules, loader.diagnostics))

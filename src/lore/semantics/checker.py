@@ -1,0 +1,472 @@
+"""The checker: declarations, types and names of a whole program.
+
+It walks every symbol once: resolves the types that definitions name, infers the types
+of values (lazily, so order does not matter, and circular values are reported), checks
+forms (extends, override), enums (every value has the same members) and every body
+(see :mod:`lore.semantics.bodies`). It reports all problems, not the first.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Iterable
+
+from lore.semantics.context import Context
+from lore.semantics.declare import Declarer
+from lore.semantics.program import Program
+from lore.semantics.symbols import (
+    BuiltinTypeSymbol,
+    CallableSymbol,
+    Container,
+    EnumSymbol,
+    EnumValueSymbol,
+    FieldSymbol,
+    FormSymbol,
+    SectionSymbol,
+    Symbol,
+    VarSymbol,
+)
+from lore.semantics.types import (
+    ANY,
+    BOOLEAN,
+    PRIMITIVES,
+    UNKNOWN,
+    VOID,
+    EnumT,
+    FormT,
+    FuncT,
+    ListT,
+    RangeT,
+    Type,
+    UnitT,
+)
+from lore.semantics.units import UnitError, UnitRegistry
+from lore.syntax import ast
+from lore.syntax.diagnostics import Diagnostic, Severity
+from lore.syntax.source import SourceFile, Span
+
+BUILTIN_TYPES: dict[str, Type] = {"boolean": BOOLEAN, "any": ANY}
+MAX_DIAGNOSTICS = 1000
+
+
+class Checker:
+    """Check a loaded program; ``diagnostics`` holds what it found."""
+
+    def __init__(self, program: Program) -> None:
+        from lore.semantics.bodies import BodyChecker
+
+        self.program = program
+        self.diagnostics: list[Diagnostic] = list(program.diagnostics)
+        prelude = program.prelude.source
+        self.root = SectionSymbol("", prelude, Span(0, 0), None, root=True)
+        for name, type_ in BUILTIN_TYPES.items():
+            self.root.members[name] = BuiltinTypeSymbol(name, prelude, Span(0, 0), self.root,
+                                                        type=type_)
+        self.units = UnitRegistry()
+        self.declarer = Declarer(self.root, self.units, self.diagnostics)
+        for index, module in enumerate(program.modules):
+            self.declarer.declare_module(module, index)
+        self.bodies = BodyChecker(self)
+        self.deferred: list[Callable[[], None]] = []
+
+    # ------------------------------------------------------------ reporting
+
+    def report(self, severity: Severity, code: str, message: str, source: SourceFile,
+               span: Span, hint: str | None = None) -> None:
+        if len(self.diagnostics) < MAX_DIAGNOSTICS:
+            self.diagnostics.append(Diagnostic(severity, code, message, source, span, hint))
+
+    def error(self, ctx: Context | SourceFile, span: Span, code: str, message: str,
+              hint: str | None = None) -> None:
+        source = ctx if isinstance(ctx, SourceFile) else ctx.source
+        self.report(Severity.ERROR, code, message, source, span, hint)
+
+    def warning(self, ctx: Context | SourceFile, span: Span, code: str, message: str,
+                hint: str | None = None) -> None:
+        source = ctx if isinstance(ctx, SourceFile) else ctx.source
+        self.report(Severity.WARNING, code, message, source, span, hint)
+
+    # ------------------------------------------------------------ driver
+
+    def run(self) -> list[Diagnostic]:
+        for unit in list(self.units.definitions):
+            self.unit_family(unit, None, None)
+        for form in self.declarer.forms:
+            self.resolve_extends(form)
+        for enum in self.declarer.enums:
+            self.check_enum(enum)
+        self.check_container(self.root)
+        while self.deferred:
+            pending, self.deferred = self.deferred, []
+            for task in pending:
+                task()
+        return self.diagnostics
+
+    def check_container(self, container: Container) -> None:
+        for symbol in list(container.members.values()):
+            if isinstance(symbol, VarSymbol):
+                self.var_type(symbol)
+            elif isinstance(symbol, FieldSymbol):
+                self.check_field(symbol)
+            elif isinstance(symbol, CallableSymbol):
+                self.signature(symbol)
+                self.check_override(symbol)
+                self.bodies.check_callable(symbol)
+            elif isinstance(symbol, SectionSymbol | FormSymbol):
+                self.check_container(symbol)
+            elif isinstance(symbol, EnumSymbol):
+                self.check_container(symbol)
+                for value in symbol.values.values():
+                    if value.node is not None:
+                        for member in value.node.members:
+                            self.check_enum_value_member(symbol, value, member)
+
+    def context_for(self, container: Container, source: SourceFile) -> Context:
+        if isinstance(container, FormSymbol):
+            return Context(source, container, self_type=FormT(container),
+                           self_form=container)
+        if isinstance(container, EnumSymbol):
+            return Context(source, container, self_type=EnumT(container))
+        return Context(source, container)
+
+    # ------------------------------------------------------------ units
+
+    def unit_family(self, unit: str, ctx: Context | None, span: Span | None) -> UnitT | None:
+        """The type of a quantity in ``unit``; reports an unknown or broken unit."""
+        try:
+            return UnitT(self.units.family(unit), unit)
+        except UnitError as problem:
+            if problem.source is not None and problem.span is not None:
+                self.error(problem.source, problem.span, "check.unit", problem.message,
+                           problem.hint)
+                # Report each broken definition once.
+                self.units.definitions.pop(unit, None)
+            elif ctx is not None and span is not None:
+                self.error(ctx, span, "check.unknown-unit", problem.message,
+                           self.did_you_mean(unit, self.units.definitions, "[{}]"))
+            return None
+
+    # ------------------------------------------------------------ names
+
+    def lookup(self, name: str, ctx: Context) -> Symbol | None:
+        """An unqualified name, innermost first: locals, ``self``'s members, the
+        enclosing forms and sections, the top level, then a unique member of a
+        top-level section."""
+        local = ctx.scope.lookup(name)
+        if local is not None:
+            return local
+        if ctx.self_form is not None:
+            found = ctx.self_form.lookup(name)
+            if found is not None:
+                return found
+        container: Container | None = ctx.container
+        while container is not None:
+            found = (container.lookup(name) if isinstance(container, FormSymbol)
+                     else container.members.get(name))
+            if found is not None:
+                return found
+            container = container.parent
+        return self.fallback(name, ctx)
+
+    def fallback(self, name: str, ctx: Context) -> Symbol | None:
+        candidates = [
+            section.members[name]
+            for section in self.root.members.values()
+            if isinstance(section, SectionSymbol) and name in section.members
+            and not section.members[name].private
+        ]
+        if len(candidates) > 1:
+            listed = ", ".join(sorted(c.qualified_name for c in candidates))
+            raise AmbiguousName(f"'{name}' is ambiguous: it could be {listed}",
+                                "qualify it with its section")
+        return candidates[0] if candidates else None
+
+    def visible_names(self, ctx: Context, types_only: bool = False) -> list[str]:
+        names: list[str] = [] if types_only else ctx.scope.all_names()
+        containers: list[Container] = []
+        if ctx.self_form is not None:
+            containers.append(ctx.self_form)
+        container: Container | None = ctx.container
+        while container is not None:
+            containers.append(container)
+            container = container.parent
+        for holder in containers:
+            members: Iterable[str] = (holder.all_member_names()
+                                      if isinstance(holder, FormSymbol) else holder.members)
+            for member_name in members:
+                member = (holder.lookup(member_name) if isinstance(holder, FormSymbol)
+                          else holder.members.get(member_name))
+                if not types_only or isinstance(member, FormSymbol | EnumSymbol |
+                                                BuiltinTypeSymbol):
+                    names.append(member_name)
+        for section in self.root.members.values():
+            if isinstance(section, SectionSymbol):
+                for member_name, member in section.members.items():
+                    if not types_only or isinstance(member, FormSymbol | EnumSymbol):
+                        names.append(member_name)
+        if types_only:
+            names.extend(PRIMITIVES)
+        return names
+
+    @staticmethod
+    def did_you_mean(name: str, candidates: Iterable[str], template: str = "'{}'") -> str | None:
+        matches = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)
+        return f"did you mean {template.format(matches[0])}?" if matches else None
+
+    # ------------------------------------------------------------ types
+
+    def resolve_type(self, node: ast.TypeExpr, ctx: Context) -> Type:
+        if isinstance(node, ast.NamedType):
+            return self.resolve_named_type(node, ctx)
+        if isinstance(node, ast.ListType):
+            return ListT(self.resolve_type(node.element, ctx))
+        if isinstance(node, ast.RangeType):
+            return RangeT(self.resolve_type(node.element, ctx))
+        if isinstance(node, ast.UnitType):
+            return self.unit_family(node.unit, ctx, node.span) or UNKNOWN
+        params = tuple(self.resolve_type(p, ctx) for p in node.params)
+        result = self.resolve_type(node.result, ctx) if node.result is not None else None
+        return FuncT(params, result)
+
+    def resolve_named_type(self, node: ast.NamedType, ctx: Context) -> Type:
+        first = node.parts[0]
+        if len(node.parts) == 1 and first in PRIMITIVES:
+            return PRIMITIVES[first]
+        try:
+            symbol = self.lookup(first, ctx)
+        except AmbiguousName as ambiguous:
+            self.error(ctx, node.span, "check.ambiguous", str(ambiguous), ambiguous.hint)
+            return UNKNOWN
+        for part in node.parts[1:]:
+            if isinstance(symbol, FormSymbol):
+                symbol = symbol.lookup(part)
+            elif isinstance(symbol, Container):
+                symbol = symbol.members.get(part)
+            else:
+                symbol = None
+        type_ = self.type_of_symbol(symbol)
+        if type_ is None:
+            if symbol is None:
+                self.error(ctx, node.span, "check.unknown-type", f"unknown type '{node.dotted}'",
+                           self.did_you_mean(node.parts[-1], self.visible_names(ctx, True)))
+            else:
+                self.error(ctx, node.span, "check.not-a-type",
+                           f"'{node.dotted}' is a {symbol.kind}, not a type")
+            return UNKNOWN
+        return type_
+
+    @staticmethod
+    def type_of_symbol(symbol: Symbol | None) -> Type | None:
+        if isinstance(symbol, FormSymbol):
+            return FormT(symbol)
+        if isinstance(symbol, EnumSymbol):
+            return EnumT(symbol)
+        if isinstance(symbol, BuiltinTypeSymbol):
+            return symbol.type
+        return None
+
+    # ------------------------------------------------------------ values
+
+    def var_type(self, symbol: VarSymbol) -> Type:
+        """The type of a value definition, inferred from its value on first use."""
+        if symbol.type is not None:
+            return symbol.type
+        node = symbol.node
+        assert node is not None and symbol.parent is not None
+        ctx = self.context_for(symbol.parent, symbol.source)
+        if symbol.resolving:
+            self.error(symbol.source, symbol.span, "check.circular",
+                       f"the value of '{symbol.name}' depends on itself",
+                       "values may not be defined in a circle; rules and forms may")
+            symbol.type = UNKNOWN
+            return UNKNOWN
+        symbol.resolving = True
+        expected = self.resolve_type(node.type, ctx) if node.type is not None else None
+        inherited = self.inherited_member(symbol)
+        if inherited is not None and expected is None:
+            expected = inherited
+        found = self.bodies.check_expr(node.value, ctx, expected)
+        symbol.resolving = False
+        if symbol.type is not None:  # set while reporting a circle
+            return symbol.type
+        if found == VOID:
+            self.error(ctx, node.value.span, "check.no-value",
+                       f"'{symbol.name}' is given something that has no value",
+                       "a rule gives no value; use a function")
+            found = UNKNOWN
+        if expected is not None:
+            self.bodies.expect(found, expected, node.value, ctx, f"'{symbol.name}'")
+            found = expected
+        symbol.type = found
+        return found
+
+    def inherited_member(self, symbol: VarSymbol) -> Type | None:
+        """For ``name = e;`` in a form: the type of the inherited member it gives a value."""
+        form = symbol.parent
+        if not isinstance(form, FormSymbol) or form.extends is None:
+            return None
+        inherited = form.extends.lookup(symbol.name)
+        if isinstance(inherited, FieldSymbol):
+            return self.field_type(inherited)
+        if isinstance(inherited, VarSymbol):
+            return self.var_type(inherited)
+        if isinstance(inherited, CallableSymbol):
+            self.error(symbol.source, symbol.span, "check.member-kind",
+                       f"'{symbol.name}' is a {inherited.kind} of '{form.extends.name}'; "
+                       "it cannot be given a value")
+        return None
+
+    def field_type(self, symbol: FieldSymbol) -> Type:
+        if symbol.type is None:
+            assert symbol.node is not None and symbol.parent is not None
+            symbol.type = UNKNOWN  # guards against a type that names itself
+            ctx = self.context_for(symbol.parent, symbol.source)
+            symbol.type = self.resolve_type(symbol.node.type, ctx)
+        return symbol.type
+
+    def check_field(self, symbol: FieldSymbol) -> None:
+        type_ = self.field_type(symbol)
+        default = symbol.default
+        if default is not None and symbol.parent is not None:
+            ctx = self.context_for(symbol.parent, symbol.source)
+            found = self.bodies.check_expr(default.value, ctx, type_)
+            self.bodies.expect(found, type_, default.value, ctx, f"'{symbol.name}'")
+        form = symbol.parent
+        if isinstance(form, FormSymbol) and form.extends is not None:
+            inherited = form.extends.lookup(symbol.name)
+            if isinstance(inherited, FieldSymbol) and self.field_type(inherited) != type_:
+                self.error(symbol.source, symbol.span, "check.field-redeclared",
+                           f"'{symbol.name}' is already a member of '{form.extends.name}' "
+                           f"with type {self.field_type(inherited)}")
+
+    def signature(self, symbol: CallableSymbol) -> tuple[Type, ...]:
+        """Resolve a rule's parameter and result types (once)."""
+        if symbol.params is not None:
+            return symbol.params
+        node = symbol.node
+        assert node is not None and symbol.parent is not None
+        ctx = self.context_for(symbol.parent, symbol.source)
+        params: list[Type] = []
+        names: list[str] = []
+        for param in node.params or ():
+            names.append(param.name)
+            if param.type is None:
+                self.error(ctx, param.span, "check.param-type",
+                           f"parameter '{param.name}' needs a type",
+                           f"write '{param.name} : integer' (or the type it takes)")
+                params.append(UNKNOWN)
+            else:
+                params.append(self.resolve_type(param.type, ctx))
+        symbol.params = tuple(params)
+        symbol.param_names = tuple(names)
+        if isinstance(node, ast.FunctionDef | ast.AccessorDef):
+            symbol.result = self.resolve_type(node.result, ctx)
+        if isinstance(node, ast.AlterDef) and (
+            len(params) != 1 or not isinstance(params[0], ListT | type(UNKNOWN))
+        ):
+            self.error(ctx, node.name_span, "check.alter-params",
+                       f"alter '{node.name}' takes one list: every value requested in a step",
+                       f"write 'alter {node.name}(values : list<T>)'")
+        return symbol.params
+
+    # ------------------------------------------------------------ forms and enums
+
+    def resolve_extends(self, form: FormSymbol) -> None:
+        if form.extends_resolved or form.node is None or form.parent is None:
+            return
+        form.extends_resolved = True
+        if form.node.extends is None:
+            return
+        ctx = self.context_for(form.parent, form.source)
+        base = self.resolve_type(form.node.extends, ctx)
+        if isinstance(base, FormT):
+            self.resolve_extends(base.symbol)
+            if base.symbol.is_subform_of(form):
+                self.error(ctx, form.node.extends.span, "check.extends-cycle",
+                           f"form '{form.name}' extends itself through '{base.symbol.name}'")
+                return
+            form.extends = base.symbol
+        elif base != UNKNOWN:
+            self.error(ctx, form.node.extends.span, "check.extends",
+                       f"a form extends another form, not {base}")
+
+    def check_override(self, symbol: CallableSymbol) -> None:
+        form = symbol.parent
+        node = symbol.node
+        if node is None:
+            return
+        marked = "override" in node.modifiers
+        inherited = (form.extends.lookup(symbol.name)
+                     if isinstance(form, FormSymbol) and form.extends is not None else None)
+        if inherited is not None and not marked and isinstance(inherited, CallableSymbol):
+            assert isinstance(form, FormSymbol) and form.extends is not None
+            self.error(symbol.source, symbol.span, "check.override-missing",
+                       f"{symbol.kind} '{symbol.name}' replaces the one of form "
+                       f"'{form.extends.name}'", "mark it 'override' if that is meant")
+        elif inherited is not None and not isinstance(inherited, CallableSymbol):
+            self.error(symbol.source, symbol.span, "check.member-kind",
+                       f"'{symbol.name}' is a {inherited.kind} of the form it extends")
+        elif inherited is None and marked:
+            self.error(symbol.source, symbol.span, "check.override-nothing",
+                       f"'{symbol.name}' is marked override but overrides nothing")
+
+    def check_enum(self, enum: EnumSymbol) -> None:
+        node = enum.node
+        if node is None or enum.parent is None:
+            return
+        ctx = self.context_for(enum.parent, enum.source)
+        if node.extends is not None:
+            base = self.resolve_type(node.extends, ctx)
+            if isinstance(base, EnumT) and not base.symbol.is_subenum_of(enum):
+                enum.extends = base.symbol
+            elif base != UNKNOWN:
+                self.error(ctx, node.extends.span, "check.extends",
+                           f"an enum extends another enum, not {base}")
+        shared = {name for name, member in enum.members.items()
+                  if isinstance(member, VarSymbol)
+                  or (isinstance(member, FieldSymbol) and member.default is not None)}
+        everyone: set[str] = set()
+        for value in node.values:
+            everyone.update(m.name for m in value.members if isinstance(m, ast.VarDef))
+        for value in node.values:
+            own = {m.name for m in value.members if isinstance(m, ast.VarDef)}
+            for missing in sorted(everyone - own - shared):
+                self.error(enum.source, value.span, "check.enum-member",
+                           f"enum value '{value.name}' has no '{missing}', which other values "
+                           f"of '{enum.name}' have", f"give it '{missing} = ...;'")
+
+    def check_enum_value_member(self, enum: EnumSymbol, value: EnumValueSymbol,
+                                member: ast.Definition) -> None:
+        ctx = self.context_for(enum, enum.source)
+        if not isinstance(member, ast.VarDef):
+            self.error(ctx, member.span, "check.enum-value-member",
+                       "an enum value only gives values to members: name = value;")
+            return
+        declared = enum.members.get(member.name)
+        expected = self.field_type(declared) if isinstance(declared, FieldSymbol) else None
+        found = self.bodies.check_expr(member.value, ctx, expected)
+        if expected is not None:
+            self.bodies.expect(found, expected, member.value, ctx, f"'{member.name}'")
+
+    def enum_member_type(self, enum: EnumSymbol, name: str) -> Type | None:
+        """The type of member ``name`` that every value of ``enum`` has."""
+        declared = enum.members.get(name)
+        if isinstance(declared, FieldSymbol):
+            return self.field_type(declared)
+        if isinstance(declared, VarSymbol):
+            return self.var_type(declared)
+        node = enum.node
+        if node is None:
+            return None
+        ctx = self.context_for(enum, enum.source)
+        for value in node.values:
+            for member in value.members:
+                if isinstance(member, ast.VarDef) and member.name == name:
+                    return self.bodies.check_expr(member.value, ctx, None, quiet=True)
+        return None
+
+
+class AmbiguousName(Exception):
+    def __init__(self, message: str, hint: str) -> None:
+        super().__init__(message)
+        self.hint = hint

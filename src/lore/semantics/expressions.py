@@ -1,0 +1,721 @@
+"""Checking expressions: names, members, calls, operators, literals and lambdas.
+
+A member that takes no arguments is called without parentheses (``goals.get1st``,
+``self.choice``); a function-typed member (``handler``) is a value until it is called.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from lore.semantics import builtins, literals
+from lore.semantics.context import Context, ResultSlot
+from lore.semantics.symbols import (
+    BuiltinTypeSymbol,
+    CallableSymbol,
+    Container,
+    EnumSymbol,
+    EnumValueSymbol,
+    FieldSymbol,
+    FormSymbol,
+    LocalSymbol,
+    SectionSymbol,
+    Symbol,
+    VarSymbol,
+)
+from lore.semantics.types import (
+    ANY,
+    BOOLEAN,
+    DICE,
+    INTEGER,
+    NUMBER,
+    PRIMITIVES,
+    REAL,
+    STRING,
+    TYPED_STRINGS,
+    UNKNOWN,
+    VOID,
+    AnonFormT,
+    EnumT,
+    FormT,
+    FuncT,
+    InputT,
+    ListT,
+    RangeT,
+    SectionT,
+    Type,
+    TypeOf,
+    UnitT,
+    assignable,
+    common_type,
+    is_lenient,
+    is_numeric,
+)
+from lore.syntax import ast
+from lore.syntax.diagnostics import Diagnostic, Severity
+from lore.syntax.source import SourceFile, Span
+
+if TYPE_CHECKING:
+    from lore.semantics.checker import Checker
+
+
+@dataclass(frozen=True)
+class Signature:
+    """Something that can be called: a rule, function, accessor, alter or builtin."""
+
+    name: str
+    kind: str
+    params: tuple[Type, ...]
+    param_names: tuple[str, ...]
+    result: Type | None
+    min_args: int
+    alter: bool = False
+    refine: Callable[[list[Type]], Type] | None = None
+
+    def describe(self) -> str:
+        if self.kind in ("member", "function value"):
+            return f"'{self.name}'"
+        return f"{self.kind} '{self.name}'"
+
+
+@dataclass(frozen=True)
+class Ref:
+    """What a name or member stands for: a value, or something to call."""
+
+    type: Type | None = None
+    call: Signature | None = None
+    symbol: Symbol | None = None
+
+
+_ARITHMETIC = frozenset("+-*/%")
+_ORDERING = frozenset(("<", ">", "<=", ">="))
+
+
+class ExpressionChecker:
+    def __init__(self, checker: Checker) -> None:
+        self.checker = checker
+        # ids of Name/Member nodes that were calls written without parentheses
+        self.invocations: set[int] = set()
+
+    # ------------------------------------------------------------ entry
+
+    def check_expr(self, expr: ast.Expr, ctx: Context, expected: Type | None = None,
+                   quiet: bool = False) -> Type:
+        if quiet:
+            diagnostics = self.checker.diagnostics
+            mark = len(diagnostics)
+            try:
+                return self.check_expr(expr, ctx, expected)
+            finally:
+                del diagnostics[mark:]
+        method = getattr(self, "expr_" + type(expr).__name__)
+        found: Type = method(expr, ctx, expected)
+        return found
+
+    def expect(self, found: Type, expected: Type, expr: ast.Expr, ctx: Context,
+               what: str) -> bool:
+        """Report when a value of type ``found`` does not fit ``expected``."""
+        if assignable(found, expected):
+            return True
+        checker = self.checker
+        if isinstance(expr, ast.StringLit) and expr.kind is None and expected in TYPED_STRINGS:
+            closer = _closing_delimiter(expr)
+            checker.error(ctx, Span(expr.span.end - len(closer), expr.span.end), "check.type",
+                          f"{what} wants {expected}, got string",
+                          f"add ':{expected}' after the string")
+            return False
+        hint = None
+        if isinstance(found, AnonFormT) and isinstance(expected, FormT):
+            hint = f"type the form literal: {{...}}:{expected}"
+        elif isinstance(expected, UnitT) and is_numeric(found):
+            hint = f"give it a unit, like 5[{expected.unit}]"
+        elif isinstance(expected, UnitT) and isinstance(found, UnitT):
+            hint = f"[{found.unit}] and [{expected.unit}] measure different things"
+        checker.error(ctx, expr.span, "check.type", f"{what} wants {expected}, got {found}",
+                      hint)
+        return False
+
+    # ------------------------------------------------------------ literals
+
+    def expr_IntLit(self, expr: ast.IntLit, ctx: Context, expected: Type | None) -> Type:
+        return INTEGER
+
+    def expr_RealLit(self, expr: ast.RealLit, ctx: Context, expected: Type | None) -> Type:
+        return REAL
+
+    def expr_BoolLit(self, expr: ast.BoolLit, ctx: Context, expected: Type | None) -> Type:
+        return BOOLEAN
+
+    def expr_DiceLit(self, expr: ast.DiceLit, ctx: Context, expected: Type | None) -> Type:
+        if expr.sides < 1:
+            self.checker.error(ctx, expr.span, "check.dice", "a die has at least one side")
+        return DICE
+
+    def expr_DiceOf(self, expr: ast.DiceOf, ctx: Context, expected: Type | None) -> Type:
+        for part, what in ((expr.count, "the number of dice"), (expr.sides, "the sides")):
+            found = self.check_expr(part, ctx, INTEGER)
+            self.expect(found, INTEGER, part, ctx, what)
+        return DICE
+
+    def expr_StringLit(self, expr: ast.StringLit, ctx: Context, expected: Type | None) -> Type:
+        if expr.kind is None:
+            return STRING
+        if expr.kind == "string":
+            return STRING
+        for problem in literals.check(expr.kind, expr.value):
+            start = _value_offset(expr, ctx.source) + problem.offset
+            if expr.delimiter in ('"', "'") and "\\" in ctx.source.text[
+                    expr.span.start:expr.span.end]:
+                start = expr.span.start
+            self.checker.error(ctx, Span(start, start + max(problem.length, 1)),
+                               f"check.{expr.kind}", problem.message, problem.hint)
+        return PRIMITIVES[expr.kind]
+
+    def expr_ListLit(self, expr: ast.ListLit, ctx: Context, expected: Type | None) -> Type:
+        element_expected = expected.element if isinstance(expected, ListT) else None
+        found: Type | None = None
+        for item in expr.items:
+            item_type = self.check_expr(item, ctx, element_expected)
+            if found is None:
+                found = item_type
+                continue
+            joined = common_type(found, item_type)
+            if joined is None:
+                self.checker.error(ctx, item.span, "check.list-mixed",
+                                   f"a list holds one type: this is {item_type}, the list "
+                                   f"holds {found}")
+                joined = UNKNOWN
+            found = joined
+        return ListT(found if found is not None else UNKNOWN)
+
+    def expr_RangeExpr(self, expr: ast.RangeExpr, ctx: Context, expected: Type | None) -> Type:
+        low = self.check_expr(expr.low, ctx)
+        high = self.check_expr(expr.high, ctx)
+        joined = common_type(low, high)
+        if joined is None or not (is_numeric(joined) or isinstance(joined, UnitT)
+                                  or is_lenient(joined)):
+            self.checker.error(ctx, expr.span, "check.range",
+                               f"a range runs between two numbers or two quantities of one "
+                               f"kind, not {low} and {high}")
+            return RangeT(UNKNOWN)
+        return RangeT(joined)
+
+    def expr_WithUnit(self, expr: ast.WithUnit, ctx: Context, expected: Type | None) -> Type:
+        found = self.check_expr(expr.value, ctx)
+        unit = self.checker.unit_family(expr.unit, ctx, Span(expr.value.span.end, expr.span.end))
+        if isinstance(found, UnitT):
+            # `(x.toReal / v.toReal).toInt[sec]` is fine; `5[m][sec]` is not.
+            self.checker.error(ctx, expr.span, "check.unit-twice",
+                               f"this already is a quantity in [{found.unit}]",
+                               "use .toReal or .toInt to get the bare number first")
+        elif not (is_numeric(found) or is_lenient(found)):
+            self.checker.error(ctx, expr.value.span, "check.unit-number",
+                               f"only a number can be given a unit, not {found}")
+        return unit or UNKNOWN
+
+    def expr_TypeValue(self, expr: ast.TypeValue, ctx: Context, expected: Type | None) -> Type:
+        return TypeOf(self.checker.resolve_type(expr.type, ctx))
+
+    # ------------------------------------------------------------ forms and lambdas
+
+    def expr_FormLit(self, expr: ast.FormLit, ctx: Context, expected: Type | None) -> Type:
+        if expr.type is None:
+            return self.anonymous_form(expr, ctx)
+        form_type = self.checker.resolve_type(expr.type, ctx)
+        if isinstance(form_type, FormT):
+            self.typed_form_members(expr, form_type.symbol, ctx)
+            return form_type
+        if not is_lenient(form_type):
+            self.checker.error(ctx, expr.type.span, "check.form-literal-type",
+                               f"a form literal is typed with a form, not {form_type}")
+        self.anonymous_form(expr, ctx)
+        return UNKNOWN
+
+    def anonymous_form(self, expr: ast.FormLit, ctx: Context) -> Type:
+        members: list[tuple[str, Type]] = []
+        for member in expr.members:
+            if isinstance(member, ast.VarDef):
+                if any(name == member.name for name, _ in members):
+                    self.checker.error(ctx, member.name_span, "check.duplicate",
+                                       f"'{member.name}' is given twice")
+                found = self.check_expr(member.value, ctx)
+                members.append((member.name, found))
+            else:
+                self.checker.error(ctx, member.span, "check.form-literal-member",
+                                   "an untyped form literal only holds values: name = value;",
+                                   "type it ({...}:SomeForm) to define rules in it")
+        return AnonFormT(tuple(members))
+
+    def typed_form_members(self, expr: ast.FormLit, form: FormSymbol, ctx: Context) -> None:
+        # `self` inside the literal stays the enclosing object: in a rule of PC,
+        # `{... handler = @{ self.moved(x); }; }:Event` runs `moved` of the PC.
+        checker = self.checker
+        given: set[str] = set()
+        for member in expr.members:
+            if not isinstance(member, ast.VarDef):
+                checker.error(ctx, member.span, "check.form-literal-member",
+                              "a form literal gives values to members: name = value;",
+                              "define rules in the form itself")
+                continue
+            if member.name in given:
+                checker.error(ctx, member.name_span, "check.duplicate",
+                              f"'{member.name}' is given twice")
+            given.add(member.name)
+            target = form.lookup(member.name)
+            if isinstance(target, FieldSymbol):
+                expected = checker.field_type(target)
+            elif isinstance(target, VarSymbol):
+                expected = checker.var_type(target)
+            else:
+                if target is None:
+                    checker.error(ctx, member.name_span, "check.unknown-member",
+                                  f"form '{form.name}' has no member '{member.name}'",
+                                  checker.did_you_mean(member.name, form.all_member_names()))
+                else:
+                    checker.error(ctx, member.name_span, "check.member-kind",
+                                  f"'{member.name}' is a {target.kind} of '{form.name}'; it "
+                                  "cannot be given a value")
+                self.check_expr(member.value, ctx)
+                continue
+            found = self.check_expr(member.value, ctx, expected)
+            self.expect(found, expected, member.value, ctx, f"member '{member.name}'")
+
+    def expr_Lambda(self, expr: ast.Lambda, ctx: Context, expected: Type | None) -> Type:
+        checker = self.checker
+        hinted = expected if isinstance(expected, FuncT) else None
+        inner = ctx.nested()
+        params: list[Type] = []
+        for index, param in enumerate(expr.params):
+            if param.type is not None:
+                type_ = checker.resolve_type(param.type, ctx)
+            elif hinted is not None and index < len(hinted.params):
+                type_ = hinted.params[index]
+            else:
+                checker.error(ctx, param.span, "check.param-type",
+                              f"parameter '{param.name}' needs a type",
+                              f"write '{param.name} : integer' (or the type it takes)")
+                type_ = UNKNOWN
+            params.append(type_)
+            inner.scope.names[param.name] = LocalSymbol(param.name, ctx.source, param.span,
+                                                        None, type=type_)
+        result: Type | None = None
+        if expr.result is not None:
+            result = checker.resolve_type(expr.result, ctx)
+        elif hinted is not None and hinted.result is not None and isinstance(expr.body,
+                                                                             ast.Block):
+            result = hinted.result
+        if isinstance(expr.body, ast.Block):
+            body = expr.body
+            slot = ResultSlot("the lambda", result) if result is not None else None
+            body_ctx = inner.replace(result=slot, in_alter=False)
+
+            def check_body() -> None:
+                self.check_statements(body, body_ctx)
+                if slot is not None and not slot.assigned:
+                    checker.error(ctx, expr.span, "check.no-result",
+                                  "this lambda never sets its result",
+                                  "set it with 'result = ...;'")
+
+            checker.deferred.append(check_body)
+            return FuncT(tuple(params), result)
+        found = self.check_expr(expr.body, inner, result)
+        if result is not None:
+            self.expect(found, result, expr.body, ctx, "the lambda's value")
+            found = result
+        return FuncT(tuple(params), found)
+
+    def expr_Select(self, expr: ast.Select, ctx: Context, expected: Type | None) -> Type:
+        return self.check_select(expr, ctx, as_value=True)
+
+    # Statements are checked by the subclass (lambda bodies and select arms need them).
+
+    def check_statements(self, block: ast.Block, ctx: Context) -> None:
+        raise NotImplementedError
+
+    def check_select(self, select: ast.Select, ctx: Context, as_value: bool) -> Type:
+        raise NotImplementedError
+
+    # ------------------------------------------------------------ operators
+
+    def expr_Unary(self, expr: ast.Unary, ctx: Context, expected: Type | None) -> Type:
+        found = self.check_expr(expr.operand, ctx)
+        if expr.op == "!":
+            self.expect(found, BOOLEAN, expr.operand, ctx, "'!'")
+            return BOOLEAN
+        if is_numeric(found) or isinstance(found, UnitT) or found == DICE or is_lenient(found):
+            return found
+        self.checker.error(ctx, expr.span, "check.operand", f"cannot negate {found}")
+        return UNKNOWN
+
+    def expr_Binary(self, expr: ast.Binary, ctx: Context, expected: Type | None) -> Type:
+        left = self.check_expr(expr.left, ctx)
+        right = self.check_expr(expr.right, ctx)
+        if is_lenient(left) or is_lenient(right):
+            return BOOLEAN if expr.op not in _ARITHMETIC else UNKNOWN
+        op = expr.op
+        result: Type | None
+        if op in ("&", "|"):
+            self.expect(left, BOOLEAN, expr.left, ctx, f"'{op}'")
+            self.expect(right, BOOLEAN, expr.right, ctx, f"'{op}'")
+            return BOOLEAN
+        if op in ("==", "!="):
+            result = BOOLEAN if (assignable(left, right) or assignable(right, left)
+                                 or common_type(left, right) is not None) else None
+        elif op in _ORDERING:
+            result = BOOLEAN if _ordered(left, right) else None
+        else:
+            result = _arithmetic(op, left, right)
+        if result is None:
+            self.checker.error(ctx, expr.span, "check.operands",
+                               f"'{op}' cannot combine {left} and {right}",
+                               _operand_hint(left, right))
+            return UNKNOWN
+        return result
+
+    # ------------------------------------------------------------ names and members
+
+    def expr_Name(self, expr: ast.Name, ctx: Context, expected: Type | None) -> Type:
+        return self.value_of(self.resolve_name(expr, ctx), expr, ctx)
+
+    def expr_Member(self, expr: ast.Member, ctx: Context, expected: Type | None) -> Type:
+        return self.value_of(self.resolve_member(expr, ctx), expr, ctx)
+
+    def value_of(self, ref: Ref, expr: ast.Name | ast.Member, ctx: Context) -> Type:
+        """A reference used as a value: calls something that takes no arguments."""
+        if ref.call is None:
+            return ref.type if ref.type is not None else UNKNOWN
+        call = ref.call
+        if call.min_args > 0 or call.alter:
+            names = ", ".join(call.param_names) or f"{len(call.params)} values"
+            self.checker.error(ctx, expr.span, "check.arguments",
+                               f"{call.describe()} needs arguments ({names})")
+            return UNKNOWN
+        self.invocations.add(id(expr))
+        return call.result if call.result is not None else VOID
+
+    def resolve_name(self, expr: ast.Name, ctx: Context) -> Ref:
+        checker = self.checker
+        name = expr.name
+        if name == "self":
+            if ctx.self_type is None:
+                checker.error(ctx, expr.span, "check.self", "'self' is only defined in a form")
+                return Ref(UNKNOWN)
+            return Ref(ctx.self_type)
+        if name == "result":
+            slot = ctx.result
+            if slot is None or slot.expected is None:
+                checker.error(ctx, expr.span, "check.result-read",
+                              "'result' can be read only where its type is declared")
+                return Ref(UNKNOWN)
+            return Ref(slot.expected)
+        from lore.semantics.checker import AmbiguousName
+
+        try:
+            symbol = checker.lookup(name, ctx)
+        except AmbiguousName as ambiguous:
+            checker.error(ctx, expr.span, "check.ambiguous", str(ambiguous), ambiguous.hint)
+            return Ref(UNKNOWN)
+        if symbol is None:
+            checker.error(ctx, expr.span, "check.undefined", f"undefined name '{name}'",
+                          checker.did_you_mean(name, checker.visible_names(ctx)))
+            return Ref(UNKNOWN)
+        return self.ref_of_symbol(symbol, ctx, expr.span)
+
+    def ref_of_symbol(self, symbol: Symbol, ctx: Context, span: Span) -> Ref:
+        checker = self.checker
+        if isinstance(symbol, LocalSymbol):
+            return Ref(symbol.type or UNKNOWN, symbol=symbol)
+        if isinstance(symbol, VarSymbol):
+            return Ref(checker.var_type(symbol), symbol=symbol)
+        if isinstance(symbol, FieldSymbol):
+            return Ref(checker.field_type(symbol), symbol=symbol)
+        if isinstance(symbol, CallableSymbol):
+            params = checker.signature(symbol)
+            node = symbol.node
+            required = len(params)
+            return Ref(call=Signature(symbol.name, symbol.kind, params, symbol.param_names,
+                                      symbol.result, required,
+                                      alter=isinstance(node, ast.AlterDef)), symbol=symbol)
+        if isinstance(symbol, SectionSymbol):
+            return Ref(SectionT(symbol), symbol=symbol)
+        if isinstance(symbol, EnumValueSymbol) and symbol.enum is not None:
+            return Ref(EnumT(symbol.enum), symbol=symbol)
+        type_ = checker.type_of_symbol(symbol)
+        return Ref(TypeOf(type_) if type_ is not None else UNKNOWN, symbol=symbol)
+
+    def resolve_member(self, expr: ast.Member, ctx: Context) -> Ref:
+        target = self.check_expr(expr.target, ctx)
+        loaded = self.check_load_xml(expr, ctx)
+        if loaded is not None:
+            return loaded
+        return self.member_of(target, expr.name, expr.name_span, ctx)
+
+    def member_of(self, target: Type, name: str, span: Span, ctx: Context) -> Ref:
+        checker = self.checker
+        if is_lenient(target):
+            return Ref(target)
+        if target == VOID:
+            checker.error(ctx, span, "check.no-value", "this has no value to take a member of")
+            return Ref(UNKNOWN)
+        container: Container | None = None
+        if isinstance(target, SectionT | FormT):
+            container = target.symbol
+        elif isinstance(target, TypeOf) and isinstance(target.type, FormT | EnumT):
+            found = self.static_member(target.type, name, span, ctx)
+            if found is not None:
+                return found
+        elif isinstance(target, EnumT):
+            member_type = checker.enum_member_type(target.symbol, name)
+            if member_type is not None:
+                return Ref(member_type)
+        elif isinstance(target, AnonFormT):
+            member_type = target.member(name)
+            if member_type is not None:
+                return Ref(member_type)
+        if container is not None:
+            symbol = (container.lookup(name) if isinstance(container, FormSymbol)
+                      else container.members.get(name))
+            if symbol is not None:
+                self.check_private(symbol, container, span, ctx)
+                return self.ref_of_symbol(symbol, ctx, span)
+        builtin = builtins.member(target, name)
+        if builtin is not None:
+            return Ref(call=Signature(name, "member", builtin.params, (), builtin.result,
+                                      builtin.required, refine=builtin.refine))
+        candidates = self.member_names(target, container)
+        what = (f"{container.kind} '{container.qualified_name}'" if container is not None
+                else f"a {target}")
+        checker.error(ctx, span, "check.unknown-member", f"{what} has no member '{name}'",
+                      checker.did_you_mean(name, candidates))
+        return Ref(UNKNOWN)
+
+    def static_member(self, type_: FormT | EnumT, name: str, span: Span,
+                      ctx: Context) -> Ref | None:
+        """``Action.search``, ``Secret.Mode``, ``Environment.inherited``."""
+        symbol = type_.symbol
+        if isinstance(symbol, EnumSymbol):
+            value = symbol.lookup_value(name)
+            if value is not None:
+                return Ref(EnumT(symbol), symbol=value)
+        nested = symbol.lookup(name) if isinstance(symbol, FormSymbol) else symbol.members.get(
+            name)
+        if isinstance(nested, FormSymbol | EnumSymbol | BuiltinTypeSymbol):
+            return self.ref_of_symbol(nested, ctx, span)
+        if isinstance(symbol, FormSymbol) and name == "inherited":
+            # An Environment (or any form) that takes its values from the parent area.
+            return Ref(type_)
+        return None
+
+    def check_private(self, symbol: Symbol, container: Container, span: Span,
+                      ctx: Context) -> None:
+        if not symbol.private or not isinstance(container, SectionSymbol):
+            return
+        inside: Container | None = ctx.container
+        while inside is not None:
+            if inside is container:
+                return
+            inside = inside.parent
+        self.checker.error(ctx, span, "check.private",
+                           f"'{symbol.name}' is private to section '{container.qualified_name}'")
+
+    def member_names(self, target: Type, container: Container | None) -> list[str]:
+        names = list(builtins.members(target))
+        if isinstance(container, FormSymbol):
+            names.extend(container.all_member_names())
+        elif container is not None:
+            names.extend(container.members)
+        if isinstance(target, TypeOf) and isinstance(target.type, EnumT):
+            names.extend(target.type.symbol.values)
+        return names
+
+    # ------------------------------------------------------------ calls
+
+    def expr_Call(self, expr: ast.Call, ctx: Context, expected: Type | None) -> Type:
+        func = expr.func
+        if isinstance(func, ast.Name):
+            ref = self.resolve_name(func, ctx)
+        elif isinstance(func, ast.Member):
+            ref = self.resolve_member(func, ctx)
+        else:
+            ref = Ref(self.check_expr(func, ctx))
+        if ref.call is not None:
+            return self.apply(ref.call, expr, ctx, ref.symbol)
+        callee = ref.type if ref.type is not None else UNKNOWN
+        if isinstance(callee, FuncT):
+            name = _callee_name(func)
+            signature = Signature(name, "function value", callee.params, (), callee.result,
+                                  len(callee.params))
+            return self.apply(signature, expr, ctx, ref.symbol)
+        for arg in expr.args:
+            self.check_expr(arg, ctx)
+        if not is_lenient(callee):
+            self.checker.error(ctx, func.span, "check.not-callable",
+                               f"{callee} cannot be called")
+        return UNKNOWN
+
+    def apply(self, signature: Signature, call: ast.Call, ctx: Context,
+              symbol: Symbol | None) -> Type:
+        args = call.args
+        params = signature.params
+        if signature.alter and len(params) == 1 and isinstance(params[0], ListT):
+            # An alter is called with one value; it receives all the step's values.
+            params = (params[0].element,)
+        if not signature.min_args <= len(args) <= len(params):
+            wanted = (str(len(params)) if signature.min_args == len(params)
+                      else f"{signature.min_args} to {len(params)}")
+            names = f" ({', '.join(signature.param_names)})" if signature.param_names else ""
+            self.checker.error(ctx, call.span, "check.arguments",
+                               f"{signature.describe()} takes {wanted} argument"
+                               f"{'' if wanted == '1' else 's'}{names}, got {len(args)}")
+        found: list[Type] = []
+        for index, arg in enumerate(args):
+            param = params[index] if index < len(params) else None
+            arg_type = self.check_expr(arg, ctx, param)
+            found.append(arg_type)
+            if param is not None:
+                label = (f"'{signature.param_names[index]}'"
+                         if index < len(signature.param_names) else str(index + 1))
+                self.expect(arg_type, param, arg, ctx,
+                            f"argument {label} of {signature.describe()}")
+        if signature.refine is not None:
+            return signature.refine(found)
+        if _is_query(signature, symbol) and len(found) == 2:
+            return _query_result(found[1])
+        return signature.result if signature.result is not None else VOID
+
+    # ------------------------------------------------------------ files named in the code
+
+    def check_load_xml(self, expr: ast.Member, ctx: Context) -> Ref | None:
+        """``("dungeon.xml":url).loadXML``: the file must exist and be well-formed XML."""
+        target = expr.target
+        if expr.name != "loadXML" or not isinstance(target, ast.StringLit) or target.kind != (
+                "url"):
+            return None
+        base = ctx.source.path.parent if ctx.source.path is not None else Path.cwd()
+        path = base / target.value
+        if not path.is_file():
+            self.checker.error(ctx, target.span, "check.missing-file",
+                               f"cannot find '{target.value}'",
+                               "the file is looked up next to this Lore file")
+            return Ref(PRIMITIVES["xml"])
+        try:
+            xml_source = SourceFile.from_path(path, _shown_name(ctx.source, target.value, path))
+        except OSError as error:
+            self.checker.error(ctx, target.span, "check.unreadable-file",
+                               f"cannot read '{target.value}': {error.strerror or error}")
+            return Ref(PRIMITIVES["xml"])
+        try:
+            literals.parse_xml(xml_source.text)
+        except literals.XMLProblem as problem:
+            offset = xml_source.offset_of(problem.line, problem.column)
+            self.checker.diagnostics.append(Diagnostic(
+                Severity.ERROR, "check.xml", problem.message, xml_source,
+                Span(offset, offset + 1)))
+        for hook in XML_FILE_CHECKS:
+            self.checker.diagnostics.extend(hook(xml_source))
+        return Ref(PRIMITIVES["xml"])
+
+
+# Checks of XML files named by `loadXML` that later layers add (geometry validation).
+XML_FILE_CHECKS: list[Callable[[SourceFile], list[Diagnostic]]] = []
+
+
+def _shown_name(source: SourceFile, relative: str, path: Path) -> str:
+    if source.path is None:
+        return str(path)
+    parent = Path(source.name).parent
+    return str(parent / relative) if str(parent) != "." else relative
+
+
+def _callee_name(func: ast.Expr) -> str:
+    if isinstance(func, ast.Name | ast.Member):
+        return func.name
+    return "value"
+
+
+def _is_query(signature: Signature, symbol: Symbol | None) -> bool:
+    return (signature.name == "query" and isinstance(symbol, FieldSymbol)
+            and isinstance(symbol.parent, FormSymbol) and symbol.source.name.startswith("<"))
+
+
+def _query_result(spec: Type) -> Type:
+    """The answer to a query: the spec with each ``T.input`` member replaced by a ``T``."""
+    if not isinstance(spec, AnonFormT):
+        return ANY
+    return AnonFormT(tuple((name, t.type if isinstance(t, InputT) else t)
+                           for name, t in spec.members))
+
+
+def _closing_delimiter(expr: ast.StringLit) -> str:
+    if expr.delimiter in ('"', "'"):
+        return expr.delimiter
+    return "]" + "=" * (len(expr.delimiter) - 2) + "]"
+
+
+def _value_offset(expr: ast.StringLit, source: SourceFile) -> int:
+    """Where the string's value starts in the file."""
+    start = expr.span.start + len(expr.delimiter)
+    if expr.delimiter not in ('"', "'"):
+        if source.text.startswith("\r\n", start):
+            start += 2
+        elif source.text.startswith("\n", start):
+            start += 1
+    return start
+
+
+def _ordered(left: Type, right: Type) -> bool:
+    if is_numeric(left) and is_numeric(right):
+        return True
+    if isinstance(left, UnitT) and isinstance(right, UnitT):
+        return left.family is right.family
+    return left == right and left in (STRING, PRIMITIVES["date"])
+
+
+def _arithmetic(op: str, left: Type, right: Type) -> Type | None:
+    if is_numeric(left) and is_numeric(right):
+        if op == "/" and left == INTEGER and right == INTEGER:
+            return INTEGER
+        if left == right:
+            return left
+        return REAL if REAL in (left, right) else NUMBER
+    if isinstance(left, UnitT) or isinstance(right, UnitT):
+        return _quantity_arithmetic(op, left, right)
+    if DICE in (left, right) and op in "+-" and {left, right} <= {DICE, INTEGER}:
+        return DICE
+    if op == "+" and STRING in (left, right):
+        # Text joins with text, typed strings, numbers and booleans: "HP: " + hp.
+        other = right if left == STRING else left
+        if other in (*TYPED_STRINGS, STRING, BOOLEAN) or is_numeric(other):
+            return STRING
+    return None
+
+
+def _quantity_arithmetic(op: str, left: Type, right: Type) -> Type | None:
+    if isinstance(left, UnitT) and isinstance(right, UnitT):
+        if left.family is not right.family:
+            return None
+        if op in "+-%":
+            return left
+        if op == "/":
+            return REAL
+        return None
+    if op == "*" and isinstance(left, UnitT) and is_numeric(right):
+        return left
+    if op == "*" and isinstance(right, UnitT) and is_numeric(left):
+        return right
+    if op == "/" and isinstance(left, UnitT) and is_numeric(right):
+        return left
+    return None
+
+
+def _operand_hint(left: Type, right: Type) -> str | None:
+    if isinstance(left, UnitT) != isinstance(right, UnitT):
+        unit = left if isinstance(left, UnitT) else right
+        assert isinstance(unit, UnitT)
+        return f"give the number a unit, like 1[{unit.unit}], or use .toReal"
+    if isinstance(left, UnitT) and isinstance(right, UnitT):
+        return f"[{left.unit}] and [{right.unit}] measure different things"
+    return None

@@ -1,0 +1,165 @@
+"""Loading a program: the files named, everything they import, and the prelude.
+
+``import "x.lore":url;`` is looked up relative to the importing file, then in the
+library path: the Lore library bundled in this package, then the folders of the
+``LORE_PATH`` environment variable. ``http(s)`` URLs are not fetched. A file imported
+twice is loaded once, so import cycles are fine.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+from lore.syntax import ast
+from lore.syntax.diagnostics import Diagnostic, Severity
+from lore.syntax.parser import ParseResult, parse
+from lore.syntax.source import SourceFile
+
+LIBRARY_DIR = Path(__file__).resolve().parent.parent / "lib"
+LIBRARY_LABEL = "<lore>"
+PRELUDE = "prelude.lore"
+MAX_FILE_BYTES = 16 * 1024 * 1024
+
+
+@dataclass
+class Module:
+    source: SourceFile
+    parsed: ParseResult
+    is_library: bool
+    is_prelude: bool = False
+    imports: list[Module] = field(default_factory=list)
+
+    @property
+    def tree(self) -> ast.Module:
+        return self.parsed.module
+
+
+@dataclass
+class Program:
+    modules: list[Module]
+    diagnostics: list[Diagnostic]
+
+    @property
+    def prelude(self) -> Module:
+        return self.modules[0]
+
+
+def library_path() -> list[Path]:
+    """The bundled library, then each folder of ``LORE_PATH``."""
+    paths = [LIBRARY_DIR]
+    for entry in os.environ.get("LORE_PATH", "").split(os.pathsep):
+        if entry:
+            paths.append(Path(entry))
+    return paths
+
+
+def display_name(path: Path) -> str:
+    """The name a file is shown under: library files as ``<lore>/x.lore``."""
+    resolved = path.resolve()
+    if resolved.parent == LIBRARY_DIR:
+        return f"{LIBRARY_LABEL}/{resolved.name}"
+    try:
+        relative = os.path.relpath(resolved)
+    except ValueError:
+        return str(resolved)
+    return relative if not relative.startswith(".." + os.sep + "..") else str(resolved)
+
+
+class Loader:
+    def __init__(self, search: list[Path] | None = None) -> None:
+        self.search = library_path() if search is None else search
+        self.modules: list[Module] = []
+        self.by_path: dict[Path, Module] = {}
+        self.diagnostics: list[Diagnostic] = []
+
+    def load_prelude(self) -> Module:
+        path = LIBRARY_DIR / PRELUDE
+        module = self._load(path, SourceFile.from_path(path, display_name(path)), library=True)
+        module.is_prelude = True
+        return module
+
+    def load_path(self, path: Path, name: str | None = None) -> Module:
+        source = SourceFile.from_path(path, name if name is not None else str(path))
+        return self._load(path, source, library=False)
+
+    def load_text(self, text: str, name: str, base: Path | None = None) -> Module:
+        source = SourceFile(name, text, base)
+        return self._load(base, source, library=False)
+
+    def _load(self, path: Path | None, source: SourceFile, library: bool) -> Module:
+        key = path.resolve() if path is not None else None
+        if key is not None and key in self.by_path:
+            return self.by_path[key]
+        parsed = parse(source)
+        module = Module(source, parsed, library or (key is not None and key.parent == LIBRARY_DIR))
+        self.modules.append(module)
+        if key is not None:
+            self.by_path[key] = module
+        self.diagnostics.extend(parsed.diagnostics)
+        directory = source.path.parent if source.path is not None else Path.cwd()
+        for item in parsed.module.header:
+            if isinstance(item, ast.Import):
+                imported = self._import(module, item, directory)
+                if imported is not None:
+                    module.imports.append(imported)
+        return module
+
+    def _import(self, module: Module, item: ast.Import, directory: Path) -> Module | None:
+        url = item.url
+        if not isinstance(url, ast.StringLit) or url.kind not in ("url", None):
+            self._error(module, item, "import.url", "an import names a file as a url string",
+                        'write import "file.lore":url;')
+            return None
+        parts = urlsplit(url.value)
+        if parts.scheme in ("http", "https"):
+            self._error(module, item, "import.remote",
+                        f"'{url.value}' is not fetched: Lore imports only local files",
+                        "download it and add its folder to LORE_PATH")
+            return None
+        if parts.scheme not in ("", "file") or not parts.path:
+            self._error(module, item, "import.url", f"cannot import '{url.value}'",
+                        'write import "file.lore":url;')
+            return None
+        relative = Path(unquote(parts.path))
+        candidates = [relative] if relative.is_absolute() else [
+            directory / relative, *(folder / relative for folder in self.search)]
+        for candidate in candidates:
+            if candidate.is_file():
+                return self._read(module, item, candidate)
+        self._error(module, item, "import.missing", f"cannot find '{url.value}'",
+                    "looked next to this file, in Lore's library and in LORE_PATH")
+        return None
+
+    def _read(self, module: Module, item: ast.Import, path: Path) -> Module | None:
+        key = path.resolve()
+        if key in self.by_path:
+            return self.by_path[key]
+        try:
+            size = path.stat().st_size
+            if size > MAX_FILE_BYTES:
+                self._error(module, item, "import.too-large",
+                            f"'{path.name}' is too large ({size} bytes)")
+                return None
+            source = SourceFile.from_path(path, display_name(path))
+        except OSError as error:
+            self._error(module, item, "import.unreadable",
+                        f"cannot read '{path.name}': {error.strerror or error}")
+            return None
+        return self._load(path, source, library=False)
+
+    def _error(self, module: Module, item: ast.Import, code: str, message: str,
+               hint: str | None = None) -> None:
+        self.diagnostics.append(
+            Diagnostic(Severity.ERROR, code, message, module.source, item.url.span, hint))
+
+
+def load_program(paths: list[Path]) -> Program:
+    """Load the prelude, the given files and their imports."""
+    loader = Loader()
+    loader.load_prelude()
+    for path in paths:
+        loader.load_path(path)
+    return Program(loader.modules, loader.diagnostics)
