@@ -6,8 +6,9 @@ import argparse
 from pathlib import Path
 
 from lore.cli.io import print_diagnostics, summary, unreadable, usage_error
-from lore.semantics.check import check_paths
+from lore.semantics.check import check_paths, ordered_diagnostics
 from lore.syntax.diagnostics import Diagnostic
+from lore.world.static import check_world
 
 
 def run(args: argparse.Namespace) -> int:
@@ -20,7 +21,9 @@ def run(args: argparse.Namespace) -> int:
     seen: set[tuple[str, int, int, str]] = set()
     shown: list[Diagnostic] = []
     for path in paths:
-        for diagnostic in check_paths([path]).diagnostics:
+        result = check_paths([path])
+        found = ordered_diagnostics(result.program, result.diagnostics + check_world(result))
+        for diagnostic in found:
             key = (diagnostic.source.name, diagnostic.span.start, diagnostic.span.end,
                    diagnostic.message)
             if key not in seen:

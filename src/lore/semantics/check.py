@@ -24,15 +24,19 @@ class CheckResult:
 def check_program(program: Program) -> CheckResult:
     checker = Checker(program)
     diagnostics = checker.run()
+    return CheckResult(program, ordered_diagnostics(program, diagnostics), checker)
+
+
+def ordered_diagnostics(program: Program, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """Diagnostics without repeats, file by file in load order, then by place."""
     order = {id(module.source): index for index, module in enumerate(program.modules)}
     unique: dict[tuple[str, int, int, str], Diagnostic] = {}
     for diagnostic in diagnostics:
         key = (diagnostic.source.name, diagnostic.span.start, diagnostic.span.end,
                diagnostic.message)
         unique.setdefault(key, diagnostic)
-    ordered = sorted(unique.values(), key=lambda d: (
+    return sorted(unique.values(), key=lambda d: (
         order.get(id(d.source), len(order)), d.source.name, d.span.start))
-    return CheckResult(program, ordered, checker)
 
 
 def check_paths(paths: list[Path]) -> CheckResult:

@@ -1,0 +1,1 @@
+"""The spatial model: areas, geometries, location paths (routes and triggers later)."""

@@ -1,0 +1,308 @@
+"""What the world model can check before a session runs.
+
+It finds the areas a program defines (values of type ``Area`` written as form
+literals), reads their geometries, places each area in its parent's geometry, and
+checks every location literal ``"/region/dungeon[1,2]":loc`` against that tree: the
+areas must exist, the coordinate must be a place of the area's map, and a prohibited
+square gets a warning.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lore.semantics.check import CheckResult
+from lore.semantics.checker import Checker
+from lore.semantics.symbols import Container, FormSymbol, VarSymbol
+from lore.semantics.types import FormT
+from lore.syntax import ast
+from lore.syntax.diagnostics import Diagnostic, Severity
+from lore.syntax.source import SourceFile, Span
+from lore.syntax.walk import walk
+from lore.world.geometry import Geometry, SectionedGeometry, read_geometry
+from lore.world.xmldoc import XMLError, read_xml
+
+PATH_RE = re.compile(r"/((?:[^\W\d]\w*)(?:/[^\W\d]\w*)*)?(?:\[([^\]]*)\])?")
+
+
+@dataclass(eq=False)
+class Area:
+    name: str
+    label: str
+    source: SourceFile
+    location: ast.StringLit | None
+    geometry: Geometry | None
+    children: dict[str, Area] = field(default_factory=dict)
+    path: str | None = None
+
+
+@dataclass(frozen=True)
+class Location:
+    labels: tuple[str, ...]
+    coordinate: str | None
+
+
+def parse_location(text: str) -> Location | None:
+    match = PATH_RE.fullmatch(text)
+    if match is None:
+        return None
+    labels = tuple(match.group(1).split("/")) if match.group(1) else ()
+    return Location(labels, match.group(2))
+
+
+class WorldCheck:
+    def __init__(self, result: CheckResult) -> None:
+        self.checker: Checker = result.checker
+        self.result = result
+        self.diagnostics: list[Diagnostic] = []
+        area = self.checker.root.members.get("Area")
+        self.area_form = area if isinstance(area, FormSymbol) else None
+
+    def report(
+        self,
+        source: SourceFile,
+        span: Span,
+        message: str,
+        hint: str | None = None,
+        warning: bool = False,
+    ) -> None:
+        severity = Severity.WARNING if warning else Severity.ERROR
+        code = "world.location" if not warning else "world.prohibited"
+        self.diagnostics.append(Diagnostic(severity, code, message, source, span, hint))
+
+    def run(self) -> list[Diagnostic]:
+        if self.area_form is None:
+            return []
+        areas = [self.area_of(symbol) for symbol in self.area_symbols(self.checker.root)]
+        placed: set[int] = set()
+        root = self.build_tree([a for a in areas if a is not None], placed)
+        for module in self.result.program.modules:
+            if module.is_library:
+                continue
+            for node in walk(module.tree):
+                if (
+                    isinstance(node, ast.StringLit)
+                    and node.kind == "loc"
+                    and id(node) not in placed
+                    and root is not None
+                ):
+                    self.check_location(node, module.source, root)
+        return self.diagnostics
+
+    def area_symbols(self, container: Container) -> list[VarSymbol]:
+        found: list[VarSymbol] = []
+        for symbol in container.members.values():
+            if symbol.source.name.startswith("<"):
+                continue
+            if isinstance(symbol, Container) and not isinstance(symbol, FormSymbol):
+                found.extend(self.area_symbols(symbol))
+            elif isinstance(symbol, VarSymbol) and isinstance(symbol.type, FormT):
+                assert self.area_form is not None
+                if symbol.type.symbol.is_subform_of(self.area_form):
+                    found.append(symbol)
+        return found
+
+    def area_of(self, symbol: VarSymbol) -> Area | None:
+        node = symbol.node
+        if node is None or not isinstance(node.value, ast.FormLit):
+            return None
+        members = {m.name: m.value for m in node.value.members if isinstance(m, ast.VarDef)}
+        location = members.get("location")
+        label = members.get("label")
+        area = Area(
+            symbol.name,
+            label.value if isinstance(label, ast.StringLit) else symbol.name,
+            symbol.source,
+            location if isinstance(location, ast.StringLit) else None,
+            None,
+        )
+        geometry = members.get("geometry")
+        if geometry is not None:
+            area.geometry = self.geometry_of(geometry, symbol.source)
+        return area
+
+    def geometry_of(self, expr: ast.Expr, source: SourceFile) -> Geometry | None:
+        if isinstance(expr, ast.StringLit) and expr.kind == "xml":
+            offset = _value_start(expr, source)
+            xml_source = None
+            text = expr.value
+        elif (
+            isinstance(expr, ast.Member)
+            and expr.name == "loadXML"
+            and isinstance(expr.target, ast.StringLit)
+            and source.path is not None
+        ):
+            path = source.path.parent / expr.target.value
+            try:
+                xml_source = SourceFile.from_path(path, _shown_name(source, expr.target.value))
+            except OSError:
+                return None  # the checker reports a missing or unreadable file
+            offset, text = 0, xml_source.text
+        else:
+            return None
+        try:
+            document = read_xml(text)
+        except XMLError:
+            return None  # the checker reports malformed XML
+        units = self.checker.units.definitions
+        geometry, problems = read_geometry(document, lambda unit: unit in units)
+        for problem in problems:
+            if xml_source is not None:
+                start = xml_source.offset_of(problem.place.line, problem.place.column)
+                shown = xml_source
+            else:
+                start = offset + _offset_in(text, problem.place.line, problem.place.column)
+                shown = source
+            self.report(
+                shown, Span(start, start + 1), problem.message, problem.hint, problem.warning
+            )
+        return geometry
+
+    def build_tree(self, areas: list[Area], placed: set[int]) -> Area | None:
+        roots = [a for a in areas if a.location is not None and a.location.value == "/"]
+        if not roots:
+            return None
+        root = roots[0]
+        root.path = "/"
+        for extra in roots[1:]:
+            assert extra.location is not None
+            self.report(
+                extra.source,
+                extra.location.span,
+                f"'{extra.name}' is a second root area ('{root.name}' is the first)",
+            )
+        pending = [a for a in areas if a not in roots and a.location is not None]
+        for area in roots:
+            assert area.location is not None
+            placed.add(id(area.location))
+        progress = True
+        while pending and progress:
+            progress = False
+            for area in list(pending):
+                assert area.location is not None
+                location = parse_location(area.location.value)
+                if location is None:
+                    pending.remove(area)
+                    continue
+                parent = self.find(root, location.labels)
+                if parent is None:
+                    continue
+                pending.remove(area)
+                progress = True
+                placed.add(id(area.location))
+                self.check_place(parent, location, area.location, area.source)
+                if area.label in parent.children:
+                    self.report(
+                        area.source,
+                        area.location.span,
+                        f"'{parent.path}' already has an area labelled '{area.label}'",
+                    )
+                    continue
+                parent.children[area.label] = area
+                area.path = _join(parent.path, area.label)
+        for area in pending:
+            assert area.location is not None
+            self.check_location(area.location, area.source, root)
+            placed.add(id(area.location))
+        return root
+
+    @staticmethod
+    def find(root: Area, labels: tuple[str, ...]) -> Area | None:
+        area = root
+        for label in labels:
+            child = area.children.get(label)
+            if child is None:
+                return None
+            area = child
+        return area
+
+    def check_location(self, literal: ast.StringLit, source: SourceFile, root: Area) -> None:
+        location = parse_location(literal.value)
+        if location is None:
+            return  # the checker reports a malformed path
+        area = root
+        for label in location.labels:
+            child = area.children.get(label)
+            if child is None:
+                where = area.path or "/"
+                hint = _did_you_mean(label, list(area.children))
+                self.report(source, literal.span, f"there is no area '{label}' in '{where}'", hint)
+                return
+            area = child
+        self.check_place(area, location, literal, source)
+
+    def check_place(
+        self, area: Area, location: Location, literal: ast.StringLit, source: SourceFile
+    ) -> None:
+        geometry = area.geometry
+        coordinate = location.coordinate
+        if coordinate is None or geometry is None:
+            return
+        if isinstance(geometry, SectionedGeometry):
+            section = geometry.section(coordinate)
+            if section is None:
+                self.report(
+                    source,
+                    literal.span,
+                    f"[{coordinate}] is not a square of '{area.path}' (its map is "
+                    f"{geometry.size()}, from [0,0])",
+                )
+            elif section.prohibited:
+                terrain = f" ({section.terrain})" if section.terrain else ""
+                self.report(
+                    source,
+                    literal.span,
+                    f"[{coordinate}] is a prohibited square{terrain} of '{area.path}'",
+                    "actors cannot stand there",
+                    warning=True,
+                )
+            return
+        if not geometry.has(coordinate):
+            self.report(
+                source,
+                literal.span,
+                f"'{area.path}' has no place '{coordinate}'",
+                _did_you_mean(coordinate, geometry.coordinates()),
+            )
+
+
+def check_world(result: CheckResult) -> list[Diagnostic]:
+    """The world model's diagnostics for a checked program."""
+    return WorldCheck(result).run()
+
+
+def _join(parent: str | None, label: str) -> str:
+    return f"{(parent or '').rstrip('/')}/{label}"
+
+
+def _did_you_mean(name: str, candidates: list[str]) -> str | None:
+    matches = difflib.get_close_matches(name, candidates, n=1, cutoff=0.6)
+    return f"did you mean '{matches[0]}'?" if matches else None
+
+
+def _value_start(expr: ast.StringLit, source: SourceFile) -> int:
+    start = expr.span.start + len(expr.delimiter)
+    if expr.delimiter not in ('"', "'"):
+        if source.text.startswith("\r\n", start):
+            start += 2
+        elif source.text.startswith("\n", start):
+            start += 1
+    return start
+
+
+def _offset_in(text: str, line: int, column: int) -> int:
+    offset = 0
+    for _ in range(line - 1):
+        found = text.find("\n", offset)
+        if found < 0:
+            return len(text)
+        offset = found + 1
+    return offset + column - 1
+
+
+def _shown_name(source: SourceFile, relative: str) -> str:
+    parent = Path(source.name).parent
+    return str(parent / relative) if str(parent) != "." else relative
