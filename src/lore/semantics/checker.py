@@ -171,9 +171,8 @@ class Checker:
     def fallback(self, name: str, ctx: Context) -> Symbol | None:
         candidates = [
             section.members[name]
-            for section in self.root.members.values()
-            if isinstance(section, SectionSymbol) and name in section.members
-            and not section.members[name].private
+            for section in self.declarer.top_sections
+            if name in section.members and not section.members[name].private
         ]
         if len(candidates) > 1:
             listed = ", ".join(sorted(c.qualified_name for c in candidates))
@@ -199,11 +198,10 @@ class Checker:
                 if not types_only or isinstance(member, FormSymbol | EnumSymbol |
                                                 BuiltinTypeSymbol):
                     names.append(member_name)
-        for section in self.root.members.values():
-            if isinstance(section, SectionSymbol):
-                for member_name, member in section.members.items():
-                    if not types_only or isinstance(member, FormSymbol | EnumSymbol):
-                        names.append(member_name)
+        for section in self.declarer.top_sections:
+            for member_name, member in section.members.items():
+                if not types_only or isinstance(member, FormSymbol | EnumSymbol):
+                    names.append(member_name)
         if types_only:
             names.extend(PRIMITIVES)
         return names

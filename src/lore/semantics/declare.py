@@ -38,6 +38,9 @@ class Declarer:
         self.forms: list[FormSymbol] = []
         self.enums: list[EnumSymbol] = []
         self.sections: list[SectionSymbol] = []
+        # The sections that files declare at their top level (`section a.b {}` gives
+        # a.b): an unqualified name unique among their members resolves to it.
+        self.top_sections: list[SectionSymbol] = []
 
     def declare_module(self, module: Module, index: int) -> None:
         for definition in module.tree.body:
@@ -48,6 +51,8 @@ class Declarer:
         private = "private" in node.modifiers
         if isinstance(node, ast.SectionDef):
             section = self._section_path(node, into, source)
+            if into is self.root and section not in self.top_sections:
+                self.top_sections.append(section)
             for member in node.members:
                 self.declare(member, section, source, index, library)
         elif isinstance(node, ast.UnitDef):

@@ -468,6 +468,10 @@ class ExpressionChecker:
             if found is not None:
                 return found
         elif isinstance(target, EnumT):
+            shared = target.symbol.members.get(name)
+            if isinstance(shared, CallableSymbol):
+                # A rule, function or accessor that every value of the enum shares.
+                return self.ref_of_symbol(shared, ctx, span)
             member_type = checker.enum_member_type(target.symbol, name)
             if member_type is not None:
                 return Ref(member_type)

@@ -7,6 +7,11 @@ to the next statement or definition boundary, so one file yields all its errors.
 
 from __future__ import annotations
 
+import functools
+import gc
+import math
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NoReturn
 
@@ -19,6 +24,7 @@ from lore.syntax.tokens import (
     EOF,
     IDENT,
     INT,
+    KEYWORDS,
     LONGSTRING,
     RANGE_OPERATORS,
     REAL,
@@ -57,10 +63,19 @@ _DEFINITION_KEYWORDS = frozenset("section enum form rule function alter".split()
     _MODIFIERS
 )
 _HEADER_KEYWORDS = frozenset(("docinfo", "desc", "author", "history", "import"))
+# Tokens where skipping after a syntax error stops, when they start a line.
+_RESUME = _DEFINITION_KEYWORDS | _HEADER_KEYWORDS
+_STATEMENT_START = frozenset((IDENT, UNIT, "if", "select", "self", "result")) | _RESUME
 _ATOM_START = frozenset((INT, REAL, IDENT, "(", DICE))
 
 MAX_NESTING = 200
 MAX_DIAGNOSTICS = 200
+# Python frames the parser may need: each level of nesting takes a few calls.
+_RECURSION_LIMIT = MAX_NESTING * 20 + 1000
+
+# Lexical errors after which the rest of the file was swallowed (by a comment or long
+# string): the parser then does not also complain that the file ends too early.
+_RUNS_TO_END = frozenset(("lex.unterminated-comment", "lex.unterminated-long-string"))
 
 
 class _Abort(Exception):
@@ -83,13 +98,47 @@ class ParseResult:
         return not any(d.is_error for d in self.diagnostics)
 
 
+def _collector_paused(
+    parse_file: Callable[[SourceFile], ParseResult],
+) -> Callable[[SourceFile], ParseResult]:
+    """Run ``parse_file`` with the cyclic garbage collector paused.
+
+    A parse makes hundreds of thousands of small objects and frees few of them before it
+    ends, so the collector would run again and again over the growing tree (whose nodes
+    hold no cycles) and find nothing: about half the time of a 50,000-line file. Paused,
+    it looks at the new objects once, afterwards. Mercurial's ``util.nogc`` does the same.
+    """
+
+    @functools.wraps(parse_file)
+    def paused(source: SourceFile) -> ParseResult:
+        if not gc.isenabled():
+            return parse_file(source)
+        gc.disable()
+        try:
+            return parse_file(source)
+        finally:
+            gc.enable()
+
+    return paused
+
+
+@_collector_paused
 def parse(source: SourceFile) -> ParseResult:
     """Parse one file. Never raises for bad input: problems become diagnostics."""
     lexed = tokenize(source)
     parser = Parser(source, lexed.tokens)
     parser.diagnostics.extend(lexed.diagnostics)
-    module = parser.parse_module()
-    return ParseResult(module, lexed.comments, parser.diagnostics, source)
+    parser.quiet_at_end = any(d.code in _RUNS_TO_END for d in lexed.diagnostics)
+    limit = sys.getrecursionlimit()
+    if limit < _RECURSION_LIMIT:
+        sys.setrecursionlimit(_RECURSION_LIMIT)
+    try:
+        module = parser.parse_module()
+    finally:
+        if limit < _RECURSION_LIMIT:
+            sys.setrecursionlimit(limit)
+    diagnostics = sorted(parser.diagnostics, key=lambda d: (d.span.start, d.span.end))
+    return ParseResult(module, lexed.comments, diagnostics, source)
 
 
 def parse_text(text: str, name: str = "<input>") -> ParseResult:
@@ -104,6 +153,8 @@ class Parser:
         self.token = tokens[0]
         self.prev_end = 0
         self.depth = 0
+        self.braces = 0  # '{' minus '}' consumed so far
+        self.quiet_at_end = False  # the end of the file was already reported by the lexer
         self.diagnostics: list[Diagnostic] = []
 
     # ------------------------------------------------------------ token stream
@@ -111,6 +162,10 @@ class Parser:
     def advance(self) -> Token:
         token = self.token
         self.prev_end = token.end
+        if token.kind == "{":
+            self.braces += 1
+        elif token.kind == "}":
+            self.braces -= 1
         if token.kind != EOF:
             self.index += 1
             self.token = self.tokens[self.index]
@@ -133,20 +188,82 @@ class Parser:
             return self.advance()
         self.fail_expected(what or f"'{kind}'")
 
-    def fail_expected(self, what: str) -> NoReturn:
+    def fail_expected(self, what: str, hint: str | None = None) -> NoReturn:
         token = self.token
-        hint = None
         if token.kind == EOF:
-            hint = "the file ends here; is a '}' or ';' missing?"
+            self.fail_at_end(what, "the file ends here; is a '}' or ';' missing?")
         self.error("parse.expected", f"expected {what}, found {describe(token)}",
-                   Span(token.start, max(token.end, token.start + 1)), hint)
+                   Span(token.start, token.end), hint)
         raise _Abort
 
+    def fail_at_end(self, what: str, hint: str) -> NoReturn:
+        """Report that the file ends too early (once: later errors there say nothing new)."""
+        if not self.quiet_at_end:
+            # Point just after the last token rather than past the last line.
+            self.error("parse.expected", f"expected {what}, found end of input",
+                       Span(self.prev_end, self.prev_end), hint)
+            self.quiet_at_end = True
+        raise _Abort
+
+    def expect_close(self, opener: int, what: str = "'}'") -> None:
+        """Expect the '}' that closes the '{' at offset ``opener``."""
+        if self.accept("}"):
+            return
+        if self.at(EOF):
+            line = self.source.position(self._likely_unclosed(opener)).line
+            self.fail_at_end(what, f"the '{{' on line {line} is never closed")
+        self.fail_expected(what)
+
+    def _likely_unclosed(self, opener: int) -> int:
+        """The offset of the '{' that most likely misses its '}' (the file ended early).
+
+        Pairs braces as written; a '}' indented less than the line of the '{' it pairs
+        with probably closes an enclosing block, so that '{' is the culprit. Without such
+        a pair, the innermost '{' left open (or ``opener``).
+        """
+        open_braces: list[int] = []
+        for token in self.tokens:
+            if token.kind == "{":
+                open_braces.append(token.start)
+            elif token.kind == "}" and open_braces:
+                start = open_braces.pop()
+                if self._indent(token.start) < self._indent(start):
+                    return start
+        return open_braces[-1] if open_braces else opener
+
+    def _closed_in_place(self, open_index: int) -> bool:
+        """Is the '{' at ``open_index`` closed by a '}' indented at least as far as it?"""
+        depth = 0
+        for token in self.tokens[open_index:]:
+            if token.kind == "{":
+                depth += 1
+            elif token.kind == "}":
+                depth -= 1
+                if depth == 0:
+                    return self._indent(token.start) >= self._indent(self.tokens[open_index].start)
+        return False
+
+    def _indent(self, offset: int) -> int:
+        """The width of the white space at the start of the line of ``offset``."""
+        text = self.source.text
+        line_start = text.rfind("\n", 0, offset) + 1
+        index = line_start
+        while index < offset and text[index] in " \t":
+            index += 1
+        return index - line_start
+
     def error(self, code: str, message: str, span: Span, hint: str | None = None) -> None:
+        end = len(self.source.text)
+        span = Span(min(span.start, end), min(span.end, end))
         self.diagnostics.append(
             Diagnostic(Severity.ERROR, code, message, self.source, span, hint)
         )
         if len(self.diagnostics) >= MAX_DIAGNOSTICS:
+            self.diagnostics.append(
+                Diagnostic(Severity.ERROR, "parse.too-many", "too many syntax errors; the rest "
+                           "of the file was not read", self.source, span,
+                           "fix the errors above first")
+            )
             raise _Fatal
 
     def span_from(self, start: int) -> Span:
@@ -158,8 +275,10 @@ class Parser:
             return
         token = self.token
         at = Span(self.prev_end, self.prev_end + 1)
-        self.error("parse.expected", f"expected ';' after {after}, found {describe(token)}",
-                   at, "add ';'")
+        if token.kind != EOF or not self.quiet_at_end:
+            self.error("parse.expected", f"expected ';' after {after}, found {describe(token)}",
+                       at, "add ';'")
+            self.quiet_at_end = self.quiet_at_end or token.kind == EOF
         # If the next token starts a new line, go on as though ';' were there.
         if token.kind == EOF or self._newline_between(self.prev_end, token.start):
             return
@@ -183,30 +302,52 @@ class Parser:
 
     # ------------------------------------------------------------ recovery
 
-    def synchronize(self) -> None:
-        """Skip to just after the next ';' or to the next '}' at this nesting level."""
-        depth = 0
+    def mark(self) -> tuple[int, int, int]:
+        """Where a recovery point stands: token index, nesting depth, brace level."""
+        return self.index, self.depth, self.braces
+
+    def recover(self, mark: tuple[int, int, int]) -> None:
+        """After a syntax error: skip the rest of what failed, back to the level of ``mark``."""
+        start_index, self.depth, level = mark
+        self.synchronize(level)
+        if self.index == start_index:
+            self.advance()
+
+    def synchronize(self, level: int) -> None:
+        """Skip to just after the next ';' or to the '}' that closes the enclosing construct.
+
+        ``level`` is the brace level of the recovery point: braces opened by the broken part
+        are skipped with everything inside them, so that their '}' does not close the
+        enclosing block too early. A definition keyword at the start of a line, and a
+        statement on a new line after a skipped block, also end the skipping.
+        """
         while True:
             kind = self.token.kind
             if kind == EOF:
                 return
-            if kind == "{":
-                depth += 1
-            elif kind == "}":
-                if depth == 0:
+            if kind == "}":
+                if self.braces <= level:
                     return
-                depth -= 1
-                if depth == 0 and self.peek().kind in _DEFINITION_KEYWORDS:
+                self.advance()
+                if self.braces == level and (
+                    self.token.kind in _RESUME
+                    or self.token.kind in _STATEMENT_START and self._starts_line()
+                ):
+                    return
+                continue
+            if self.braces == level:
+                if kind == ";":
                     self.advance()
                     return
-            elif kind == ";" and depth == 0:
-                self.advance()
-                return
-            elif depth == 0 and kind in _DEFINITION_KEYWORDS and self.index > 0:
-                previous = self.tokens[self.index - 1]
-                if self._newline_between(previous.end, self.token.start):
+                if kind in _RESUME and self._starts_line():
                     return
             self.advance()
+
+    def _starts_line(self) -> bool:
+        """Is the current token the first one on its line?"""
+        return self.index > 0 and self._newline_between(
+            self.tokens[self.index - 1].end, self.token.start
+        )
 
     # ------------------------------------------------------------ documents
 
@@ -215,7 +356,7 @@ class Parser:
         body: list[ast.Definition] = []
         try:
             while not self.at(EOF):
-                start_index = self.index
+                mark = self.mark()
                 try:
                     if self.token.kind in _HEADER_KEYWORDS and not (
                         self.token.kind in _SOFT_KEYWORDS and self.peek().kind == "="
@@ -223,8 +364,12 @@ class Parser:
                         header.append(self.parse_header_item())
                     elif self.at("}"):
                         token = self.advance()
-                        self.error("parse.unexpected", "unexpected '}' with no '{' to close",
-                                   Span(token.start, token.end), "remove it")
+                        # A '}' that matches a '{' before it closes something abandoned
+                        # after an earlier error: that error was reported already.
+                        if self.braces < 0:
+                            self.error("parse.unexpected", "unexpected '}' with no '{' to "
+                                       "close", Span(token.start, token.end), "remove it")
+                            self.braces = 0
                     elif self.at(";"):
                         self.advance()
                     else:
@@ -232,14 +377,16 @@ class Parser:
                         if definition is not None:
                             body.append(definition)
                 except _Abort:
-                    self.synchronize()
-                    if self.index == start_index:
-                        self.advance()
-        except (_Fatal, RecursionError):
-            if not self.diagnostics:
-                token = self.token
-                self.error("parse.too-deep", "the file is nested too deeply to read",
-                           Span(token.start, token.end))
+                    self.recover(mark)
+        except _Fatal:
+            pass
+        except RecursionError:
+            token = self.token
+            self.diagnostics.append(
+                Diagnostic(Severity.ERROR, "parse.too-deep", "the file is nested too deeply "
+                           "to read", self.source, Span(token.start, token.end),
+                           "split the expression or rule into smaller parts")
+            )
         return ast.Module(Span(0, len(self.source.text)), tuple(header), tuple(body))
 
     def parse_header_item(self) -> ast.Header:
@@ -258,19 +405,19 @@ class Parser:
         if keyword == "history":
             entries = self.parse_entries()
             return ast.History(self.span_from(start), first, entries)
-        self.expect("{")
+        opener = self.expect("{").start
         items: list[ast.Expr] = []
         while not self.at("}"):
             items.append(self.parse_expression())
             if not self.accept(","):
                 break
-        self.expect("}")
+        self.expect_close(opener)
         if keyword == "desc":
             return ast.Desc(self.span_from(start), first, tuple(items))
         return ast.Author(self.span_from(start), first, tuple(items))
 
     def parse_entries(self) -> tuple[ast.Entry, ...]:
-        self.expect("{")
+        opener = self.expect("{").start
         entries: list[ast.Entry] = []
         while not self.at("}"):
             start = self.token.start
@@ -280,7 +427,7 @@ class Parser:
             entries.append(ast.Entry(self.span_from(start), name.text, value))
             if not (self.accept(",") or self.accept(";")):
                 break
-        self.expect("}")
+        self.expect_close(opener)
         return tuple(entries)
 
     def expect_name(self, what: str = "a name") -> Token:
@@ -288,10 +435,14 @@ class Parser:
         if token.kind == IDENT or token.kind in _SOFT_KEYWORDS:
             return self.advance()
         if token.kind == DICE and token.text[0] in "dD":
-            self.error("parse.dice-name", f"'{token.text}' is a dice literal, not a name",
-                       Span(token.start, token.end), "choose another name")
-            raise _Abort
+            self.dice_name(token)
         self.fail_expected(what)
+
+    def dice_name(self, token: Token) -> NoReturn:
+        self.error("parse.dice-name", f"'{token.text}' is a dice literal, not a name",
+                   Span(token.start, token.end),
+                   "choose another name")
+        raise _Abort
 
     # ------------------------------------------------------------ definitions
 
@@ -303,7 +454,7 @@ class Parser:
             token = self.advance()
             if token.kind in modifiers:
                 self.error("parse.modifier", f"'{token.kind}' given twice",
-                           Span(token.start, token.end))
+                           Span(token.start, token.end), "remove it")
             modifiers.append(token.kind)
         mods = tuple(modifiers)
         kind = self.token.kind
@@ -329,7 +480,7 @@ class Parser:
             value = self.parse_expression()
             self.expect_semicolon("the unit definition")
             return ast.UnitDef(self.span_from(start), unit.text[1:-1], value, mods)
-        if kind == IDENT or kind in _SOFT_KEYWORDS or (kind == DICE and self.peek().kind == "="):
+        if kind == IDENT or kind in _SOFT_KEYWORDS or (kind == DICE and self.token.text[0] in "dD"):
             return self.parse_member(start, mods)
         self.fail_expected("a definition (name = value;, rule, function, form, enum, section)")
 
@@ -369,7 +520,8 @@ class Parser:
                                   type_)
             self.expect_semicolon(f"the declaration of '{name.text}'")
             return ast.FieldDecl(self.span_from(start), name.text, name_span, type_, mods)
-        self.fail_expected(f"'=', ':' or '(' after '{name.text}'")
+        hint = "statements go inside a rule { ... }" if kind == "." else None
+        self.fail_expected(f"'=', ':' or '(' after '{name.text}'", hint)
 
     def parse_result_marker(self) -> bool:
         """':' (G13) or '->' (G14) before a result type; True for '->'."""
@@ -388,22 +540,20 @@ class Parser:
 
     def parse_members(self, context: str) -> tuple[ast.Definition, ...]:
         """``{ definition* }`` with recovery inside."""
-        self.expect("{")
+        opener = self.expect("{").start
         self.enter()
         members: list[ast.Definition] = []
         while not self.at("}") and not self.at(EOF):
             if self.accept(";"):
                 continue
-            start_index = self.index
+            mark = self.mark()
             try:
                 definition = self.parse_definition(context)
                 if definition is not None:
                     members.append(definition)
             except _Abort:
-                self.synchronize()
-                if self.index == start_index:
-                    self.advance()
-        self.expect("}", "'}'")
+                self.recover(mark)
+        self.expect_close(opener)
         self.leave()
         return tuple(members)
 
@@ -419,14 +569,14 @@ class Parser:
         self.expect("enum")
         name = self.expect_name("an enum name")
         extends = self.parse_type() if self.accept("extends") else None
-        self.expect("{")
+        opener = self.expect("{").start
         self.enter()
         values: list[ast.EnumValue] = []
         members: list[ast.Definition] = []
         while not self.at("}") and not self.at(EOF):
             if self.accept(";") or self.accept(","):
                 continue
-            start_index = self.index
+            mark = self.mark()
             try:
                 value_start = self.token.start
                 following = self.peek().kind
@@ -442,10 +592,8 @@ class Parser:
                     if definition is not None:
                         members.append(definition)
             except _Abort:
-                self.synchronize()
-                if self.index == start_index:
-                    self.advance()
-        self.expect("}")
+                self.recover(mark)
+        self.expect_close(opener)
         self.leave()
         return ast.EnumDef(self.span_from(start), name.text, Span(name.start, name.end),
                            extends, tuple(values), tuple(members), mods)
@@ -492,6 +640,12 @@ class Parser:
     # ------------------------------------------------------------ types
 
     def parse_type(self) -> ast.TypeExpr:
+        self.enter()
+        type_ = self.parse_type_inner()
+        self.leave()
+        return type_
+
+    def parse_type_inner(self) -> ast.TypeExpr:
         start = self.token.start
         kind = self.token.kind
         if kind == "list":
@@ -567,20 +721,18 @@ class Parser:
 
     def parse_block(self) -> ast.Block:
         start = self.token.start
-        self.expect("{")
+        opener = self.expect("{").start
         self.enter()
         statements: list[ast.Statement] = []
         while not self.at("}") and not self.at(EOF):
             if self.accept(";"):
                 continue
-            start_index = self.index
+            mark = self.mark()
             try:
                 statements.append(self.parse_statement())
             except _Abort:
-                self.synchronize()
-                if self.index == start_index:
-                    self.advance()
-        self.expect("}", "'}'")
+                self.recover(mark)
+        self.expect_close(opener)
         self.leave()
         return ast.Block(self.span_from(start), tuple(statements))
 
@@ -593,13 +745,15 @@ class Parser:
             return ast.ExprStmt(select.span, select)
         if kind == "if":
             return self.parse_if()
-        if kind in ("rule", "function", "form", "enum", "alter", UNIT):
+        if kind in ("rule", "function", "form", "enum", "alter", "section", UNIT):
             definition = self.parse_definition("block")
             assert definition is not None
             return ast.LocalDef(definition.span, definition)
         expr = self.parse_expression()
         kind = self.token.kind
         if kind == "=" or kind == ":=":
+            if isinstance(expr, ast.DiceLit) and expr.text[0] in "dD":
+                self.dice_name(Token(DICE, expr.text, expr.span.start, expr.span.end))
             self.advance()
             if not isinstance(expr, ast.Name | ast.Member):
                 self.error("parse.assign-target", "can only assign to a name or a member",
@@ -622,7 +776,9 @@ class Parser:
         then = self.parse_block()
         otherwise: ast.Block | ast.If | None = None
         if self.accept("else"):
+            self.enter()
             otherwise = self.parse_if() if self.at("if") else self.parse_block()
+            self.leave()
         return ast.If(self.span_from(start), condition, then, otherwise)
 
     def parse_select(self) -> ast.Select:
@@ -631,7 +787,7 @@ class Parser:
         self.expect("(")
         subject = self.parse_expression()
         self.expect(")")
-        self.expect("{")
+        opener = self.expect("{").start
         self.enter()
         arms: list[ast.CaseArm | ast.AsArm] = []
         default: ast.Block | None = None
@@ -672,7 +828,7 @@ class Parser:
                 self.error("parse.select-mixed", "'case' and 'as' arms cannot be mixed in one "
                            "select", Span(token.start, token.end))
             arms.append(arm)
-        self.expect("}")
+        self.expect_close(opener)
         self.leave()
         return ast.Select(self.span_from(start), subject, tuple(arms), default)
 
@@ -733,7 +889,7 @@ class Parser:
             if kind == ".":
                 self.advance()
                 token = self.token
-                if token.kind == IDENT or token.kind.isalpha() or token.kind == DICE:
+                if token.kind in (IDENT, DICE) or token.kind in KEYWORDS:
                     self.advance()
                     expr = ast.Member(self.span_from(start), expr, token.text,
                                       Span(token.start, token.end))
@@ -743,6 +899,9 @@ class Parser:
                 args = self.parse_args()
                 expr = ast.Call(self.span_from(start), expr, args)
             elif kind == UNIT:
+                if self.peek().kind == "=" and self._newline_between(self.prev_end,
+                                                                     self.token.start):
+                    return expr  # `[m] = 1.0;` on the next line: a ';' is missing
                 unit = self.advance()
                 expr = ast.WithUnit(self.span_from(start), expr, unit.text[1:-1])
             elif kind == DICE:
@@ -789,9 +948,7 @@ class Parser:
             return ast.IntLit(Span(start, token.end), self.int_value(token), token.text)
         if kind == REAL:
             self.advance()
-            text = token.text
-            value = float.fromhex(text) if text[:2] in ("0x", "0X") else float(text)
-            return ast.RealLit(Span(start, token.end), value, text)
+            return ast.RealLit(Span(start, token.end), self.real_value(token), token.text)
         if kind == STRING or kind == LONGSTRING:
             return self.parse_string()
         if kind == DICE:
@@ -815,8 +972,8 @@ class Parser:
             self.advance()
             return ast.BoolLit(Span(start, token.end), kind == "true")
         if kind in TYPE_KEYWORDS or kind == "list" or kind == "range" or kind == "unit":
-            type_ = self.parse_type()
-            return ast.TypeValue(type_.span, type_)
+            named = self.parse_type()
+            return ast.TypeValue(named.span, named)
         self.fail_expected("an expression")
 
     def int_value(self, token: Token) -> int:
@@ -828,6 +985,17 @@ class Parser:
         except ValueError:
             self.error("parse.number", "number too long", Span(token.start, token.end))
             raise _Abort from None
+
+    def real_value(self, token: Token) -> float:
+        text = token.text
+        try:
+            value = float.fromhex(text) if text[:2] in ("0x", "0X") else float(text)
+        except (ValueError, OverflowError):
+            value = math.inf
+        if math.isinf(value):
+            self.error("parse.number", "number too large", Span(token.start, token.end))
+            raise _Abort
+        return value
 
     def dice_literal(self, token: Token) -> ast.DiceLit:
         text = token.text
@@ -867,7 +1035,7 @@ class Parser:
                 self.advance()
                 typed = self.advance()
                 kind, kind_span = typed.kind, Span(typed.start, typed.end)
-            elif following.kind == IDENT:
+            elif following.kind == IDENT or following.kind in TYPE_KEYWORDS:
                 self.error("parse.string-type", f"unknown string type '{following.text}'",
                            Span(following.start, following.end),
                            "typed strings are :url, :loc, :xml, :html, :jid or :date")
@@ -889,6 +1057,7 @@ class Parser:
             or following.kind == IDENT and second == "(" and self._looks_like_accessor()
         )
         if not is_form:
+            open_index = self.index
             self.advance()
             self.enter()
             items: list[ast.Expr] = []
@@ -896,7 +1065,19 @@ class Parser:
                 items.append(self.parse_expression())
                 if not self.accept(","):
                     break
-            self.expect("}", "',' or '}'")
+            if self.at(";"):
+                token = self.token
+                if not self._closed_in_place(open_index):
+                    # `x = {1, 2;`: the list misses its '}'; go on as though it were there.
+                    self.error("parse.expected", "expected ',' or '}', found ';'",
+                               Span(token.start, token.end), "close the list with '}'")
+                    self.leave()
+                    return ast.ListLit(self.span_from(start), tuple(items))
+                self.error("parse.expected", "expected ',' or '}' in a list, found ';'",
+                           Span(token.start, token.end), "a list is {a, b}; an object is "
+                           "{name = value; ...}; a lambda is @{ statements; }")
+                raise _Abort
+            self.expect_close(start, "',' or '}'")
             self.leave()
             return ast.ListLit(self.span_from(start), tuple(items))
         members = self.parse_members("form-literal")

@@ -7,6 +7,7 @@ element keeps its line and column, so problems are reported where they are in th
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from xml.etree.ElementTree import Element, ParseError, TreeBuilder
 
@@ -33,13 +34,21 @@ class Place:
     column: int
 
 
+def _one() -> int:
+    return 1
+
+
+def _zero() -> int:
+    return 0
+
+
 class _PositionedBuilder(TreeBuilder):
     def __init__(self) -> None:
         super().__init__()
         self.places: dict[int, Place] = {}
         self.elements: list[Element] = []  # keeps ids stable while places are used
-        self.line = lambda: 1
-        self.column = lambda: 0
+        self.line: Callable[[], int] = _one
+        self.column: Callable[[], int] = _zero
 
     def start(self, tag: str, attrs: dict[str, str]) -> Element:
         element = super().start(tag, attrs)
@@ -88,8 +97,14 @@ def read_xml(text: str) -> Document:
         target=builder, forbid_dtd=True, forbid_entities=True, forbid_external=True
     )
     expat = parser.parser
-    builder.line = lambda: int(expat.CurrentLineNumber)
-    builder.column = lambda: int(expat.CurrentColumnNumber)
+
+    def line() -> int:
+        return int(expat.CurrentLineNumber)
+
+    def column() -> int:
+        return int(expat.CurrentColumnNumber)
+
+    builder.line, builder.column = line, column
     try:
         parser.feed(data)
         root: Element = parser.close()
