@@ -109,8 +109,8 @@ def read_xml(text: str) -> Document:
         parser.feed(data)
         root: Element = parser.close()
     except ParseError as error:
-        line, column = error.position
-        raise XMLError(f"malformed XML: {str(error).split(':')[0]}", line, column + 1) from None
+        row, offset = error.position
+        raise XMLError(f"malformed XML: {str(error).split(':')[0]}", row, offset + 1) from None
     except DefusedXmlException as error:
         raise XMLError(
             f"XML refused: {type(error).__name__} (DTDs and entities are not allowed)",
