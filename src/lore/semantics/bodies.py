@@ -9,6 +9,7 @@ from lore.semantics.expressions import ExpressionChecker
 from lore.semantics.symbols import (
     CallableSymbol,
     FieldSymbol,
+    FormSymbol,
     LocalSymbol,
     VarSymbol,
 )
@@ -16,12 +17,14 @@ from lore.semantics.types import (
     BOOLEAN,
     UNKNOWN,
     VOID,
+    EnumT,
     FormT,
     FuncT,
     ListT,
     Type,
     assignable,
     common_type,
+    has_unknown,
     is_lenient,
 )
 from lore.syntax import ast
@@ -37,13 +40,16 @@ class BodyChecker(ExpressionChecker):
 
     # ------------------------------------------------------------ callables
 
-    def check_callable(self, symbol: CallableSymbol) -> None:
+    def check_callable(self, symbol: CallableSymbol, base: Context | None = None) -> None:
+        """Check a rule's body; ``base`` is where it stands if not in its parent."""
         node = symbol.node
         if node is None or symbol.parent is None:
             return
         checker = self.checker
         params = checker.signature(symbol)
-        ctx = checker.context_for(symbol.parent, symbol.source).nested()
+        if base is None:
+            base = checker.context_for(symbol.parent, symbol.source)
+        ctx = base.nested()
         for name, type_, param in zip(symbol.param_names, params, node.params or (),
                                       strict=False):
             self.declare_local(ctx, name, type_, param.span)
@@ -56,6 +62,27 @@ class BodyChecker(ExpressionChecker):
             checker.error(ctx, node.name_span, "check.no-result",
                           f"{symbol.kind} '{symbol.name}' never sets its result",
                           "set it with 'result = ...;'")
+
+    def check_literal_callable(self, node: ast.Definition, form: FormSymbol,
+                               ctx: Context) -> None:
+        """A rule, function, accessor or alter that a typed form literal defines for its
+        object: ``self`` in it is that object."""
+        assert isinstance(node, ast.RuleDef | ast.FunctionDef | ast.AccessorDef | ast.AlterDef)
+        checker = self.checker
+        symbol = CallableSymbol(node.name, ctx.source, node.name_span, ctx.container, False,
+                                node)
+        inherited = form.lookup(node.name)
+        if inherited is not None and not isinstance(inherited, CallableSymbol):
+            checker.error(ctx, node.name_span, "check.member-kind",
+                          f"'{node.name}' is a {inherited.kind} of form "
+                          f"'{form.qualified_name}'; a {symbol.kind} cannot replace it",
+                          "choose another name")
+        elif inherited is None and "override" in node.modifiers:
+            checker.error(ctx, node.name_span, "check.override-nothing",
+                          f"'{node.name}' is marked override but form "
+                          f"'{form.qualified_name}' has no '{node.name}'")
+        base = Context(ctx.source, ctx.container, self_type=FormT(form), self_form=form)
+        self.check_callable(symbol, base)
 
     def declare_local(self, ctx: Context, name: str, type_: Type, span: Span) -> None:
         ctx.scope.names[name] = LocalSymbol(name, ctx.source, span, None, type=type_)
@@ -86,8 +113,9 @@ class BodyChecker(ExpressionChecker):
             self.check_select(expr, ctx, as_value=False)
             return
         found = self.check_expr(expr, ctx)
-        if not (isinstance(expr, ast.Call) or id(expr) in self.invocations
-                or is_lenient(found)):
+        called = isinstance(expr, ast.Call) or (
+            id(expr) in self.invocations and id(expr) not in self.pure_reads)
+        if not (called or is_lenient(found) or found == VOID):
             self.checker.warning(ctx, expr.span, "check.unused-value",
                                  "this value is computed but not used",
                                  "give it a name with 'x = ...;' or call a rule")
@@ -136,7 +164,8 @@ class BodyChecker(ExpressionChecker):
         if not ctx.in_alter:
             checker.error(ctx, span, "check.modify-outside-alter",
                           "members can only be changed inside an alter",
-                          "define 'alter name(values : list<T>) { self.x := ...; }' and call it")
+                          f"define 'alter name(values : list<T>) {{ self.{target.name} := ...; }}' "
+                          "and call it")
         member_type = self.modified_member(target, ctx)
         found = self.check_expr(value, ctx, member_type)
         if member_type is not None:
@@ -163,7 +192,7 @@ class BodyChecker(ExpressionChecker):
         if isinstance(member, VarSymbol):
             return checker.var_type(member)
         checker.error(ctx, span, "check.unknown-member",
-                      f"form '{ctx.self_form.name}' has no member '{name}' to change",
+                      f"form '{ctx.self_form.qualified_name}' has no member '{name}' to change",
                       checker.did_you_mean(name, ctx.self_form.all_member_names()))
         return None
 
@@ -211,6 +240,7 @@ class BodyChecker(ExpressionChecker):
                     self.check_case_value(value, subject, ctx)
             else:
                 bound = self.checker.resolve_type(arm.type, ctx)
+                self.types[id(arm)] = bound
                 self.check_as_type(arm, subject, bound, ctx)
                 self.declare_local(inner, arm.name, bound, arm.name_span)
             self.check_statements(arm.body, inner)
@@ -219,8 +249,10 @@ class BodyChecker(ExpressionChecker):
         if slot is None:
             return VOID
         if not slot.assigned:
-            self.checker.error(ctx, select.span, "check.select-no-result",
-                               "this select is used as a value but no arm sets 'result'")
+            keyword = Span(select.span.start, select.span.start + len("select"))
+            self.checker.error(ctx, keyword, "check.select-no-result",
+                               "this select is used as a value but no arm sets 'result'",
+                               "set it in each arm with 'result = ...;'")
             return UNKNOWN
         found = slot.assigned[0]
         for other in slot.assigned[1:]:
@@ -229,14 +261,20 @@ class BodyChecker(ExpressionChecker):
 
     def check_case_value(self, value: ast.Expr, subject: Type, ctx: Context) -> None:
         found = self.check_expr(value, ctx, subject)
-        if assignable(found, subject) or assignable(subject, found):
+        if assignable(found, subject) or assignable(subject, found) or has_unknown(
+                found) or has_unknown(subject):
             return
         element = getattr(found, "element", None)
         if element is not None and not isinstance(found, ListT) and (
                 assignable(subject, element) or assignable(element, subject)):
             return
+        hint = None
+        if isinstance(subject, EnumT) and isinstance(value, ast.StringLit) and (
+                subject.symbol.lookup_value(value.value) is not None):
+            hint = f"write {subject.symbol.name}.{value.value}"
         self.checker.error(ctx, value.span, "check.case-type",
-                           f"a case of {found} can never match a {subject}")
+                           f"a case value of type {found} never matches a subject of type "
+                           f"{subject}", hint)
 
     def check_as_type(self, arm: ast.AsArm, subject: Type, bound: Type, ctx: Context) -> None:
         if is_lenient(subject) or is_lenient(bound):
@@ -247,7 +285,8 @@ class BodyChecker(ExpressionChecker):
                 bound.symbol)
         if not related:
             self.checker.warning(ctx, arm.type.span, "check.as-never",
-                                 f"a {subject} is never a {bound}: this arm never runs")
+                                 f"a value of type {subject} is never of type {bound}: this "
+                                 "arm never runs")
 
 
 def _name_of(target: ast.Name | ast.Member) -> str:

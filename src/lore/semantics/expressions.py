@@ -51,6 +51,7 @@ from lore.semantics.types import (
     UnitT,
     assignable,
     common_type,
+    has_unknown,
     is_lenient,
     is_numeric,
 )
@@ -91,6 +92,7 @@ class Ref:
 
 
 _ARITHMETIC = frozenset("+-*/%")
+_CALLABLE_NODES = (ast.RuleDef, ast.FunctionDef, ast.AccessorDef, ast.AlterDef)
 _ORDERING = frozenset(("<", ">", "<=", ">="))
 
 
@@ -99,6 +101,12 @@ class ExpressionChecker:
         self.checker = checker
         # ids of Name/Member nodes that were calls written without parentheses
         self.invocations: set[int] = set()
+        # ids of those invocations that only read a value (`xs.length`, an accessor)
+        self.pure_reads: set[int] = set()
+        # The type found for each expression and what each name and member stands for
+        # (by node id): what the compiler needs to know.
+        self.types: dict[int, Type] = {}
+        self.refs: dict[int, Ref] = {}
 
     # ------------------------------------------------------------ entry
 
@@ -113,13 +121,14 @@ class ExpressionChecker:
                 del diagnostics[mark:]
         method = getattr(self, "expr_" + type(expr).__name__)
         found: Type = method(expr, ctx, expected)
+        self.types[id(expr)] = found
         return found
 
     def expect(self, found: Type, expected: Type, expr: ast.Expr, ctx: Context,
                what: str) -> bool:
         """Report when a value of type ``found`` does not fit ``expected``."""
-        if assignable(found, expected):
-            return True
+        if assignable(found, expected) or has_unknown(found) or has_unknown(expected):
+            return True  # fits, or something in it was already reported
         checker = self.checker
         if isinstance(expr, ast.StringLit) and expr.kind is None and expected in TYPED_STRINGS:
             closer = _closing_delimiter(expr)
@@ -127,14 +136,22 @@ class ExpressionChecker:
                           f"{what} wants {expected}, got string",
                           f"add ':{expected}' after the string")
             return False
+        shown = str(found)
         hint = None
         if isinstance(found, AnonFormT) and isinstance(expected, FormT):
+            shown = "an untyped form literal" if isinstance(expr, ast.FormLit) else shown
             hint = f"type the form literal: {{...}}:{expected}"
         elif isinstance(expected, UnitT) and is_numeric(found):
-            hint = f"give it a unit, like 5[{expected.unit}]"
+            amount = expr.text if isinstance(expr, ast.IntLit | ast.RealLit) else "5"
+            hint = f"give it a unit, like {amount}[{expected.unit}]"
         elif isinstance(expected, UnitT) and isinstance(found, UnitT):
             hint = f"[{found.unit}] and [{expected.unit}] measure different things"
-        checker.error(ctx, expr.span, "check.type", f"{what} wants {expected}, got {found}",
+        elif expected == INTEGER and found == REAL:
+            hint = "round it with .round, .floor or .ceil"
+        elif found == VOID and isinstance(expected, FuncT) and isinstance(
+                expr, ast.Name | ast.Member):
+            hint = f"pass the rule as a lambda: @{{ {_source_text(expr, ctx)}; }}"
+        checker.error(ctx, expr.span, "check.type", f"{what} wants {expected}, got {shown}",
                       hint)
         return False
 
@@ -241,7 +258,12 @@ class ExpressionChecker:
                 if any(name == member.name for name, _ in members):
                     self.checker.error(ctx, member.name_span, "check.duplicate",
                                        f"'{member.name}' is given twice")
-                found = self.check_expr(member.value, ctx)
+                declared = (self.checker.resolve_type(member.type, ctx)
+                            if member.type is not None else None)
+                found = self.check_expr(member.value, ctx, declared)
+                if declared is not None:
+                    self.expect(found, declared, member.value, ctx, f"'{member.name}'")
+                    found = declared
                 members.append((member.name, found))
             else:
                 self.checker.error(ctx, member.span, "check.form-literal-member",
@@ -255,10 +277,17 @@ class ExpressionChecker:
         checker = self.checker
         given: set[str] = set()
         for member in expr.members:
+            if isinstance(member, _CALLABLE_NODES):
+                if member.name in given:
+                    checker.error(ctx, member.name_span, "check.duplicate",
+                                  f"'{member.name}' is given twice")
+                given.add(member.name)
+                self.check_literal_callable(member, form, ctx)
+                continue
             if not isinstance(member, ast.VarDef):
                 checker.error(ctx, member.span, "check.form-literal-member",
-                              "a form literal gives values to members: name = value;",
-                              "define rules in the form itself")
+                              "a form literal holds values, rules, functions, accessors and "
+                              "alters", "define forms, enums and units in a section")
                 continue
             if member.name in given:
                 checker.error(ctx, member.name_span, "check.duplicate",
@@ -272,7 +301,7 @@ class ExpressionChecker:
             else:
                 if target is None:
                     checker.error(ctx, member.name_span, "check.unknown-member",
-                                  f"form '{form.name}' has no member '{member.name}'",
+                                  f"form '{form.qualified_name}' has no member '{member.name}'",
                                   checker.did_you_mean(member.name, form.all_member_names()))
                 else:
                     checker.error(ctx, member.name_span, "check.member-kind",
@@ -335,6 +364,10 @@ class ExpressionChecker:
     def check_statements(self, block: ast.Block, ctx: Context) -> None:
         raise NotImplementedError
 
+    def check_literal_callable(self, node: ast.Definition, form: FormSymbol,
+                               ctx: Context) -> None:
+        raise NotImplementedError
+
     def check_select(self, select: ast.Select, ctx: Context, as_value: bool) -> Type:
         raise NotImplementedError
 
@@ -371,7 +404,7 @@ class ExpressionChecker:
         if result is None:
             self.checker.error(ctx, expr.span, "check.operands",
                                f"'{op}' cannot combine {left} and {right}",
-                               _operand_hint(left, right))
+                               _operand_hint(op, left, right))
             return UNKNOWN
         return result
 
@@ -389,14 +422,24 @@ class ExpressionChecker:
             return ref.type if ref.type is not None else UNKNOWN
         call = ref.call
         if call.min_args > 0 or call.alter:
-            names = ", ".join(call.param_names) or f"{len(call.params)} values"
+            count = 1 if call.alter else call.min_args
+            names = f" ({', '.join(call.param_names)})" if call.param_names else ""
             self.checker.error(ctx, expr.span, "check.arguments",
-                               f"{call.describe()} needs arguments ({names})")
+                               f"{call.describe()} needs {count} argument"
+                               f"{'' if count == 1 else 's'}{names}",
+                               f"call it with {_source_text(expr, ctx)}(...)")
             return UNKNOWN
         self.invocations.add(id(expr))
+        if call.result is not None and call.kind in ("member", "accessor"):
+            self.pure_reads.add(id(expr))
         return call.result if call.result is not None else VOID
 
     def resolve_name(self, expr: ast.Name, ctx: Context) -> Ref:
+        ref = self._resolve_name(expr, ctx)
+        self.refs[id(expr)] = ref
+        return ref
+
+    def _resolve_name(self, expr: ast.Name, ctx: Context) -> Ref:
         checker = self.checker
         name = expr.name
         if name == "self":
@@ -448,10 +491,11 @@ class ExpressionChecker:
 
     def resolve_member(self, expr: ast.Member, ctx: Context) -> Ref:
         target = self.check_expr(expr.target, ctx)
-        loaded = self.check_load_xml(expr, ctx)
-        if loaded is not None:
-            return loaded
-        return self.member_of(target, expr.name, expr.name_span, ctx)
+        ref = self.check_load_xml(expr, ctx)
+        if ref is None:
+            ref = self.member_of(target, expr.name, expr.name_span, ctx)
+        self.refs[id(expr)] = ref
+        return ref
 
     def member_of(self, target: Type, name: str, span: Span, ctx: Context) -> Ref:
         checker = self.checker
@@ -491,7 +535,7 @@ class ExpressionChecker:
                                       builtin.required, refine=builtin.refine))
         candidates = self.member_names(target, container)
         what = (f"{container.kind} '{container.qualified_name}'" if container is not None
-                else f"a {target}")
+                else f"type {target}")
         checker.error(ctx, span, "check.unknown-member", f"{what} has no member '{name}'",
                       checker.did_you_mean(name, candidates))
         return Ref(UNKNOWN)
@@ -533,6 +577,10 @@ class ExpressionChecker:
             names.extend(container.members)
         if isinstance(target, TypeOf) and isinstance(target.type, EnumT):
             names.extend(target.type.symbol.values)
+        if isinstance(target, EnumT) and target.symbol.node is not None:
+            names.extend(target.symbol.members)
+            for value in target.symbol.node.values:
+                names.extend(m.name for m in value.members if isinstance(m, ast.VarDef))
         return names
 
     # ------------------------------------------------------------ calls
@@ -557,7 +605,8 @@ class ExpressionChecker:
             self.check_expr(arg, ctx)
         if not is_lenient(callee):
             self.checker.error(ctx, func.span, "check.not-callable",
-                               f"{callee} cannot be called")
+                               _not_callable(func, callee),
+                               "only rules, functions, accessors and lambdas take arguments")
         return UNKNOWN
 
     def apply(self, signature: Signature, call: ast.Call, ctx: Context,
@@ -580,10 +629,13 @@ class ExpressionChecker:
             arg_type = self.check_expr(arg, ctx, param)
             found.append(arg_type)
             if param is not None:
-                label = (f"'{signature.param_names[index]}'"
-                         if index < len(signature.param_names) else str(index + 1))
-                self.expect(arg_type, param, arg, ctx,
-                            f"argument {label} of {signature.describe()}")
+                if index < len(signature.param_names):
+                    what = f"argument '{signature.param_names[index]}'"
+                elif len(params) == 1:
+                    what = "the argument"
+                else:
+                    what = f"argument {index + 1}"
+                self.expect(arg_type, param, arg, ctx, f"{what} of {signature.describe()}")
         if signature.refine is not None:
             return signature.refine(found)
         if _is_query(signature, symbol) and len(found) == 2:
@@ -617,7 +669,7 @@ class ExpressionChecker:
             offset = xml_source.offset_of(problem.line, problem.column)
             self.checker.diagnostics.append(Diagnostic(
                 Severity.ERROR, "check.xml", problem.message, xml_source,
-                Span(offset, offset + 1)))
+                Span(offset, offset + problem.length)))
         for hook in XML_FILE_CHECKS:
             self.checker.diagnostics.extend(hook(xml_source))
         return Ref(PRIMITIVES["xml"])
@@ -632,6 +684,21 @@ def _shown_name(source: SourceFile, relative: str, path: Path) -> str:
         return str(path)
     parent = Path(source.name).parent
     return str(parent / relative) if str(parent) != "." else relative
+
+
+def _not_callable(func: ast.Expr, callee: Type) -> str:
+    if not isinstance(func, ast.Name | ast.Member):
+        return f"a value of type {callee} cannot be called"
+    if isinstance(callee, SectionT):
+        return f"'{func.name}' is a section; it cannot be called"
+    if isinstance(callee, TypeOf):
+        return f"'{func.name}' is a type; it cannot be called"
+    return f"'{func.name}' is a value of type {callee}; it cannot be called"
+
+
+def _source_text(expr: ast.Expr, ctx: Context) -> str:
+    """How an expression is written (for hints)."""
+    return " ".join(ctx.source.text[expr.span.start:expr.span.end].split())
 
 
 def _callee_name(func: ast.Expr) -> str:
@@ -715,11 +782,14 @@ def _quantity_arithmetic(op: str, left: Type, right: Type) -> Type | None:
     return None
 
 
-def _operand_hint(left: Type, right: Type) -> str | None:
+def _operand_hint(op: str, left: Type, right: Type) -> str | None:
     if isinstance(left, UnitT) != isinstance(right, UnitT):
         unit = left if isinstance(left, UnitT) else right
         assert isinstance(unit, UnitT)
         return f"give the number a unit, like 1[{unit.unit}], or use .toReal"
     if isinstance(left, UnitT) and isinstance(right, UnitT):
+        if left.family is right.family:
+            return ("Lore does not build compound units: take bare numbers with .toReal "
+                    "and give the result a unit")
         return f"[{left.unit}] and [{right.unit}] measure different things"
     return None

@@ -1,0 +1,136 @@
+"""The rules the engine itself provides: the members the prelude declares with a
+function type (``message``, ``query``, ``add``) and the engine's values (``GM``,
+``schedule``, ``system``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from lore.engine.queries import AnswerError, fill, make_query, plain
+from lore.runtime.errors import RuleError
+from lore.runtime.quantity import Quantity
+from lore.runtime.values import LoreObject, TypedString, show
+from lore.semantics.units import UnitFamily
+
+if TYPE_CHECKING:
+    from lore.engine.session import Runtime, Session
+
+
+def install(session: Session) -> UnitFamily:
+    """Give the prelude's forms their native rules and the session its engine values."""
+    program = session.program
+    forms = program.form_by_name
+    participant, actor, schedule = forms["Participant"], forms["Actor"], forms["Schedule"]
+    participant.methods.setdefault("message", participant_message)
+    participant.methods.setdefault("query", participant_query)
+    actor.methods.setdefault("message", actor_message)
+    actor.methods.setdefault("query", actor_query)
+    schedule.methods.setdefault("add", schedule_add)
+    for form in forms.values():
+        form.vtable = {}
+    rt = session.rt
+    rt.GM = LoreObject(participant, {}, 0, "GM")
+    time = session.program.result.checker.units.units["sec"]
+    rt.schedule = LoreObject(schedule, {"ticks": Quantity(0, "sec", time), "priority": 0,
+                                        "events": ()}, 0, "schedule")
+    rt.system = LoreObject(forms["System"], {"allPC": ()}, 0, "system")
+    return time
+
+
+def after_values(session: Session) -> None:
+    """Once the program's values exist: ``system.allPC`` is every actor among them."""
+    actor = session.program.form_by_name["Actor"]
+    actors = tuple(value for value in session.rt.g if isinstance(value, LoreObject)
+                   and value.form is not None and value.form.is_subform_of(actor))
+    assert session.rt.system is not None
+    session.rt.system.values["allPC"] = actors
+
+
+def set_time(session: Session, ticks: int, priority: int) -> None:
+    schedule = session.rt.schedule
+    assert schedule is not None
+    schedule.values["ticks"] = Quantity(ticks, "sec", session.time)
+    schedule.values["priority"] = priority
+
+
+def recipient(obj: LoreObject) -> str:
+    """Who is told or asked for an object: its player, or the GM."""
+    player = obj.values.get("player")
+    if isinstance(player, TypedString | str) and str(player):
+        return str(player)
+    return "GM"
+
+
+def tell(rt: Runtime, to: str, text: Any) -> None:
+    if isinstance(text, TypedString) and text.kind == "html":
+        fmt = "html"
+    elif isinstance(text, str | TypedString):
+        fmt = "text"
+    else:
+        raise RuleError(f"a message is a text, not {show(text)}")
+    session = rt.session
+    record = {"tick": session.ticks, "kind": "message", "to": to, "text": str(text),
+              "format": fmt}
+    session.transcript.add(record)
+    participant = session.participants.get(to)
+    if participant is not None:
+        participant.tell(record)
+
+
+def participant_message(rt: Runtime, obj: LoreObject, text: Any) -> None:
+    tell(rt, "GM" if obj.label == "GM" else recipient(obj), text)
+
+
+def actor_message(rt: Runtime, obj: LoreObject, text: Any) -> None:
+    tell(rt, recipient(obj), text)
+
+
+def participant_query(rt: Runtime, obj: LoreObject, title: Any, spec: Any) -> LoreObject:
+    return ask(rt, "GM" if obj.label == "GM" else recipient(obj), title, spec)
+
+
+def actor_query(rt: Runtime, obj: LoreObject, title: Any, spec: Any) -> LoreObject:
+    return ask(rt, recipient(obj), title, spec)
+
+
+def ask(rt: Runtime, to: str, title: Any, spec: Any) -> LoreObject:
+    from lore.engine.session import Stop
+
+    session = rt.session
+    query = make_query(to, show(title), spec)
+    session.transcript.add({"tick": session.ticks, "kind": "query", "to": to,
+                            "title": query.title})
+    participant = session.participants.get(to)
+    if participant is None:
+        raise Stop("no-answer", f"nobody answers for {to}")
+    while True:
+        answer = participant.ask(query, rt.random)
+        if answer is None:
+            raise Stop("no-answer", f"{to} has no answer left")
+        try:
+            filled = fill(query, spec, answer)
+        except AnswerError as error:
+            if participant.rejected(query, answer, str(error)):
+                continue
+            raise Stop("error", f"answer of {to} to '{query.title}': {error}") from None
+        break
+    session.answers.append((to, answer))
+    session.transcript.add({"tick": session.ticks, "kind": "answer", "from": to,
+                            "values": {k: plain(v) for k, v in answer.items()}})
+    filled.oid = next(session.oids)
+    return filled
+
+
+def schedule_add(rt: Runtime, schedule: LoreObject, event: Any) -> None:
+    session = rt.session
+    if not isinstance(event, LoreObject) or event.form is None or not event.form.is_subform_of(
+            session.program.form_by_name["Event"]):
+        raise RuleError(f"schedule.add takes an Event, not {show(event)}")
+    ticks = event.values.get("ticks")
+    value = ticks.to_int() if isinstance(ticks, Quantity) else ticks
+    if not isinstance(value, int):
+        raise RuleError(f"the event's ticks must be a game time, not {show(ticks)}")
+    if value < session.ticks:
+        raise RuleError(f"cannot schedule an event in the past (at {value}, now is "
+                        f"{session.ticks})")
+    session.adds.append(event)

@@ -1,0 +1,341 @@
+"""A running session: game time, events, two-phase steps, participants.
+
+Events wait in a queue ordered by ``(ticks, priority, seq)``. All events of the same
+``(ticks, priority)`` form one step:
+
+- *fire phase*: each handler runs, in event order, against the state as it was when the
+  step began. Calls of alters are recorded as requests, ``schedule.add`` is recorded,
+  messages and queries go out at once.
+- *update phase*: the requests are grouped by (object, alter) in the order of their
+  first request; each alter runs once with the list of the values requested and its
+  modifications apply. Then the scheduled events join the queue.
+
+A rule that goes wrong (a bad value, a limit passed) ends in a ``RuleError`` with its
+Lore location; the GM is told, the step's effects are discarded and the session goes on.
+The engine does no I/O: participants and the transcript are given to it.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import sys
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Any
+
+from lore.engine import natives
+from lore.engine.participants import Participants
+from lore.engine.randomness import Stream
+from lore.engine.transcript import Record, Transcript
+from lore.runtime.compiler import CompiledProgram
+from lore.runtime.errors import Frame, LimitExceeded, RuleError
+from lore.runtime.quantity import Quantity
+from lore.runtime.values import FormInfo, LoreObject, RuntimeType, TypedString, show
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_ops: int = 1_000_000  # rule calls and list steps of one handler
+    max_depth: int = 150  # nested rule calls
+    max_steps: int | None = None
+    max_ticks: int | None = None
+
+
+class Stop(Exception):
+    """Ends the run (no answer left, interrupted)."""
+
+    def __init__(self, reason: str, detail: str = "") -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.detail = detail
+
+
+class Runtime:
+    """What compiled rules see as ``rt``: the session, and the handler being run."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.g: list[Any] = []
+        self.GM: LoreObject | None = None
+        self.schedule: LoreObject | None = None
+        self.system: LoreObject | None = None
+        self.depth = 0
+        self.ops = 0
+        self.max_depth = session.limits.max_depth
+        self.max_ops = session.limits.max_ops
+        self.seq = 0
+        self._random: Stream | None = None
+
+    # -- per handler
+
+    def reset(self, seq: int) -> None:
+        self.depth = 0
+        self.ops = 0
+        self.seq = seq
+        self._random = None
+
+    @property
+    def random(self) -> Stream:
+        if self._random is None:
+            self._random = Stream(self.session.seed, self.seq)
+        return self._random
+
+    def limit(self) -> None:
+        if self.depth > self.max_depth:
+            raise LimitExceeded(f"rules call each other more than {self.max_depth} deep",
+                                "a rule probably calls itself without end")
+        raise LimitExceeded(f"one handler ran more than {self.max_ops} rule calls and list "
+                            "steps", "a rule probably runs without end")
+
+    def count_op(self) -> None:
+        self.ops += 1
+        if self.ops > self.max_ops:
+            self.limit()
+
+    # -- objects
+
+    def new(self, form: FormInfo, values: dict[str, Any]) -> LoreObject:
+        obj = LoreObject(form, values, next(self.session.oids))
+        for name, default in self.session.defaults(form):
+            if name not in values:
+                values[name] = default(self, obj)
+        return obj
+
+    def anon(self, values: dict[str, Any]) -> LoreObject:
+        return LoreObject(None, values, next(self.session.oids))
+
+    def method(self, obj: Any, name: str, *args: Any) -> Any:
+        if not isinstance(obj, LoreObject) or obj.form is None:
+            raise RuleError(f"{show(obj)} has no rule '{name}'")
+        fn = obj.form.resolve().get(name)
+        if fn is None:
+            raise RuleError(f"{obj!r} has no rule '{name}'")
+        return fn(self, obj, *args)
+
+    def call_field(self, obj: Any, name: str, *args: Any) -> Any:
+        if not isinstance(obj, LoreObject):
+            raise RuleError(f"{show(obj)} has no member '{name}'")
+        fn = obj.values.get(name)
+        if fn is not None:
+            return fn(self, *args)
+        native = obj.form.resolve().get(name) if obj.form is not None else None
+        if native is None:
+            raise RuleError(f"{obj!r} has no value for '{name}'",
+                            "give it a function where the object is written")
+        return native(self, obj, *args)
+
+    def request(self, obj: Any, alter: str, value: Any) -> None:
+        if not isinstance(obj, LoreObject) or obj.form is None or not obj.form.is_alter(alter):
+            raise RuleError(f"{show(obj)} has no alter '{alter}'")
+        self.session.requests.append((obj, alter, value))
+
+    def foreach(self, items: Iterable[Any], fn: Callable[..., Any]) -> None:
+        for item in items:
+            self.count_op()
+            fn(self, item)
+
+    def type_of(self, value: Any) -> RuntimeType:
+        if isinstance(value, LoreObject) and value.form is not None:
+            return RuntimeType("form", value.form.name, form=value.form)
+        if isinstance(value, Quantity):
+            return RuntimeType("unit", f"unit[{value.unit}]", unit=value.unit,
+                               family=value.family)
+        if isinstance(value, bool):
+            return RuntimeType("prim", "boolean")
+        if isinstance(value, int):
+            return RuntimeType("prim", "integer")
+        if isinstance(value, float):
+            return RuntimeType("prim", "real")
+        if isinstance(value, TypedString):
+            return RuntimeType("prim", value.kind)
+        if isinstance(value, str):
+            return RuntimeType("prim", "string")
+        return RuntimeType("any", "any")
+
+    def engine_value(self, name: str) -> Any:
+        raise RuleError(f"the engine provides no value '{name}'")
+
+
+class Session:
+    def __init__(self, program: CompiledProgram, seed: int = 0,
+                 participants: Participants | None = None, limits: Limits | None = None,
+                 transcript: Transcript | None = None) -> None:
+        self.program = program
+        self.seed = seed
+        self.participants = participants or Participants()
+        self.limits = limits or Limits()
+        self.transcript = transcript or Transcript()
+        self.queue: list[tuple[int, int, int, LoreObject]] = []
+        self.seqs = itertools.count()
+        self.oids = itertools.count(1)
+        self.ticks = 0
+        self.priority = 0
+        self.steps = 0
+        self.requests: list[tuple[LoreObject, str, Any]] = []
+        self.adds: list[LoreObject] = []
+        self.answers: list[tuple[str, dict[str, Any]]] = []
+        self.errors: list[RuleError] = []
+        self.ended: str | None = None
+        self.rt = Runtime(self)
+        self._defaults: dict[int, list[tuple[str, Any]]] = {}
+        self.time = natives.install(self)
+
+    # ------------------------------------------------------------ setup
+
+    def defaults(self, form: FormInfo) -> list[tuple[str, Any]]:
+        found = self._defaults.get(id(form))
+        if found is None:
+            found = list(form.all_defaults().items())
+            self._defaults[id(form)] = found
+        return found
+
+    def start(self) -> None:
+        """Evaluate the program's values, then queue its top-level events."""
+        rt = self.rt
+        rt.g = [None] * len(self.program.value_index)
+        try:
+            for symbol, index, init in self.program.values:
+                rt.reset(0)
+                value = init(rt)
+                rt.g[index] = value
+                if isinstance(value, LoreObject) and value.label is None:
+                    value.label = symbol.qualified_name
+        except Exception as error:
+            raise self.rule_error(error, sys.exc_info()[2]) from None
+        natives.after_values(self)
+        for index in self.program.events:
+            self.enqueue(rt.g[index])
+
+    def enqueue(self, event: Any) -> None:
+        if not isinstance(event, LoreObject):
+            raise RuleError(f"{show(event)} is not an Event")
+        ticks = event.values.get("ticks")
+        priority = event.values.get("priority", 0)
+        if isinstance(ticks, Quantity):
+            ticks = ticks.to_int()
+        if not isinstance(ticks, int) or not isinstance(priority, int):
+            raise RuleError(f"{event!r} needs whole ticks and priority")
+        heapq.heappush(self.queue, (ticks, priority, next(self.seqs), event))
+
+    # ------------------------------------------------------------ running
+
+    def run(self) -> str:
+        """Run until the queue is empty or the run stops; returns the end reason."""
+        try:
+            if self.ended is None and not self.steps and not self.queue:
+                self.start()
+            while self.queue:
+                limits = self.limits
+                if limits.max_steps is not None and self.steps >= limits.max_steps:
+                    return self.end("stopped", "max-steps")
+                if limits.max_ticks is not None and self.queue[0][0] > limits.max_ticks:
+                    return self.end("stopped", "max-ticks")
+                self.step()
+        except Stop as stop:
+            return self.end(stop.reason, stop.detail)
+        except RuleError as error:
+            self.report(error)
+            return self.end("error", error.message)
+        except KeyboardInterrupt:
+            return self.end("stopped", "interrupted")
+        return self.end("no-events")
+
+    def end(self, reason: str, detail: str = "") -> str:
+        if self.ended is None:
+            self.ended = reason
+            self.transcript.add({"tick": self.ticks, "kind": "end", "reason": reason})
+            self.detail = detail
+        return reason
+
+    def step(self) -> None:
+        ticks, priority = self.queue[0][0], self.queue[0][1]
+        events: list[tuple[int, LoreObject]] = []
+        while self.queue and self.queue[0][0] == ticks and self.queue[0][1] == priority:
+            _, _, seq, event = heapq.heappop(self.queue)
+            events.append((seq, event))
+        self.ticks, self.priority = ticks, priority
+        self.steps += 1
+        natives.set_time(self, ticks, priority)
+        self.requests = []
+        self.adds = []
+        rt = self.rt
+        try:
+            for seq, event in events:
+                rt.reset(seq)
+                handler = event.values.get("handler")
+                if handler is None:
+                    continue
+                handler(rt)
+            self.update()
+        except Stop:
+            raise
+        except Exception as error:
+            rule_error = self.rule_error(error, sys.exc_info()[2])
+            self.report(rule_error)
+            return
+        for event in self.adds:
+            self.enqueue(event)
+
+    def update(self) -> None:
+        """Run each requested alter once with all values requested for it."""
+        grouped: dict[tuple[int, str], tuple[LoreObject, str, list[Any]]] = {}
+        for obj, alter, value in self.requests:
+            key = (id(obj), alter)
+            entry = grouped.get(key)
+            if entry is None:
+                grouped[key] = (obj, alter, [value])
+            else:
+                entry[2].append(value)
+        changes: list[tuple[LoreObject, dict[str, Any]]] = []
+        rt = self.rt
+        for obj, alter, values in grouped.values():
+            assert obj.form is not None
+            rt.depth = 0
+            changes.append((obj, obj.form.resolve()[alter](rt, obj, tuple(values))))
+        for obj, modifications in changes:
+            obj.values.update(modifications)
+
+    # ------------------------------------------------------------ errors
+
+    def rule_error(self, error: BaseException, trace: TracebackType | None) -> RuleError:
+        if isinstance(error, RuleError):
+            found = error
+        elif isinstance(error, RecursionError):
+            found = LimitExceeded("rules call each other too deeply",
+                                  "a rule probably calls itself without end")
+        elif isinstance(error, ZeroDivisionError):
+            found = RuleError("division by zero")
+        elif isinstance(error, OverflowError | MemoryError):
+            found = LimitExceeded(f"a value grew too large ({type(error).__name__})")
+        else:
+            found = RuleError(f"{type(error).__name__}: {error}")
+        if not found.frames:
+            found.frames = self.frames(trace)
+        return found
+
+    def frames(self, trace: TracebackType | None) -> list[Frame]:
+        frames: list[Frame] = []
+        maps = self.program.line_maps
+        while trace is not None:
+            code = trace.tb_frame.f_code
+            line_map = maps.get(code.co_filename)
+            if line_map is not None:
+                index = trace.tb_lineno - 1
+                span = line_map.spans[index] if 0 <= index < len(line_map.spans) else None
+                if span is None:
+                    span = next((s for s in reversed(line_map.spans[:index]) if s), None)
+                if span is not None:
+                    frames.append(Frame(line_map.rule, line_map.source, span))
+            trace = trace.tb_next
+        return frames
+
+    def report(self, error: RuleError) -> None:
+        self.errors.append(error)
+        record: Record = {"tick": self.ticks, "kind": "error", "to": "GM",
+                          "message": error.message, "where": error.location()}
+        self.transcript.add(record)
+        gm = self.participants.get("GM")
+        if gm is not None:
+            gm.tell(record)

@@ -1,0 +1,883 @@
+"""Compiling a checked program: every rule, function, accessor, alter and lambda becomes a
+Python function generated as source, so a rule runs at the speed of ordinary Python.
+
+Generated functions take the session's runtime ``rt`` first, then the object (``self``)
+for members of forms, then the parameters. Each generated line remembers the Lore span
+it came from, so the engine can turn a Python traceback into a Lore call stack.
+
+The checker's results drive the code: the type of every expression picks the operation
+(integer division, unit conversions, text joining) and what every name stands for picks
+the access (local, member of ``self``, section value, rule).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Any
+
+from lore.runtime import ops
+from lore.runtime.dice import Dice
+from lore.runtime.quantity import Quantity
+from lore.runtime.values import EnumInfo, EnumValue, FormInfo, RuntimeType, TypedString
+from lore.semantics.check import CheckResult
+from lore.semantics.expressions import Ref
+from lore.semantics.symbols import (
+    CallableSymbol,
+    Container,
+    EnumSymbol,
+    EnumValueSymbol,
+    FieldSymbol,
+    FormSymbol,
+    LocalSymbol,
+    SectionSymbol,
+    Symbol,
+    VarSymbol,
+)
+from lore.semantics.types import (
+    INTEGER,
+    STRING,
+    AnonFormT,
+    AnyT,
+    EnumT,
+    FormT,
+    FuncT,
+    ListT,
+    Prim,
+    RangeT,
+    Type,
+    TypeOf,
+    UnitT,
+    is_numeric,
+)
+from lore.syntax import ast
+from lore.syntax.source import SourceFile, Span
+
+ENGINE_VALUES = ("GM", "schedule", "system")
+
+
+@dataclass
+class LineMap:
+    """For one generated function: its Lore name, file, and the span of each line."""
+
+    rule: str
+    source: SourceFile
+    spans: list[Span | None]
+
+
+@dataclass
+class CompiledProgram:
+    result: CheckResult
+    namespace: dict[str, Any]
+    line_maps: dict[str, LineMap]
+    forms: dict[int, FormInfo]
+    enums: dict[int, EnumInfo]
+    # Section values in the order to evaluate them: (symbol, index, init function).
+    values: list[tuple[VarSymbol, int, Any]] = field(default_factory=list)
+    value_index: dict[int, int] = field(default_factory=dict)
+    events: list[int] = field(default_factory=list)  # indexes of top-level Events
+    form_by_name: dict[str, FormInfo] = field(default_factory=dict)
+
+    def form(self, name: str) -> FormInfo:
+        return self.form_by_name[name]
+
+
+class CompileError(Exception):
+    pass
+
+
+def mangle(name: str) -> str:
+    python = "l_" + name
+    if python.isidentifier() and python.isascii():
+        return python
+    return "l_" + "_".join(f"{ord(c):x}" for c in name)
+
+
+class Compiler:
+    def __init__(self, result: CheckResult) -> None:
+        self.result = result
+        self.checker = result.checker
+        self.types = self.checker.bodies.types
+        self.refs = self.checker.bodies.refs
+        self.namespace: dict[str, Any] = {"_ops": ops, "_Closure": ops.Closure}
+        for name in dir(ops):
+            if not name.startswith("_"):
+                self.namespace["_" + name] = getattr(ops, name)
+        self.line_maps: dict[str, LineMap] = {}
+        self.counter = itertools.count()
+        self.constants: dict[tuple[str, Any], str] = {}
+        self.forms: dict[int, FormInfo] = {}
+        self.enums: dict[int, EnumInfo] = {}
+        self.program = CompiledProgram(result, self.namespace, self.line_maps, self.forms,
+                                       self.enums)
+
+    # ------------------------------------------------------------ driver
+
+    def compile(self) -> CompiledProgram:
+        self.number_values(self.checker.root)
+        for form in self.checker.declarer.forms:
+            self.form_info(form)
+        for enum in self.checker.declarer.enums:
+            self.enum_info(enum)
+        for form in self.checker.declarer.forms:
+            self.compile_form(form)
+        for enum in self.checker.declarer.enums:
+            self.fill_enum(enum)
+        self.compile_container(self.checker.root)
+        self.order_values()
+        return self.program
+
+    def form_info(self, form: FormSymbol) -> FormInfo:
+        info = self.forms.get(id(form))
+        if info is None:
+            info = FormInfo(form.qualified_name)
+            self.forms[id(form)] = info
+            self.program.form_by_name.setdefault(form.qualified_name, info)
+            if form.extends is not None:
+                info.parent = self.form_info(form.extends)
+        return info
+
+    def enum_info(self, enum: EnumSymbol) -> EnumInfo:
+        info = self.enums.get(id(enum))
+        if info is None:
+            info = EnumInfo(enum.qualified_name)
+            self.enums[id(enum)] = info
+            for index, name in enumerate(enum.values):
+                info.values[name] = EnumValue(info, name, index)
+            if enum.extends is not None:
+                info.parent = self.enum_info(enum.extends)
+        return info
+
+    def fill_enum(self, enum: EnumSymbol) -> None:
+        info = self.enum_info(enum)
+        for name, value in enum.values.items():
+            if value.node is None:
+                continue
+            for member in value.node.members:
+                if isinstance(member, ast.VarDef):
+                    fn = self.compile_value(member.value, enum, value.source,
+                                            f"{enum.name}.{name}.{member.name}")
+                    info.values[name].members[member.name] = fn(None)
+        for member_name, shared in enum.members.items():
+            expr = None
+            if isinstance(shared, VarSymbol) and shared.node is not None:
+                expr = shared.node.value
+            elif isinstance(shared, FieldSymbol) and shared.default is not None:
+                expr = shared.default.value
+            if expr is not None:
+                fn = self.compile_value(expr, enum, shared.source, member_name)
+                for enum_value in info.values.values():
+                    enum_value.members.setdefault(member_name, fn(None))
+
+    def compile_form(self, form: FormSymbol) -> None:
+        info = self.form_info(form)
+        for name, member in form.members.items():
+            if isinstance(member, FieldSymbol):
+                info.fields.append(name)
+                if member.default is not None:
+                    info.defaults[name] = self.compile_default(member.default.value, form,
+                                                               member, name)
+            elif isinstance(member, VarSymbol) and member.node is not None:
+                info.defaults[name] = self.compile_default(member.node.value, form, member,
+                                                           name)
+            elif isinstance(member, CallableSymbol) and member.node is not None:
+                info.methods[name] = self.compile_callable(member, form)
+                if isinstance(member.node, ast.AccessorDef | ast.FunctionDef):
+                    info.accessors.add(name)
+                if isinstance(member.node, ast.AlterDef):
+                    info.alters.add(name)
+
+    def compile_container(self, container: Container) -> None:
+        for member in container.members.values():
+            if isinstance(member, SectionSymbol):
+                self.compile_container(member)
+            elif isinstance(member, VarSymbol) and member.node is not None:
+                index = self.program.value_index[id(member)]
+                init = self.compile_value(member.node.value, container, member.source,
+                                          member.qualified_name, member.type)
+                self.program.values.append((member, index, init))
+            elif isinstance(member, CallableSymbol) and member.node is not None:
+                self.namespace[self.global_name(member)] = self.compile_callable(member, None)
+
+    def number_values(self, container: Container) -> None:
+        """Give every section value its slot before any code refers to it."""
+        for member in container.members.values():
+            if isinstance(member, SectionSymbol):
+                self.number_values(member)
+            elif isinstance(member, VarSymbol) and member.node is not None:
+                self.program.value_index[id(member)] = len(self.program.value_index)
+
+    def order_values(self) -> None:
+        """Evaluate section values so that each comes after the values it uses."""
+        by_id = {id(sym): (sym, index, init) for sym, index, init in self.program.values}
+        ordered: list[tuple[VarSymbol, int, Any]] = []
+        state: dict[int, int] = {}
+
+        def visit(key: int) -> None:
+            if state.get(key) is not None:
+                return
+            state[key] = 1
+            symbol, _, _ = by_id[key]
+            assert symbol.node is not None
+            for node in _value_dependencies(symbol.node.value):
+                ref = self.refs.get(id(node))
+                if ref is not None and ref.symbol is not None and id(ref.symbol) in by_id:
+                    visit(id(ref.symbol))
+            state[key] = 2
+            ordered.append(by_id[key])
+
+        for symbol, _, _ in self.program.values:
+            visit(id(symbol))
+        self.program.values = ordered
+        event = self.checker.root.members.get("Event")
+        for symbol, index, _ in ordered:
+            if (isinstance(symbol.type, FormT) and isinstance(event, FormSymbol)
+                    and symbol.type.symbol.is_subform_of(event)
+                    and not symbol.source.name.startswith("<")):
+                self.program.events.append(index)
+
+    # ------------------------------------------------------------ naming
+
+    def global_name(self, symbol: Symbol) -> str:
+        return f"_r{id(symbol):x}"
+
+    def constant(self, value: Any, key: Any = None) -> str:
+        marker = ("k", key if key is not None else id(value))
+        name = self.constants.get(marker)
+        if name is None:
+            name = f"_k{len(self.constants)}"
+            self.constants[marker] = name
+            self.namespace[name] = value
+        return name
+
+    def runtime_type(self, t: Type) -> RuntimeType:
+        if isinstance(t, Prim):
+            return RuntimeType("prim", t.name)
+        if isinstance(t, UnitT):
+            return RuntimeType("unit", f"unit[{t.unit}]", unit=t.unit, family=t.family)
+        if isinstance(t, EnumT):
+            return RuntimeType("enum", t.symbol.qualified_name, enum=self.enum_info(t.symbol))
+        if isinstance(t, FormT):
+            return RuntimeType("form", t.symbol.qualified_name, form=self.form_info(t.symbol))
+        if isinstance(t, ListT):
+            return RuntimeType("list", "list", element=self.runtime_type(t.element))
+        if isinstance(t, RangeT):
+            return RuntimeType("range", "range", element=self.runtime_type(t.element))
+        if isinstance(t, FuncT):
+            return RuntimeType("function", "function")
+        return RuntimeType("any", "any")
+
+    # ------------------------------------------------------------ functions
+
+    def compile_callable(self, symbol: CallableSymbol, form: FormSymbol | None) -> Any:
+        node = symbol.node
+        assert node is not None
+        params = [p.name for p in node.params or ()]
+        kind = ("alter" if isinstance(node, ast.AlterDef) else
+                "function" if isinstance(node, ast.FunctionDef | ast.AccessorDef) else "rule")
+        title = f"{symbol.kind} {symbol.qualified_name}"
+        emitter = Emitter(self, symbol.source, title, has_self=form is not None,
+                          kind=kind, result_type=symbol.result)
+        param_types = symbol.params or ()
+        return emitter.function(params, node.body, param_types)
+
+    def compile_value(self, expr: ast.Expr, container: Container, source: SourceFile,
+                      title: str, expected: Type | None = None) -> Any:
+        """A section value or enum member: a function ``(rt) -> value``."""
+        emitter = Emitter(self, source, f"value {title}", has_self=False, kind="value",
+                          result_type=expected)
+        return emitter.value_function(expr, expected)
+
+    def compile_default(self, expr: ast.Expr, form: FormSymbol, symbol: Symbol,
+                        name: str) -> Any:
+        """A member default of a form: a function ``(rt, self) -> value``."""
+        expected: Type | None = None
+        if isinstance(symbol, FieldSymbol | VarSymbol):
+            expected = symbol.type
+        emitter = Emitter(self, symbol.source, f"member {form.name}.{name}", has_self=True,
+                          kind="default", result_type=expected)
+        return emitter.value_function(expr, expected, with_self=True)
+
+    def register(self, source_code: str, name: str, line_map: LineMap) -> Any:
+        filename = f"<lore:{name}>"
+        code = compile(source_code, filename, "exec")
+        exec(code, self.namespace)
+        self.line_maps[filename] = line_map
+        return self.namespace[name]
+
+
+def _value_dependencies(expr: ast.Expr) -> list[ast.Node]:
+    """Names and members used by a value, outside lambda bodies (which run later)."""
+    found: list[ast.Node] = []
+    stack: list[Any] = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Lambda):
+            continue
+        if isinstance(node, ast.Name | ast.Member):
+            found.append(node)
+        if isinstance(node, ast.Node):
+            for name in node.__dataclass_fields__:
+                value = getattr(node, name)
+                if isinstance(value, ast.Node):
+                    stack.append(value)
+                elif isinstance(value, tuple):
+                    stack.extend(v for v in value if isinstance(v, ast.Node))
+    return found
+
+
+class Emitter:
+    """Generates one Python function from one Lore body."""
+
+    def __init__(self, compiler: Compiler, source: SourceFile, title: str, has_self: bool,
+                 kind: str, result_type: Type | None) -> None:
+        self.compiler = compiler
+        self.source = source
+        self.title = title
+        self.has_self = has_self
+        self.kind = kind
+        self.result_type = result_type
+        self.lines: list[str] = []
+        self.spans: list[Span | None] = []
+        self.indent = 1
+        self.temps = itertools.count()
+        self.scopes: list[dict[str, str]] = [{}]
+        self.result_var: list[str] = ["_result"]
+        self.result_types: list[Type | None] = [result_type]
+        self.name = f"_f{next(compiler.counter)}"
+
+    # ------------------------------------------------------------ output
+
+    def emit(self, text: str, span: Span | None) -> None:
+        self.lines.append("    " * self.indent + text)
+        self.spans.append(span)
+
+    def temp(self) -> str:
+        return f"_t{next(self.temps)}"
+
+    def finish(self, header: str) -> Any:
+        body = self.lines or ["    pass"]
+        source_code = header + "\n" + "\n".join(body) + "\n"
+        spans: list[Span | None] = [None, *self.spans]
+        return self.compiler.register(source_code, self.name,
+                                      LineMap(self.title, self.source, spans))
+
+    def prologue(self, span: Span) -> None:
+        self.emit("rt.depth += 1", span)
+        self.emit("rt.ops += 1", span)
+        self.emit("if rt.depth > rt.max_depth or rt.ops > rt.max_ops: rt.limit()", span)
+
+    def function(self, params: list[str], body: ast.Block,
+                 param_types: tuple[Type, ...]) -> Any:
+        names = [self.declare(p) for p in params]
+        self.prologue(body.span)
+        if self.kind == "alter":
+            self.emit("_mods = {}", body.span)
+        if self.kind == "function":
+            self.emit("_result = None", body.span)
+        self.block(body)
+        self.emit("rt.depth -= 1", None)
+        if self.kind == "alter":
+            self.emit("return _mods", None)
+        elif self.kind == "function":
+            self.emit("return _result", None)
+        self_param = "self, " if self.has_self else ""
+        header = f"def {self.name}(rt, {self_param}{', '.join(names)}):"
+        return self.finish(header)
+
+    def value_function(self, expr: ast.Expr, expected: Type | None,
+                       with_self: bool = False) -> Any:
+        value = self.convert(self.expr(expr), expr, expected)
+        self.emit(f"return {value}", expr.span)
+        header = f"def {self.name}(rt, self):" if with_self else f"def {self.name}(rt):"
+        return self.finish(header)
+
+    # ------------------------------------------------------------ scopes
+
+    def declare(self, name: str) -> str:
+        python = mangle(name)
+        self.scopes[-1][name] = python
+        return python
+
+    def local(self, name: str) -> str | None:
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope[name]
+        return None
+
+    def visible_locals(self) -> list[tuple[str, str]]:
+        seen: dict[str, str] = {}
+        for scope in self.scopes:
+            seen.update(scope)
+        return list(seen.items())
+
+    # ------------------------------------------------------------ statements
+
+    def block(self, block: ast.Block) -> None:
+        self.scopes.append({})
+        for statement in block.statements:
+            self.statement(statement)
+        self.scopes.pop()
+
+    def statement(self, node: ast.Statement) -> None:
+        if isinstance(node, ast.Assign):
+            self.assign(node)
+        elif isinstance(node, ast.Modify):
+            self.modify(node.target, node.value, node.span)
+        elif isinstance(node, ast.ExprStmt):
+            if isinstance(node.expr, ast.Select):
+                self.select(node.expr, None)
+            else:
+                self.emit(self.expr(node.expr), node.span)
+        elif isinstance(node, ast.If):
+            self.if_statement(node)
+        else:
+            self.local_definition(node.definition)
+
+    def assign(self, node: ast.Assign) -> None:
+        target = node.target
+        if isinstance(target, ast.Member):
+            self.modify(target, node.value, node.span)
+            return
+        if target.name == "result":
+            expected = self.result_types[-1]
+            value = self.convert(self.expr(node.value), node.value, expected)
+            self.emit(f"{self.result_var[-1]} = {value}", node.span)
+            return
+        value = self.expr(node.value)
+        python = self.local(target.name) or self.declare(target.name)
+        self.emit(f"{python} = {value}", node.span)
+
+    def modify(self, target: ast.Name | ast.Member, value: ast.Expr, span: Span) -> None:
+        name = target.name
+        ref = self.compiler.refs.get(id(target))
+        expected = ref.type if ref is not None else None
+        compiled = self.convert(self.expr(value), value, expected)
+        self.emit(f"_mods[{name!r}] = {compiled}", span)
+
+    def if_statement(self, node: ast.If) -> None:
+        condition = self.expr(node.condition)
+        self.emit(f"if {condition}:", node.condition.span)
+        self.nested_block(node.then)
+        otherwise = node.otherwise
+        if otherwise is not None:
+            self.emit("else:", None)
+            self.indent += 1
+            if isinstance(otherwise, ast.If):
+                self.if_statement(otherwise)
+            else:
+                self.block_or_pass(otherwise)
+            self.indent -= 1
+
+    def nested_block(self, block: ast.Block) -> None:
+        self.indent += 1
+        self.block_or_pass(block)
+        self.indent -= 1
+
+    def block_or_pass(self, block: ast.Block) -> None:
+        before = len(self.lines)
+        self.block(block)
+        if len(self.lines) == before:
+            self.emit("pass", None)
+
+    def local_definition(self, definition: ast.Definition) -> None:
+        if not isinstance(definition, ast.RuleDef | ast.FunctionDef):
+            return
+        params = tuple(ast.Param(p.span, p.name, p.type) for p in definition.params or ())
+        result = definition.result if isinstance(definition, ast.FunctionDef) else None
+        lam = ast.Lambda(definition.span, params, result, definition.body)
+        closure = self.lambda_value(lam, is_function=isinstance(definition, ast.FunctionDef))
+        python = self.declare(definition.name)
+        self.emit(f"{python} = {closure}", definition.span)
+
+    def select(self, node: ast.Select, result: str | None) -> None:
+        subject = self.temp()
+        self.emit(f"{subject} = {self.expr(node.subject)}", node.subject.span)
+        keyword = "if"
+        for arm in node.arms:
+            if isinstance(arm, ast.CaseArm):
+                tests = " or ".join(f"_case_match({self.expr(v)}, {subject})"
+                                    for v in arm.values)
+                self.emit(f"{keyword} {tests}:", arm.span)
+                self.indent += 1
+                self.block_or_pass(arm.body)
+                self.indent -= 1
+            else:
+                bound = self.compiler.types.get(id(arm)) or AnyT()
+                rtype = self.compiler.constant(self.compiler.runtime_type(bound),
+                                               ("rtype", str(bound), id(arm)))
+                self.emit(f"{keyword} _is_a({subject}, {rtype}):", arm.span)
+                self.indent += 1
+                self.scopes.append({})
+                python = self.declare(arm.name)
+                self.emit(f"{python} = {subject}", arm.span)
+                self.block_or_pass(arm.body)
+                self.scopes.pop()
+                self.indent -= 1
+            keyword = "elif"
+        if node.default is not None:
+            if keyword == "if":
+                self.block(node.default)
+            else:
+                self.emit("else:", node.default.span)
+                self.nested_block(node.default)
+
+    # ------------------------------------------------------------ expressions
+
+    def type_of(self, expr: ast.Expr) -> Type | None:
+        return self.compiler.types.get(id(expr))
+
+    def convert(self, value: str, expr: ast.Expr, expected: Type | None) -> str:
+        """Insert a unit conversion where a quantity goes to another unit of its family."""
+        found = self.type_of(expr)
+        if isinstance(expected, UnitT) and isinstance(found, UnitT):
+            if found.unit != expected.unit:
+                return f"_convert({value}, {expected.unit!r})"
+        elif isinstance(expected, UnitT) and found == INTEGER:
+            return f"_with_unit({value}, {expected.unit!r}, {self.family(expected)})"
+        elif expected is not None and isinstance(expected, Prim) and expected.name == "real" \
+                and found == INTEGER:
+            return f"float({value})"
+        return value
+
+    def family(self, t: UnitT) -> str:
+        return self.compiler.constant(t.family, ("family", id(t.family)))
+
+    def expr(self, node: ast.Expr) -> str:
+        method = getattr(self, "expr_" + type(node).__name__)
+        result: str = method(node)
+        return result
+
+    def expr_IntLit(self, node: ast.IntLit) -> str:
+        return repr(node.value)
+
+    def expr_RealLit(self, node: ast.RealLit) -> str:
+        return repr(node.value)
+
+    def expr_BoolLit(self, node: ast.BoolLit) -> str:
+        return "True" if node.value else "False"
+
+    def expr_StringLit(self, node: ast.StringLit) -> str:
+        if node.kind is None or node.kind == "string":
+            return repr(node.value)
+        return self.compiler.constant(TypedString(node.kind, node.value),
+                                      ("typed", node.kind, node.value))
+
+    def expr_DiceLit(self, node: ast.DiceLit) -> str:
+        if node.sides < 1 or node.count > 10_000:
+            return f"_dice_of({node.count}, {node.sides})"
+        return self.compiler.constant(Dice.of(node.count, node.sides),
+                                      ("dice", node.count, node.sides))
+
+    def expr_DiceOf(self, node: ast.DiceOf) -> str:
+        return f"_dice_of({self.expr(node.count)}, {self.expr(node.sides)})"
+
+    def expr_WithUnit(self, node: ast.WithUnit) -> str:
+        unit_type = self.type_of(node)
+        if not isinstance(unit_type, UnitT):
+            return "None"
+        value = node.value
+        if isinstance(value, ast.IntLit | ast.RealLit):
+            quantity = Quantity.of(value.value, node.unit, unit_type.family)
+            return self.compiler.constant(quantity, ("q", value.value, node.unit))
+        return f"_with_unit({self.expr(value)}, {node.unit!r}, {self.family(unit_type)})"
+
+    def expr_RangeExpr(self, node: ast.RangeExpr) -> str:
+        return (f"_range_of({self.expr(node.low)}, {self.expr(node.high)}, "
+                f"{node.low_open}, {node.high_open})")
+
+    def expr_ListLit(self, node: ast.ListLit) -> str:
+        items = [self.expr(item) for item in node.items]
+        return "(" + "".join(f"{item}, " for item in items) + ")"
+
+    def expr_FormLit(self, node: ast.FormLit) -> str:
+        form_type = self.type_of(node)
+        values = []
+        form = form_type.symbol if isinstance(form_type, FormT) else None
+        for member in node.members:
+            if not isinstance(member, ast.VarDef):
+                continue
+            expected = None
+            if form is not None:
+                target = form.lookup(member.name)
+                expected = target.type if isinstance(target, FieldSymbol | VarSymbol) else None
+            value = self.convert(self.expr(member.value), member.value, expected)
+            values.append(f"{member.name!r}: {value}")
+        mapping = "{" + ", ".join(values) + "}"
+        if form is None:
+            return f"rt.anon({mapping})"
+        info = self.compiler.constant(self.compiler.form_info(form), ("form", id(form)))
+        return f"rt.new({info}, {mapping})"
+
+    def expr_TypeValue(self, node: ast.TypeValue) -> str:
+        found = self.type_of(node)
+        inner = found.type if isinstance(found, TypeOf) else found
+        if inner is None:
+            return "None"
+        return self.compiler.constant(self.compiler.runtime_type(inner),
+                                      ("rtype", str(inner), id(node)))
+
+    def expr_Lambda(self, node: ast.Lambda) -> str:
+        return self.lambda_value(node, is_function=node.result is not None)
+
+    def lambda_value(self, node: ast.Lambda, is_function: bool) -> str:
+        captured = self.visible_locals()
+        found = self.type_of(node)
+        result_type = found.result if isinstance(found, FuncT) else None
+        inner = Emitter(self.compiler, self.source, f"lambda in {self.title}",
+                        has_self=False, kind="lambda", result_type=result_type)
+        capture_names = [python for _, python in captured]
+        if self.has_self:
+            capture_names.insert(0, "self")
+        inner.scopes = [dict(captured)]
+        inner.has_self = self.has_self
+        params = [inner.declare(p.name) for p in node.params]
+        if capture_names:
+            inner.emit(f"{', '.join(capture_names)}, = _cap", node.span)
+        inner.prologue(node.span)
+        if isinstance(node.body, ast.Block):
+            inner.emit("_result = None", node.span)
+            inner.block(node.body)
+            inner.emit("rt.depth -= 1", None)
+            inner.emit("return _result", None)
+        else:
+            value = inner.expr(node.body)
+            inner.emit("rt.depth -= 1", None)
+            inner.emit(f"return {value}", node.body.span)
+        header = f"def {inner.name}(rt, _cap, {', '.join(params)}):"
+        inner.finish(header)
+        capture = "(" + "".join(f"{name}, " for name in capture_names) + ")"
+        return f"_Closure({inner.name}, {capture}, {id(node)})"
+
+    def expr_Select(self, node: ast.Select) -> str:
+        holder = self.temp()
+        self.emit(f"{holder} = None", node.span)
+        self.result_var.append(holder)
+        self.result_types.append(self.type_of(node))
+        self.select(node, holder)
+        self.result_var.pop()
+        self.result_types.pop()
+        return holder
+
+    def expr_Unary(self, node: ast.Unary) -> str:
+        operand = self.expr(node.operand)
+        if node.op == "!":
+            return f"(not {operand})"
+        return f"(-{operand})"
+
+    def expr_Binary(self, node: ast.Binary) -> str:
+        op = node.op
+        left, right = self.expr(node.left), self.expr(node.right)
+        left_type, right_type = self.type_of(node.left), self.type_of(node.right)
+        if op == "&":
+            return f"({left} and {right})"
+        if op == "|":
+            return f"({left} or {right})"
+        if op == "+" and (left_type == STRING or right_type == STRING):
+            return f"_concat({left}, {right})"
+        if op == "/":
+            if left_type == INTEGER and right_type == INTEGER:
+                return f"_int_div({left}, {right})"
+            return f"_num_div({left}, {right})"
+        if op == "%":
+            if left_type == INTEGER and right_type == INTEGER:
+                return f"_int_mod({left}, {right})"
+            return f"_num_mod({left}, {right})"
+        return f"({left} {op} {right})"
+
+    # ------------------------------------------------------------ names and calls
+
+    def expr_Name(self, node: ast.Name) -> str:
+        return self.reference(node, None)
+
+    def expr_Member(self, node: ast.Member) -> str:
+        return self.reference(node, None)
+
+    def expr_Call(self, node: ast.Call) -> str:
+        return self.reference(node.func, node.args)
+
+    def reference(self, node: ast.Expr, args: tuple[ast.Expr, ...] | None) -> str:
+        """A name or member, called with ``args`` (None: not called, or no parentheses)."""
+        ref = self.compiler.refs.get(id(node))
+        if not isinstance(node, ast.Name | ast.Member) or ref is None:
+            callee = self.expr(node)
+            return f"{callee}(rt, {self.arguments(args or (), None)})"
+        if isinstance(node, ast.Name) and node.name == "self":
+            return "self"
+        if isinstance(node, ast.Name) and node.name == "result":
+            return self.result_var[-1]
+        if isinstance(node, ast.Member) and node.name == "loadXML" and isinstance(
+                node.target, ast.StringLit):
+            return self.load_xml(node.target)
+        if ref.call is not None:
+            return self.call(node, ref, args or ())
+        value = self.value(node, ref)
+        if args is not None:
+            param_types = ref.type.params if isinstance(ref.type, FuncT) else None
+            return self.call_value(node, value, args, param_types)
+        return value
+
+    def arguments(self, args: tuple[ast.Expr, ...], params: tuple[Type, ...] | None) -> str:
+        compiled = []
+        for index, arg in enumerate(args):
+            expected = params[index] if params is not None and index < len(params) else None
+            compiled.append(self.convert(self.expr(arg), arg, expected))
+        return ", ".join(compiled)
+
+    def call_value(self, node: ast.Name | ast.Member, value: str, args: tuple[ast.Expr, ...],
+                   params: tuple[Type, ...] | None) -> str:
+        ref = self.compiler.refs.get(id(node))
+        symbol = ref.symbol if ref is not None else None
+        arguments = self.arguments(args, params)
+        extra = f", {arguments}" if arguments else ""
+        if isinstance(symbol, FieldSymbol) and isinstance(symbol.parent, FormSymbol):
+            target = self.target_of(node)
+            return f"rt.call_field({target}, {symbol.name!r}{extra})"
+        return f"{value}(rt{extra})"
+
+    def target_of(self, node: ast.Name | ast.Member) -> str:
+        if isinstance(node, ast.Member):
+            return self.expr(node.target)
+        return "self"
+
+    def value(self, node: ast.Name | ast.Member, ref: Ref) -> str:
+        symbol = ref.symbol
+        if isinstance(node, ast.Name) and isinstance(symbol, LocalSymbol):
+            python = self.local(node.name)
+            return python if python is not None else mangle(node.name)
+        if isinstance(symbol, VarSymbol) and not isinstance(symbol.parent, FormSymbol | EnumSymbol):
+            return f"rt.g[{self.compiler.program.value_index[id(symbol)]}]"
+        if isinstance(symbol, FieldSymbol) and not isinstance(symbol.parent, FormSymbol
+                                                              | EnumSymbol):
+            if symbol.name in ENGINE_VALUES:
+                return f"rt.{symbol.name}"
+            return f"rt.engine_value({symbol.name!r})"
+        if isinstance(symbol, FieldSymbol | VarSymbol):
+            target = self.target_of(node)
+            return f"_member({target}, {symbol.name!r})"
+        if isinstance(symbol, SectionSymbol):
+            return "None"
+        if isinstance(symbol, EnumValueSymbol) and symbol.enum is not None:
+            info = self.compiler.enum_info(symbol.enum)
+            return self.compiler.constant(info.values[symbol.name], ("enum", id(symbol)))
+        if isinstance(ref.type, TypeOf):
+            return self.compiler.constant(self.compiler.runtime_type(ref.type.type),
+                                          ("rtype", str(ref.type.type), id(node)))
+        if not isinstance(node, ast.Member):
+            return "None"
+        target_type = self.type_of(node.target)
+        if node.name == "inherited" and isinstance(target_type, TypeOf):
+            return self.compiler.constant("inherited", ("inherited",))
+        if isinstance(target_type, EnumT | AnonFormT | AnyT) or isinstance(ref.type, AnyT):
+            return f"_member({self.expr(node.target)}, {node.name!r})"
+        return "None"
+
+    def call(self, node: ast.Name | ast.Member, ref: Ref, args: tuple[ast.Expr, ...]) -> str:
+        assert ref.call is not None
+        symbol = ref.symbol
+        signature = ref.call
+        if signature.kind == "member":
+            return self.builtin(node, signature.name, args)
+        params = signature.params
+        if signature.alter:
+            target = self.target_of(node) if isinstance(node, ast.Member) or symbol is None \
+                or isinstance(symbol.parent, FormSymbol) else "None"
+            element = params[0].element if params and isinstance(params[0], ListT) else None
+            value = self.convert(self.expr(args[0]), args[0], element) if args else "None"
+            return f"rt.request({target}, {signature.name!r}, {value})"
+        arguments = self.arguments(args, params)
+        extra = f", {arguments}" if arguments else ""
+        if isinstance(symbol, CallableSymbol) and isinstance(symbol.parent, FormSymbol):
+            target = self.target_of(node)
+            return f"rt.method({target}, {signature.name!r}{extra})"
+        if isinstance(symbol, CallableSymbol):
+            return f"{self.compiler.global_name(symbol)}(rt{extra})"
+        return "None"
+
+    def builtin(self, node: ast.Name | ast.Member, name: str, args: tuple[ast.Expr, ...]) -> str:
+        assert isinstance(node, ast.Member)
+        receiver_type = self.type_of(node.target)
+        target = self.expr(node.target)
+        compiled = [self.expr(arg) for arg in args]
+        if name == "type":
+            return f"rt.type_of({target})"
+        if isinstance(receiver_type, TypeOf):
+            return self.type_builtin(receiver_type.type, target, name, compiled, args)
+        if isinstance(receiver_type, ListT):
+            return _LIST_BUILTINS[name].format(t=target, a=", ".join(compiled),
+                                               a0=compiled[0] if compiled else "None")
+        if isinstance(receiver_type, RangeT):
+            return {"match": f"{target}.match({compiled[0] if compiled else 'None'})",
+                    "low": f"{target}.low", "high": f"{target}.high"}[name]
+        if receiver_type == Prim("dice"):
+            return {"roll": f"{target}.roll(rt.random)", "min": f"{target}.min()",
+                    "max": f"{target}.max()", "mean": f"{target}.mean()"}[name]
+        if isinstance(receiver_type, UnitT) or (receiver_type is not None and is_numeric(
+                receiver_type)):
+            return self.number_builtin(target, name, compiled)
+        return {"length": f"len(str({target}))",
+                "contains": f"(str({compiled[0] if compiled else ''}) in str({target}))"}.get(
+            name, "None")
+
+    def number_builtin(self, target: str, name: str, compiled: list[str]) -> str:
+        if name == "toReal":
+            return f"_to_real({target})"
+        if name == "toInt":
+            return f"_to_int({target})"
+        if name == "abs":
+            return f"abs({target})"
+        if name == "in":
+            return f"_in_range({target}, {compiled[0]})"
+        return f"_rounding({target}, {name!r})"
+
+    def type_builtin(self, inner: Type, target: str, name: str, compiled: list[str],
+                     args: tuple[ast.Expr, ...]) -> str:
+        if name == "input":
+            extra = "".join(f", {value}" for value in compiled)
+            return f"_input_marker({target}{extra})"
+        if name == "empty":
+            return "()"
+        if name == "values" and isinstance(inner, EnumT):
+            info = self.compiler.enum_info(inner.symbol)
+            return self.compiler.constant(tuple(info.values.values()), ("values", id(info)))
+        if isinstance(inner, UnitT) and name in ("ceil", "floor", "round"):
+            return f"{compiled[0]}.rounded({inner.unit!r}, {name!r})"
+        return "None"
+
+    def load_xml(self, url: ast.StringLit) -> str:
+        base = self.source.path.parent if self.source.path is not None else None
+        text = ""
+        if base is not None:
+            try:
+                text = (base / url.value).read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                text = ""
+        return self.compiler.constant(TypedString("xml", text), ("xmlfile", url.value,
+                                                                 str(base)))
+
+
+_LIST_BUILTINS = {
+    "length": "len({t})",
+    "isEmpty": "(not {t})",
+    "get": "_list_get({t}, {a0})",
+    "get1st": "_list_first({t})",
+    "sum": "_list_sum({t})",
+    "add": "_list_add({t}, {a0})",
+    "addAll": "_list_add_all({t}, {a0})",
+    "remove": "_list_remove({t}, {a0})",
+    "contains": "({a0} in {t})",
+    "foreach": "rt.foreach({t}, {a0})",
+    "find1st": "_list_find(rt, {t}, {a0})",
+    "filter": "_list_filter(rt, {t}, {a0})",
+    "map": "_list_map(rt, {t}, {a0})",
+    "any": "_list_any(rt, {t}, {a0})",
+    "all": "_list_all(rt, {t}, {a0})",
+    "sort": "_list_sort(rt, {t}, {a})",
+}
+
+
+def compile_program(result: CheckResult) -> CompiledProgram:
+    """Compile a checked program (it must have no errors)."""
+    return Compiler(result).compile()
+
+

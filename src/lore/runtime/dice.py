@@ -1,0 +1,81 @@
+"""Dice values: ``3D6+2``, ``d6-2``, sums of dice and constants."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from lore.runtime.errors import LimitExceeded, RuleError
+
+MAX_DICE = 10_000
+MAX_SIDES = 1_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class Dice:
+    """Groups of (count, sides) — a negative count subtracts — plus a constant."""
+
+    groups: tuple[tuple[int, int], ...]
+    bonus: int = 0
+
+    @classmethod
+    def of(cls, count: int, sides: int) -> Dice:
+        if sides < 1:
+            raise RuleError(f"a die has at least one side, not {sides}")
+        if sides > MAX_SIDES:
+            raise LimitExceeded(f"dice with {sides} sides are more than the limit of "
+                                f"{MAX_SIDES}")
+        if abs(count) > MAX_DICE:
+            raise LimitExceeded(f"{count} dice are more than the limit of {MAX_DICE} in one "
+                                "roll", "roll fewer dice, or count successes with a rule")
+        return cls(((count, sides),), 0)
+
+    def count(self) -> int:
+        return sum(abs(count) for count, _ in self.groups)
+
+    def __add__(self, other: Dice | int) -> Dice:
+        if isinstance(other, Dice):
+            joined = Dice(self.groups + other.groups, self.bonus + other.bonus)
+            if joined.count() > MAX_DICE:
+                raise LimitExceeded(f"more than {MAX_DICE} dice in one roll")
+            return joined
+        return Dice(self.groups, self.bonus + other)
+
+    __radd__ = __add__
+
+    def __neg__(self) -> Dice:
+        return Dice(tuple((-count, sides) for count, sides in self.groups), -self.bonus)
+
+    def __sub__(self, other: Dice | int) -> Dice:
+        return self + (-other)
+
+    def __rsub__(self, other: int) -> Dice:
+        return (-self) + other
+
+    def roll(self, rng: random.Random) -> int:
+        total = self.bonus
+        for count, sides in self.groups:
+            rolled = sum(rng.randint(1, sides) for _ in range(abs(count)))
+            total += rolled if count >= 0 else -rolled
+        return total
+
+    def min(self) -> int:
+        return self.bonus + sum(count * (1 if count > 0 else sides) for count, sides in
+                                self.groups)
+
+    def max(self) -> int:
+        return self.bonus + sum(count * (sides if count > 0 else 1) for count, sides in
+                                self.groups)
+
+    def mean(self) -> float:
+        return self.bonus + sum(count * (sides + 1) / 2 for count, sides in self.groups)
+
+    def __str__(self) -> str:
+        parts = []
+        for count, sides in self.groups:
+            sign = "-" if count < 0 else "+"
+            parts.append(f"{sign}{abs(count)}D{sides}")
+        if self.bonus:
+            parts.append(f"{'+' if self.bonus > 0 else '-'}{abs(self.bonus)}")
+        text = "".join(parts) or "0"
+        return text[1:] if text.startswith("+") else text

@@ -1,0 +1,59 @@
+"""Errors of running rules: where in the Lore files, and through which rules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lore.errors import LoreError
+from lore.syntax.source import SourceFile, Span
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One Lore call on the way to an error: the rule and the place in its file."""
+
+    rule: str
+    source: SourceFile
+    span: Span
+
+    def describe(self) -> str:
+        pos = self.source.position(self.span.start)
+        return f"{self.source.name}:{pos.line}:{pos.column}: in {self.rule}"
+
+
+class RuleError(LoreError):
+    """A rule went wrong while running (a bad value, a limit passed, ...).
+
+    ``frames`` is the Lore call stack, innermost last; it is filled in by the engine
+    from the compiled code's traceback, so no Python frame is ever shown to a user.
+    """
+
+    def __init__(self, message: str, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+        self.frames: list[Frame] = []
+
+    def location(self) -> str:
+        if not self.frames:
+            return "<rule>"
+        last = self.frames[-1]
+        pos = last.source.position(last.span.start)
+        return f"{last.source.name}:{pos.line}:{pos.column}"
+
+    def render(self) -> str:
+        lines = [f"{self.location()}: error: {self.message}"]
+        if self.frames:
+            last = self.frames[-1]
+            pos = last.source.position(last.span.start)
+            text = last.source.line_text(pos.line)
+            lines.append(f"{pos.line} | {text}")
+        if self.hint:
+            lines.append(f"hint: {self.hint}")
+        for frame in reversed(self.frames):
+            lines.append(f"  {frame.describe()}")
+        return "\n".join(lines)
+
+
+class LimitExceeded(RuleError):
+    """A rule ran past one of the session's limits (steps, depth, sizes)."""

@@ -1,0 +1,287 @@
+"""Operations that compiled rules call: everything not a plain Python operator.
+
+Each raises ``RuleError`` with a message for the rule author when a value is wrong;
+the engine adds the Lore location from the compiled code's line map.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from lore.runtime.dice import Dice
+from lore.runtime.errors import LimitExceeded, RuleError
+from lore.runtime.quantity import Quantity, round_half_up
+from lore.runtime.values import (
+    EnumValue,
+    InputMarker,
+    LoreObject,
+    Range,
+    RuntimeType,
+    TypedString,
+    show,
+)
+
+MAX_LIST = 1_000_000
+
+
+class Closure:
+    """A lambda's value: its compiled code and the values it captured."""
+
+    __slots__ = ("captured", "code", "node_id")
+
+    def __init__(self, code: Callable[..., Any], captured: tuple[Any, ...],
+                 node_id: int) -> None:
+        self.code = code
+        self.captured = captured
+        self.node_id = node_id
+
+    def __call__(self, rt: Any, *args: Any) -> Any:
+        return self.code(rt, self.captured, *args)
+
+
+# ------------------------------------------------------------ numbers
+
+
+def int_div(a: int, b: int) -> int:
+    if b == 0:
+        raise RuleError("division by zero")
+    quotient = abs(a) // abs(b)
+    return quotient if (a >= 0) == (b >= 0) else -quotient
+
+
+def num_div(a: Any, b: Any) -> Any:
+    if isinstance(a, Quantity):
+        return a / b
+    if b == 0:
+        raise RuleError("division by zero")
+    return a / b
+
+
+def int_mod(a: int, b: int) -> int:
+    if b == 0:
+        raise RuleError("remainder by zero")
+    return a - b * int_div(a, b)
+
+
+def num_mod(a: Any, b: Any) -> Any:
+    if isinstance(a, Quantity):
+        return a % b
+    if b == 0:
+        raise RuleError("remainder by zero")
+    return math.fmod(a, b)
+
+
+def concat(a: Any, b: Any) -> str:
+    return show(a) + show(b)
+
+
+def to_int(value: Any) -> int:
+    if isinstance(value, Quantity):
+        return value.to_int()
+    if isinstance(value, float) and not math.isfinite(value):
+        raise RuleError(f"{value} has no integer value")
+    return int(value)
+
+
+def to_real(value: Any) -> float:
+    if isinstance(value, Quantity):
+        return value.to_real()
+    return float(value)
+
+
+def rounding(value: float, how: str) -> int:
+    if not math.isfinite(value):
+        raise RuleError(f"{value} cannot be rounded")
+    if how == "ceil":
+        return math.ceil(value)
+    if how == "floor":
+        return math.floor(value)
+    return round_half_up(value)
+
+
+def in_range(value: Any, bounds: Range) -> bool:
+    return bounds.match(value)
+
+
+def case_match(pattern: Any, subject: Any) -> bool:
+    """``case(v)``: a range matches the values in it, anything else equal values."""
+    if isinstance(pattern, Range):
+        try:
+            return pattern.match(subject)
+        except TypeError:
+            return False
+    return bool(pattern == subject)
+
+
+def is_a(value: Any, rtype: RuntimeType) -> bool:
+    """``as(x : T)``: is ``value`` a ``T``?"""
+    kind = rtype.kind
+    if kind == "form":
+        return (isinstance(value, LoreObject) and value.form is not None
+                and rtype.form is not None and value.form.is_subform_of(rtype.form))
+    if kind == "enum":
+        return (isinstance(value, EnumValue) and rtype.enum is not None
+                and value.enum.is_subenum_of(rtype.enum))
+    if kind == "unit":
+        return isinstance(value, Quantity) and value.family is rtype.family
+    if kind == "prim":
+        return _is_prim(value, rtype.name)
+    if kind == "list":
+        return isinstance(value, tuple)
+    if kind == "range":
+        return isinstance(value, Range)
+    return kind == "any"
+
+
+def _is_prim(value: Any, name: str) -> bool:
+    if name == "boolean":
+        return isinstance(value, bool)
+    if name == "integer":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if name in ("real", "number"):
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if name == "string":
+        return isinstance(value, str | TypedString)
+    if name == "dice":
+        return isinstance(value, Dice)
+    return isinstance(value, TypedString) and value.kind == name
+
+
+# ------------------------------------------------------------ members
+
+
+def member(obj: Any, name: str) -> Any:
+    if isinstance(obj, LoreObject):
+        try:
+            return obj.values[name]
+        except KeyError:
+            raise RuleError(f"{obj!r} has no value for '{name}'",
+                            "give it a value where the object is written") from None
+    if isinstance(obj, EnumValue):
+        try:
+            return obj.members[name]
+        except KeyError:
+            raise RuleError(f"{obj!r} has no member '{name}'") from None
+    raise RuleError(f"{show(obj)} has no member '{name}'")
+
+
+def dice_of(count: int, sides: int) -> Dice:
+    return Dice.of(count, sides)
+
+
+def with_unit(amount: Any, unit: str, family: Any) -> Quantity:
+    if isinstance(amount, float) and not math.isfinite(amount):
+        raise RuleError(f"{amount} is not a quantity")
+    return Quantity.of(amount, unit, family)
+
+
+def convert(value: Any, unit: str) -> Any:
+    """A quantity passed where ``unit`` is expected, converted (and rounded)."""
+    if isinstance(value, Quantity):
+        return value.to(unit)
+    return value
+
+
+def input_marker(rtype: RuntimeType, *args: Any) -> InputMarker:
+    return InputMarker(rtype, args)
+
+
+# ------------------------------------------------------------ lists
+
+
+def checked_list(items: tuple[Any, ...]) -> tuple[Any, ...]:
+    if len(items) > MAX_LIST:
+        raise LimitExceeded(f"a list of more than {MAX_LIST} elements")
+    return items
+
+
+def list_get(items: tuple[Any, ...], index: int) -> Any:
+    if not 0 <= index < len(items):
+        raise RuleError(f"index {index} is outside the list (it has {len(items)} elements)")
+    return items[index]
+
+
+def list_first(items: tuple[Any, ...]) -> Any:
+    if not items:
+        raise RuleError("the list is empty: it has no first element")
+    return items[0]
+
+
+def list_sum(items: tuple[Any, ...]) -> Any:
+    if not items:
+        return 0
+    total = items[0]
+    for item in items[1:]:
+        total = total + item
+    return total
+
+
+def list_add(items: tuple[Any, ...], item: Any) -> tuple[Any, ...]:
+    return checked_list((*items, item))
+
+
+def list_add_all(items: tuple[Any, ...], more: tuple[Any, ...]) -> tuple[Any, ...]:
+    return checked_list(items + more)
+
+
+def list_remove(items: tuple[Any, ...], item: Any) -> tuple[Any, ...]:
+    return tuple(x for x in items if x != item)
+
+
+def list_find(rt: Any, items: tuple[Any, ...], fn: Callable[..., Any]) -> Any:
+    for item in items:
+        rt.count_op()
+        if fn(rt, item):
+            return item
+    raise RuleError("no element of the list was found", "check with .any first")
+
+
+def list_filter(rt: Any, items: tuple[Any, ...], fn: Callable[..., Any]) -> tuple[Any, ...]:
+    kept = []
+    for item in items:
+        rt.count_op()
+        if fn(rt, item):
+            kept.append(item)
+    return tuple(kept)
+
+
+def list_map(rt: Any, items: tuple[Any, ...], fn: Callable[..., Any]) -> tuple[Any, ...]:
+    mapped = []
+    for item in items:
+        rt.count_op()
+        mapped.append(fn(rt, item))
+    return tuple(mapped)
+
+
+def list_any(rt: Any, items: tuple[Any, ...], fn: Callable[..., Any]) -> bool:
+    for item in items:
+        rt.count_op()
+        if fn(rt, item):
+            return True
+    return False
+
+
+def list_all(rt: Any, items: tuple[Any, ...], fn: Callable[..., Any]) -> bool:
+    for item in items:
+        rt.count_op()
+        if not fn(rt, item):
+            return False
+    return True
+
+
+def list_sort(rt: Any, items: tuple[Any, ...], fn: Callable[..., Any] | None = None
+              ) -> tuple[Any, ...]:
+    try:
+        if fn is None:
+            return tuple(sorted(items))
+        keys = [fn(rt, item) for item in items]
+        order = sorted(range(len(items)), key=keys.__getitem__)
+        return tuple(items[i] for i in order)
+    except TypeError:
+        raise RuleError("these elements cannot be put in order") from None
+
+
+def range_of(low: Any, high: Any, low_open: bool, high_open: bool) -> Range:
+    return Range(low, high, low_open, high_open)

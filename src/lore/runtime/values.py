@@ -1,0 +1,192 @@
+"""Runtime values other than numbers, strings, quantities and dice.
+
+Integers, reals, booleans and strings are Python's own; lists are tuples (a Lore list
+is a value: ``add`` gives a new list). Objects of forms are mutable only through the
+engine's update phase.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from lore.runtime.dice import Dice
+from lore.runtime.quantity import Quantity
+
+
+@dataclass(frozen=True, slots=True)
+class TypedString:
+    """A ``loc``, ``url``, ``jid``, ``date``, ``xml`` or ``html`` value."""
+
+    kind: str
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True, slots=True)
+class Range:
+    low: Any
+    high: Any
+    low_open: bool = False
+    high_open: bool = False
+
+    def match(self, value: Any) -> bool:
+        low_ok = value > self.low if self.low_open else value >= self.low
+        high_ok = value < self.high if self.high_open else value <= self.high
+        return bool(low_ok and high_ok)
+
+    def __str__(self) -> str:
+        op = ("<..." if self.low_open else ",...") + ("<" if self.high_open else ",")
+        return f"{show(self.low)}{op}{show(self.high)}"
+
+
+@dataclass(eq=False)
+class EnumInfo:
+    """An enum of the running program: its values in order."""
+
+    name: str
+    values: dict[str, EnumValue] = field(default_factory=dict)
+    parent: EnumInfo | None = None
+
+    def is_subenum_of(self, other: EnumInfo) -> bool:
+        enum: EnumInfo | None = self
+        while enum is not None:
+            if enum is other:
+                return True
+            enum = enum.parent
+        return False
+
+
+@dataclass(eq=False)
+class EnumValue:
+    """One value of an enum (compared by identity), with its members."""
+
+    enum: EnumInfo
+    name: str
+    index: int
+    members: dict[str, Any] = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        return f"{self.enum.name}.{self.name}"
+
+
+@dataclass(eq=False)
+class FormInfo:
+    """A form of the running program: its parent, member defaults and compiled rules."""
+
+    name: str
+    parent: FormInfo | None = None
+    # name -> a zero-argument function giving the default value (run per object)
+    defaults: dict[str, Callable[[LoreObject], Any]] = field(default_factory=dict)
+    fields: list[str] = field(default_factory=list)
+    # name -> compiled callable taking (self, *args)
+    methods: dict[str, Callable[..., Any]] = field(default_factory=dict)
+    accessors: set[str] = field(default_factory=set)
+    alters: set[str] = field(default_factory=set)
+    # Every rule of the form, inherited ones included (built by ``resolve``).
+    vtable: dict[str, Callable[..., Any]] = field(default_factory=dict)
+
+    def resolve(self) -> dict[str, Callable[..., Any]]:
+        if not self.vtable:
+            inherited = self.parent.resolve() if self.parent is not None else {}
+            self.vtable = {**inherited, **self.methods}
+        return self.vtable
+
+    def is_subform_of(self, other: FormInfo) -> bool:
+        form: FormInfo | None = self
+        while form is not None:
+            if form is other:
+                return True
+            form = form.parent
+        return False
+
+    def method(self, name: str) -> Callable[..., Any] | None:
+        form: FormInfo | None = self
+        while form is not None:
+            found = form.methods.get(name)
+            if found is not None:
+                return found
+            form = form.parent
+        return None
+
+    def is_alter(self, name: str) -> bool:
+        form: FormInfo | None = self
+        while form is not None:
+            if name in form.alters:
+                return True
+            form = form.parent
+        return False
+
+    def all_defaults(self) -> dict[str, Callable[[LoreObject], Any]]:
+        chain: list[FormInfo] = []
+        form: FormInfo | None = self
+        while form is not None:
+            chain.append(form)
+            form = form.parent
+        merged: dict[str, Callable[[LoreObject], Any]] = {}
+        for ancestor in reversed(chain):
+            merged.update(ancestor.defaults)
+        return merged
+
+
+class LoreObject:
+    """An object of a form (``form`` None for an anonymous form literal)."""
+
+    __slots__ = ("form", "label", "oid", "values")
+
+    def __init__(self, form: FormInfo | None, values: dict[str, Any], oid: int,
+                 label: str | None = None) -> None:
+        self.form = form
+        self.values = values
+        self.oid = oid
+        self.label = label
+
+    def __repr__(self) -> str:
+        name = self.form.name if self.form is not None else "form"
+        return f"<{name} {self.label or '#' + str(self.oid)}>"
+
+
+@dataclass(frozen=True, slots=True)
+class InputMarker:
+    """``T.input`` (or ``T.input(range, default)``): a member a participant fills in."""
+
+    type: Any  # a RuntimeType
+    args: tuple[Any, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class RuntimeType:
+    """A type as a value: ``integer``, ``unit[hour]``, ``Action``, ``list<Item>``."""
+
+    kind: str  # "prim", "unit", "enum", "form", "list", "range", "function", "any"
+    name: str
+    unit: str | None = None
+    enum: EnumInfo | None = None
+    form: FormInfo | None = None
+    element: RuntimeType | None = None
+    family: Any = None  # the UnitFamily of a unit type
+
+    def __str__(self) -> str:
+        if self.kind == "unit":
+            return f"unit[{self.unit}]"
+        if self.kind in ("list", "range") and self.element is not None:
+            return f"{self.kind}<{self.element}>"
+        return self.name
+
+
+def show(value: Any) -> str:
+    """A value as a player reads it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, tuple):
+        return "{" + ", ".join(show(item) for item in value) + "}"
+    if isinstance(value, Quantity | Dice | Range | TypedString):
+        return str(value)
+    if isinstance(value, EnumValue):
+        return value.name
+    return str(value)
