@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from lore import __version__
-from lore.cli import check_command, fmt_command
+from lore.cli import check_command, fmt_command, run_command
 
 EXIT_OK = 0
 EXIT_ERRORS = 1
@@ -40,6 +40,11 @@ def build_parser() -> argparse.ArgumentParser:
     mode.add_argument("--check", action="store_true",
                       help="exit 1 if a file is not in the canonical layout")
     fmt.set_defaults(handler=fmt_command.run)
+
+    run = commands.add_parser("run", help="run a session in the terminal",
+                              description=run_command.__doc__)
+    run_command.add_arguments(run)
+    run.set_defaults(handler=run_command.run)
     return parser
 
 

@@ -7,6 +7,7 @@ interactive terminal (``lore.cli.terminal``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -89,12 +90,51 @@ class Participants:
     """The participants of a session by id (``"GM"`` or a player's jid)."""
 
     def __init__(self, members: dict[str, Participant] | None = None,
-                 default: Participant | None = None) -> None:
+                 default: Callable[[str], Participant | None] | None = None) -> None:
         self.members: dict[str, Participant] = dict(members or {})
         self.default = default
 
     def get(self, participant: str) -> Participant | None:
         found = self.members.get(participant)
         if found is None and self.default is not None:
-            return self.default
+            found = self.default(participant)
+            if found is not None:
+                self.members[participant] = found
         return found
+
+
+class ReplayLog:
+    """The answers of a saved session, by participant; ``remaining`` counts them all."""
+
+    def __init__(self, answers: list[tuple[str, dict[str, Any]]]) -> None:
+        self.by_participant: dict[str, list[dict[str, Any]]] = {}
+        for who, values in answers:
+            self.by_participant.setdefault(who, []).append(values)
+        self.remaining = len(answers)
+
+    @property
+    def replaying(self) -> bool:
+        return self.remaining > 0
+
+
+class Replaying:
+    """Answers from a saved log first, then from the live participant."""
+
+    def __init__(self, log: ReplayLog, who: str, live: Participant | None) -> None:
+        self.log = log
+        self.stored = log.by_participant.get(who, [])
+        self.live = live
+
+    def ask(self, query: Query, stream: Stream) -> dict[str, Any] | None:
+        if self.stored:
+            self.log.remaining -= 1
+            return self.stored.pop(0)
+        return self.live.ask(query, stream) if self.live is not None else None
+
+    def rejected(self, query: Query, answer: dict[str, Any], reason: str) -> bool:
+        return self.live is not None and not self.log.replaying and self.live.rejected(
+            query, answer, reason)
+
+    def tell(self, record: dict[str, Any]) -> None:
+        if self.live is not None and not self.log.replaying:
+            self.live.tell(record)

@@ -39,8 +39,12 @@ from lore.semantics.types import (
     RangeT,
     Type,
     UnitT,
+    assignable,
+    common_type,
+    has_unknown,
+    is_lenient,
 )
-from lore.semantics.units import UnitError, UnitRegistry
+from lore.semantics.units import UnitError, UnitRegistry, basic_units
 from lore.syntax import ast
 from lore.syntax.diagnostics import Diagnostic, Severity
 from lore.syntax.source import SourceFile, Span
@@ -68,6 +72,8 @@ class Checker:
             self.declarer.declare_module(module, index)
         self.bodies = BodyChecker(self)
         self.deferred: list[Callable[[], None]] = []
+        # The values whose types are being inferred, innermost last (to show a circle).
+        self.value_stack: list[VarSymbol] = []
 
     # ------------------------------------------------------------ reporting
 
@@ -95,12 +101,32 @@ class Checker:
             self.resolve_extends(form)
         for enum in self.declarer.enums:
             self.check_enum(enum)
+        for module in self.program.modules:
+            self.check_header(module.source, module.tree.header)
         self.check_container(self.root)
         while self.deferred:
             pending, self.deferred = self.deferred, []
             for task in pending:
                 task()
         return self.diagnostics
+
+    def check_header(self, source: SourceFile, header: Iterable[ast.Header]) -> None:
+        """The typed strings of a file's header (dates, urls, jids); imports are
+        checked when they are loaded."""
+        ctx = Context(source, self.root)
+        for item in header:
+            values: list[ast.Expr] = []
+            if isinstance(item, ast.DocInfo):
+                values = [entry.value for entry in item.entries]
+            elif isinstance(item, ast.Desc):
+                values = [item.title, *item.body]
+            elif isinstance(item, ast.Author):
+                values = [item.name, *item.contacts]
+            elif isinstance(item, ast.History):
+                values = [item.date, *(entry.value for entry in item.entries)]
+            for value in values:
+                if isinstance(value, ast.StringLit) and value.kind is not None:
+                    self.bodies.check_expr(value, ctx)
 
     def check_container(self, container: Container) -> None:
         for symbol in list(container.members.values()):
@@ -136,15 +162,21 @@ class Checker:
         try:
             return UnitT(self.units.family(unit), unit)
         except UnitError as problem:
+            if problem.silent:
+                return None  # a broken definition, reported where it is
             if problem.source is not None and problem.span is not None:
                 self.error(problem.source, problem.span, "check.unit", problem.message,
                            problem.hint)
-                # Report each broken definition once.
-                self.units.definitions.pop(unit, None)
             elif ctx is not None and span is not None:
                 self.error(ctx, span, "check.unknown-unit", problem.message,
-                           self.did_you_mean(unit, self.units.definitions, "[{}]"))
+                           self.unknown_unit_hint(unit))
             return None
+
+    def unknown_unit_hint(self, unit: str) -> str | None:
+        if unit in basic_units():
+            return 'import "basic.lore":url; defines it'
+        return self.did_you_mean(unit, self.units.definitions, "[{}]") or (
+            f"define it, like [{unit}] = 1; or import the file that defines it")
 
     # ------------------------------------------------------------ names
 
@@ -173,11 +205,12 @@ class Checker:
             section.members[name]
             for section in self.declarer.top_sections
             if name in section.members and not section.members[name].private
+            and not section.name.startswith("_")
         ]
         if len(candidates) > 1:
-            listed = ", ".join(sorted(c.qualified_name for c in candidates))
-            raise AmbiguousName(f"'{name}' is ambiguous: it could be {listed}",
-                                "qualify it with its section")
+            names = sorted(c.qualified_name for c in candidates)
+            raise AmbiguousName(f"'{name}' is ambiguous: it could be {', '.join(names)}",
+                                f"write {', '.join(names[:-1])} or {names[-1]}")
         return candidates[0] if candidates else None
 
     def visible_names(self, ctx: Context, types_only: bool = False) -> list[str]:
@@ -208,7 +241,11 @@ class Checker:
 
     @staticmethod
     def did_you_mean(name: str, candidates: Iterable[str], template: str = "'{}'") -> str | None:
-        matches = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)
+        names = sorted(set(candidates) - {name})
+        # The same name in other letter case first (`pc` for `PC`), then a near spelling;
+        # the cutoff keeps far-fetched guesses (`Missing` for `string`) out.
+        matches = [n for n in names if n.casefold() == name.casefold()]
+        matches = matches or difflib.get_close_matches(name, names, n=1, cutoff=0.7)
         return f"did you mean {template.format(matches[0])}?" if matches else None
 
     # ------------------------------------------------------------ types
@@ -273,18 +310,27 @@ class Checker:
         assert node is not None and symbol.parent is not None
         ctx = self.context_for(symbol.parent, symbol.source)
         if symbol.resolving:
-            self.error(symbol.source, symbol.span, "check.circular",
-                       f"the value of '{symbol.name}' depends on itself",
+            message = f"the value of '{symbol.name}' depends on itself"
+            if symbol in self.value_stack:
+                cycle = self.value_stack[self.value_stack.index(symbol) + 1:]
+                if cycle:
+                    path = ", which uses ".join(f"'{s.name}'" for s in [*cycle, symbol])
+                    message += f": it uses {path}"
+            self.error(symbol.source, symbol.span, "check.circular", message,
                        "values may not be defined in a circle; rules and forms may")
             symbol.type = UNKNOWN
             return UNKNOWN
         symbol.resolving = True
-        expected = self.resolve_type(node.type, ctx) if node.type is not None else None
-        inherited = self.inherited_member(symbol)
-        if inherited is not None and expected is None:
-            expected = inherited
-        found = self.bodies.check_expr(node.value, ctx, expected)
-        symbol.resolving = False
+        self.value_stack.append(symbol)
+        try:
+            expected = self.resolve_type(node.type, ctx) if node.type is not None else None
+            inherited = self.inherited_member(symbol)
+            if inherited is not None and expected is None:
+                expected = inherited
+            found = self.bodies.check_expr(node.value, ctx, expected)
+        finally:
+            symbol.resolving = False
+            self.value_stack.pop()
         if symbol.type is not None:  # set while reporting a circle
             return symbol.type
         if found == VOID:
@@ -362,9 +408,13 @@ class Checker:
         if isinstance(node, ast.AlterDef) and (
             len(params) != 1 or not isinstance(params[0], ListT | type(UNKNOWN))
         ):
+            example = "values : list<T>"
+            if len(node.params) == 1 and node.params[0].type is not None:
+                param = node.params[0]
+                example = f"{param.name} : list<{params[0]}>"
             self.error(ctx, node.name_span, "check.alter-params",
                        f"alter '{node.name}' takes one list: every value requested in a step",
-                       f"write 'alter {node.name}(values : list<T>)'")
+                       f"write 'alter {node.name}({example})'")
         return symbol.params
 
     # ------------------------------------------------------------ forms and enums
@@ -380,8 +430,12 @@ class Checker:
         if isinstance(base, FormT):
             self.resolve_extends(base.symbol)
             if base.symbol.is_subform_of(form):
-                self.error(ctx, form.node.extends.span, "check.extends-cycle",
-                           f"form '{form.name}' extends itself through '{base.symbol.name}'")
+                message = f"form '{form.name}' extends itself"
+                if base.symbol is not form:
+                    path = ", which extends ".join(f"'{f.name}'" for f in base.symbol.ancestors())
+                    message += f": it extends {path}"
+                self.error(ctx, form.node.extends.span, "check.extends-cycle", message,
+                           "forms may not extend each other in a circle")
                 return
             form.extends = base.symbol
         elif base != UNKNOWN:
@@ -402,11 +456,36 @@ class Checker:
                        f"{symbol.kind} '{symbol.name}' replaces the one of form "
                        f"'{form.extends.name}'", "mark it 'override' if that is meant")
         elif inherited is not None and not isinstance(inherited, CallableSymbol):
+            assert isinstance(form, FormSymbol) and form.extends is not None
             self.error(symbol.source, symbol.span, "check.member-kind",
-                       f"'{symbol.name}' is a {inherited.kind} of the form it extends")
+                       f"'{symbol.name}' is a {inherited.kind} of form '{form.extends.name}'; "
+                       f"a {symbol.kind} cannot replace it", "choose another name")
         elif inherited is None and marked:
+            names = form.extends.all_member_names() if (
+                isinstance(form, FormSymbol) and form.extends is not None) else []
             self.error(symbol.source, symbol.span, "check.override-nothing",
-                       f"'{symbol.name}' is marked override but overrides nothing")
+                       f"'{symbol.name}' is marked override but overrides nothing",
+                       self.did_you_mean(symbol.name, names) or "remove 'override'")
+        if isinstance(inherited, CallableSymbol):
+            self.check_override_signature(symbol, inherited)
+
+    def check_override_signature(self, symbol: CallableSymbol,
+                                 inherited: CallableSymbol) -> None:
+        """An override takes what the inherited one takes and gives what it gives."""
+        params, base_params = self.signature(symbol), self.signature(inherited)
+        fits = len(params) == len(base_params) and all(
+            assignable(base, own) for own, base in zip(params, base_params, strict=True))
+        if inherited.result is not None:
+            fits = fits and symbol.result is not None and assignable(symbol.result,
+                                                                     inherited.result)
+        if fits or any(has_unknown(t) for t in (*params, *base_params)):
+            return
+        owner = inherited.parent.name if inherited.parent is not None else "?"
+        self.error(symbol.source, symbol.span, "check.override-signature",
+                   f"{symbol.kind} '{symbol.name}' takes {_signature(params, symbol.result)}"
+                   f" but the one of form '{owner}' takes "
+                   f"{_signature(base_params, inherited.result)}",
+                   "an override takes the same parameters and gives the same result")
 
     def check_enum(self, enum: EnumSymbol) -> None:
         node = enum.node
@@ -415,7 +494,19 @@ class Checker:
         ctx = self.context_for(enum.parent, enum.source)
         if node.extends is not None:
             base = self.resolve_type(node.extends, ctx)
-            if isinstance(base, EnumT) and not base.symbol.is_subenum_of(enum):
+            if isinstance(base, EnumT) and base.symbol.is_subenum_of(enum):
+                chain: list[EnumSymbol] = []
+                link: EnumSymbol | None = base.symbol
+                while link is not None and link is not enum and link not in chain:
+                    chain.append(link)
+                    link = link.extends
+                path = ", which extends ".join(f"'{e.name}'" for e in [*chain, enum])
+                message = f"enum '{enum.name}' extends itself"
+                if chain:
+                    message += f": it extends {path}"
+                self.error(ctx, node.extends.span, "check.extends-cycle", message,
+                           "enums may not extend each other in a circle")
+            elif isinstance(base, EnumT):
                 enum.extends = base.symbol
             elif base != UNKNOWN:
                 self.error(ctx, node.extends.span, "check.extends",
@@ -423,15 +514,23 @@ class Checker:
         shared = {name for name, member in enum.members.items()
                   if isinstance(member, VarSymbol)
                   or (isinstance(member, FieldSymbol) and member.default is not None)}
-        everyone: set[str] = set()
+        # Members every value must give: declared without a default, or given by a value.
+        required = {name for name, member in enum.members.items()
+                    if isinstance(member, FieldSymbol) and member.default is None}
         for value in node.values:
-            everyone.update(m.name for m in value.members if isinstance(m, ast.VarDef))
+            required.update(m.name for m in value.members if isinstance(m, ast.VarDef))
         for value in node.values:
             own = {m.name for m in value.members if isinstance(m, ast.VarDef)}
-            for missing in sorted(everyone - own - shared):
-                self.error(enum.source, value.span, "check.enum-member",
-                           f"enum value '{value.name}' has no '{missing}', which other values "
-                           f"of '{enum.name}' have", f"give it '{missing} = ...;'")
+            missing = sorted(required - own - shared)
+            if missing:
+                listed = " and ".join(f"'{name}'" for name in missing)
+                them = "it" if len(missing) == 1 else "them"
+                start = value.span.start
+                self.error(enum.source, Span(start, start + len(value.name)),
+                           "check.enum-member",
+                           f"enum value '{value.name}' lacks {listed}: every value of "
+                           f"'{enum.name}' must have {them}",
+                           "give it " + " ".join(f"{name} = ...;" for name in missing))
 
     def check_enum_value_member(self, enum: EnumSymbol, value: EnumValueSymbol,
                                 member: ast.Definition) -> None:
@@ -441,10 +540,36 @@ class Checker:
                        "an enum value only gives values to members: name = value;")
             return
         declared = enum.members.get(member.name)
-        expected = self.field_type(declared) if isinstance(declared, FieldSymbol) else None
+        expected: Type | None = None
+        if isinstance(declared, FieldSymbol):
+            expected = self.field_type(declared)
+        elif isinstance(declared, VarSymbol):
+            expected = self.var_type(declared)
+        elif declared is not None:
+            self.error(ctx, member.name_span, "check.member-kind",
+                       f"'{member.name}' is a {declared.kind} of enum '{enum.name}'; it "
+                       "cannot be given a value")
         found = self.bodies.check_expr(member.value, ctx, expected)
         if expected is not None:
             self.bodies.expect(found, expected, member.value, ctx, f"'{member.name}'")
+        elif declared is None:
+            self.check_enum_member_agrees(enum, value, member, found)
+
+    def check_enum_member_agrees(self, enum: EnumSymbol, value: EnumValueSymbol,
+                                 member: ast.VarDef, found: Type) -> None:
+        """A member that the values give without a declaration has one type in all."""
+        first = next((v for v in enum.node.values if any(
+            isinstance(m, ast.VarDef) and m.name == member.name for m in v.members)),
+            None) if enum.node is not None else None
+        if first is None or first.name == value.name:
+            return
+        expected = self.enum_member_type(enum, member.name)
+        if expected is None or is_lenient(found) or common_type(found, expected) is not None:
+            return
+        self.error(value.source, member.value.span, "check.enum-member-type",
+                   f"'{member.name}' is {found} here but {expected} in enum value "
+                   f"'{first.name}'", f"give '{member.name}' one type in every value of "
+                   f"'{enum.name}'")
 
     def enum_member_type(self, enum: EnumSymbol, name: str) -> Type | None:
         """The type of member ``name`` that every value of ``enum`` has."""
@@ -462,6 +587,11 @@ class Checker:
                 if isinstance(member, ast.VarDef) and member.name == name:
                     return self.bodies.check_expr(member.value, ctx, None, quiet=True)
         return None
+
+
+def _signature(params: tuple[Type, ...], result: Type | None) -> str:
+    shown = f"({', '.join(str(p) for p in params)})"
+    return shown if result is None else f"{shown} and gives {result}"
 
 
 class AmbiguousName(Exception):

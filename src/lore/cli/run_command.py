@@ -1,0 +1,167 @@
+"""``lore run FILE [--seed N] [--answers A.json] [--transcript T.jsonl] [--save S.lore]``.
+
+Runs a session in the terminal. Without ``--answers`` the GM and every player answer at
+the terminal; with it, each participant answers from its list, and the run stops
+(reason ``no-answer``) when one has none left. ``FILE`` may be a save written by
+``--save``: the session goes on from where it was.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from lore.cli.io import print_diagnostics, unreadable, usage_error
+from lore.cli.terminal import Terminal
+from lore.engine.participants import (
+    Participant,
+    Participants,
+    Replaying,
+    ReplayLog,
+    Scripted,
+)
+from lore.engine.saves import SaveError, Stored, read_stored, save_text
+from lore.engine.session import Limits, Session
+from lore.engine.transcript import Record, Transcript, dumps
+from lore.runtime.compiler import compile_program
+from lore.runtime.errors import RuleError
+from lore.semantics.check import check_paths, ordered_diagnostics
+from lore.syntax.diagnostics import has_errors
+from lore.world.static import check_world
+
+_TAG = re.compile(r"<[^>]*>")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", type=Path, metavar="FILE")
+    parser.add_argument("--seed", type=int, default=None, help="the random seed (default 0)")
+    parser.add_argument("--answers", type=Path, metavar="ANSWERS.json",
+                        help="answers of each participant, by id, in order")
+    parser.add_argument("--transcript", type=Path, metavar="OUT.jsonl",
+                        help="write every happening as a JSON line")
+    parser.add_argument("--save", type=Path, metavar="OUT.lore",
+                        help="save the session at the end (or when interrupted)")
+    parser.add_argument("--max-steps", type=int, default=None, metavar="K")
+    parser.add_argument("--max-ticks", type=int, default=None, metavar="T")
+
+
+def load_answers(path: Path) -> dict[str, list[dict[str, Any]]]:
+    """Read ANSWERS.json; raises ValueError with a message that names the place."""
+    problem = unreadable(path)
+    if problem is not None:
+        raise ValueError(problem)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: not UTF-8 text") from None
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{path}:{error.lineno}:{error.colno}: {error.msg}") from None
+    if not isinstance(data, dict):
+        raise ValueError(f'{path}: expected an object like {{"GM": [{{...}}, ...]}}')
+    for who, answers in data.items():
+        if not isinstance(answers, list) or not all(isinstance(a, dict) for a in answers):
+            raise ValueError(f"{path}: the answers of '{who}' must be a list of objects "
+                             '(input name to value), like [{"action": "move"}]')
+    return data
+
+
+def run(args: argparse.Namespace) -> int:
+    path: Path = args.file
+    problem = unreadable(path)
+    if problem is not None:
+        usage_error(problem)
+        return 2
+    try:
+        scripted = load_answers(args.answers) if args.answers is not None else None
+    except ValueError as error:
+        usage_error(str(error))
+        return 2
+    result = check_paths([path])
+    diagnostics = ordered_diagnostics(result.program, result.diagnostics + check_world(result))
+    if has_errors(diagnostics):
+        print_diagnostics(diagnostics)
+        return 1
+    try:
+        stored = read_stored(result.program.modules) or Stored()
+    except SaveError as error:
+        usage_error(f"{path}: not a valid save: {error}")
+        return 1
+    if args.seed is not None and stored.answers and args.seed != stored.seed:
+        usage_error(f"{path} is a saved session with seed {stored.seed}; it keeps its seed")
+        return 2
+    seed = args.seed if args.seed is not None else stored.seed
+    log = ReplayLog(stored.answers)
+    participants = make_participants(log, scripted)
+    transcript = Transcript()
+    out = open_transcript(args.transcript)
+    if out is None and args.transcript is not None:
+        return 2
+    transcript.listeners.append(Printer(log, out))
+    try:
+        program = compile_program(result)
+        session = Session(program, seed, participants,
+                          Limits(max_steps=args.max_steps, max_ticks=args.max_ticks),
+                          transcript)
+        reason = session.run()
+    except RuleError as error:
+        print(error.render(), file=sys.stderr)
+        return 1
+    finally:
+        if out is not None:
+            out.close()
+    if args.save is not None:
+        entry = path
+        args.save.write_text(save_text(entry, args.save, seed, session.ticks,
+                                       session.answers), encoding="utf-8")
+    return 1 if reason == "error" else 0
+
+
+def make_participants(log: ReplayLog, scripted: dict[str, list[dict[str, Any]]] | None
+                      ) -> Participants:
+    def create(who: str) -> Participant:
+        live: Participant = (Scripted(list(scripted.get(who, []))) if scripted is not None
+                             else Terminal(who))
+        return Replaying(log, who, live)
+
+    return Participants(default=create)
+
+
+def open_transcript(path: Path | None) -> TextIO | None:
+    if path is None:
+        return None
+    try:
+        return path.open("w", encoding="utf-8")
+    except OSError as error:
+        usage_error(f"cannot write {path}: {error.strerror or error}")
+        return None
+
+
+class Printer:
+    """Shows messages and errors as they happen and writes the transcript file."""
+
+    def __init__(self, log: ReplayLog, out: TextIO | None) -> None:
+        self.log = log
+        self.out = out
+
+    def __call__(self, record: Record) -> None:
+        if self.out is not None:
+            self.out.write(dumps(record) + "\n")
+            self.out.flush()
+        if self.log.replaying and record["kind"] != "end":
+            return
+        kind = record["kind"]
+        if kind == "message":
+            text = record["text"]
+            if record.get("format") == "html":
+                text = " ".join(_TAG.sub(" ", text).split())
+            print(f"[{record['tick']}] {record['to']}: {text}", flush=True)
+        elif kind == "error":
+            print(f"[{record['tick']}] rule error at {record['where']}: {record['message']}",
+                  file=sys.stderr, flush=True)
+        elif kind == "end":
+            print(f"[{record['tick']}] session ended: {record['reason']}", file=sys.stderr,
+                  flush=True)

@@ -1,0 +1,88 @@
+"""The interactive terminal participant: numbered menus and typed values.
+
+Every bad entry is explained and asked again; end of input (Ctrl-D) means no answer.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any, TextIO
+
+from lore.engine.queries import Input, Query
+from lore.engine.randomness import Stream
+
+
+class Terminal:
+    """One participant at the terminal (several share it, each named in the prompt)."""
+
+    def __init__(self, name: str, read: Callable[[str], str] | None = None,
+                 out: TextIO | None = None) -> None:
+        self.name = name
+        self.read = read or input
+        self.out = out or sys.stdout
+
+    def say(self, text: str) -> None:
+        print(text, file=self.out, flush=True)
+
+    def ask(self, query: Query, stream: Stream) -> dict[str, Any] | None:
+        self.say(f"\n== {self.name}: {query.title}")
+        for name, text in query.texts:
+            self.say(f"   {text}" if name == "message" else f"   {name}: {text}")
+        answer: dict[str, Any] = {}
+        for item in query.inputs:
+            value = self.ask_input(item)
+            if value is None:
+                return None
+            answer[item.name] = value
+        return answer
+
+    def ask_input(self, item: Input) -> Any:
+        while True:
+            try:
+                if item.choices:
+                    return self.choose(item)
+                text = self.read(f"{item.name} ({item.type}"
+                                 f"{', ' + str(item.allowed) if item.allowed else ''})> ")
+            except EOFError:
+                return None
+            value = parse_typed(item, text.strip())
+            if value is not None:
+                return value
+            self.say(f"   please type a {item.type}")
+
+    def choose(self, item: Input) -> str:
+        choices = item.choices or ()
+        for number, choice in enumerate(choices, 1):
+            self.say(f"   {number}. {choice}")
+        while True:
+            text = self.read(f"{item.name} [1-{len(choices)}]> ").strip()
+            if text.isdigit() and 1 <= int(text) <= len(choices):
+                return choices[int(text) - 1]
+            if text in choices:
+                return text
+            self.say(f"   type a number from 1 to {len(choices)}")
+
+    def rejected(self, query: Query, answer: dict[str, Any], reason: str) -> bool:
+        self.say(f"   {reason}; please answer again")
+        return True
+
+    def tell(self, record: dict[str, Any]) -> None:
+        pass  # the run command prints every message once, as it happens
+
+
+def parse_typed(item: Input, text: str) -> Any:
+    kind, name = item.type.kind, item.type.name
+    if kind == "unit" or name in ("integer", "real", "number"):
+        try:
+            return int(text) if name == "integer" or text.lstrip("-").isdigit() else float(text)
+        except ValueError:
+            return None
+    if name == "boolean":
+        lowered = text.lower()
+        if lowered in ("y", "yes", "true", "1"):
+            return True
+        if lowered in ("n", "no", "false", "0"):
+            return False
+        return None
+    return text or None

@@ -1,0 +1,119 @@
+"""Saved sessions: a Lore file that imports the scenario and adds ``_auto_stored``.
+
+A session is its files, its seed and the log of answers: replaying the answers
+reproduces it exactly, also a step that was waiting for answers when it was saved
+(the answers given so far are kept; the open query is asked again). The save records:
+
+```
+import "scenario.lore":url;
+section _auto_stored {
+ seed = 42;
+ ticks = 3000;
+ answers = {"{\"from\":\"GM\",\"values\":{...}}", ...};
+}
+```
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from lore.semantics.program import Module
+from lore.syntax import ast
+
+SECTION = "_auto_stored"
+
+
+@dataclass
+class Stored:
+    """What a save file holds (None when the program has no ``_auto_stored`` data)."""
+
+    seed: int = 0
+    ticks: int = 0
+    answers: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+
+
+class SaveError(Exception):
+    pass
+
+
+def save_text(entry: Path, target: Path, seed: int, ticks: int,
+              answers: list[tuple[str, dict[str, Any]]], title: str = "") -> str:
+    """The text of a save of a session of ``entry``, to be written at ``target``."""
+    relative = os.path.relpath(entry.resolve(), target.resolve().parent)
+    url = Path(relative).as_posix()
+    lines = [
+        'docinfo{encoding="UTF-8", version="http://xgmtk.org/lore/1.0":url}',
+        f"desc({_quote('[saved session] ' + (title or entry.name))}){{"
+        f"{_quote('Saved by lore run: the seed and every answer given.')}}}",
+        "",
+        f"import {_quote(url)}:url;",
+        "",
+        f"section {SECTION} {{",
+        f" seed = {seed};",
+        f" ticks = {ticks};",
+    ]
+    if answers:
+        lines.append(" answers = {")
+        encoded = [json.dumps({"from": who, "values": values}, ensure_ascii=False,
+                              separators=(",", ":")) for who, values in answers]
+        lines.extend(f"  {_quote(item)}{',' if i < len(encoded) - 1 else ''}"
+                     for i, item in enumerate(encoded))
+        lines.append(" };")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _quote(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)
+
+
+def read_stored(modules: list[Module]) -> Stored | None:
+    """The ``_auto_stored`` data of a loaded save file, if the program has one."""
+    for module in modules:
+        for definition in module.tree.body:
+            if isinstance(definition, ast.SectionDef) and definition.path == (SECTION,):
+                return _stored(definition)
+    return None
+
+
+def _stored(section: ast.SectionDef) -> Stored | None:
+    values = {m.name: m.value for m in section.members if isinstance(m, ast.VarDef)}
+    if "seed" not in values:
+        return None  # a save in the paper's state format, not a replay log
+    stored = Stored()
+    stored.seed = _integer(values["seed"], "seed")
+    if "ticks" in values:
+        stored.ticks = _integer(values["ticks"], "ticks")
+    answers = values.get("answers")
+    if answers is not None:
+        if not isinstance(answers, ast.ListLit):
+            raise SaveError("'answers' must be a list of answer records")
+        for item in answers.items:
+            stored.answers.append(_answer(item))
+    return stored
+
+
+def _integer(expr: ast.Expr, name: str) -> int:
+    if isinstance(expr, ast.IntLit):
+        return expr.value
+    if isinstance(expr, ast.Unary) and expr.op == "-" and isinstance(expr.operand, ast.IntLit):
+        return -expr.operand.value
+    raise SaveError(f"'{name}' must be a whole number")
+
+
+def _answer(item: ast.Expr) -> tuple[str, dict[str, Any]]:
+    if not isinstance(item, ast.StringLit):
+        raise SaveError("each stored answer is a JSON string")
+    try:
+        record = json.loads(item.value)
+    except json.JSONDecodeError as error:
+        raise SaveError(f"a stored answer is not valid JSON: {error.msg}") from None
+    if (not isinstance(record, dict) or not isinstance(record.get("from"), str)
+            or not isinstance(record.get("values"), dict)):
+        raise SaveError('a stored answer is {"from": participant, "values": {...}}')
+    return record["from"], record["values"]
