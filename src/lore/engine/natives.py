@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from lore.engine.queries import AnswerError, fill, make_query, plain
+from lore.engine import world_natives
+from lore.engine.queries import AnswerError, Query, fill, make_query, plain
 from lore.runtime.errors import RuleError
 from lore.runtime.quantity import Quantity
 from lore.runtime.values import LoreObject, TypedString, show
@@ -34,6 +35,7 @@ def install(session: Session) -> UnitFamily:
     rt.schedule = LoreObject(schedule, {"ticks": Quantity(0, "sec", time), "priority": 0,
                                         "events": ()}, 0, "schedule")
     rt.system = LoreObject(forms["System"], {"allPC": ()}, 0, "system")
+    world_natives.install(session)
     return time
 
 
@@ -44,6 +46,7 @@ def after_values(session: Session) -> None:
                    and value.form is not None and value.form.is_subform_of(actor))
     assert session.rt.system is not None
     session.rt.system.values["allPC"] = actors
+    session.world = world_natives.build(session)
 
 
 def set_time(session: Session, ticks: int, priority: int) -> None:
@@ -94,10 +97,15 @@ def actor_query(rt: Runtime, obj: LoreObject, title: Any, spec: Any) -> LoreObje
 
 
 def ask(rt: Runtime, to: str, title: Any, spec: Any) -> LoreObject:
+    return ask_query(rt, make_query(to, show(title), spec), spec)
+
+
+def ask_query(rt: Runtime, query: Query, spec: Any = None) -> LoreObject:
+    """Ask ``query``; the spec (if any) with the inputs filled in by the answer."""
     from lore.engine.session import Stop
 
     session = rt.session
-    query = make_query(to, show(title), spec)
+    to = query.to
     session.transcript.add({"tick": session.ticks, "kind": "query", "to": to,
                             "title": query.title})
     participant = session.participants.get(to)

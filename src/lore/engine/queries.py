@@ -105,6 +105,8 @@ def convert(item: Input, raw: Any) -> Any:
             raise AnswerError(f"'{item.name}' is one of {', '.join(item.choices or ())}, not "
                               f"{raw!r}")
         return found
+    if item.choices is not None and raw not in item.choices:
+        raise AnswerError(f"'{item.name}' is one of {', '.join(item.choices)}, not {raw!r}")
     if kind == "unit":
         if not _is_number(raw) or rtype.unit is None:
             raise AnswerError(f"'{item.name}' is a number of [{rtype.unit}], not {raw!r}")

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import Any
 
-from lore.engine import natives
+from lore.engine import natives, world_natives
 from lore.engine.participants import Participants
 from lore.engine.randomness import Stream
 from lore.engine.transcript import Record, Transcript
@@ -33,6 +33,7 @@ from lore.runtime.compiler import CompiledProgram
 from lore.runtime.errors import Frame, LimitExceeded, RuleError
 from lore.runtime.quantity import Quantity
 from lore.runtime.values import FormInfo, LoreObject, RuntimeType, TypedString, show
+from lore.world.model import World
 
 
 @dataclass(frozen=True)
@@ -180,6 +181,8 @@ class Session:
         self.ended: str | None = None
         self.rt = Runtime(self)
         self._defaults: dict[int, list[tuple[str, Any]]] = {}
+        self.world: World | None = None
+        self.triggers: list[LoreObject] = []
         self.time = natives.install(self)
 
     # ------------------------------------------------------------ setup
@@ -294,8 +297,22 @@ class Session:
             assert obj.form is not None
             rt.depth = 0
             changes.append((obj, obj.form.resolve()[alter](rt, obj, tuple(values))))
+        moved: list[tuple[LoreObject, Any]] = []
         for obj, modifications in changes:
+            if "location" in modifications:
+                moved.append((obj, obj.values.get("location")))
             obj.values.update(modifications)
+        if moved:
+            world_natives.after_moves(self, moved)
+
+    def fire_soon(self, trigger: LoreObject, actor: LoreObject) -> None:
+        """Run ``trigger``'s handler for ``actor`` in a step right after this one."""
+        def handler(rt: Runtime) -> None:
+            rt.call_field(trigger, "handler", actor)
+
+        event = self.rt.new(self.program.form_by_name["Event"], {
+            "ticks": self.ticks, "priority": self.priority, "handler": handler})
+        self.adds.append(event)
 
     # ------------------------------------------------------------ errors
 
