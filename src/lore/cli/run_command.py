@@ -100,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
     out = open_transcript(args.transcript)
     if out is None and args.transcript is not None:
         return 2
-    transcript.listeners.append(Printer(log, out))
+    transcript.listeners.append(Printer(stored.shown, out))
     try:
         program = compile_program(result)
         session = Session(program, seed, participants,
@@ -115,8 +115,9 @@ def run(args: argparse.Namespace) -> int:
             out.close()
     if args.save is not None:
         entry = path
+        shown = len([r for r in transcript.records if r["kind"] != "end"])
         args.save.write_text(save_text(entry, args.save, seed, session.ticks,
-                                       session.answers), encoding="utf-8")
+                                       session.answers, shown), encoding="utf-8")
     return 1 if reason == "error" else 0
 
 
@@ -143,15 +144,17 @@ def open_transcript(path: Path | None) -> TextIO | None:
 class Printer:
     """Shows messages and errors as they happen and writes the transcript file."""
 
-    def __init__(self, log: ReplayLog, out: TextIO | None) -> None:
-        self.log = log
+    def __init__(self, shown: int, out: TextIO | None) -> None:
+        self.shown = shown  # records a resumed session made before: not shown again
+        self.count = 0
         self.out = out
 
     def __call__(self, record: Record) -> None:
         if self.out is not None:
             self.out.write(dumps(record) + "\n")
             self.out.flush()
-        if self.log.replaying and record["kind"] != "end":
+        self.count += 1
+        if self.count <= self.shown and record["kind"] != "end":
             return
         kind = record["kind"]
         if kind == "message":

@@ -9,6 +9,7 @@ import "scenario.lore":url;
 section _auto_stored {
  seed = 42;
  ticks = 3000;
+ shown = 17;
  answers = {"{\"from\":\"GM\",\"values\":{...}}", ...};
 }
 ```
@@ -34,6 +35,7 @@ class Stored:
 
     seed: int = 0
     ticks: int = 0
+    shown: int = 0  # transcript records the session had made (without its end)
     answers: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
 
 
@@ -42,7 +44,8 @@ class SaveError(Exception):
 
 
 def save_text(entry: Path, target: Path, seed: int, ticks: int,
-              answers: list[tuple[str, dict[str, Any]]], title: str = "") -> str:
+              answers: list[tuple[str, dict[str, Any]]], shown: int = 0,
+              title: str = "") -> str:
     """The text of a save of a session of ``entry``, to be written at ``target``."""
     relative = os.path.relpath(entry.resolve(), target.resolve().parent)
     url = Path(relative).as_posix()
@@ -56,6 +59,7 @@ def save_text(entry: Path, target: Path, seed: int, ticks: int,
         f"section {SECTION} {{",
         f" seed = {seed};",
         f" ticks = {ticks};",
+        f" shown = {shown};",
     ]
     if answers:
         lines.append(" answers = {")
@@ -89,6 +93,8 @@ def _stored(section: ast.SectionDef) -> Stored | None:
     stored.seed = _integer(values["seed"], "seed")
     if "ticks" in values:
         stored.ticks = _integer(values["ticks"], "ticks")
+    if "shown" in values:
+        stored.shown = _integer(values["shown"], "shown")
     answers = values.get("answers")
     if answers is not None:
         if not isinstance(answers, ast.ListLit):
