@@ -100,12 +100,14 @@ def run(args: argparse.Namespace) -> int:
     out = open_transcript(args.transcript)
     if out is None and args.transcript is not None:
         return 2
-    transcript.listeners.append(Printer(stored.shown, out))
+    printer = Printer(stored.shown, out)
+    transcript.listeners.append(printer)
     try:
         program = compile_program(result)
         session = Session(program, seed, participants,
                           Limits(max_steps=args.max_steps, max_ticks=args.max_ticks),
                           transcript)
+        printer.session = session
         reason = session.run()
     except RuleError as error:
         print(error.render(), file=sys.stderr)
@@ -116,8 +118,11 @@ def run(args: argparse.Namespace) -> int:
     if args.save is not None:
         entry = path
         shown = len([r for r in transcript.records if r["kind"] != "end"])
+        changed = [(obj.label, {name: obj.values.get(name) for name in names})
+                   for obj, names in session.changed.values() if obj.label]
         args.save.write_text(save_text(entry, args.save, seed, session.ticks,
-                                       session.answers, shown), encoding="utf-8")
+                                       session.answers, shown, changed=changed),
+                             encoding="utf-8")
     return 1 if reason == "error" else 0
 
 
@@ -147,6 +152,7 @@ class Printer:
     def __init__(self, shown: int, out: TextIO | None) -> None:
         self.shown = shown  # records a resumed session made before: not shown again
         self.count = 0
+        self.session: Session | None = None
         self.out = out
 
     def __call__(self, record: Record) -> None:
@@ -155,6 +161,8 @@ class Printer:
             self.out.flush()
         self.count += 1
         if self.count <= self.shown and record["kind"] != "end":
+            if self.count == self.shown and self.session is not None:
+                print(resumed_summary(self.session), file=sys.stderr, flush=True)
             return
         kind = record["kind"]
         if kind == "message":
@@ -168,3 +176,16 @@ class Printer:
         elif kind == "end":
             print(f"[{record['tick']}] session ended: {record['reason']}", file=sys.stderr,
                   flush=True)
+
+
+def resumed_summary(session: Session) -> str:
+    """Where each actor stands when a saved session has caught up."""
+    lines = [f"[{session.ticks}] session resumed"]
+    system = session.rt.system
+    actors = system.values.get("allPC", ()) if system is not None else ()
+    for actor in actors:
+        location = actor.values.get("location")
+        secrets = actor.values.get("knownSecrets") or ()
+        known = ", ".join(str(s) for s in secrets) if secrets else "nothing secret"
+        lines.append(f"  {actor.label}: at {location}, knows {known}")
+    return "\n".join(lines)

@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from lore.runtime.quantity import Quantity
+from lore.runtime.values import EnumValue, TypedString
 from lore.semantics.program import Module
 from lore.syntax import ast
 
@@ -43,9 +45,45 @@ class SaveError(Exception):
     pass
 
 
+def lore_literal(value: Any) -> str | None:
+    """A value written as a Lore literal, or None when it has no literal form."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, str):
+        return _quote(value)
+    if isinstance(value, TypedString):
+        return f"{_quote(value.text)}:{value.kind}"
+    if isinstance(value, Quantity):
+        return f"{value.amount()!r}[{value.unit}]"
+    if isinstance(value, EnumValue):
+        return f"{value.enum.name}.{value.name}"
+    if isinstance(value, tuple) and value:
+        items = [lore_literal(item) for item in value]
+        if all(item is not None for item in items):
+            return "{" + ", ".join(item for item in items if item is not None) + "}"
+    return None
+
+
+def state_lines(changed: list[tuple[str, dict[str, Any]]]) -> list[str]:
+    """``section state { ... }``: the changed members of each changed object."""
+    lines = [" // The state when saved, for people and tools: replaying the answers above",
+             " // restores the session exactly.",
+             " section state {"]
+    for label, members in changed:
+        written = [(name, lore_literal(value)) for name, value in sorted(members.items())]
+        inner = " ".join(f"{name} = {text};" for name, text in written if text is not None)
+        name = "".join(c if c.isalnum() or c == "_" else "_" for c in label)
+        lines.append(f"  {name} = {{ {inner} }};")
+    lines.append(" }")
+    return lines
+
+
 def save_text(entry: Path, target: Path, seed: int, ticks: int,
               answers: list[tuple[str, dict[str, Any]]], shown: int = 0,
-              title: str = "") -> str:
+              title: str = "", changed: list[tuple[str, dict[str, Any]]] | None = None
+              ) -> str:
     """The text of a save of a session of ``entry``, to be written at ``target``."""
     relative = os.path.relpath(entry.resolve(), target.resolve().parent)
     url = Path(relative).as_posix()
@@ -68,6 +106,8 @@ def save_text(entry: Path, target: Path, seed: int, ticks: int,
         lines.extend(f"  {_quote(item)}{',' if i < len(encoded) - 1 else ''}"
                      for i, item in enumerate(encoded))
         lines.append(" };")
+    if changed:
+        lines.extend(state_lines(changed))
     lines.append("}")
     return "\n".join(lines) + "\n"
 

@@ -178,6 +178,8 @@ class Session:
         self.adds: list[LoreObject] = []
         self.answers: list[tuple[str, dict[str, Any]]] = []
         self.errors: list[RuleError] = []
+        # Objects changed by alters, with the names of the members changed (for saves).
+        self.changed: dict[int, tuple[LoreObject, set[str]]] = {}
         self.ended: str | None = None
         self.rt = Runtime(self)
         self._defaults: dict[int, list[tuple[str, Any]]] = {}
@@ -208,8 +210,31 @@ class Session:
         except Exception as error:
             raise self.rule_error(error, sys.exc_info()[2]) from None
         natives.after_values(self)
-        for index in self.program.events:
-            self.enqueue(rt.g[index])
+        stored = self.stored_schedule()
+        if stored is None:
+            for index in self.program.events:
+                self.enqueue(rt.g[index])
+            return
+        # A saved session (the paper's `_auto_stored` format): its schedule replaces the
+        # scenario's start. Events before the stored time are history and do not run.
+        ticks = stored.values.get("ticks")
+        self.ticks = ticks.to_int() if isinstance(ticks, Quantity) else int(ticks or 0)
+        self.priority = int(stored.values.get("priority") or 0)
+        for event in stored.values.get("events") or ():
+            when = event.values.get("ticks") if isinstance(event, LoreObject) else None
+            when = when.to_int() if isinstance(when, Quantity) else when
+            if isinstance(when, int) and when >= self.ticks:
+                self.enqueue(event)
+
+    def stored_schedule(self) -> LoreObject | None:
+        schedule = self.program.form_by_name["Schedule"]
+        for symbol, index, _ in self.program.values:
+            value = self.rt.g[index]
+            if (symbol.qualified_name == "_auto_stored.schedule"
+                    and isinstance(value, LoreObject) and value.form is not None
+                    and value.form.is_subform_of(schedule)):
+                return value
+        return None
 
     def enqueue(self, event: Any) -> None:
         if not isinstance(event, LoreObject):
@@ -302,6 +327,7 @@ class Session:
             if "location" in modifications:
                 moved.append((obj, obj.values.get("location")))
             obj.values.update(modifications)
+            self.changed.setdefault(id(obj), (obj, set()))[1].update(modifications)
         if moved:
             world_natives.after_moves(self, moved)
 
