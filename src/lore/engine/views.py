@@ -1,0 +1,164 @@
+"""Per-participant views: what a participant's client may be sent, built in one place.
+
+A view is JSON-ready: the participant's actors, the areas they are in (with the places
+of each map), the objects there that the participant can perceive, the places their
+actors can go, and the messages sent to the participant. An object with a secret of
+mode ``hide`` does not exist for a participant until one of its actors knows the key.
+The GM's view holds everything. Nothing else about the session leaves through a view.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from lore.engine.natives import recipient
+from lore.engine.queries import plain
+from lore.engine.world_natives import destinations
+from lore.runtime.errors import RuleError
+from lore.runtime.values import EnumValue, LoreObject, TypedString
+from lore.world.model import AreaNode
+
+if TYPE_CHECKING:
+    from lore.engine.session import Session
+
+GM = "GM"
+
+
+def actors_of(session: Session, participant: str) -> list[LoreObject]:
+    system = session.rt.system
+    actors: tuple[LoreObject, ...] = system.values.get("allPC", ()) if system else ()
+    if participant == GM:
+        return list(actors)
+    return [actor for actor in actors if recipient(actor) == participant]
+
+
+def known_keys(actors: list[LoreObject]) -> set[str]:
+    keys: set[str] = set()
+    for actor in actors:
+        for key in actor.values.get("knownSecrets") or ():
+            keys.add(str(key))
+    return keys
+
+
+def hidden_keys(obj: LoreObject) -> list[str]:
+    """The keys of the ``hide`` secrets of an object (it is hidden until one is known)."""
+    keys = []
+    for secret in obj.values.get("secrets") or ():
+        if not isinstance(secret, LoreObject):
+            continue
+        mode = secret.values.get("mode")
+        if isinstance(mode, EnumValue) and mode.name == "hide":
+            keys.append(str(secret.values.get("key")))
+    return keys
+
+
+def is_hidden(obj: LoreObject, keys: set[str]) -> bool:
+    hides = hidden_keys(obj)
+    return bool(hides) and not any(key in keys for key in hides)
+
+
+def placed_objects(session: Session) -> list[LoreObject]:
+    """The session's objects that have a location (areas and triggers aside)."""
+    program = session.program
+    area, trigger = program.form_by_name["Area"], program.form_by_name["Trigger"]
+    found = []
+    for value in session.rt.g:
+        if (
+            isinstance(value, LoreObject)
+            and value.form is not None
+            and "location" in value.values
+            and not value.form.is_subform_of(area)
+            and not value.form.is_subform_of(trigger)
+        ):
+            found.append(value)
+    return found
+
+
+def view(session: Session, participant: str) -> dict[str, Any]:
+    """What ``participant`` may know now (the GM: everything)."""
+    actors = actors_of(session, participant)
+    is_gm = participant == GM
+    keys = known_keys(actors)
+    world = session.world
+    areas: dict[str, AreaNode] = {}
+    actor_views = []
+    for actor in actors:
+        described = describe(actor)
+        place = _place(session, actor)
+        if place is not None:
+            area, coordinate = place
+            areas[area.path] = area
+            described["area"] = area.path
+            described["routes"] = [area.location(c).text for c in destinations(area, coordinate)]
+        actor_views.append(described)
+    if is_gm and world is not None:
+        areas = {node.path: node for node in _all_areas(world.root)}
+    objects = []
+    for obj in placed_objects(session):
+        if obj in actors or (not is_gm and is_hidden(obj, keys)):
+            continue
+        place = _place(session, obj)
+        if place is None or place[0].path not in areas:
+            continue
+        objects.append(describe(obj))
+    messages = [
+        record
+        for record in session.transcript.records
+        if record["kind"] == "message" and (is_gm or record["to"] == participant)
+    ]
+    return {
+        "participant": participant,
+        "tick": session.ticks,
+        "actors": actor_views,
+        "areas": [_area(node) for node in areas.values()],
+        "objects": objects,
+        "messages": messages,
+    }
+
+
+def describe(obj: LoreObject) -> dict[str, Any]:
+    described: dict[str, Any] = {
+        "id": obj.label or f"#{obj.oid}",
+        "form": obj.form.name if obj.form else "form",
+    }
+    for name in ("name", "location", "description"):
+        value = obj.values.get(name)
+        if value is not None:
+            described[name] = str(value) if isinstance(value, TypedString) else plain(value)
+    secrets = obj.values.get("knownSecrets")
+    if secrets:
+        described["knownSecrets"] = [str(key) for key in secrets]
+    return described
+
+
+def _place(session: Session, obj: LoreObject) -> tuple[AreaNode, str | None] | None:
+    world = session.world
+    location = obj.values.get("location")
+    if world is None or location is None:
+        return None
+    try:
+        place = world.resolve(location)
+    except RuleError:
+        return None
+    return place.area, place.coordinate
+
+
+def _all_areas(root: AreaNode | None) -> list[AreaNode]:
+    found: list[AreaNode] = []
+    stack = [root] if root is not None else []
+    while stack:
+        node = stack.pop()
+        found.append(node)
+        stack.extend(reversed(list(node.children.values())))
+    return found
+
+
+def _area(node: AreaNode) -> dict[str, Any]:
+    geometry = node.geometry
+    return {
+        "path": node.path,
+        "label": node.label,
+        "description": plain(node.obj.values.get("description", "")),
+        "style": geometry.style if geometry is not None else None,
+        "places": geometry.coordinates() if geometry is not None else [],
+    }
