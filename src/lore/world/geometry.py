@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from xml.etree.ElementTree import Element
 
+from lore.world.schemas import validate
 from lore.world.xmldoc import Document, Place, local_name, namespace
 
 MAX_SECTIONS = 250_000
@@ -122,6 +123,8 @@ class _Reader:
         self.document = document
         self.known_unit = known_unit
         self.problems: list[Problem] = []
+        # Elements the schema found fault with: their attributes are not reported again.
+        self.faulty: set[int] = set()
 
     def problem(
         self, message: str, place: Place, hint: str | None = None, warning: bool = False
@@ -134,6 +137,8 @@ class _Reader:
             return None
         place = self.document.attribute_place(element, name)
         found = parse_quantity(text)
+        if found is None and id(element) in self.faulty:
+            return None
         if found is None:
             self.problem(
                 f'{name}="{text}" is not a quantity (expected like 0.3[m])',
@@ -150,7 +155,7 @@ class _Reader:
         text = element.get(name)
         if text is None:
             return False
-        if text not in ("true", "false"):
+        if text not in ("true", "false") and id(element) not in self.faulty:
             self.problem(
                 f'{name}="{text}" must be true or false',
                 self.document.attribute_place(element, name),
@@ -172,6 +177,11 @@ class _Reader:
             )
             return None
         style = namespace(root.tag).rstrip("/").rsplit("/", 1)[-1]
+        if style in STYLES:
+            for place_, message, element_id in validate(self.document, style,
+                                                         namespace(root.tag)):
+                self.problem(message, place_)
+                self.faulty.add(element_id)
         scale = self.quantity(root, "scale")
         if style == "Point":
             return self.read_points(scale)
@@ -237,7 +247,7 @@ class _Reader:
             value = float(text)
         except ValueError:
             value = -1.0
-        if not value > 0 or value == float("inf"):
+        if (not value > 0 or value == float("inf")) and id(link) not in self.faulty:
             self.problem(
                 f'distance="{text}" must be a positive number',
                 self.document.attribute_place(link, "distance"),
@@ -249,7 +259,7 @@ class _Reader:
         root = self.document.root
         kind_text = root.get("type", "4")
         kind = int(kind_text) if kind_text in ("4", "6", "8") else 4
-        if kind_text not in ("4", "6", "8"):
+        if kind_text not in ("4", "6", "8") and id(root) not in self.faulty:
             self.problem(
                 f'type="{kind_text}" must be 4 (squares), 8 (squares with diagonals) or 6 (hexes)',
                 self.document.attribute_place(root, "type"),
