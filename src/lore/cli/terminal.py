@@ -28,7 +28,10 @@ class Terminal:
     def ask(self, query: Query, stream: Stream) -> dict[str, Any] | None:
         self.say(f"\n== {self.name}: {query.title}")
         for name, text in query.texts:
-            self.say(f"   {text}" if name == "message" else f"   {name}: {text}")
+            if name == "map":
+                self.say("\n".join("   " + line for line in text.splitlines()))
+            else:
+                self.say(f"   {text}" if name == "message" else f"   {name}: {text}")
         answer: dict[str, Any] = {}
         for item in query.inputs:
             value = self.ask_input(item)
@@ -53,8 +56,9 @@ class Terminal:
 
     def choose(self, item: Input) -> str:
         choices = item.choices or ()
-        for number, choice in enumerate(choices, 1):
-            self.say(f"   {number}. {choice}")
+        captions = item.captions or choices
+        for number, (choice, caption) in enumerate(zip(choices, captions, strict=False), 1):
+            self.say(f"   {number}. {caption}" + (f" ({choice})" if caption != choice else ""))
         while True:
             text = self.read(f"{item.name} [1-{len(choices)}]> ").strip()
             if text.isdigit() and 1 <= int(text) <= len(choices):

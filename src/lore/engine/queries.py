@@ -23,6 +23,7 @@ class Input:
     choices: tuple[str, ...] | None = None
     allowed: Range | None = None
     default: Any = None
+    captions: tuple[str, ...] | None = None  # what each choice is called (enum captions)
 
     def describe(self) -> dict[str, Any]:
         described: dict[str, Any] = {"name": self.name, "type": str(self.type)}
@@ -65,14 +66,16 @@ def make_query(to: str, title: str, spec: Any) -> Query:
 
 def _input(name: str, marker: InputMarker) -> Input:
     rtype: RuntimeType = marker.type
-    choices = None
+    choices = captions = None
     if rtype.kind == "enum" and rtype.enum is not None:
         choices = tuple(rtype.enum.values)
+        captions = tuple(show(value.members.get("caption", value.name))
+                         for value in rtype.enum.values.values())
     allowed = marker.args[0] if marker.args and isinstance(marker.args[0], Range) else None
     default = marker.args[1] if len(marker.args) > 1 else None
     if rtype.kind == "unit" and isinstance(default, int | float) and rtype.unit is not None:
         default = Quantity.of(default, rtype.unit, rtype.family)
-    return Input(name, rtype, choices, allowed, default)
+    return Input(name, rtype, choices, allowed, default, captions)
 
 
 def fill(query: Query, spec: Any, answer: Any) -> LoreObject:

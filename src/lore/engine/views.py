@@ -16,7 +16,7 @@ from lore.engine.queries import plain
 from lore.engine.world_natives import destinations
 from lore.runtime.errors import RuleError
 from lore.runtime.values import EnumValue, LoreObject, TypedString
-from lore.world.model import AreaNode
+from lore.world.model import AreaNode, World
 
 if TYPE_CHECKING:
     from lore.engine.session import Session
@@ -93,6 +93,7 @@ def view(session: Session, participant: str) -> dict[str, Any]:
         actor_views.append(described)
     if is_gm and world is not None:
         areas = {node.path: node for node in _all_areas(world.root)}
+    area_views = [_area(node, world) for node in areas.values()]
     objects = []
     for obj in placed_objects(session):
         if obj in actors or (not is_gm and is_hidden(obj, keys)):
@@ -110,7 +111,7 @@ def view(session: Session, participant: str) -> dict[str, Any]:
         "participant": participant,
         "tick": session.ticks,
         "actors": actor_views,
-        "areas": [_area(node) for node in areas.values()],
+        "areas": area_views,
         "objects": objects,
         "messages": messages,
     }
@@ -153,12 +154,17 @@ def _all_areas(root: AreaNode | None) -> list[AreaNode]:
     return found
 
 
-def _area(node: AreaNode) -> dict[str, Any]:
+def _area(node: AreaNode, world: World | None) -> dict[str, Any]:
     geometry = node.geometry
-    return {
+    described: dict[str, Any] = {
         "path": node.path,
         "label": node.label,
         "description": plain(node.obj.values.get("description", "")),
         "style": geometry.style if geometry is not None else None,
         "places": geometry.coordinates() if geometry is not None else [],
     }
+    environment = world.environment(node) if world is not None else None
+    if environment is not None:
+        described["environment"] = {name: plain(value) for name, value in
+                                    environment.values.items()}
+    return described

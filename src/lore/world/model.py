@@ -159,6 +159,18 @@ class World:
             raise RuleError(f"'{node.path}' has no place [{coordinate}]")
         return Place(node, coordinate)
 
+    def environment(self, area: AreaNode) -> LoreObject | None:
+        """The area's Environment; ``Environment.inherited`` takes the parent's."""
+        node: AreaNode | None = area
+        while node is not None:
+            value = node.obj.values.get("environment")
+            if isinstance(value, LoreObject):
+                return value
+            if value != "inherited":
+                return None
+            node = node.parent
+        return None
+
     def metres(self, value: float) -> Quantity:
         return Quantity(float(value), "m", self.length)
 
