@@ -24,8 +24,12 @@ def run(args: argparse.Namespace) -> int:
         result = check_paths([path])
         found = ordered_diagnostics(result.program, result.diagnostics + check_world(result))
         for diagnostic in found:
-            key = (diagnostic.source.name, diagnostic.span.start, diagnostic.span.end,
-                   diagnostic.message)
+            key = (
+                diagnostic.source.name,
+                diagnostic.span.start,
+                diagnostic.span.end,
+                diagnostic.message,
+            )
             if key not in seen:
                 seen.add(key)
                 shown.append(diagnostic)

@@ -31,8 +31,10 @@ def run(args: argparse.Namespace) -> int:
         formatted = format_module(result)
         if args.check:
             if formatted != source.text:
-                print(f"{path}: not in the canonical layout (run 'lore fmt --write {path}')",
-                      file=sys.stderr)
+                print(
+                    f"{path}: not in the canonical layout (run 'lore fmt --write {path}')",
+                    file=sys.stderr,
+                )
                 status = 1
         elif args.write:
             if formatted != source.text:

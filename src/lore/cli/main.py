@@ -20,29 +20,37 @@ EXIT_USAGE = 2
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="lore", description="Lore: rules and scenarios for tabletop sessions.")
+        prog="lore", description="Lore: rules and scenarios for tabletop sessions."
+    )
     parser.add_argument("--version", action="version", version=f"lore {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
 
-    check = commands.add_parser("check", help="report the problems of Lore files",
-                                description="Parse and check Lore files and what they "
-                                "import; print each problem with its place.")
+    check = commands.add_parser(
+        "check",
+        help="report the problems of Lore files",
+        description="Parse and check Lore files and what they "
+        "import; print each problem with its place.",
+    )
     check.add_argument("files", nargs="+", type=Path, metavar="FILE")
     check.set_defaults(handler=check_command.run)
 
-    fmt = commands.add_parser("fmt", help="print Lore files in the canonical layout",
-                              description="Print a Lore file in the canonical layout "
-                              "(comments kept).")
+    fmt = commands.add_parser(
+        "fmt",
+        help="print Lore files in the canonical layout",
+        description="Print a Lore file in the canonical layout (comments kept).",
+    )
     fmt.add_argument("files", nargs="+", type=Path, metavar="FILE")
     mode = fmt.add_mutually_exclusive_group()
     mode.add_argument("--write", action="store_true", help="rewrite the files in place")
-    mode.add_argument("--check", action="store_true",
-                      help="exit 1 if a file is not in the canonical layout")
+    mode.add_argument(
+        "--check", action="store_true", help="exit 1 if a file is not in the canonical layout"
+    )
     fmt.set_defaults(handler=fmt_command.run)
 
-    run = commands.add_parser("run", help="run a session in the terminal",
-                              description=run_command.__doc__)
+    run = commands.add_parser(
+        "run", help="run a session in the terminal", description=run_command.__doc__
+    )
     run_command.add_arguments(run)
     run.set_defaults(handler=run_command.run)
     return parser

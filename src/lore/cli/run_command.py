@@ -39,12 +39,21 @@ _TAG = re.compile(r"<[^>]*>")
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", type=Path, metavar="FILE")
     parser.add_argument("--seed", type=int, default=None, help="the random seed (default 0)")
-    parser.add_argument("--answers", type=Path, metavar="ANSWERS.json",
-                        help="answers of each participant, by id, in order")
-    parser.add_argument("--transcript", type=Path, metavar="OUT.jsonl",
-                        help="write every happening as a JSON line")
-    parser.add_argument("--save", type=Path, metavar="OUT.lore",
-                        help="save the session at the end (or when interrupted)")
+    parser.add_argument(
+        "--answers",
+        type=Path,
+        metavar="ANSWERS.json",
+        help="answers of each participant, by id, in order",
+    )
+    parser.add_argument(
+        "--transcript", type=Path, metavar="OUT.jsonl", help="write every happening as a JSON line"
+    )
+    parser.add_argument(
+        "--save",
+        type=Path,
+        metavar="OUT.lore",
+        help="save the session at the end (or when interrupted)",
+    )
     parser.add_argument("--max-steps", type=int, default=None, metavar="K")
     parser.add_argument("--max-ticks", type=int, default=None, metavar="T")
 
@@ -64,8 +73,10 @@ def load_answers(path: Path) -> dict[str, list[dict[str, Any]]]:
         raise ValueError(f'{path}: expected an object like {{"GM": [{{...}}, ...]}}')
     for who, answers in data.items():
         if not isinstance(answers, list) or not all(isinstance(a, dict) for a in answers):
-            raise ValueError(f"{path}: the answers of '{who}' must be a list of objects "
-                             '(input name to value), like [{"action": "move"}]')
+            raise ValueError(
+                f"{path}: the answers of '{who}' must be a list of objects "
+                '(input name to value), like [{"action": "move"}]'
+            )
     return data
 
 
@@ -104,9 +115,13 @@ def run(args: argparse.Namespace) -> int:
     transcript.listeners.append(printer)
     try:
         program = compile_program(result)
-        session = Session(program, seed, participants,
-                          Limits(max_steps=args.max_steps, max_ticks=args.max_ticks),
-                          transcript)
+        session = Session(
+            program,
+            seed,
+            participants,
+            Limits(max_steps=args.max_steps, max_ticks=args.max_ticks),
+            transcript,
+        )
         printer.session = session
         reason = session.run()
     except RuleError as error:
@@ -118,19 +133,27 @@ def run(args: argparse.Namespace) -> int:
     if args.save is not None:
         entry = path
         shown = len([r for r in transcript.records if r["kind"] != "end"])
-        changed = [(obj.label, {name: obj.values.get(name) for name in names})
-                   for obj, names in session.changed.values() if obj.label]
-        args.save.write_text(save_text(entry, args.save, seed, session.ticks,
-                                       session.answers, shown, changed=changed),
-                             encoding="utf-8")
+        changed = [
+            (obj.label, {name: obj.values.get(name) for name in names})
+            for obj, names in session.changed.values()
+            if obj.label
+        ]
+        args.save.write_text(
+            save_text(
+                entry, args.save, seed, session.ticks, session.answers, shown, changed=changed
+            ),
+            encoding="utf-8",
+        )
     return 1 if reason == "error" else 0
 
 
-def make_participants(log: ReplayLog, scripted: dict[str, list[dict[str, Any]]] | None
-                      ) -> Participants:
+def make_participants(
+    log: ReplayLog, scripted: dict[str, list[dict[str, Any]]] | None
+) -> Participants:
     def create(who: str) -> Participant:
-        live: Participant = (Scripted(list(scripted.get(who, []))) if scripted is not None
-                             else Terminal(who))
+        live: Participant = (
+            Scripted(list(scripted.get(who, []))) if scripted is not None else Terminal(who)
+        )
         return Replaying(log, who, live)
 
     return Participants(default=create)
@@ -171,11 +194,15 @@ class Printer:
                 text = " ".join(_TAG.sub(" ", text).split())
             print(f"[{record['tick']}] {record['to']}: {text}", flush=True)
         elif kind == "error":
-            print(f"[{record['tick']}] rule error at {record['where']}: {record['message']}",
-                  file=sys.stderr, flush=True)
+            print(
+                f"[{record['tick']}] rule error at {record['where']}: {record['message']}",
+                file=sys.stderr,
+                flush=True,
+            )
         elif kind == "end":
-            print(f"[{record['tick']}] session ended: {record['reason']}", file=sys.stderr,
-                  flush=True)
+            print(
+                f"[{record['tick']}] session ended: {record['reason']}", file=sys.stderr, flush=True
+            )
 
 
 def resumed_summary(session: Session) -> str:

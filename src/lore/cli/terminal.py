@@ -16,8 +16,9 @@ from lore.engine.randomness import Stream
 class Terminal:
     """One participant at the terminal (several share it, each named in the prompt)."""
 
-    def __init__(self, name: str, read: Callable[[str], str] | None = None,
-                 out: TextIO | None = None) -> None:
+    def __init__(
+        self, name: str, read: Callable[[str], str] | None = None, out: TextIO | None = None
+    ) -> None:
         self.name = name
         self.read = read or input
         self.out = out or sys.stdout
@@ -45,8 +46,9 @@ class Terminal:
             try:
                 if item.choices:
                     return self.choose(item)
-                text = self.read(f"{item.name} ({item.type}"
-                                 f"{', ' + str(item.allowed) if item.allowed else ''})> ")
+                text = self.read(
+                    f"{item.name} ({item.type}{', ' + str(item.allowed) if item.allowed else ''})> "
+                )
             except EOFError:
                 return None
             value = parse_typed(item, text.strip())

@@ -34,8 +34,11 @@ def dump_text(node: Any, indent: int = 0) -> str:
 
 def _lines(value: Any, indent: int) -> list[str]:
     pad = "  " * indent
-    if isinstance(value, tuple) and value and isinstance(value[0], str) and all(
-        isinstance(item, tuple) and len(item) == 2 for item in value[1:]
+    if (
+        isinstance(value, tuple)
+        and value
+        and isinstance(value[0], str)
+        and all(isinstance(item, tuple) and len(item) == 2 for item in value[1:])
     ):
         out = [f"{pad}{value[0]}"]
         for name, item in value[1:]:

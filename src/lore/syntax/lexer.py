@@ -126,9 +126,13 @@ def _check_escapes(text: str, start: int, error: _Report) -> None:
     for match in _ESCAPE_RE.finditer(text, 1, len(text) - 1):
         seq = match.group(1)
         if seq[0] in "uU" and len(seq) > 1 and _is_bad_code_point(int(seq[1:], 16)):
-            error("lex.bad-escape", f"'{match.group()}' is not a Unicode character",
-                  start + match.start(), start + match.end(),
-                  "a code point is at most 10FFFF and not a surrogate (D800-DFFF)")
+            error(
+                "lex.bad-escape",
+                f"'{match.group()}' is not a Unicode character",
+                start + match.start(),
+                start + match.end(),
+                "a code point is at most 10FFFF and not a surrogate (D800-DFFF)",
+            )
 
 
 def unescape(body: str) -> str:
@@ -144,6 +148,15 @@ def unescape(body: str) -> str:
         return _ESCAPES.get(seq, seq)
 
     return _ESCAPE_RE.sub(replace, body)
+
+
+# After this many errors the lexer stops: the text is hardly Lore (and the parser stops
+# after as many errors anyway).
+MAX_ERRORS = 200
+
+
+class _TooManyErrors(Exception):
+    pass
 
 
 @dataclass
@@ -175,76 +188,108 @@ def tokenize(source: SourceFile) -> LexResult:
         diagnostics.append(
             Diagnostic(Severity.ERROR, code, message, source, Span(start, end), hint)
         )
+        if len(diagnostics) >= MAX_ERRORS:
+            raise _TooManyErrors
 
-    while pos < length:
-        m = match(text, pos)
-        if m is None:
-            blank = _WHITE_SPACE.match(text, pos)
-            if blank is not None:  # white space before a bad character or the end
-                pos = blank.end()
+    try:
+        while pos < length:
+            m = match(text, pos)
+            if m is None:
+                blank = _WHITE_SPACE.match(text, pos)
+                if blank is not None:  # white space before a bad character or the end
+                    pos = blank.end()
+                    continue
+                if _half_width(text[pos]) is not None:
+                    # Report the run of full-width characters once, then read it as the
+                    # half-width characters it stands for (same length: offsets stay valid).
+                    run_end = _full_width_run(text, pos, error)
+                    text = (
+                        text[:pos]
+                        + "".join(_half_width(c) or c for c in text[pos:run_end])
+                        + (text[run_end:])
+                    )
+                    continue
+                pos = _bad_character(source, text, pos, tokens, error)
                 continue
-            if _half_width(text[pos]) is not None:
-                # Report the run of full-width characters once, then read it as the
-                # half-width characters it stands for (same length: offsets stay valid).
-                run_end = _full_width_run(text, pos, error)
-                text = text[:pos] + "".join(_half_width(c) or c for c in text[pos:run_end]) + (
-                    text[run_end:]
-                )
-                continue
-            pos = _bad_character(source, text, pos, tokens, error)
-            continue
-        kind = m.lastgroup or ""
-        pos, end = m.span(kind)
-        if kind == "word":
-            word = m.group(kind)
-            append(new(Token, (word if word in keywords else IDENT, word, pos, end)))
-        elif kind == "op":
-            op = m.group(kind)
-            if op == "]":
-                error("lex.unexpected-char", "unexpected ']' with no '[' before it", pos, end,
-                      "remove it")
-            else:
-                append(new(Token, (op, op, pos, end)))
-        elif kind == "number":
-            body = m.group(kind)
-            is_real = "." in body or "e" in body or "E" in body
-            append(new(Token, (REAL if is_real else INT, body, pos, end)))
-        elif kind == "dice":
-            append(new(Token, (DICE, m.group(kind), pos, end)))
-        elif kind == "string":
-            body = m.group(kind)
-            if "\\" in body:
-                _check_escapes(body, pos, error)
-            append(new(Token, (STRING, body, pos, end)))
-        elif kind == "unit":
-            append(new(Token, (UNIT, m.group(kind), pos, end)))
-        elif kind == "hex":
-            body = m.group(kind)
-            is_real = "." in body or "p" in body or "P" in body
-            append(new(Token, (REAL if is_real else INT, body, pos, end)))
-        elif kind == "line_comment":
-            comments.append(Comment(m.group(kind).rstrip("\r"), pos, end, _own_line(text, pos)))
-        elif kind == "block_comment":
-            close = text.find("*/", end)
-            if close < 0:
-                error("lex.unterminated-comment", "unterminated comment", pos, end,
-                      "close it with '*/'")
-                end = length
-            else:
-                end = close + 2
-            comments.append(Comment(text[pos:end], pos, end, _own_line(text, pos)))
-        elif kind == "long_string":
-            level = end - pos - 2
-            closer = "]" + "=" * level + "]"
-            close = text.find(closer, end)
-            if close < 0:
-                error("lex.unterminated-long-string", "unterminated long string", pos, end,
-                      f"close it with '{closer}'")
-                end = length
-            else:
-                end = close + len(closer)
-            append(new(Token, (LONGSTRING, text[pos:end], pos, end)))
-        pos = end
+            kind = m.lastgroup or ""
+            pos, end = m.span(kind)
+            if kind == "word":
+                word = m.group(kind)
+                append(new(Token, (word if word in keywords else IDENT, word, pos, end)))
+            elif kind == "op":
+                op = m.group(kind)
+                if op == "]":
+                    error(
+                        "lex.unexpected-char",
+                        "unexpected ']' with no '[' before it",
+                        pos,
+                        end,
+                        "remove it",
+                    )
+                else:
+                    append(new(Token, (op, op, pos, end)))
+            elif kind == "number":
+                body = m.group(kind)
+                is_real = "." in body or "e" in body or "E" in body
+                append(new(Token, (REAL if is_real else INT, body, pos, end)))
+            elif kind == "dice":
+                append(new(Token, (DICE, m.group(kind), pos, end)))
+            elif kind == "string":
+                body = m.group(kind)
+                if "\\" in body:
+                    _check_escapes(body, pos, error)
+                append(new(Token, (STRING, body, pos, end)))
+            elif kind == "unit":
+                append(new(Token, (UNIT, m.group(kind), pos, end)))
+            elif kind == "hex":
+                body = m.group(kind)
+                is_real = "." in body or "p" in body or "P" in body
+                append(new(Token, (REAL if is_real else INT, body, pos, end)))
+            elif kind == "line_comment":
+                comments.append(Comment(m.group(kind).rstrip("\r"), pos, end, _own_line(text, pos)))
+            elif kind == "block_comment":
+                close = text.find("*/", end)
+                if close < 0:
+                    error(
+                        "lex.unterminated-comment",
+                        "unterminated comment",
+                        pos,
+                        end,
+                        "close it with '*/'",
+                    )
+                    end = length
+                else:
+                    end = close + 2
+                comments.append(Comment(text[pos:end], pos, end, _own_line(text, pos)))
+            elif kind == "long_string":
+                level = end - pos - 2
+                closer = "]" + "=" * level + "]"
+                close = text.find(closer, end)
+                if close < 0:
+                    error(
+                        "lex.unterminated-long-string",
+                        "unterminated long string",
+                        pos,
+                        end,
+                        f"close it with '{closer}'",
+                    )
+                    end = length
+                else:
+                    end = close + len(closer)
+                append(new(Token, (LONGSTRING, text[pos:end], pos, end)))
+            pos = end
+    except _TooManyErrors:
+        last = diagnostics[-1].span
+        diagnostics.append(
+            Diagnostic(
+                Severity.ERROR,
+                "lex.too-many",
+                "too many errors; the rest of the file was not read",
+                source,
+                last,
+                "is this a Lore file?",
+            )
+        )
     append(new(Token, (EOF, "", length, length)))
     return LexResult(tokens, comments, diagnostics)
 
@@ -258,13 +303,23 @@ def _full_width_run(text: str, pos: int, error: _Report) -> int:
     if end == pos + 1:
         char = text[pos]
         name = unicodedata.name(char, "")
-        error("lex.unexpected-char", f"unexpected character U+{ord(char):04X} ({name})", pos,
-              end, _suggestion(char))
+        error(
+            "lex.unexpected-char",
+            f"unexpected character U+{ord(char):04X} ({name})",
+            pos,
+            end,
+            _suggestion(char),
+        )
     else:
         run = text[pos:end]
         half = "".join(_half_width(c) or c for c in run)
-        error("lex.unexpected-char", f"unexpected full-width characters '{run}'", pos, end,
-              f"use the half-width {_quoted(half)} instead")
+        error(
+            "lex.unexpected-char",
+            f"unexpected full-width characters '{run}'",
+            pos,
+            end,
+            f"use the half-width {_quoted(half)} instead",
+        )
     return end
 
 
@@ -281,8 +336,9 @@ def _bad_character(
     if not name and unicodedata.category(char) == "Cc":
         name = "a control character"
     described = f"U+{ord(char):04X}" + (f" ({name})" if name else "")
-    error("lex.unexpected-char", f"unexpected character {described}", pos, pos + 1,
-          _suggestion(char))
+    error(
+        "lex.unexpected-char", f"unexpected character {described}", pos, pos + 1, _suggestion(char)
+    )
     if char == "#":  # a comment in the style of another language: skip it like one
         line_end = text.find("\n", pos)
         return len(text) if line_end < 0 else line_end
@@ -304,8 +360,13 @@ def _unterminated_string(text: str, pos: int, tokens: list[Token], error: _Repor
     char = text[pos]
     line_end = text.find("\n", pos)
     line_end = len(text) if line_end < 0 else line_end
-    error("lex.unterminated-string", "unterminated string", pos, pos + 1,
-          f"close it with {char} on the same line (use [[...]] for text over several lines)")
+    error(
+        "lex.unterminated-string",
+        "unterminated string",
+        pos,
+        pos + 1,
+        f"close it with {char} on the same line (use [[...]] for text over several lines)",
+    )
     end = line_end
     while end > pos + 1 and text[end - 1] in _STATEMENT_END:
         end -= 1
@@ -321,24 +382,49 @@ def _bad_unit(text: str, pos: int, tokens: list[Token], error: _Report) -> int:
     if close < 0 or "[" in text[pos + 1 : close]:
         unclosed = _UNCLOSED_UNIT.match(text, pos + 1)
         if unclosed is None:
-            error("lex.bad-unit", "expected a unit name like [m] or a long string like [[...]]",
-                  pos, pos + 1, None)
+            error(
+                "lex.bad-unit",
+                "expected a unit name like [m] or a long string like [[...]]",
+                pos,
+                pos + 1,
+                None,
+            )
             return pos + 1
         name = unclosed.group()
-        error("lex.bad-unit", f"unit name '[{name}' is not closed", pos, unclosed.end(),
-              f"write [{name}]")
+        error(
+            "lex.bad-unit",
+            f"unit name '[{name}' is not closed",
+            pos,
+            unclosed.end(),
+            f"write [{name}]",
+        )
         tokens.append(Token(UNIT, f"[{name}]", pos, unclosed.end()))
         return unclosed.end()
     inside = text[pos + 1 : close]
     name = "".join(inside.split())
     if not name:
-        error("lex.bad-unit", "empty unit name", pos, close + 1,
-              "write a unit name in the brackets, like [m]")
+        error(
+            "lex.bad-unit",
+            "empty unit name",
+            pos,
+            close + 1,
+            "write a unit name in the brackets, like [m]",
+        )
     elif name.startswith("="):
-        error("lex.bad-unit", f"a unit name cannot start with '=': [{inside}]", pos, close + 1,
-              "long strings are written [=[...]=]")
+        error(
+            "lex.bad-unit",
+            f"a unit name cannot start with '=': [{inside}]",
+            pos,
+            close + 1,
+            "long strings are written [=[...]=]",
+        )
     else:
-        error("lex.bad-unit", f"a unit name cannot contain spaces: [{inside}]", pos, close + 1,
-              f"write [{name}]")
+        error(
+            "lex.bad-unit",
+            f"a unit name cannot contain spaces: [{inside}]",
+            pos,
+            close + 1,
+            f"write [{name}]",
+        )
         tokens.append(Token(UNIT, f"[{name}]", pos, close + 1))
     return close + 1

@@ -59,9 +59,7 @@ _RELATION = 3
 # (docinfo{version=...}, history(...){desc=...}).
 _SOFT_KEYWORDS = frozenset("docinfo encoding version desc author history reviser".split())
 _MODIFIERS = ("private", "override", "constant")
-_DEFINITION_KEYWORDS = frozenset("section enum form rule function alter".split()) | set(
-    _MODIFIERS
-)
+_DEFINITION_KEYWORDS = frozenset("section enum form rule function alter".split()) | set(_MODIFIERS)
 _HEADER_KEYWORDS = frozenset(("docinfo", "desc", "author", "history", "import"))
 # Tokens where skipping after a syntax error stops, when they start a line.
 _RESUME = _DEFINITION_KEYWORDS | _HEADER_KEYWORDS
@@ -154,7 +152,7 @@ class Parser:
         self.prev_end = 0
         self.depth = 0
         self.braces = 0  # '{' minus '}' consumed so far
-        self.quiet_at_end = False  # the end of the file was already reported by the lexer
+        self.quiet_at_end = False  # an early end of the file has been reported already
         self.diagnostics: list[Diagnostic] = []
 
     # ------------------------------------------------------------ token stream
@@ -192,16 +190,24 @@ class Parser:
         token = self.token
         if token.kind == EOF:
             self.fail_at_end(what, "the file ends here; is a '}' or ';' missing?")
-        self.error("parse.expected", f"expected {what}, found {describe(token)}",
-                   Span(token.start, token.end), hint)
+        self.error(
+            "parse.expected",
+            f"expected {what}, found {describe(token)}",
+            Span(token.start, token.end),
+            hint,
+        )
         raise _Abort
 
     def fail_at_end(self, what: str, hint: str) -> NoReturn:
         """Report that the file ends too early (once: later errors there say nothing new)."""
         if not self.quiet_at_end:
             # Point just after the last token rather than past the last line.
-            self.error("parse.expected", f"expected {what}, found end of input",
-                       Span(self.prev_end, self.prev_end), hint)
+            self.error(
+                "parse.expected",
+                f"expected {what}, found end of input",
+                Span(self.prev_end, self.prev_end),
+                hint,
+            )
             self.quiet_at_end = True
         raise _Abort
 
@@ -210,6 +216,8 @@ class Parser:
         if self.accept("}"):
             return
         if self.at(EOF):
+            if self.quiet_at_end:  # said already; do not look for the culprit again
+                raise _Abort
             line = self.source.position(self._likely_unclosed(opener)).line
             self.fail_at_end(what, f"the '{{' on line {line} is never closed")
         self.fail_expected(what)
@@ -232,15 +240,28 @@ class Parser:
         return open_braces[-1] if open_braces else opener
 
     def _closed_in_place(self, open_index: int) -> bool:
-        """Is the '{' at ``open_index`` closed by a '}' indented at least as far as it?"""
+        """Is the '{' at ``open_index`` closed by a '}' indented at least as far as it?
+
+        Looks no further than the next line that starts, other than with that '}', no
+        deeper than the line of the '{' (where the construct around it goes on).
+        """
+        tokens = self.tokens
+        indent = self._indent(tokens[open_index].start)
         depth = 0
-        for token in self.tokens[open_index:]:
+        for index in range(open_index, len(tokens)):
+            token = tokens[index]
             if token.kind == "{":
                 depth += 1
             elif token.kind == "}":
                 depth -= 1
                 if depth == 0:
-                    return self._indent(token.start) >= self._indent(self.tokens[open_index].start)
+                    return self._indent(token.start) >= indent
+            if token.kind == EOF or (
+                index > open_index
+                and self._newline_between(tokens[index - 1].end, token.start)
+                and self._indent(token.start) <= indent
+            ):
+                return False
         return False
 
     def _indent(self, offset: int) -> int:
@@ -253,16 +274,21 @@ class Parser:
         return index - line_start
 
     def error(self, code: str, message: str, span: Span, hint: str | None = None) -> None:
+        if len(self.diagnostics) >= MAX_DIAGNOSTICS:  # the lexer gave up already
+            raise _Fatal
         end = len(self.source.text)
         span = Span(min(span.start, end), min(span.end, end))
-        self.diagnostics.append(
-            Diagnostic(Severity.ERROR, code, message, self.source, span, hint)
-        )
+        self.diagnostics.append(Diagnostic(Severity.ERROR, code, message, self.source, span, hint))
         if len(self.diagnostics) >= MAX_DIAGNOSTICS:
             self.diagnostics.append(
-                Diagnostic(Severity.ERROR, "parse.too-many", "too many syntax errors; the rest "
-                           "of the file was not read", self.source, span,
-                           "fix the errors above first")
+                Diagnostic(
+                    Severity.ERROR,
+                    "parse.too-many",
+                    "too many syntax errors; the rest of the file was not read",
+                    self.source,
+                    span,
+                    "fix the errors above first",
+                )
             )
             raise _Fatal
 
@@ -276,8 +302,12 @@ class Parser:
         token = self.token
         at = Span(self.prev_end, self.prev_end + 1)
         if token.kind != EOF or not self.quiet_at_end:
-            self.error("parse.expected", f"expected ';' after {after}, found {describe(token)}",
-                       at, "add ';'")
+            self.error(
+                "parse.expected",
+                f"expected ';' after {after}, found {describe(token)}",
+                at,
+                "add ';'",
+            )
             self.quiet_at_end = self.quiet_at_end or token.kind == EOF
         # If the next token starts a new line, go on as though ';' were there.
         if token.kind == EOF or self._newline_between(self.prev_end, token.start):
@@ -291,10 +321,12 @@ class Parser:
         self.depth += 1
         if self.depth > MAX_NESTING:
             token = self.token
-            self.error("parse.too-deep",
-                       f"nesting deeper than {MAX_NESTING} levels",
-                       Span(token.start, max(token.end, token.start + 1)),
-                       "split the expression or rule into smaller parts")
+            self.error(
+                "parse.too-deep",
+                f"nesting deeper than {MAX_NESTING} levels",
+                Span(token.start, max(token.end, token.start + 1)),
+                "split the expression or rule into smaller parts",
+            )
             raise _Fatal
 
     def leave(self) -> None:
@@ -331,7 +363,7 @@ class Parser:
                 self.advance()
                 if self.braces == level and (
                     self.token.kind in _RESUME
-                    or self.token.kind in _STATEMENT_START and self._starts_line()
+                    or (self.token.kind in _STATEMENT_START and self._starts_line())
                 ):
                     return
                 continue
@@ -367,8 +399,12 @@ class Parser:
                         # A '}' that matches a '{' before it closes something abandoned
                         # after an earlier error: that error was reported already.
                         if self.braces < 0:
-                            self.error("parse.unexpected", "unexpected '}' with no '{' to "
-                                       "close", Span(token.start, token.end), "remove it")
+                            self.error(
+                                "parse.unexpected",
+                                "unexpected '}' with no '{' to close",
+                                Span(token.start, token.end),
+                                "remove it",
+                            )
                             self.braces = 0
                     elif self.at(";"):
                         self.advance()
@@ -383,9 +419,14 @@ class Parser:
         except RecursionError:
             token = self.token
             self.diagnostics.append(
-                Diagnostic(Severity.ERROR, "parse.too-deep", "the file is nested too deeply "
-                           "to read", self.source, Span(token.start, token.end),
-                           "split the expression or rule into smaller parts")
+                Diagnostic(
+                    Severity.ERROR,
+                    "parse.too-deep",
+                    "the file is nested too deeply to read",
+                    self.source,
+                    Span(token.start, token.end),
+                    "split the expression or rule into smaller parts",
+                )
             )
         return ast.Module(Span(0, len(self.source.text)), tuple(header), tuple(body))
 
@@ -411,7 +452,7 @@ class Parser:
             items.append(self.parse_expression())
             if not self.accept(","):
                 break
-        self.expect_close(opener)
+        self.expect_close(opener, "',' or '}'")
         if keyword == "desc":
             return ast.Desc(self.span_from(start), first, tuple(items))
         return ast.Author(self.span_from(start), first, tuple(items))
@@ -427,7 +468,7 @@ class Parser:
             entries.append(ast.Entry(self.span_from(start), name.text, value))
             if not (self.accept(",") or self.accept(";")):
                 break
-        self.expect_close(opener)
+        self.expect_close(opener, "',', ';' or '}'")
         return tuple(entries)
 
     def expect_name(self, what: str = "a name") -> Token:
@@ -439,9 +480,12 @@ class Parser:
         self.fail_expected(what)
 
     def dice_name(self, token: Token) -> NoReturn:
-        self.error("parse.dice-name", f"'{token.text}' is a dice literal, not a name",
-                   Span(token.start, token.end),
-                   "choose another name")
+        self.error(
+            "parse.dice-name",
+            f"'{token.text}' is a dice literal, not a name",
+            Span(token.start, token.end),
+            "choose another name",
+        )
         raise _Abort
 
     # ------------------------------------------------------------ definitions
@@ -453,16 +497,22 @@ class Parser:
         while self.token.kind in _MODIFIERS:
             token = self.advance()
             if token.kind in modifiers:
-                self.error("parse.modifier", f"'{token.kind}' given twice",
-                           Span(token.start, token.end), "remove it")
+                self.error(
+                    "parse.modifier",
+                    f"'{token.kind}' given twice",
+                    Span(token.start, token.end),
+                    "remove it",
+                )
             modifiers.append(token.kind)
         mods = tuple(modifiers)
         kind = self.token.kind
         if kind == "section":
             if context not in ("top", "section"):
-                self.error("parse.section-place", "a section can only be defined at the top "
-                           "level or inside another section",
-                           Span(self.token.start, self.token.end))
+                self.error(
+                    "parse.section-place",
+                    "a section can only be defined at the top level or inside another section",
+                    Span(self.token.start, self.token.end),
+                )
             return self.parse_section(start, mods)
         if kind == "enum":
             return self.parse_enum(start, mods)
@@ -498,26 +548,28 @@ class Parser:
             arrow = self.parse_result_marker()
             result = self.parse_type()
             body = self.parse_block()
-            return ast.AccessorDef(self.span_from(start), name.text, name_span, params, result,
-                                   body, mods, arrow)
+            return ast.AccessorDef(
+                self.span_from(start), name.text, name_span, params, result, body, mods, arrow
+            )
         if kind == "->":
             self.advance()
             result = self.parse_type()
             body = self.parse_block()
-            return ast.AccessorDef(self.span_from(start), name.text, name_span, None, result,
-                                   body, mods, True)
+            return ast.AccessorDef(
+                self.span_from(start), name.text, name_span, None, result, body, mods, True
+            )
         if kind == ":":
             self.advance()
             type_ = self.parse_type()
             if self.at("{"):
                 body = self.parse_block()
-                return ast.AccessorDef(self.span_from(start), name.text, name_span, None,
-                                       type_, body, mods, False)
+                return ast.AccessorDef(
+                    self.span_from(start), name.text, name_span, None, type_, body, mods, False
+                )
             if self.accept("="):
                 value = self.parse_expression()
                 self.expect_semicolon(f"the definition of '{name.text}'")
-                return ast.VarDef(self.span_from(start), name.text, name_span, value, mods,
-                                  type_)
+                return ast.VarDef(self.span_from(start), name.text, name_span, value, mods, type_)
             self.expect_semicolon(f"the declaration of '{name.text}'")
             return ast.FieldDecl(self.span_from(start), name.text, name_span, type_, mods)
         hint = "statements go inside a rule { ... }" if kind == "." else None
@@ -562,8 +614,9 @@ class Parser:
         name = self.expect_name("a form name")
         extends = self.parse_type() if self.accept("extends") else None
         members = self.parse_members("form")
-        return ast.FormDef(self.span_from(start), name.text, Span(name.start, name.end),
-                           extends, members, mods)
+        return ast.FormDef(
+            self.span_from(start), name.text, Span(name.start, name.end), extends, members, mods
+        )
 
     def parse_enum(self, start: int, mods: tuple[str, ...]) -> ast.EnumDef:
         self.expect("enum")
@@ -585,8 +638,9 @@ class Parser:
                     value_members: tuple[ast.Definition, ...] = ()
                     if self.at("{"):
                         value_members = self.parse_members("enum-value")
-                    values.append(ast.EnumValue(self.span_from(value_start), value_name,
-                                                value_members))
+                    values.append(
+                        ast.EnumValue(self.span_from(value_start), value_name, value_members)
+                    )
                 else:
                     definition = self.parse_definition("enum")
                     if definition is not None:
@@ -595,34 +649,55 @@ class Parser:
                 self.recover(mark)
         self.expect_close(opener)
         self.leave()
-        return ast.EnumDef(self.span_from(start), name.text, Span(name.start, name.end),
-                           extends, tuple(values), tuple(members), mods)
+        return ast.EnumDef(
+            self.span_from(start),
+            name.text,
+            Span(name.start, name.end),
+            extends,
+            tuple(values),
+            tuple(members),
+            mods,
+        )
 
     def parse_rule(self, start: int, mods: tuple[str, ...]) -> ast.RuleDef:
         self.expect("rule")
         name = self.expect_name("a rule name")
         params = self.parse_params() if self.at("(") else None
         body = self.parse_block()
-        return ast.RuleDef(self.span_from(start), name.text, Span(name.start, name.end),
-                           params, body, mods)
+        return ast.RuleDef(
+            self.span_from(start), name.text, Span(name.start, name.end), params, body, mods
+        )
 
     def parse_function(self, start: int, mods: tuple[str, ...]) -> ast.FunctionDef:
         self.expect("function")
         name = self.expect_name("a function name")
+        if not self.at("("):
+            self.fail_expected(
+                "'(' and the parameters", f"write {name.text}() for a function without parameters"
+            )
         params = self.parse_params()
         arrow = self.parse_result_marker()
         result = self.parse_type()
         body = self.parse_block()
-        return ast.FunctionDef(self.span_from(start), name.text, Span(name.start, name.end),
-                               params, result, body, mods, arrow)
+        return ast.FunctionDef(
+            self.span_from(start),
+            name.text,
+            Span(name.start, name.end),
+            params,
+            result,
+            body,
+            mods,
+            arrow,
+        )
 
     def parse_alter(self, start: int, mods: tuple[str, ...]) -> ast.AlterDef:
         self.expect("alter")
         name = self.expect_name("an alter name")
         params = self.parse_params()
         body = self.parse_block()
-        return ast.AlterDef(self.span_from(start), name.text, Span(name.start, name.end),
-                            params, body, mods)
+        return ast.AlterDef(
+            self.span_from(start), name.text, Span(name.start, name.end), params, body, mods
+        )
 
     def parse_params(self) -> tuple[ast.Param, ...]:
         self.expect("(")
@@ -705,8 +780,7 @@ class Parser:
             arrow = self.advance().kind == "->"
             result = self.parse_type()
         self.expect_close_angle()
-        return ast.FunctionType(self.span_from(start), tuple(params), result, arrow,
-                                parenthesized)
+        return ast.FunctionType(self.span_from(start), tuple(params), result, arrow, parenthesized)
 
     def expect_close_angle(self) -> None:
         token = self.token
@@ -756,8 +830,12 @@ class Parser:
                 self.dice_name(Token(DICE, expr.text, expr.span.start, expr.span.end))
             self.advance()
             if not isinstance(expr, ast.Name | ast.Member):
-                self.error("parse.assign-target", "can only assign to a name or a member",
-                           expr.span, "write 'name = value;' or 'self.member := value;'")
+                self.error(
+                    "parse.assign-target",
+                    "can only assign to a name or a member",
+                    expr.span,
+                    "write 'name = value;' or 'self.member := value;'",
+                )
                 raise _Abort
             value = self.parse_expression()
             self.expect_semicolon("the assignment")
@@ -773,13 +851,31 @@ class Parser:
         self.expect("(")
         condition = self.parse_expression()
         self.expect(")")
-        then = self.parse_block()
+        then = self.parse_branch("if (...)")
         otherwise: ast.Block | ast.If | None = None
         if self.accept("else"):
             self.enter()
-            otherwise = self.parse_if() if self.at("if") else self.parse_block()
+            otherwise = self.parse_if() if self.at("if") else self.parse_branch("else")
             self.leave()
         return ast.If(self.span_from(start), condition, then, otherwise)
+
+    def parse_branch(self, after: str) -> ast.Block:
+        """The block of an if or else; a lone statement without braces is an error."""
+        if self.at("{") or self.at(EOF):
+            return self.parse_block()
+        token = self.token
+        self.error(
+            "parse.expected",
+            f"expected '{{' after {after}, found {describe(token)}",
+            Span(token.start, token.end),
+            "put the statements in braces: { ... }",
+        )
+        # Go on with the one statement as the block, so that an 'else' after it still fits.
+        start = token.start
+        self.enter()
+        statement = self.parse_statement()
+        self.leave()
+        return ast.Block(self.span_from(start), (statement,))
 
     def parse_select(self) -> ast.Select:
         start = self.token.start
@@ -801,8 +897,10 @@ class Parser:
                 while self.accept(","):
                     values.append(self.parse_expression())
                 self.expect(")")
+                body = self.parse_block()
                 arm: ast.CaseArm | ast.AsArm = ast.CaseArm(
-                    Span(arm_start, self.prev_end), tuple(values), self.parse_block())
+                    Span(arm_start, self.prev_end), tuple(values), body
+                )
             elif token.kind == "as":
                 self.advance()
                 self.expect("(")
@@ -810,23 +908,39 @@ class Parser:
                 self.expect(":")
                 type_ = self.parse_type()
                 self.expect(")")
-                arm = ast.AsArm(Span(arm_start, self.prev_end), name.text,
-                                Span(name.start, name.end), type_, self.parse_block())
+                body = self.parse_block()
+                arm = ast.AsArm(
+                    Span(arm_start, self.prev_end),
+                    name.text,
+                    Span(name.start, name.end),
+                    type_,
+                    body,
+                )
             elif token.kind == "default":
                 self.advance()
                 if default is not None:
-                    self.error("parse.select-default", "a select has only one default",
-                               Span(token.start, token.end))
+                    self.error(
+                        "parse.select-default",
+                        "a select has only one default",
+                        Span(token.start, token.end),
+                    )
                 default = self.parse_block()
                 continue
             else:
                 self.fail_expected("'case', 'as', 'default' or '}'")
             if default is not None:
-                self.error("parse.select-order", "'default' must be the last arm",
-                           Span(token.start, token.end), "move the default arm to the end")
+                self.error(
+                    "parse.select-order",
+                    "'default' must be the last arm",
+                    Span(token.start, token.end),
+                    "move the default arm to the end",
+                )
             if arms and type(arms[0]) is not type(arm):
-                self.error("parse.select-mixed", "'case' and 'as' arms cannot be mixed in one "
-                           "select", Span(token.start, token.end))
+                self.error(
+                    "parse.select-mixed",
+                    "'case' and 'as' arms cannot be mixed in one select",
+                    Span(token.start, token.end),
+                )
             arms.append(arm)
         self.expect_close(opener)
         self.leave()
@@ -847,8 +961,12 @@ class Parser:
             left = ast.RangeExpr(self.span_from(start), left, right, low_open, high_open)
             if self.token.kind in RANGE_OPERATORS:
                 token = self.token
-                self.error("parse.range-chain", "a range has only two ends",
-                           Span(token.start, token.end), "use parentheses")
+                self.error(
+                    "parse.range-chain",
+                    "a range has only two ends",
+                    Span(token.start, token.end),
+                    "use parentheses",
+                )
                 raise _Abort
         self.leave()
         return left
@@ -867,8 +985,12 @@ class Parser:
             left = ast.Binary(self.span_from(start), op, left, right)
             if power == _RELATION and binary.get(self.token.kind) == _RELATION:
                 token = self.token
-                self.error("parse.relation-chain", "comparisons cannot be chained",
-                           Span(token.start, token.end), "combine them with '&'")
+                self.error(
+                    "parse.relation-chain",
+                    "comparisons cannot be chained",
+                    Span(token.start, token.end),
+                    "combine them with '&'",
+                )
                 raise _Abort
 
     def parse_unary(self) -> ast.Expr:
@@ -891,16 +1013,18 @@ class Parser:
                 token = self.token
                 if token.kind in (IDENT, DICE) or token.kind in KEYWORDS:
                     self.advance()
-                    expr = ast.Member(self.span_from(start), expr, token.text,
-                                      Span(token.start, token.end))
+                    expr = ast.Member(
+                        self.span_from(start), expr, token.text, Span(token.start, token.end)
+                    )
                 else:
                     self.fail_expected("a member name after '.'")
             elif kind == "(":
                 args = self.parse_args()
                 expr = ast.Call(self.span_from(start), expr, args)
             elif kind == UNIT:
-                if self.peek().kind == "=" and self._newline_between(self.prev_end,
-                                                                     self.token.start):
+                if self.peek().kind == "=" and self._newline_between(
+                    self.prev_end, self.token.start
+                ):
                     return expr  # `[m] = 1.0;` on the next line: a ';' is missing
                 unit = self.advance()
                 expr = ast.WithUnit(self.span_from(start), expr, unit.text[1:-1])
@@ -914,8 +1038,9 @@ class Parser:
                 else:
                     sides_text = token.text[1:]
                     sides_value = int(sides_text) if sides_text else 6
-                    sides = ast.IntLit(Span(token.start + 1, token.end), sides_value,
-                                       sides_text or "6")
+                    sides = ast.IntLit(
+                        Span(token.start + 1, token.end), sides_value, sides_text or "6"
+                    )
                 expr = ast.DiceOf(self.span_from(start), expr, sides, token.text)
             else:
                 return expr
@@ -949,7 +1074,7 @@ class Parser:
         if kind == REAL:
             self.advance()
             return ast.RealLit(Span(start, token.end), self.real_value(token), token.text)
-        if kind == STRING or kind == LONGSTRING:
+        if kind in (STRING, LONGSTRING):
             return self.parse_string()
         if kind == DICE:
             self.advance()
@@ -1036,13 +1161,15 @@ class Parser:
                 typed = self.advance()
                 kind, kind_span = typed.kind, Span(typed.start, typed.end)
             elif following.kind == IDENT or following.kind in TYPE_KEYWORDS:
-                self.error("parse.string-type", f"unknown string type '{following.text}'",
-                           Span(following.start, following.end),
-                           "typed strings are :url, :loc, :xml, :html, :jid or :date")
+                self.error(
+                    "parse.string-type",
+                    f"unknown string type '{following.text}'",
+                    Span(following.start, following.end),
+                    "typed strings are :url, :loc, :xml, :html, :jid or :date",
+                )
                 self.advance()
                 self.advance()
-        return ast.StringLit(Span(token.start, self.prev_end), value, delimiter, kind,
-                             kind_span)
+        return ast.StringLit(Span(token.start, self.prev_end), value, delimiter, kind, kind_span)
 
     def parse_braces(self) -> ast.Expr:
         """A list literal ``{a, b}`` or a form literal ``{ x = 1; ... }[:Type]``."""
@@ -1052,9 +1179,11 @@ class Parser:
         is_form = (
             following.kind == "}"
             or following.kind in _DEFINITION_KEYWORDS
-            or (following.kind in (IDENT, UNIT) or following.kind in _SOFT_KEYWORDS)
-            and second in ("=", ":", "->")
-            or following.kind == IDENT and second == "(" and self._looks_like_accessor()
+            or (
+                (following.kind in (IDENT, UNIT) or following.kind in _SOFT_KEYWORDS)
+                and second in ("=", ":", "->")
+            )
+            or (following.kind == IDENT and second == "(" and self._looks_like_accessor())
         )
         if not is_form:
             open_index = self.index
@@ -1069,13 +1198,21 @@ class Parser:
                 token = self.token
                 if not self._closed_in_place(open_index):
                     # `x = {1, 2;`: the list misses its '}'; go on as though it were there.
-                    self.error("parse.expected", "expected ',' or '}', found ';'",
-                               Span(token.start, token.end), "close the list with '}'")
+                    self.error(
+                        "parse.expected",
+                        "expected ',' or '}', found ';'",
+                        Span(token.start, token.end),
+                        "close the list with '}'",
+                    )
                     self.leave()
                     return ast.ListLit(self.span_from(start), tuple(items))
-                self.error("parse.expected", "expected ',' or '}' in a list, found ';'",
-                           Span(token.start, token.end), "a list is {a, b}; an object is "
-                           "{name = value; ...}; a lambda is @{ statements; }")
+                self.error(
+                    "parse.expected",
+                    "expected ',' or '}' in a list, found ';'",
+                    Span(token.start, token.end),
+                    "a list is {a, b}; an object is "
+                    "{name = value; ...}; a lambda is @{ statements; }",
+                )
                 raise _Abort
             self.expect_close(start, "',' or '}'")
             self.leave()

@@ -22,15 +22,17 @@ KEYWORDS = frozenset(
 )
 
 # Keywords that name builtin types and can stand where a type or a type value is expected.
-TYPE_KEYWORDS = frozenset(
-    "string url jid html xml date loc dice number integer real".split()
-)
+TYPE_KEYWORDS = frozenset("string url jid html xml date loc dice number integer real".split())
 
 # Type keywords that can follow a string literal after ':' to type it.
 STRING_TYPES = frozenset("url loc xml html jid date".split())
 
-RANGE_OPERATORS = {",...,": (False, False), "<...,": (True, False), ",...<": (False, True),
-                   "<...<": (True, True)}
+RANGE_OPERATORS = {
+    ",...,": (False, False),
+    "<...,": (True, False),
+    ",...<": (False, True),
+    "<...<": (True, True),
+}
 
 
 class Token(NamedTuple):
