@@ -125,7 +125,15 @@ def _check_escapes(text: str, start: int, error: _Report) -> None:
     """Report ``\\u`` and ``\\U`` escapes in a quoted string that name no character."""
     for match in _ESCAPE_RE.finditer(text, 1, len(text) - 1):
         seq = match.group(1)
-        if seq[0] in "uU" and len(seq) > 1 and _is_bad_code_point(int(seq[1:], 16)):
+        if seq not in _ESCAPES and not (seq[0] in "uU" and len(seq) > 1):
+            error(
+                "lex.bad-escape",
+                f"unknown escape '{match.group()}'",
+                start + match.start(),
+                start + match.end(),
+                "escapes are \\n \\t \\r \\\" \\' \\\\ \\0 \\uXXXX; write \\\\ for a backslash",
+            )
+        elif seq[0] in "uU" and len(seq) > 1 and _is_bad_code_point(int(seq[1:], 16)):
             error(
                 "lex.bad-escape",
                 f"'{match.group()}' is not a Unicode character",
@@ -177,6 +185,18 @@ def tokenize(source: SourceFile) -> LexResult:
     tokens: list[Token] = []
     comments: list[Comment] = []
     diagnostics: list[Diagnostic] = []
+    if source.encoding_error is not None:
+        at = source.encoding_error
+        diagnostics.append(
+            Diagnostic(
+                Severity.ERROR,
+                "lex.encoding",
+                "the file is not valid UTF-8 text here",
+                source,
+                Span(at, at + 1),
+                "Lore files are UTF-8: save the file in that encoding",
+            )
+        )
     append = tokens.append
     new = tuple.__new__  # Token(...) without the Python-level __new__ of a named tuple
     match = _TOKEN.match

@@ -954,6 +954,15 @@ class Parser:
         start = self.token.start
         left = self.parse_binary(1)
         kind = self.token.kind
+        if kind in (",", "<") and self.peek().kind == "." and self.peek(2).kind == ".":
+            token = self.token
+            self.error(
+                "parse.range-spaces",
+                "a range operator is written as one word",
+                Span(token.start, self.peek(3).end),
+                "write it without spaces: a,...,b  a<...,b  a,...<b  a<...<b",
+            )
+            raise _Abort
         if kind in RANGE_OPERATORS:
             self.advance()
             right = self.parse_binary(1)
@@ -1065,7 +1074,8 @@ class Parser:
         token = self.token
         kind = token.kind
         start = token.start
-        if kind == IDENT or kind == "self" or kind == "result":
+        # Soft keywords (desc, version, ...) are ordinary names inside expressions.
+        if kind == IDENT or kind == "self" or kind == "result" or kind in _SOFT_KEYWORDS:
             self.advance()
             return ast.Name(Span(start, token.end), token.text)
         if kind == INT:
@@ -1245,6 +1255,7 @@ class Parser:
         self.expect("@")
         params: tuple[ast.Param, ...] = ()
         parenthesized = True
+        has_head = self.at("(") or self.token.kind == IDENT
         if self.at("("):
             params = self.parse_params()
         elif self.token.kind == IDENT:
@@ -1256,7 +1267,7 @@ class Parser:
             params = (ast.Param(self.span_from(param_start), name.text, type_),)
         result: ast.TypeExpr | None = None
         arrow = False
-        if self.at("->") or (self.at(":") and params is not None):
+        if has_head and (self.at("->") or self.at(":")):
             arrow = self.advance().kind == "->"
             result = self.parse_type()
         body: ast.Block | ast.Expr

@@ -38,12 +38,20 @@ class SourceFile:
     text: str
     path: Path | None = None
     _line_starts: list[int] = field(default_factory=list, repr=False)
+    # Where the first byte that is not UTF-8 was (as an offset in ``text``), if any.
+    encoding_error: int | None = None
 
     @classmethod
     def from_path(cls, path: Path, name: str | None = None) -> SourceFile:
         data = path.read_bytes()
         text = data.decode("utf-8-sig", errors="replace")
-        return cls(name if name is not None else str(path), text, path)
+        source = cls(name if name is not None else str(path), text, path)
+        try:
+            data.decode("utf-8-sig")
+        except UnicodeDecodeError as error:
+            prefix = data[: error.start].decode("utf-8-sig", errors="replace")
+            source.encoding_error = len(prefix)
+        return source
 
     def _starts(self) -> list[int]:
         if not self._line_starts:
