@@ -77,6 +77,12 @@ def test_save_then_continue(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     transcript = tmp_path / "resumed.jsonl"
     status = main(["run", str(save), "--answers", str(none_left), "--transcript", str(transcript)])
     assert status == 0
-    assert capsys.readouterr().out == ""  # nothing shown twice
+    captured = capsys.readouterr()
+    assert captured.out == ""  # nothing shown twice
+    # The resumed session shows where the actor stands and what it knows.
+    assert "scenario.pc: at /region/dungeon[1,2], knows secret0" in captured.err
+    text = save.read_text(encoding="utf-8")
+    assert 'location = "/region/dungeon[1,2]":loc;' in text
+    assert 'knownSecrets = {"secret0"};' in text
     resumed = [json.loads(line) for line in transcript.read_text(encoding="utf-8").splitlines()]
     assert resumed == uninterrupted

@@ -1,0 +1,87 @@
+"""Ctrl-C during `lore run`: the session stops and is saved, and continues later."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+TAVERN = REPO / "examples" / "tavern" / "scenario.lore"
+
+
+def test_interrupt_saves_and_the_save_continues(tmp_path: Path) -> None:
+    save = tmp_path / "s.lore"
+    transcript = tmp_path / "t.jsonl"
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "lore",
+            "run",
+            str(TAVERN),
+            "--save",
+            str(save),
+            "--transcript",
+            str(transcript),
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.write("2\n")  # Aki: 話す (talk)
+    process.stdin.flush()
+    deadline = time.monotonic() + 30
+    while not transcript.exists() or '"from":"aki@example.org"' not in transcript.read_text(
+        encoding="utf-8"
+    ):
+        assert time.monotonic() < deadline, "the session did not take the answer"
+        time.sleep(0.05)
+    time.sleep(0.2)  # now waiting for Ren's answer at the terminal
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=30)
+    assert process.returncode == 0, err
+    assert "Traceback" not in out + err
+    records = [json.loads(line) for line in transcript.read_text(encoding="utf-8").splitlines()]
+    assert records[-1]["reason"] == "stopped"
+    text = save.read_text(encoding="utf-8")
+    assert '"values\\":{\\"plan\\":\\"talk\\"}' in text
+
+    # Continuing the save asks Ren next (Aki's answer is kept).
+    answers = tmp_path / "more.json"
+    answers.write_text(
+        json.dumps({"ren@example.org": [{"plan": "rest"}, {"hours": 1}]}), encoding="utf-8"
+    )
+    resumed = tmp_path / "resumed.jsonl"
+    completed = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "lore",
+            "run",
+            str(save),
+            "--answers",
+            str(answers),
+            "--transcript",
+            str(resumed),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=tmp_path,
+        env={**os.environ},
+    )
+    assert completed.returncode == 0, completed.stderr
+    answered = [
+        r["from"]
+        for r in map(json.loads, resumed.read_text(encoding="utf-8").splitlines())
+        if r["kind"] == "answer"
+    ]
+    assert answered[:3] == ["aki@example.org", "ren@example.org", "ren@example.org"]
