@@ -11,6 +11,7 @@ from lore.syntax import ast
 from lore.syntax.dump import dump
 from lore.syntax.parser import ParseResult, parse, parse_text
 from lore.syntax.printer import format_module
+from lore.syntax.recursion import deeper
 from lore.syntax.source import SourceFile, Span
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -24,7 +25,8 @@ def assert_formats_cleanly(text: str) -> str:
     formatted = format_module(before)
     after = parse_text(formatted, "<formatted>")
     assert not after.diagnostics, formatted + "\n".join(d.render() for d in after.diagnostics)
-    assert dump(after.module) == dump(before.module), formatted
+    with deeper():  # comparing deep trees recurses too
+        assert dump(after.module) == dump(before.module), formatted
     assert [c.text for c in after.comments] == [c.text for c in before.comments], formatted
     for comment in after.comments:
         if not comment.is_block:

@@ -51,6 +51,7 @@ from lore.semantics.types import (
     is_numeric,
 )
 from lore.syntax import ast
+from lore.syntax.recursion import deeper
 from lore.syntax.source import SourceFile, Span
 
 ENGINE_VALUES = ("GM", "schedule", "system")
@@ -878,6 +879,7 @@ _LIST_BUILTINS = {
 
 def compile_program(result: CheckResult) -> CompiledProgram:
     """Compile a checked program (it must have no errors)."""
-    return Compiler(result).compile()
+    with deeper():
+        return Compiler(result).compile()
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from lore.semantics.checker import Checker
 from lore.semantics.program import Loader, Program, load_program
 from lore.syntax.diagnostics import Diagnostic, has_errors
+from lore.syntax.recursion import deeper
 
 
 @dataclass
@@ -22,8 +23,9 @@ class CheckResult:
 
 
 def check_program(program: Program) -> CheckResult:
-    checker = Checker(program)
-    diagnostics = checker.run()
+    with deeper():
+        checker = Checker(program)
+        diagnostics = checker.run()
     return CheckResult(program, ordered_diagnostics(program, diagnostics), checker)
 
 
@@ -45,7 +47,8 @@ def check_paths(paths: list[Path]) -> CheckResult:
 
 
 def check_text(text: str, name: str = "<input>", base: Path | None = None) -> CheckResult:
-    """Check a program given as text; imports are looked up from ``base`` (or here)."""
+    """Check a program given as text; imports are looked up from the folder ``base``
+    (or the current folder)."""
     loader = Loader()
     loader.load_prelude()
     loader.load_text(text, name, base)

@@ -6,6 +6,7 @@ import dataclasses
 from typing import Any
 
 from lore.syntax import ast
+from lore.syntax.recursion import deeper
 from lore.syntax.source import Span
 
 _SKIPPED = frozenset(("span", "name_span", "kind_span"))
@@ -13,15 +14,20 @@ _SKIPPED = frozenset(("span", "name_span", "kind_span"))
 
 def dump(node: Any) -> Any:
     """Nested tuples of ``(NodeName, field=value, ...)`` with every span left out."""
+    with deeper():
+        return _dump(node)
+
+
+def _dump(node: Any) -> Any:
     if isinstance(node, ast.Node):
         fields = tuple(
-            (f.name, dump(getattr(node, f.name)))
+            (f.name, _dump(getattr(node, f.name)))
             for f in dataclasses.fields(node)
             if f.name not in _SKIPPED
         )
         return (type(node).__name__, *fields)
     if isinstance(node, tuple | list):
-        return tuple(dump(item) for item in node)
+        return tuple(_dump(item) for item in node)
     if isinstance(node, Span):
         return None
     return node

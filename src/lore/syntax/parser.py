@@ -10,7 +10,6 @@ from __future__ import annotations
 import functools
 import gc
 import math
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NoReturn
@@ -18,6 +17,7 @@ from typing import NoReturn
 from lore.syntax import ast
 from lore.syntax.diagnostics import Diagnostic, Severity
 from lore.syntax.lexer import tokenize, unescape
+from lore.syntax.recursion import deeper
 from lore.syntax.source import SourceFile, Span
 from lore.syntax.tokens import (
     DICE,
@@ -69,7 +69,6 @@ _ATOM_START = frozenset((INT, REAL, IDENT, "(", DICE))
 MAX_NESTING = 200
 MAX_DIAGNOSTICS = 200
 # Python frames the parser may need: each level of nesting takes a few calls.
-_RECURSION_LIMIT = MAX_NESTING * 20 + 1000
 
 # Lexical errors after which the rest of the file was swallowed (by a comment or long
 # string): the parser then does not also complain that the file ends too early.
@@ -127,14 +126,8 @@ def parse(source: SourceFile) -> ParseResult:
     parser = Parser(source, lexed.tokens)
     parser.diagnostics.extend(lexed.diagnostics)
     parser.quiet_at_end = any(d.code in _RUNS_TO_END for d in lexed.diagnostics)
-    limit = sys.getrecursionlimit()
-    if limit < _RECURSION_LIMIT:
-        sys.setrecursionlimit(_RECURSION_LIMIT)
-    try:
+    with deeper():
         module = parser.parse_module()
-    finally:
-        if limit < _RECURSION_LIMIT:
-            sys.setrecursionlimit(limit)
     diagnostics = sorted(parser.diagnostics, key=lambda d: (d.span.start, d.span.end))
     return ParseResult(module, lexed.comments, diagnostics, source)
 

@@ -46,6 +46,7 @@ from typing import TypeVar, assert_never
 from lore.errors import InternalError
 from lore.syntax import ast
 from lore.syntax.parser import ParseResult
+from lore.syntax.recursion import deeper
 from lore.syntax.source import Span
 from lore.syntax.tokens import KEYWORDS, Comment
 
@@ -100,7 +101,8 @@ def format_module(result: ParseResult) -> str:
     ``result.source`` may be None (an AST built by a program): then there are no comments
     and no blank lines to keep.
     """
-    return _Printer(result).module(result.module)
+    with deeper():
+        return _Printer(result).module(result.module)
 
 
 @dataclass(frozen=True, slots=True)
