@@ -50,8 +50,7 @@ class BodyChecker(ExpressionChecker):
         if base is None:
             base = checker.context_for(symbol.parent, symbol.source)
         ctx = base.nested()
-        for name, type_, param in zip(symbol.param_names, params, node.params or (),
-                                      strict=False):
+        for name, type_, param in zip(symbol.param_names, params, node.params or (), strict=False):
             self.declare_local(ctx, name, type_, param.span)
         slot = None
         if isinstance(node, ast.FunctionDef | ast.AccessorDef):
@@ -59,28 +58,38 @@ class BodyChecker(ExpressionChecker):
         ctx = ctx.replace(result=slot, in_alter=isinstance(node, ast.AlterDef))
         self.check_statements(node.body, ctx)
         if slot is not None and not slot.assigned:
-            checker.error(ctx, node.name_span, "check.no-result",
-                          f"{symbol.kind} '{symbol.name}' never sets its result",
-                          "set it with 'result = ...;'")
+            checker.error(
+                ctx,
+                node.name_span,
+                "check.no-result",
+                f"{symbol.kind} '{symbol.name}' never sets its result",
+                "set it with 'result = ...;'",
+            )
 
-    def check_literal_callable(self, node: ast.Definition, form: FormSymbol,
-                               ctx: Context) -> None:
+    def check_literal_callable(self, node: ast.Definition, form: FormSymbol, ctx: Context) -> None:
         """A rule, function, accessor or alter that a typed form literal defines for its
         object: ``self`` in it is that object."""
         assert isinstance(node, ast.RuleDef | ast.FunctionDef | ast.AccessorDef | ast.AlterDef)
         checker = self.checker
-        symbol = CallableSymbol(node.name, ctx.source, node.name_span, ctx.container, False,
-                                node)
+        symbol = CallableSymbol(node.name, ctx.source, node.name_span, ctx.container, False, node)
         inherited = form.lookup(node.name)
         if inherited is not None and not isinstance(inherited, CallableSymbol):
-            checker.error(ctx, node.name_span, "check.member-kind",
-                          f"'{node.name}' is a {inherited.kind} of form "
-                          f"'{form.qualified_name}'; a {symbol.kind} cannot replace it",
-                          "choose another name")
+            checker.error(
+                ctx,
+                node.name_span,
+                "check.member-kind",
+                f"'{node.name}' is a {inherited.kind} of form "
+                f"'{form.qualified_name}'; a {symbol.kind} cannot replace it",
+                "choose another name",
+            )
         elif inherited is None and "override" in node.modifiers:
-            checker.error(ctx, node.name_span, "check.override-nothing",
-                          f"'{node.name}' is marked override but form "
-                          f"'{form.qualified_name}' has no '{node.name}'")
+            checker.error(
+                ctx,
+                node.name_span,
+                "check.override-nothing",
+                f"'{node.name}' is marked override but form "
+                f"'{form.qualified_name}' has no '{node.name}'",
+            )
         base = Context(ctx.source, ctx.container, self_type=FormT(form), self_form=form)
         self.check_callable(symbol, base)
 
@@ -114,11 +123,16 @@ class BodyChecker(ExpressionChecker):
             return
         found = self.check_expr(expr, ctx)
         called = isinstance(expr, ast.Call) or (
-            id(expr) in self.invocations and id(expr) not in self.pure_reads)
+            id(expr) in self.invocations and id(expr) not in self.pure_reads
+        )
         if not (called or is_lenient(found) or found == VOID):
-            self.checker.warning(ctx, expr.span, "check.unused-value",
-                                 "this value is computed but not used",
-                                 "give it a name with 'x = ...;' or call a rule")
+            self.checker.warning(
+                ctx,
+                expr.span,
+                "check.unused-value",
+                "this value is computed but not used",
+                "give it a name with 'x = ...;' or call a rule",
+            )
 
     def check_assign(self, statement: ast.Assign, ctx: Context) -> None:
         target = statement.target
@@ -135,9 +149,13 @@ class BodyChecker(ExpressionChecker):
             return
         found = self.check_expr(statement.value, ctx)
         if found == VOID:
-            self.checker.error(ctx, statement.value.span, "check.no-value",
-                               "this has no value to give a name to",
-                               "a rule gives no value; use a function")
+            self.checker.error(
+                ctx,
+                statement.value.span,
+                "check.no-value",
+                "this has no value to give a name to",
+                "a rule gives no value; use a function",
+            )
             found = UNKNOWN
         existing = ctx.scope.lookup(name)
         if existing is not None and existing.type is not None:
@@ -148,9 +166,13 @@ class BodyChecker(ExpressionChecker):
     def check_result(self, statement: ast.Assign, ctx: Context) -> None:
         slot = ctx.result
         if slot is None:
-            self.checker.error(ctx, statement.target.span, "check.result-place",
-                               "'result' is set only in a function, an accessor, a lambda "
-                               "with a result type or a select expression")
+            self.checker.error(
+                ctx,
+                statement.target.span,
+                "check.result-place",
+                "'result' is set only in a function, an accessor, a lambda "
+                "with a result type or a select expression",
+            )
             self.check_expr(statement.value, ctx)
             return
         found = self.check_expr(statement.value, ctx, slot.expected)
@@ -158,14 +180,19 @@ class BodyChecker(ExpressionChecker):
             self.expect(found, slot.expected, statement.value, ctx, f"the result of {slot.owner}")
         slot.assigned.append(found)
 
-    def check_modify(self, target: ast.Name | ast.Member, value: ast.Expr, span: Span,
-                     ctx: Context) -> None:
+    def check_modify(
+        self, target: ast.Name | ast.Member, value: ast.Expr, span: Span, ctx: Context
+    ) -> None:
         checker = self.checker
         if not ctx.in_alter:
-            checker.error(ctx, span, "check.modify-outside-alter",
-                          "members can only be changed inside an alter",
-                          f"define 'alter name(values : list<T>) {{ self.{target.name} := ...; }}' "
-                          "and call it")
+            checker.error(
+                ctx,
+                span,
+                "check.modify-outside-alter",
+                "members can only be changed inside an alter",
+                f"define 'alter name(values : list<T>) {{ self.{target.name} := ...; }}' "
+                "and call it",
+            )
         member_type = self.modified_member(target, ctx)
         found = self.check_expr(value, ctx, member_type)
         if member_type is not None:
@@ -175,25 +202,38 @@ class BodyChecker(ExpressionChecker):
         checker = self.checker
         if isinstance(target, ast.Member):
             if not (isinstance(target.target, ast.Name) and target.target.name == "self"):
-                checker.error(ctx, target.span, "check.modify-other",
-                              "an alter changes only members of its own object",
-                              f"write 'self.{target.name} := ...;'")
+                checker.error(
+                    ctx,
+                    target.span,
+                    "check.modify-other",
+                    "an alter changes only members of its own object",
+                    "to change another object, call an alter of that object",
+                )
                 return None
             name, span = target.name, target.name_span
         else:
             name, span = target.name, target.span
         if ctx.self_form is None:
-            checker.error(ctx, span, "check.modify-no-self",
-                          "only members of a form's object can be changed")
+            checker.error(
+                ctx,
+                span,
+                "check.modify-no-self",
+                "only members of a form's object can be changed",
+                "define the alter in the form whose members it changes",
+            )
             return None
         member = ctx.self_form.lookup(name)
         if isinstance(member, FieldSymbol):
             return checker.field_type(member)
         if isinstance(member, VarSymbol):
             return checker.var_type(member)
-        checker.error(ctx, span, "check.unknown-member",
-                      f"form '{ctx.self_form.qualified_name}' has no member '{name}' to change",
-                      checker.did_you_mean(name, ctx.self_form.all_member_names()))
+        checker.error(
+            ctx,
+            span,
+            "check.unknown-member",
+            f"form '{ctx.self_form.qualified_name}' has no member '{name}' to change",
+            checker.did_you_mean(name, ctx.self_form.all_member_names()),
+        )
         return None
 
     def check_if(self, statement: ast.If, ctx: Context) -> None:
@@ -208,24 +248,38 @@ class BodyChecker(ExpressionChecker):
     def check_local_definition(self, definition: ast.Definition, ctx: Context) -> None:
         checker = self.checker
         if isinstance(definition, ast.RuleDef | ast.FunctionDef):
-            symbol = CallableSymbol(definition.name, ctx.source, definition.name_span,
-                                    ctx.container, False, definition)
+            symbol = CallableSymbol(
+                definition.name, ctx.source, definition.name_span, ctx.container, False, definition
+            )
             checker.signature(symbol)
             result = symbol.result if isinstance(definition, ast.FunctionDef) else None
-            local = LocalSymbol(definition.name, ctx.source, definition.name_span, None,
-                                type=_callable_type(symbol, result))
+            local = LocalSymbol(
+                definition.name,
+                ctx.source,
+                definition.name_span,
+                None,
+                type=_callable_type(symbol, result),
+            )
             ctx.scope.names[definition.name] = local
             inner = ctx.nested()
-            for name, type_, param in zip(symbol.param_names, symbol.params or (),
-                                          definition.params or (), strict=False):
+            for name, type_, param in zip(
+                symbol.param_names, symbol.params or (), definition.params or (), strict=False
+            ):
                 self.declare_local(inner, name, type_, param.span)
-            slot = (ResultSlot(f"function '{definition.name}'", result)
-                    if isinstance(definition, ast.FunctionDef) else None)
+            slot = (
+                ResultSlot(f"function '{definition.name}'", result)
+                if isinstance(definition, ast.FunctionDef)
+                else None
+            )
             self.check_statements(definition.body, inner.replace(result=slot))
         else:
-            checker.error(ctx, definition.span, "check.local-definition",
-                          "only rules and functions can be defined inside a body",
-                          "define forms, enums and units in a section")
+            checker.error(
+                ctx,
+                definition.span,
+                "check.local-definition",
+                "only rules and functions can be defined inside a body",
+                "define forms, enums and units in a section",
+            )
 
     # ------------------------------------------------------------ select
 
@@ -250,9 +304,13 @@ class BodyChecker(ExpressionChecker):
             return VOID
         if not slot.assigned:
             keyword = Span(select.span.start, select.span.start + len("select"))
-            self.checker.error(ctx, keyword, "check.select-no-result",
-                               "this select is used as a value but no arm sets 'result'",
-                               "set it in each arm with 'result = ...;'")
+            self.checker.error(
+                ctx,
+                keyword,
+                "check.select-no-result",
+                "this select is used as a value but no arm sets 'result'",
+                "set it in each arm with 'result = ...;'",
+            )
             return UNKNOWN
         found = slot.assigned[0]
         for other in slot.assigned[1:]:
@@ -261,20 +319,34 @@ class BodyChecker(ExpressionChecker):
 
     def check_case_value(self, value: ast.Expr, subject: Type, ctx: Context) -> None:
         found = self.check_expr(value, ctx, subject)
-        if assignable(found, subject) or assignable(subject, found) or has_unknown(
-                found) or has_unknown(subject):
+        if (
+            assignable(found, subject)
+            or assignable(subject, found)
+            or has_unknown(found)
+            or has_unknown(subject)
+        ):
             return
         element = getattr(found, "element", None)
-        if element is not None and not isinstance(found, ListT) and (
-                assignable(subject, element) or assignable(element, subject)):
+        if (
+            element is not None
+            and not isinstance(found, ListT)
+            and (assignable(subject, element) or assignable(element, subject))
+        ):
             return
         hint = None
-        if isinstance(subject, EnumT) and isinstance(value, ast.StringLit) and (
-                subject.symbol.lookup_value(value.value) is not None):
+        if (
+            isinstance(subject, EnumT)
+            and isinstance(value, ast.StringLit)
+            and (subject.symbol.lookup_value(value.value) is not None)
+        ):
             hint = f"write {subject.symbol.name}.{value.value}"
-        self.checker.error(ctx, value.span, "check.case-type",
-                           f"a case value of type {found} never matches a subject of type "
-                           f"{subject}", hint)
+        self.checker.error(
+            ctx,
+            value.span,
+            "check.case-type",
+            f"a case value of type {found} never matches a subject of type {subject}",
+            hint,
+        )
 
     def check_as_type(self, arm: ast.AsArm, subject: Type, bound: Type, ctx: Context) -> None:
         if is_lenient(subject) or is_lenient(bound):
@@ -282,11 +354,15 @@ class BodyChecker(ExpressionChecker):
         related = assignable(bound, subject) or assignable(subject, bound)
         if isinstance(subject, FormT) and isinstance(bound, FormT):
             related = bound.symbol.is_subform_of(subject.symbol) or subject.symbol.is_subform_of(
-                bound.symbol)
+                bound.symbol
+            )
         if not related:
-            self.checker.warning(ctx, arm.type.span, "check.as-never",
-                                 f"a value of type {subject} is never of type {bound}: this "
-                                 "arm never runs")
+            self.checker.warning(
+                ctx,
+                arm.type.span,
+                "check.as-never",
+                f"a value of type {subject} is never of type {bound}: this arm never runs",
+            )
 
 
 def _name_of(target: ast.Name | ast.Member) -> str:

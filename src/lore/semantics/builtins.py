@@ -72,17 +72,25 @@ def _list_members(element: Type) -> dict[str, Builtin]:
         "addAll": Builtin((listed,), listed, "a new list with the elements of both"),
         "remove": Builtin((element,), listed, "a new list without the elements equal to x"),
         "contains": Builtin((element,), BOOLEAN, "whether an element equals x"),
-        "foreach": Builtin((FuncT((element,), None),), None,
-                           "run the function for every element, all at once"),
+        "foreach": Builtin(
+            (FuncT((element,), None),), None, "run the function for every element, all at once"
+        ),
         "find1st": Builtin((predicate,), element, "the first element the function accepts"),
         "filter": Builtin((predicate,), listed, "the elements the function accepts"),
         "any": Builtin((predicate,), BOOLEAN, "whether the function accepts some element"),
         "all": Builtin((predicate,), BOOLEAN, "whether the function accepts every element"),
-        "map": Builtin((FuncT((element,), ANY),), ListT(ANY),
-                       "the list of the function's results", refine=_map_result),
-        "sort": Builtin((FuncT((element,), NUMBER),), listed,
-                        "the elements in order (of the key function's value, if given)",
-                        min_args=0),
+        "map": Builtin(
+            (FuncT((element,), ANY),),
+            ListT(ANY),
+            "the list of the function's results",
+            refine=_map_result,
+        ),
+        "sort": Builtin(
+            (FuncT((element,), NUMBER),),
+            listed,
+            "the elements in order (of the key function's value, if given)",
+            min_args=0,
+        ),
     }
 
 
@@ -160,17 +168,27 @@ def members(receiver: Type) -> dict[str, Builtin]:
 def type_members(type_: Type) -> dict[str, Builtin]:
     """Members of a type used as a value: ``integer.input``, ``list<T>.empty``."""
     found = {
-        "input": Builtin((ANY, ANY), InputT(type_),
-                         "a query member the participant fills in with a value of this type "
-                         "(optionally: the allowed range, the default)", min_args=0),
+        "input": Builtin(
+            (ANY, ANY),
+            InputT(type_),
+            "a query member the participant fills in with a value of this type "
+            "(optionally: the allowed range, the default)",
+            min_args=0,
+        ),
     }
     if isinstance(type_, ListT):
         found["empty"] = Builtin((), type_, "the empty list of this type")
     if isinstance(type_, UnitT):
-        for name, doc in (("ceil", "rounded up to"), ("floor", "rounded down to"),
-                          ("round", "rounded half up to")):
-            found[name] = Builtin((UnitT(type_.family, type_.family.base),), type_,
-                                  f"a quantity {doc} a whole number of this unit")
+        for name, doc in (
+            ("ceil", "rounded up to"),
+            ("floor", "rounded down to"),
+            ("round", "rounded half up to"),
+        ):
+            found[name] = Builtin(
+                (UnitT(type_.family, type_.family.base),),
+                type_,
+                f"a quantity {doc} a whole number of this unit",
+            )
     if isinstance(type_, EnumT):
         found["values"] = Builtin((), ListT(type_), "every value of the enum, in order")
     return found

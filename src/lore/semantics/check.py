@@ -34,11 +34,17 @@ def ordered_diagnostics(program: Program, diagnostics: list[Diagnostic]) -> list
     order = {id(module.source): index for index, module in enumerate(program.modules)}
     unique: dict[tuple[str, int, int, str], Diagnostic] = {}
     for diagnostic in diagnostics:
-        key = (diagnostic.source.name, diagnostic.span.start, diagnostic.span.end,
-               diagnostic.message)
+        key = (
+            diagnostic.source.name,
+            diagnostic.span.start,
+            diagnostic.span.end,
+            diagnostic.message,
+        )
         unique.setdefault(key, diagnostic)
-    return sorted(unique.values(), key=lambda d: (
-        order.get(id(d.source), len(order)), d.source.name, d.span.start))
+    return sorted(
+        unique.values(),
+        key=lambda d: (order.get(id(d.source), len(order)), d.source.name, d.span.start),
+    )
 
 
 def check_paths(paths: list[Path]) -> CheckResult:

@@ -9,7 +9,7 @@ forms (extends, override), enums (every value has the same members) and every bo
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 
 from lore.semantics.context import Context
 from lore.semantics.declare import Declarer
@@ -51,6 +51,8 @@ from lore.syntax.source import SourceFile, Span
 
 BUILTIN_TYPES: dict[str, Type] = {"boolean": BOOLEAN, "any": ANY}
 MAX_DIAGNOSTICS = 1000
+# How many values (`a = b; b = c; ...`) the inference of one value follows at a time.
+MAX_VALUE_CHAIN = 64
 
 
 class Checker:
@@ -64,8 +66,9 @@ class Checker:
         prelude = program.prelude.source
         self.root = SectionSymbol("", prelude, Span(0, 0), None, root=True)
         for name, type_ in BUILTIN_TYPES.items():
-            self.root.members[name] = BuiltinTypeSymbol(name, prelude, Span(0, 0), self.root,
-                                                        type=type_)
+            self.root.members[name] = BuiltinTypeSymbol(
+                name, prelude, Span(0, 0), self.root, type=type_
+            )
         self.units = UnitRegistry()
         self.declarer = Declarer(self.root, self.units, self.diagnostics)
         for index, module in enumerate(program.modules):
@@ -77,18 +80,37 @@ class Checker:
 
     # ------------------------------------------------------------ reporting
 
-    def report(self, severity: Severity, code: str, message: str, source: SourceFile,
-               span: Span, hint: str | None = None) -> None:
+    def report(
+        self,
+        severity: Severity,
+        code: str,
+        message: str,
+        source: SourceFile,
+        span: Span,
+        hint: str | None = None,
+    ) -> None:
         if len(self.diagnostics) < MAX_DIAGNOSTICS:
             self.diagnostics.append(Diagnostic(severity, code, message, source, span, hint))
 
-    def error(self, ctx: Context | SourceFile, span: Span, code: str, message: str,
-              hint: str | None = None) -> None:
+    def error(
+        self,
+        ctx: Context | SourceFile,
+        span: Span,
+        code: str,
+        message: str,
+        hint: str | None = None,
+    ) -> None:
         source = ctx if isinstance(ctx, SourceFile) else ctx.source
         self.report(Severity.ERROR, code, message, source, span, hint)
 
-    def warning(self, ctx: Context | SourceFile, span: Span, code: str, message: str,
-                hint: str | None = None) -> None:
+    def warning(
+        self,
+        ctx: Context | SourceFile,
+        span: Span,
+        code: str,
+        message: str,
+        hint: str | None = None,
+    ) -> None:
         source = ctx if isinstance(ctx, SourceFile) else ctx.source
         self.report(Severity.WARNING, code, message, source, span, hint)
 
@@ -129,28 +151,45 @@ class Checker:
                     self.bodies.check_expr(value, ctx)
 
     def check_container(self, container: Container) -> None:
-        for symbol in list(container.members.values()):
-            if isinstance(symbol, VarSymbol):
-                self.var_type(symbol)
-            elif isinstance(symbol, FieldSymbol):
-                self.check_field(symbol)
-            elif isinstance(symbol, CallableSymbol):
-                self.signature(symbol)
-                self.check_override(symbol)
-                self.bodies.check_callable(symbol)
-            elif isinstance(symbol, SectionSymbol | FormSymbol):
-                self.check_container(symbol)
-            elif isinstance(symbol, EnumSymbol):
-                self.check_container(symbol)
-                for value in symbol.values.values():
-                    if value.node is not None:
-                        for member in value.node.members:
-                            self.check_enum_value_member(symbol, value, member)
+        """Check every definition in ``container`` and the sections, forms and enums in
+        it, depth first (with a stack of its own: sections may nest deeply)."""
+        pending: list[Iterator[Symbol]] = [iter(list(container.members.values()))]
+        while pending:
+            symbol = next(pending[-1], None)
+            if symbol is None:
+                pending.pop()
+                continue
+            try:
+                self.check_symbol(symbol)
+            except RecursionError:
+                self.error(
+                    symbol.source,
+                    symbol.span,
+                    "check.too-deep",
+                    f"'{symbol.name}' is nested too deeply to be checked",
+                    "split it into smaller definitions",
+                )
+            if isinstance(symbol, SectionSymbol | FormSymbol | EnumSymbol):
+                pending.append(iter(list(symbol.members.values())))
+
+    def check_symbol(self, symbol: Symbol) -> None:
+        if isinstance(symbol, VarSymbol):
+            self.var_type(symbol)
+        elif isinstance(symbol, FieldSymbol):
+            self.check_field(symbol)
+        elif isinstance(symbol, CallableSymbol):
+            self.signature(symbol)
+            self.check_override(symbol)
+            self.bodies.check_callable(symbol)
+        elif isinstance(symbol, EnumSymbol):
+            for value in symbol.values.values():
+                if value.node is not None:
+                    for member in value.node.members:
+                        self.check_enum_value_member(symbol, value, member)
 
     def context_for(self, container: Container, source: SourceFile) -> Context:
         if isinstance(container, FormSymbol):
-            return Context(source, container, self_type=FormT(container),
-                           self_form=container)
+            return Context(source, container, self_type=FormT(container), self_form=container)
         if isinstance(container, EnumSymbol):
             return Context(source, container, self_type=EnumT(container))
         return Context(source, container)
@@ -165,18 +204,21 @@ class Checker:
             if problem.silent:
                 return None  # a broken definition, reported where it is
             if problem.source is not None and problem.span is not None:
-                self.error(problem.source, problem.span, "check.unit", problem.message,
-                           problem.hint)
+                self.error(
+                    problem.source, problem.span, "check.unit", problem.message, problem.hint
+                )
             elif ctx is not None and span is not None:
-                self.error(ctx, span, "check.unknown-unit", problem.message,
-                           self.unknown_unit_hint(unit))
+                self.error(
+                    ctx, span, "check.unknown-unit", problem.message, self.unknown_unit_hint(unit)
+                )
             return None
 
     def unknown_unit_hint(self, unit: str) -> str | None:
         if unit in basic_units():
             return 'import "basic.lore":url; defines it'
         return self.did_you_mean(unit, self.units.definitions, "[{}]") or (
-            f"define it, like [{unit}] = 1; or import the file that defines it")
+            f"define it, like [{unit}] = 1; or import the file that defines it"
+        )
 
     # ------------------------------------------------------------ names
 
@@ -193,8 +235,11 @@ class Checker:
                 return found
         container: Container | None = ctx.container
         while container is not None:
-            found = (container.lookup(name) if isinstance(container, FormSymbol)
-                     else container.members.get(name))
+            found = (
+                container.lookup(name)
+                if isinstance(container, FormSymbol)
+                else container.members.get(name)
+            )
             if found is not None:
                 return found
             container = container.parent
@@ -204,13 +249,16 @@ class Checker:
         candidates = [
             section.members[name]
             for section in self.declarer.top_sections
-            if name in section.members and not section.members[name].private
+            if name in section.members
+            and not section.members[name].private
             and not section.name.startswith("_")
         ]
         if len(candidates) > 1:
             names = sorted(c.qualified_name for c in candidates)
-            raise AmbiguousName(f"'{name}' is ambiguous: it could be {', '.join(names)}",
-                                f"write {', '.join(names[:-1])} or {names[-1]}")
+            raise AmbiguousName(
+                f"'{name}' is ambiguous: it could be {', '.join(names)}",
+                f"write {', '.join(names[:-1])} or {names[-1]}",
+            )
         return candidates[0] if candidates else None
 
     def visible_names(self, ctx: Context, types_only: bool = False) -> list[str]:
@@ -223,13 +271,18 @@ class Checker:
             containers.append(container)
             container = container.parent
         for holder in containers:
-            members: Iterable[str] = (holder.all_member_names()
-                                      if isinstance(holder, FormSymbol) else holder.members)
+            members: Iterable[str] = (
+                holder.all_member_names() if isinstance(holder, FormSymbol) else holder.members
+            )
             for member_name in members:
-                member = (holder.lookup(member_name) if isinstance(holder, FormSymbol)
-                          else holder.members.get(member_name))
-                if not types_only or isinstance(member, FormSymbol | EnumSymbol |
-                                                BuiltinTypeSymbol):
+                member = (
+                    holder.lookup(member_name)
+                    if isinstance(holder, FormSymbol)
+                    else holder.members.get(member_name)
+                )
+                if not types_only or isinstance(
+                    member, FormSymbol | EnumSymbol | BuiltinTypeSymbol
+                ):
                     names.append(member_name)
         for section in self.declarer.top_sections:
             for member_name, member in section.members.items():
@@ -282,11 +335,20 @@ class Checker:
         type_ = self.type_of_symbol(symbol)
         if type_ is None:
             if symbol is None:
-                self.error(ctx, node.span, "check.unknown-type", f"unknown type '{node.dotted}'",
-                           self.did_you_mean(node.parts[-1], self.visible_names(ctx, True)))
+                self.error(
+                    ctx,
+                    node.span,
+                    "check.unknown-type",
+                    f"unknown type '{node.dotted}'",
+                    self.did_you_mean(node.parts[-1], self.visible_names(ctx, True)),
+                )
             else:
-                self.error(ctx, node.span, "check.not-a-type",
-                           f"'{node.dotted}' is a {symbol.kind}, not a type")
+                self.error(
+                    ctx,
+                    node.span,
+                    "check.not-a-type",
+                    f"'{node.dotted}' is a {symbol.kind}, not a type",
+                )
             return UNKNOWN
         return type_
 
@@ -306,20 +368,55 @@ class Checker:
         """The type of a value definition, inferred from its value on first use."""
         if symbol.type is not None:
             return symbol.type
+        if self.value_stack:
+            return self._infer(symbol)
+        # A value that uses a long chain of values (`a = b; b = c; ...`) is inferred from
+        # the far end of the chain, MAX_VALUE_CHAIN values at a time, so that the
+        # inference never recurses deeper than that.
+        pending = [symbol]
+        while pending:
+            try:
+                self._infer(pending[-1])
+            except _TooDeep as deeper:
+                if deeper.symbol in pending:  # a circle longer than MAX_VALUE_CHAIN
+                    self.error(
+                        deeper.symbol.source,
+                        deeper.symbol.span,
+                        "check.circular",
+                        f"the value of '{deeper.symbol.name}' depends on itself",
+                        "values may not be defined in a circle; rules and forms may",
+                    )
+                    deeper.symbol.type = UNKNOWN
+                else:
+                    pending.append(deeper.symbol)
+                continue
+            pending.pop()
+        return symbol.type if symbol.type is not None else UNKNOWN
+
+    def _infer(self, symbol: VarSymbol) -> Type:
+        if symbol.type is not None:
+            return symbol.type
         node = symbol.node
         assert node is not None and symbol.parent is not None
         ctx = self.context_for(symbol.parent, symbol.source)
         if symbol.resolving:
             message = f"the value of '{symbol.name}' depends on itself"
             if symbol in self.value_stack:
-                cycle = self.value_stack[self.value_stack.index(symbol) + 1:]
+                cycle = self.value_stack[self.value_stack.index(symbol) + 1 :]
                 if cycle:
-                    path = ", which uses ".join(f"'{s.name}'" for s in [*cycle, symbol])
+                    path = _chain([f"'{s.name}'" for s in [*cycle, symbol]], ", which uses ")
                     message += f": it uses {path}"
-            self.error(symbol.source, symbol.span, "check.circular", message,
-                       "values may not be defined in a circle; rules and forms may")
+            self.error(
+                symbol.source,
+                symbol.span,
+                "check.circular",
+                message,
+                "values may not be defined in a circle; rules and forms may",
+            )
             symbol.type = UNKNOWN
             return UNKNOWN
+        if len(self.value_stack) >= MAX_VALUE_CHAIN:
+            raise _TooDeep(symbol)
         symbol.resolving = True
         self.value_stack.append(symbol)
         try:
@@ -328,15 +425,31 @@ class Checker:
             if inherited is not None and expected is None:
                 expected = inherited
             found = self.bodies.check_expr(node.value, ctx, expected)
+        except RecursionError:
+            symbol.type = UNKNOWN  # so that it is not tried again
+            if len(self.value_stack) > 1:
+                raise  # reported once, at the value where the chain starts
+            self.error(
+                symbol.source,
+                symbol.span,
+                "check.too-deep",
+                f"the value of '{symbol.name}' is nested too deeply to be checked",
+                "split it into smaller definitions",
+            )
+            return UNKNOWN
         finally:
             symbol.resolving = False
             self.value_stack.pop()
         if symbol.type is not None:  # set while reporting a circle
             return symbol.type
         if found == VOID:
-            self.error(ctx, node.value.span, "check.no-value",
-                       f"'{symbol.name}' is given something that has no value",
-                       "a rule gives no value; use a function")
+            self.error(
+                ctx,
+                node.value.span,
+                "check.no-value",
+                f"'{symbol.name}' is given something that has no value",
+                "a rule gives no value; use a function",
+            )
             found = UNKNOWN
         if expected is not None:
             self.bodies.expect(found, expected, node.value, ctx, f"'{symbol.name}'")
@@ -355,9 +468,14 @@ class Checker:
         if isinstance(inherited, VarSymbol):
             return self.var_type(inherited)
         if isinstance(inherited, CallableSymbol):
-            self.error(symbol.source, symbol.span, "check.member-kind",
-                       f"'{symbol.name}' is a {inherited.kind} of '{form.extends.name}'; "
-                       "it cannot be given a value")
+            self.error(
+                symbol.source,
+                symbol.span,
+                "check.member-kind",
+                f"'{symbol.name}' is a {inherited.kind} of form '{form.extends.name}'; "
+                "it cannot be given a value",
+                "choose another name",
+            )
         return None
 
     def field_type(self, symbol: FieldSymbol) -> Type:
@@ -379,9 +497,15 @@ class Checker:
         if isinstance(form, FormSymbol) and form.extends is not None:
             inherited = form.extends.lookup(symbol.name)
             if isinstance(inherited, FieldSymbol) and self.field_type(inherited) != type_:
-                self.error(symbol.source, symbol.span, "check.field-redeclared",
-                           f"'{symbol.name}' is already a member of '{form.extends.name}' "
-                           f"with type {self.field_type(inherited)}")
+                self.error(
+                    symbol.source,
+                    symbol.span,
+                    "check.field-redeclared",
+                    f"'{symbol.name}' is already a member of '{form.extends.name}' "
+                    f"with type {self.field_type(inherited)}",
+                    f"an inherited field keeps its type: give it a value with "
+                    f"'{symbol.name} = ...;' or choose another name",
+                )
 
     def signature(self, symbol: CallableSymbol) -> tuple[Type, ...]:
         """Resolve a rule's parameter and result types (once)."""
@@ -395,9 +519,13 @@ class Checker:
         for param in node.params or ():
             names.append(param.name)
             if param.type is None:
-                self.error(ctx, param.span, "check.param-type",
-                           f"parameter '{param.name}' needs a type",
-                           f"write '{param.name} : integer' (or the type it takes)")
+                self.error(
+                    ctx,
+                    param.span,
+                    "check.param-type",
+                    f"parameter '{param.name}' needs a type",
+                    f"write '{param.name} : integer' (or the type it takes)",
+                )
                 params.append(UNKNOWN)
             else:
                 params.append(self.resolve_type(param.type, ctx))
@@ -412,35 +540,55 @@ class Checker:
             if len(node.params) == 1 and node.params[0].type is not None:
                 param = node.params[0]
                 example = f"{param.name} : list<{params[0]}>"
-            self.error(ctx, node.name_span, "check.alter-params",
-                       f"alter '{node.name}' takes one list: every value requested in a step",
-                       f"write 'alter {node.name}({example})'")
+            self.error(
+                ctx,
+                node.name_span,
+                "check.alter-params",
+                f"alter '{node.name}' takes one list: every value requested in a step",
+                f"write 'alter {node.name}({example})'",
+            )
         return symbol.params
 
     # ------------------------------------------------------------ forms and enums
 
     def resolve_extends(self, form: FormSymbol) -> None:
-        if form.extends_resolved or form.node is None or form.parent is None:
-            return
-        form.extends_resolved = True
-        if form.node.extends is None:
-            return
-        ctx = self.context_for(form.parent, form.source)
-        base = self.resolve_type(form.node.extends, ctx)
-        if isinstance(base, FormT):
-            self.resolve_extends(base.symbol)
-            if base.symbol.is_subform_of(form):
-                message = f"form '{form.name}' extends itself"
-                if base.symbol is not form:
-                    path = ", which extends ".join(f"'{f.name}'" for f in base.symbol.ancestors())
+        # Follow the chain of forms that still need their base, then settle it from the
+        # far end, without recursion (a chain may be long).
+        chain: list[tuple[FormSymbol, Context, Type]] = []
+        current: FormSymbol | None = form
+        while (
+            current is not None
+            and not current.extends_resolved
+            and (current.node is not None and current.parent is not None)
+        ):
+            current.extends_resolved = True
+            if current.node.extends is None:
+                break
+            ctx = self.context_for(current.parent, current.source)
+            base = self.resolve_type(current.node.extends, ctx)
+            chain.append((current, ctx, base))
+            current = base.symbol if isinstance(base, FormT) else None
+        for current, ctx, base in reversed(chain):
+            assert current.node is not None and current.node.extends is not None
+            span = current.node.extends.span
+            if isinstance(base, FormT) and base.symbol.is_subform_of(current):
+                message = f"form '{current.name}' extends itself"
+                if base.symbol is not current:
+                    path = _chain(
+                        [f"'{f.name}'" for f in base.symbol.ancestors()], ", which extends "
+                    )
                     message += f": it extends {path}"
-                self.error(ctx, form.node.extends.span, "check.extends-cycle", message,
-                           "forms may not extend each other in a circle")
-                return
-            form.extends = base.symbol
-        elif base != UNKNOWN:
-            self.error(ctx, form.node.extends.span, "check.extends",
-                       f"a form extends another form, not {base}")
+                self.error(
+                    ctx,
+                    span,
+                    "check.extends-cycle",
+                    message,
+                    "forms may not extend each other in a circle",
+                )
+            elif isinstance(base, FormT):
+                current.extends = base.symbol
+            elif base != UNKNOWN:
+                self.error(ctx, span, "check.extends", f"a form extends another form, not {base}")
 
     def check_override(self, symbol: CallableSymbol) -> None:
         form = symbol.parent
@@ -448,44 +596,77 @@ class Checker:
         if node is None:
             return
         marked = "override" in node.modifiers
-        inherited = (form.extends.lookup(symbol.name)
-                     if isinstance(form, FormSymbol) and form.extends is not None else None)
+        inherited = (
+            form.extends.lookup(symbol.name)
+            if isinstance(form, FormSymbol) and form.extends is not None
+            else None
+        )
         if inherited is not None and not marked and isinstance(inherited, CallableSymbol):
             assert isinstance(form, FormSymbol) and form.extends is not None
-            self.error(symbol.source, symbol.span, "check.override-missing",
-                       f"{symbol.kind} '{symbol.name}' replaces the one of form "
-                       f"'{form.extends.name}'", "mark it 'override' if that is meant")
+            self.error(
+                symbol.source,
+                symbol.span,
+                "check.override-missing",
+                f"{symbol.kind} '{symbol.name}' replaces the one of form '{form.extends.name}'",
+                "mark it 'override' if that is meant",
+            )
         elif inherited is not None and not isinstance(inherited, CallableSymbol):
             assert isinstance(form, FormSymbol) and form.extends is not None
-            self.error(symbol.source, symbol.span, "check.member-kind",
-                       f"'{symbol.name}' is a {inherited.kind} of form '{form.extends.name}'; "
-                       f"a {symbol.kind} cannot replace it", "choose another name")
+            self.error(
+                symbol.source,
+                symbol.span,
+                "check.member-kind",
+                f"'{symbol.name}' is a {inherited.kind} of form '{form.extends.name}'; "
+                f"a {symbol.kind} cannot replace it",
+                "choose another name",
+            )
         elif inherited is None and marked:
-            names = form.extends.all_member_names() if (
-                isinstance(form, FormSymbol) and form.extends is not None) else []
-            self.error(symbol.source, symbol.span, "check.override-nothing",
-                       f"'{symbol.name}' is marked override but overrides nothing",
-                       self.did_you_mean(symbol.name, names) or "remove 'override'")
+            if isinstance(form, FormSymbol) and form.extends is not None:
+                message = (
+                    f"'{symbol.name}' is marked override but form '{form.extends.name}' "
+                    f"has no '{symbol.name}'"
+                )
+                names = form.extends.all_member_names()
+            elif isinstance(form, FormSymbol):
+                message = (
+                    f"'{symbol.name}' is marked override but form '{form.name}' extends no form"
+                )
+                names = []
+            else:
+                message = f"'{symbol.name}' is marked override but is not in a form"
+                names = []
+            self.error(
+                symbol.source,
+                symbol.span,
+                "check.override-nothing",
+                message,
+                self.did_you_mean(symbol.name, names) or "remove 'override'",
+            )
         if isinstance(inherited, CallableSymbol):
             self.check_override_signature(symbol, inherited)
 
-    def check_override_signature(self, symbol: CallableSymbol,
-                                 inherited: CallableSymbol) -> None:
+    def check_override_signature(self, symbol: CallableSymbol, inherited: CallableSymbol) -> None:
         """An override takes what the inherited one takes and gives what it gives."""
         params, base_params = self.signature(symbol), self.signature(inherited)
         fits = len(params) == len(base_params) and all(
-            assignable(base, own) for own, base in zip(params, base_params, strict=True))
+            assignable(base, own) for own, base in zip(params, base_params, strict=True)
+        )
         if inherited.result is not None:
-            fits = fits and symbol.result is not None and assignable(symbol.result,
-                                                                     inherited.result)
+            fits = (
+                fits and symbol.result is not None and assignable(symbol.result, inherited.result)
+            )
         if fits or any(has_unknown(t) for t in (*params, *base_params)):
             return
         owner = inherited.parent.name if inherited.parent is not None else "?"
-        self.error(symbol.source, symbol.span, "check.override-signature",
-                   f"{symbol.kind} '{symbol.name}' takes {_signature(params, symbol.result)}"
-                   f" but the one of form '{owner}' takes "
-                   f"{_signature(base_params, inherited.result)}",
-                   "an override takes the same parameters and gives the same result")
+        self.error(
+            symbol.source,
+            symbol.span,
+            "check.override-signature",
+            f"{symbol.kind} '{symbol.name}' takes {_signature(params, symbol.result)}"
+            f" but the one of form '{owner}' takes "
+            f"{_signature(base_params, inherited.result)}",
+            "an override takes the same parameters and gives the same result",
+        )
 
     def check_enum(self, enum: EnumSymbol) -> None:
         node = enum.node
@@ -504,19 +685,34 @@ class Checker:
                 message = f"enum '{enum.name}' extends itself"
                 if chain:
                     message += f": it extends {path}"
-                self.error(ctx, node.extends.span, "check.extends-cycle", message,
-                           "enums may not extend each other in a circle")
+                self.error(
+                    ctx,
+                    node.extends.span,
+                    "check.extends-cycle",
+                    message,
+                    "enums may not extend each other in a circle",
+                )
             elif isinstance(base, EnumT):
                 enum.extends = base.symbol
             elif base != UNKNOWN:
-                self.error(ctx, node.extends.span, "check.extends",
-                           f"an enum extends another enum, not {base}")
-        shared = {name for name, member in enum.members.items()
-                  if isinstance(member, VarSymbol)
-                  or (isinstance(member, FieldSymbol) and member.default is not None)}
+                self.error(
+                    ctx,
+                    node.extends.span,
+                    "check.extends",
+                    f"an enum extends another enum, not {base}",
+                )
+        shared = {
+            name
+            for name, member in enum.members.items()
+            if isinstance(member, VarSymbol)
+            or (isinstance(member, FieldSymbol) and member.default is not None)
+        }
         # Members every value must give: declared without a default, or given by a value.
-        required = {name for name, member in enum.members.items()
-                    if isinstance(member, FieldSymbol) and member.default is None}
+        required = {
+            name
+            for name, member in enum.members.items()
+            if isinstance(member, FieldSymbol) and member.default is None
+        }
         for value in node.values:
             required.update(m.name for m in value.members if isinstance(m, ast.VarDef))
         for value in node.values:
@@ -526,18 +722,27 @@ class Checker:
                 listed = " and ".join(f"'{name}'" for name in missing)
                 them = "it" if len(missing) == 1 else "them"
                 start = value.span.start
-                self.error(enum.source, Span(start, start + len(value.name)),
-                           "check.enum-member",
-                           f"enum value '{value.name}' lacks {listed}: every value of "
-                           f"'{enum.name}' must have {them}",
-                           "give it " + " ".join(f"{name} = ...;" for name in missing))
+                self.error(
+                    enum.source,
+                    Span(start, start + len(value.name)),
+                    "check.enum-member",
+                    f"enum value '{value.name}' lacks {listed}: every value of "
+                    f"'{enum.name}' must have {them}",
+                    "give it " + " ".join(f"{name} = ...;" for name in missing),
+                )
 
-    def check_enum_value_member(self, enum: EnumSymbol, value: EnumValueSymbol,
-                                member: ast.Definition) -> None:
+    def check_enum_value_member(
+        self, enum: EnumSymbol, value: EnumValueSymbol, member: ast.Definition
+    ) -> None:
         ctx = self.context_for(enum, enum.source)
         if not isinstance(member, ast.VarDef):
-            self.error(ctx, member.span, "check.enum-value-member",
-                       "an enum value only gives values to members: name = value;")
+            self.error(
+                ctx,
+                member.span,
+                "check.enum-value-member",
+                "an enum value only gives values to members: name = value;",
+                "define rules in the enum itself: every value shares them",
+            )
             return
         declared = enum.members.get(member.name)
         expected: Type | None = None
@@ -546,30 +751,47 @@ class Checker:
         elif isinstance(declared, VarSymbol):
             expected = self.var_type(declared)
         elif declared is not None:
-            self.error(ctx, member.name_span, "check.member-kind",
-                       f"'{member.name}' is a {declared.kind} of enum '{enum.name}'; it "
-                       "cannot be given a value")
+            self.error(
+                ctx,
+                member.name_span,
+                "check.member-kind",
+                f"'{member.name}' is a {declared.kind} of enum '{enum.name}'; it "
+                "cannot be given a value",
+            )
         found = self.bodies.check_expr(member.value, ctx, expected)
         if expected is not None:
             self.bodies.expect(found, expected, member.value, ctx, f"'{member.name}'")
         elif declared is None:
             self.check_enum_member_agrees(enum, value, member, found)
 
-    def check_enum_member_agrees(self, enum: EnumSymbol, value: EnumValueSymbol,
-                                 member: ast.VarDef, found: Type) -> None:
+    def check_enum_member_agrees(
+        self, enum: EnumSymbol, value: EnumValueSymbol, member: ast.VarDef, found: Type
+    ) -> None:
         """A member that the values give without a declaration has one type in all."""
-        first = next((v for v in enum.node.values if any(
-            isinstance(m, ast.VarDef) and m.name == member.name for m in v.members)),
-            None) if enum.node is not None else None
+        first = (
+            next(
+                (
+                    v
+                    for v in enum.node.values
+                    if any(isinstance(m, ast.VarDef) and m.name == member.name for m in v.members)
+                ),
+                None,
+            )
+            if enum.node is not None
+            else None
+        )
         if first is None or first.name == value.name:
             return
         expected = self.enum_member_type(enum, member.name)
         if expected is None or is_lenient(found) or common_type(found, expected) is not None:
             return
-        self.error(value.source, member.value.span, "check.enum-member-type",
-                   f"'{member.name}' is {found} here but {expected} in enum value "
-                   f"'{first.name}'", f"give '{member.name}' one type in every value of "
-                   f"'{enum.name}'")
+        self.error(
+            value.source,
+            member.value.span,
+            "check.enum-member-type",
+            f"'{member.name}' is {found} here but {expected} in enum value '{first.name}'",
+            f"give '{member.name}' one type in every value of '{enum.name}'",
+        )
 
     def enum_member_type(self, enum: EnumSymbol, name: str) -> Type | None:
         """The type of member ``name`` that every value of ``enum`` has."""
@@ -589,9 +811,24 @@ class Checker:
         return None
 
 
+def _chain(names: list[str], joiner: str) -> str:
+    """A chain of names for a message, shortened in the middle when it is long."""
+    if len(names) > 6:
+        names = [*names[:3], "...", *names[-2:]]
+    return joiner.join(names)
+
+
 def _signature(params: tuple[Type, ...], result: Type | None) -> str:
     shown = f"({', '.join(str(p) for p in params)})"
     return shown if result is None else f"{shown} and gives {result}"
+
+
+class _TooDeep(Exception):
+    """The inference reached MAX_VALUE_CHAIN values: infer ``symbol`` first."""
+
+    def __init__(self, symbol: VarSymbol) -> None:
+        super().__init__(symbol.name)
+        self.symbol = symbol
 
 
 class AmbiguousName(Exception):

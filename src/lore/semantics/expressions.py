@@ -6,6 +6,7 @@ A member that takes no arguments is called without parentheses (``goals.get1st``
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -110,8 +111,9 @@ class ExpressionChecker:
 
     # ------------------------------------------------------------ entry
 
-    def check_expr(self, expr: ast.Expr, ctx: Context, expected: Type | None = None,
-                   quiet: bool = False) -> Type:
+    def check_expr(
+        self, expr: ast.Expr, ctx: Context, expected: Type | None = None, quiet: bool = False
+    ) -> Type:
         if quiet:
             diagnostics = self.checker.diagnostics
             mark = len(diagnostics)
@@ -124,17 +126,20 @@ class ExpressionChecker:
         self.types[id(expr)] = found
         return found
 
-    def expect(self, found: Type, expected: Type, expr: ast.Expr, ctx: Context,
-               what: str) -> bool:
+    def expect(self, found: Type, expected: Type, expr: ast.Expr, ctx: Context, what: str) -> bool:
         """Report when a value of type ``found`` does not fit ``expected``."""
         if assignable(found, expected) or has_unknown(found) or has_unknown(expected):
             return True  # fits, or something in it was already reported
         checker = self.checker
         if isinstance(expr, ast.StringLit) and expr.kind is None and expected in TYPED_STRINGS:
             closer = _closing_delimiter(expr)
-            checker.error(ctx, Span(expr.span.end - len(closer), expr.span.end), "check.type",
-                          f"{what} wants {expected}, got string",
-                          f"add ':{expected}' after the string")
+            checker.error(
+                ctx,
+                Span(expr.span.end - len(closer), expr.span.end),
+                "check.type",
+                f"{what} wants {expected}, got string",
+                f"add ':{expected}' after the string",
+            )
             return False
         shown = str(found)
         hint = None
@@ -148,11 +153,13 @@ class ExpressionChecker:
             hint = f"[{found.unit}] and [{expected.unit}] measure different things"
         elif expected == INTEGER and found == REAL:
             hint = "round it with .round, .floor or .ceil"
-        elif found == VOID and isinstance(expected, FuncT) and isinstance(
-                expr, ast.Name | ast.Member):
+        elif (
+            found == VOID
+            and isinstance(expected, FuncT)
+            and isinstance(expr, ast.Name | ast.Member)
+        ):
             hint = f"pass the rule as a lambda: @{{ {_source_text(expr, ctx)}; }}"
-        checker.error(ctx, expr.span, "check.type", f"{what} wants {expected}, got {shown}",
-                      hint)
+        checker.error(ctx, expr.span, "check.type", f"{what} wants {expected}, got {shown}", hint)
         return False
 
     # ------------------------------------------------------------ literals
@@ -183,12 +190,15 @@ class ExpressionChecker:
         if expr.kind == "string":
             return STRING
         for problem in literals.check(expr.kind, expr.value):
-            start = _value_offset(expr, ctx.source) + problem.offset
-            if expr.delimiter in ('"', "'") and "\\" in ctx.source.text[
-                    expr.span.start:expr.span.end]:
-                start = expr.span.start
-            self.checker.error(ctx, Span(start, start + max(problem.length, 1)),
-                               f"check.{expr.kind}", problem.message, problem.hint)
+            start = _source_offset(expr, ctx.source, problem.offset)
+            end = _source_offset(expr, ctx.source, problem.offset + max(problem.length, 1))
+            self.checker.error(
+                ctx,
+                Span(start, max(end, start + 1)),
+                f"check.{expr.kind}",
+                problem.message,
+                problem.hint,
+            )
         return PRIMITIVES[expr.kind]
 
     def expr_ListLit(self, expr: ast.ListLit, ctx: Context, expected: Type | None) -> Type:
@@ -201,9 +211,12 @@ class ExpressionChecker:
                 continue
             joined = common_type(found, item_type)
             if joined is None:
-                self.checker.error(ctx, item.span, "check.list-mixed",
-                                   f"a list holds one type: this is {item_type}, the list "
-                                   f"holds {found}")
+                self.checker.error(
+                    ctx,
+                    item.span,
+                    "check.list-mixed",
+                    f"a list holds one type: this is {item_type}, the list holds {found}",
+                )
                 joined = UNKNOWN
             found = joined
         return ListT(found if found is not None else UNKNOWN)
@@ -212,25 +225,48 @@ class ExpressionChecker:
         low = self.check_expr(expr.low, ctx)
         high = self.check_expr(expr.high, ctx)
         joined = common_type(low, high)
-        if joined is None or not (is_numeric(joined) or isinstance(joined, UnitT)
-                                  or is_lenient(joined)):
-            self.checker.error(ctx, expr.span, "check.range",
-                               f"a range runs between two numbers or two quantities of one "
-                               f"kind, not {low} and {high}")
+        if joined is None or not (
+            is_numeric(joined) or isinstance(joined, UnitT) or is_lenient(joined)
+        ):
+            self.checker.error(
+                ctx,
+                expr.span,
+                "check.range",
+                f"a range runs between two numbers or two quantities of one "
+                f"kind, not {low} and {high}",
+            )
             return RangeT(UNKNOWN)
         return RangeT(joined)
 
     def expr_WithUnit(self, expr: ast.WithUnit, ctx: Context, expected: Type | None) -> Type:
+        if expr.unit[:1].isdigit() or expr.unit[:1] == "-":
+            self.check_expr(expr.value, ctx)
+            self.checker.error(
+                ctx,
+                Span(expr.value.span.end, expr.span.end),
+                "check.index",
+                f"[{expr.unit}] is not a unit: Lore has no indexing",
+                f"write .get({expr.unit}) to take an element of a list",
+            )
+            return UNKNOWN
         found = self.check_expr(expr.value, ctx)
         unit = self.checker.unit_family(expr.unit, ctx, Span(expr.value.span.end, expr.span.end))
         if isinstance(found, UnitT):
             # `(x.toReal / v.toReal).toInt[sec]` is fine; `5[m][sec]` is not.
-            self.checker.error(ctx, expr.span, "check.unit-twice",
-                               f"this already is a quantity in [{found.unit}]",
-                               "use .toReal or .toInt to get the bare number first")
+            self.checker.error(
+                ctx,
+                expr.span,
+                "check.unit-twice",
+                f"this is already a quantity in [{found.unit}]",
+                "use .toReal or .toInt to get the bare number first",
+            )
         elif not (is_numeric(found) or is_lenient(found)):
-            self.checker.error(ctx, expr.value.span, "check.unit-number",
-                               f"only a number can be given a unit, not {found}")
+            self.checker.error(
+                ctx,
+                expr.value.span,
+                "check.unit-number",
+                f"only a number can be given a unit, not {found}",
+            )
         return unit or UNKNOWN
 
     def expr_TypeValue(self, expr: ast.TypeValue, ctx: Context, expected: Type | None) -> Type:
@@ -246,8 +282,12 @@ class ExpressionChecker:
             self.typed_form_members(expr, form_type.symbol, ctx)
             return form_type
         if not is_lenient(form_type):
-            self.checker.error(ctx, expr.type.span, "check.form-literal-type",
-                               f"a form literal is typed with a form, not {form_type}")
+            self.checker.error(
+                ctx,
+                expr.type.span,
+                "check.form-literal-type",
+                f"a form literal is typed with a form, not {form_type}",
+            )
         self.anonymous_form(expr, ctx)
         return UNKNOWN
 
@@ -256,19 +296,25 @@ class ExpressionChecker:
         for member in expr.members:
             if isinstance(member, ast.VarDef):
                 if any(name == member.name for name, _ in members):
-                    self.checker.error(ctx, member.name_span, "check.duplicate",
-                                       f"'{member.name}' is given twice")
-                declared = (self.checker.resolve_type(member.type, ctx)
-                            if member.type is not None else None)
+                    self.checker.error(
+                        ctx, member.name_span, "check.duplicate", f"'{member.name}' is given twice"
+                    )
+                declared = (
+                    self.checker.resolve_type(member.type, ctx) if member.type is not None else None
+                )
                 found = self.check_expr(member.value, ctx, declared)
                 if declared is not None:
                     self.expect(found, declared, member.value, ctx, f"'{member.name}'")
                     found = declared
                 members.append((member.name, found))
             else:
-                self.checker.error(ctx, member.span, "check.form-literal-member",
-                                   "an untyped form literal only holds values: name = value;",
-                                   "type it ({...}:SomeForm) to define rules in it")
+                self.checker.error(
+                    ctx,
+                    member.span,
+                    "check.form-literal-member",
+                    "an untyped form literal only holds values: name = value;",
+                    "type it ({...}:SomeForm) to define rules in it",
+                )
         return AnonFormT(tuple(members))
 
     def typed_form_members(self, expr: ast.FormLit, form: FormSymbol, ctx: Context) -> None:
@@ -279,19 +325,25 @@ class ExpressionChecker:
         for member in expr.members:
             if isinstance(member, _CALLABLE_NODES):
                 if member.name in given:
-                    checker.error(ctx, member.name_span, "check.duplicate",
-                                  f"'{member.name}' is given twice")
+                    checker.error(
+                        ctx, member.name_span, "check.duplicate", f"'{member.name}' is given twice"
+                    )
                 given.add(member.name)
                 self.check_literal_callable(member, form, ctx)
                 continue
             if not isinstance(member, ast.VarDef):
-                checker.error(ctx, member.span, "check.form-literal-member",
-                              "a form literal holds values, rules, functions, accessors and "
-                              "alters", "define forms, enums and units in a section")
+                checker.error(
+                    ctx,
+                    member.span,
+                    "check.form-literal-member",
+                    "a form literal holds values, rules, functions, accessors and alters",
+                    "define forms, enums and units in a section",
+                )
                 continue
             if member.name in given:
-                checker.error(ctx, member.name_span, "check.duplicate",
-                              f"'{member.name}' is given twice")
+                checker.error(
+                    ctx, member.name_span, "check.duplicate", f"'{member.name}' is given twice"
+                )
             given.add(member.name)
             target = form.lookup(member.name)
             if isinstance(target, FieldSymbol):
@@ -300,13 +352,21 @@ class ExpressionChecker:
                 expected = checker.var_type(target)
             else:
                 if target is None:
-                    checker.error(ctx, member.name_span, "check.unknown-member",
-                                  f"form '{form.qualified_name}' has no member '{member.name}'",
-                                  checker.did_you_mean(member.name, form.all_member_names()))
+                    checker.error(
+                        ctx,
+                        member.name_span,
+                        "check.unknown-member",
+                        f"form '{form.qualified_name}' has no member '{member.name}'",
+                        checker.did_you_mean(member.name, form.all_member_names()),
+                    )
                 else:
-                    checker.error(ctx, member.name_span, "check.member-kind",
-                                  f"'{member.name}' is a {target.kind} of '{form.name}'; it "
-                                  "cannot be given a value")
+                    checker.error(
+                        ctx,
+                        member.name_span,
+                        "check.member-kind",
+                        f"'{member.name}' is a {target.kind} of form '{form.name}'; "
+                        "it cannot be given a value",
+                    )
                 self.check_expr(member.value, ctx)
                 continue
             found = self.check_expr(member.value, ctx, expected)
@@ -323,18 +383,22 @@ class ExpressionChecker:
             elif hinted is not None and index < len(hinted.params):
                 type_ = hinted.params[index]
             else:
-                checker.error(ctx, param.span, "check.param-type",
-                              f"parameter '{param.name}' needs a type",
-                              f"write '{param.name} : integer' (or the type it takes)")
+                checker.error(
+                    ctx,
+                    param.span,
+                    "check.param-type",
+                    f"parameter '{param.name}' needs a type",
+                    f"write '{param.name} : integer' (or the type it takes)",
+                )
                 type_ = UNKNOWN
             params.append(type_)
-            inner.scope.names[param.name] = LocalSymbol(param.name, ctx.source, param.span,
-                                                        None, type=type_)
+            inner.scope.names[param.name] = LocalSymbol(
+                param.name, ctx.source, param.span, None, type=type_
+            )
         result: Type | None = None
         if expr.result is not None:
             result = checker.resolve_type(expr.result, ctx)
-        elif hinted is not None and hinted.result is not None and isinstance(expr.body,
-                                                                             ast.Block):
+        elif hinted is not None and hinted.result is not None and isinstance(expr.body, ast.Block):
             result = hinted.result
         if isinstance(expr.body, ast.Block):
             body = expr.body
@@ -342,11 +406,25 @@ class ExpressionChecker:
             body_ctx = inner.replace(result=slot, in_alter=False)
 
             def check_body() -> None:
-                self.check_statements(body, body_ctx)
+                try:
+                    self.check_statements(body, body_ctx)
+                except RecursionError:
+                    checker.error(
+                        ctx,
+                        expr.span,
+                        "check.too-deep",
+                        "this lambda is nested too deeply to be checked",
+                        "split it into smaller rules",
+                    )
+                    return
                 if slot is not None and not slot.assigned:
-                    checker.error(ctx, expr.span, "check.no-result",
-                                  "this lambda never sets its result",
-                                  "set it with 'result = ...;'")
+                    checker.error(
+                        ctx,
+                        expr.span,
+                        "check.no-result",
+                        "this lambda never sets its result",
+                        "set it with 'result = ...;'",
+                    )
 
             checker.deferred.append(check_body)
             return FuncT(tuple(params), result)
@@ -364,8 +442,7 @@ class ExpressionChecker:
     def check_statements(self, block: ast.Block, ctx: Context) -> None:
         raise NotImplementedError
 
-    def check_literal_callable(self, node: ast.Definition, form: FormSymbol,
-                               ctx: Context) -> None:
+    def check_literal_callable(self, node: ast.Definition, form: FormSymbol, ctx: Context) -> None:
         raise NotImplementedError
 
     def check_select(self, select: ast.Select, ctx: Context, as_value: bool) -> Type:
@@ -380,12 +457,31 @@ class ExpressionChecker:
             return BOOLEAN
         if is_numeric(found) or isinstance(found, UnitT) or found == DICE or is_lenient(found):
             return found
-        self.checker.error(ctx, expr.span, "check.operand", f"cannot negate {found}")
+        self.checker.error(
+            ctx,
+            expr.span,
+            "check.operand",
+            f"cannot negate {found}",
+            "use '!' for 'not'" if found == BOOLEAN else None,
+        )
         return UNKNOWN
 
     def expr_Binary(self, expr: ast.Binary, ctx: Context, expected: Type | None) -> Type:
-        left = self.check_expr(expr.left, ctx)
-        right = self.check_expr(expr.right, ctx)
+        # `a + b + c + ...` nests to the left as deep as it is long: walk that spine
+        # in a loop, not by recursion.
+        spine: list[ast.Binary] = [expr]
+        while isinstance(spine[-1].left, ast.Binary):
+            spine.append(spine[-1].left)
+        left = self.check_expr(spine[-1].left, ctx)
+        for binary in reversed(spine):
+            right = self.check_expr(binary.right, ctx)
+            left = self.combine(binary, left, right, ctx)
+            if binary is not expr:
+                self.types[id(binary)] = left
+        return left
+
+    def combine(self, expr: ast.Binary, left: Type, right: Type, ctx: Context) -> Type:
+        """The type of ``left op right``; reports operands that do not combine."""
         if is_lenient(left) or is_lenient(right):
             return BOOLEAN if expr.op not in _ARITHMETIC else UNKNOWN
         op = expr.op
@@ -395,16 +491,27 @@ class ExpressionChecker:
             self.expect(right, BOOLEAN, expr.right, ctx, f"'{op}'")
             return BOOLEAN
         if op in ("==", "!="):
-            result = BOOLEAN if (assignable(left, right) or assignable(right, left)
-                                 or common_type(left, right) is not None) else None
+            result = (
+                BOOLEAN
+                if (
+                    assignable(left, right)
+                    or assignable(right, left)
+                    or common_type(left, right) is not None
+                )
+                else None
+            )
         elif op in _ORDERING:
             result = BOOLEAN if _ordered(left, right) else None
         else:
             result = _arithmetic(op, left, right)
         if result is None:
-            self.checker.error(ctx, expr.span, "check.operands",
-                               f"'{op}' cannot combine {left} and {right}",
-                               _operand_hint(op, left, right))
+            self.checker.error(
+                ctx,
+                expr.span,
+                "check.operands",
+                f"'{op}' cannot combine {left} and {right}",
+                _operand_hint(op, left, right),
+            )
             return UNKNOWN
         return result
 
@@ -424,10 +531,13 @@ class ExpressionChecker:
         if call.min_args > 0 or call.alter:
             count = 1 if call.alter else call.min_args
             names = f" ({', '.join(call.param_names)})" if call.param_names else ""
-            self.checker.error(ctx, expr.span, "check.arguments",
-                               f"{call.describe()} needs {count} argument"
-                               f"{'' if count == 1 else 's'}{names}",
-                               f"call it with {_source_text(expr, ctx)}(...)")
+            self.checker.error(
+                ctx,
+                expr.span,
+                "check.arguments",
+                f"{call.describe()} needs {count} argument{'' if count == 1 else 's'}{names}",
+                f"call it with {_source_text(expr, ctx)}(...)",
+            )
             return UNKNOWN
         self.invocations.add(id(expr))
         if call.result is not None and call.kind in ("member", "accessor"):
@@ -444,14 +554,24 @@ class ExpressionChecker:
         name = expr.name
         if name == "self":
             if ctx.self_type is None:
-                checker.error(ctx, expr.span, "check.self", "'self' is only defined in a form")
+                checker.error(
+                    ctx,
+                    expr.span,
+                    "check.self",
+                    "'self' is only defined in a form",
+                    "pass the object as a parameter",
+                )
                 return Ref(UNKNOWN)
             return Ref(ctx.self_type)
         if name == "result":
             slot = ctx.result
             if slot is None or slot.expected is None:
-                checker.error(ctx, expr.span, "check.result-read",
-                              "'result' can be read only where its type is declared")
+                checker.error(
+                    ctx,
+                    expr.span,
+                    "check.result-read",
+                    "'result' can be read only where its type is declared",
+                )
                 return Ref(UNKNOWN)
             return Ref(slot.expected)
         from lore.semantics.checker import AmbiguousName
@@ -462,8 +582,13 @@ class ExpressionChecker:
             checker.error(ctx, expr.span, "check.ambiguous", str(ambiguous), ambiguous.hint)
             return Ref(UNKNOWN)
         if symbol is None:
-            checker.error(ctx, expr.span, "check.undefined", f"undefined name '{name}'",
-                          checker.did_you_mean(name, checker.visible_names(ctx)))
+            checker.error(
+                ctx,
+                expr.span,
+                "check.undefined",
+                f"undefined name '{name}'",
+                checker.did_you_mean(name, checker.visible_names(ctx)),
+            )
             return Ref(UNKNOWN)
         return self.ref_of_symbol(symbol, ctx, expr.span)
 
@@ -479,9 +604,18 @@ class ExpressionChecker:
             params = checker.signature(symbol)
             node = symbol.node
             required = len(params)
-            return Ref(call=Signature(symbol.name, symbol.kind, params, symbol.param_names,
-                                      symbol.result, required,
-                                      alter=isinstance(node, ast.AlterDef)), symbol=symbol)
+            return Ref(
+                call=Signature(
+                    symbol.name,
+                    symbol.kind,
+                    params,
+                    symbol.param_names,
+                    symbol.result,
+                    required,
+                    alter=isinstance(node, ast.AlterDef),
+                ),
+                symbol=symbol,
+            )
         if isinstance(symbol, SectionSymbol):
             return Ref(SectionT(symbol), symbol=symbol)
         if isinstance(symbol, EnumValueSymbol) and symbol.enum is not None:
@@ -524,32 +658,57 @@ class ExpressionChecker:
             if member_type is not None:
                 return Ref(member_type)
         if container is not None:
-            symbol = (container.lookup(name) if isinstance(container, FormSymbol)
-                      else container.members.get(name))
+            symbol = (
+                container.lookup(name)
+                if isinstance(container, FormSymbol)
+                else container.members.get(name)
+            )
             if symbol is not None:
                 self.check_private(symbol, container, span, ctx)
                 return self.ref_of_symbol(symbol, ctx, span)
         builtin = builtins.member(target, name)
         if builtin is not None:
-            return Ref(call=Signature(name, "member", builtin.params, (), builtin.result,
-                                      builtin.required, refine=builtin.refine))
+            return Ref(
+                call=Signature(
+                    name,
+                    "member",
+                    builtin.params,
+                    (),
+                    builtin.result,
+                    builtin.required,
+                    refine=builtin.refine,
+                )
+            )
         candidates = self.member_names(target, container)
-        what = (f"{container.kind} '{container.qualified_name}'" if container is not None
-                else f"type {target}")
-        checker.error(ctx, span, "check.unknown-member", f"{what} has no member '{name}'",
-                      checker.did_you_mean(name, candidates))
+        missing = f"has no member '{name}'"
+        if container is not None:
+            what = f"{container.kind} '{container.qualified_name}'"
+        elif isinstance(target, TypeOf) and isinstance(target.type, EnumT):
+            what = f"enum '{target.type.symbol.qualified_name}'"
+            missing = f"has no value or member '{name}'"
+        elif isinstance(target, EnumT):
+            what = f"a value of enum '{target.symbol.qualified_name}'"
+        else:
+            what = str(target) if isinstance(target, TypeOf) else f"type {target}"
+        checker.error(
+            ctx,
+            span,
+            "check.unknown-member",
+            f"{what} {missing}",
+            checker.did_you_mean(name, candidates),
+        )
         return Ref(UNKNOWN)
 
-    def static_member(self, type_: FormT | EnumT, name: str, span: Span,
-                      ctx: Context) -> Ref | None:
+    def static_member(
+        self, type_: FormT | EnumT, name: str, span: Span, ctx: Context
+    ) -> Ref | None:
         """``Action.search``, ``Secret.Mode``, ``Environment.inherited``."""
         symbol = type_.symbol
         if isinstance(symbol, EnumSymbol):
             value = symbol.lookup_value(name)
             if value is not None:
                 return Ref(EnumT(symbol), symbol=value)
-        nested = symbol.lookup(name) if isinstance(symbol, FormSymbol) else symbol.members.get(
-            name)
+        nested = symbol.lookup(name) if isinstance(symbol, FormSymbol) else symbol.members.get(name)
         if isinstance(nested, FormSymbol | EnumSymbol | BuiltinTypeSymbol):
             return self.ref_of_symbol(nested, ctx, span)
         if isinstance(symbol, FormSymbol) and name == "inherited":
@@ -557,17 +716,31 @@ class ExpressionChecker:
             return Ref(type_)
         return None
 
-    def check_private(self, symbol: Symbol, container: Container, span: Span,
-                      ctx: Context) -> None:
-        if not symbol.private or not isinstance(container, SectionSymbol):
+    def check_private(self, symbol: Symbol, container: Container, span: Span, ctx: Context) -> None:
+        if not symbol.private:
+            return
+        # A private member of a form is for the form (and the forms that extend it, which
+        # reach it by its plain name anyway); a private name of a section for the section.
+        owner = symbol.parent if isinstance(container, FormSymbol) else container
+        if owner is None or not isinstance(owner, SectionSymbol | FormSymbol):
+            return
+        if (
+            isinstance(owner, FormSymbol)
+            and ctx.self_form is not None
+            and (ctx.self_form.is_subform_of(owner))
+        ):
             return
         inside: Container | None = ctx.container
         while inside is not None:
-            if inside is container:
+            if inside is owner:
                 return
             inside = inside.parent
-        self.checker.error(ctx, span, "check.private",
-                           f"'{symbol.name}' is private to section '{container.qualified_name}'")
+        self.checker.error(
+            ctx,
+            span,
+            "check.private",
+            f"'{symbol.name}' is private to {owner.kind} '{owner.qualified_name}'",
+        )
 
     def member_names(self, target: Type, container: Container | None) -> list[str]:
         names = list(builtins.members(target))
@@ -598,31 +771,44 @@ class ExpressionChecker:
         callee = ref.type if ref.type is not None else UNKNOWN
         if isinstance(callee, FuncT):
             name = _callee_name(func)
-            signature = Signature(name, "function value", callee.params, (), callee.result,
-                                  len(callee.params))
+            signature = Signature(
+                name, "function value", callee.params, (), callee.result, len(callee.params)
+            )
             return self.apply(signature, expr, ctx, ref.symbol)
         for arg in expr.args:
             self.check_expr(arg, ctx)
         if not is_lenient(callee):
-            self.checker.error(ctx, func.span, "check.not-callable",
-                               _not_callable(func, callee),
-                               "only rules, functions, accessors and lambdas take arguments")
+            self.checker.error(
+                ctx,
+                func.span,
+                "check.not-callable",
+                _not_callable(func, callee),
+                "only rules, functions, accessors and lambdas take arguments",
+            )
         return UNKNOWN
 
-    def apply(self, signature: Signature, call: ast.Call, ctx: Context,
-              symbol: Symbol | None) -> Type:
+    def apply(
+        self, signature: Signature, call: ast.Call, ctx: Context, symbol: Symbol | None
+    ) -> Type:
         args = call.args
         params = signature.params
         if signature.alter and len(params) == 1 and isinstance(params[0], ListT):
             # An alter is called with one value; it receives all the step's values.
             params = (params[0].element,)
         if not signature.min_args <= len(args) <= len(params):
-            wanted = (str(len(params)) if signature.min_args == len(params)
-                      else f"{signature.min_args} to {len(params)}")
+            wanted = (
+                str(len(params))
+                if signature.min_args == len(params)
+                else f"{signature.min_args} to {len(params)}"
+            )
             names = f" ({', '.join(signature.param_names)})" if signature.param_names else ""
-            self.checker.error(ctx, call.span, "check.arguments",
-                               f"{signature.describe()} takes {wanted} argument"
-                               f"{'' if wanted == '1' else 's'}{names}, got {len(args)}")
+            self.checker.error(
+                ctx,
+                call.span,
+                "check.arguments",
+                f"{signature.describe()} takes {wanted} argument"
+                f"{'' if wanted == '1' else 's'}{names}, got {len(args)}",
+            )
         found: list[Type] = []
         for index, arg in enumerate(args):
             param = params[index] if index < len(params) else None
@@ -647,29 +833,46 @@ class ExpressionChecker:
     def check_load_xml(self, expr: ast.Member, ctx: Context) -> Ref | None:
         """``("dungeon.xml":url).loadXML``: the file must exist and be well-formed XML."""
         target = expr.target
-        if expr.name != "loadXML" or not isinstance(target, ast.StringLit) or target.kind != (
-                "url"):
+        if (
+            expr.name != "loadXML"
+            or not isinstance(target, ast.StringLit)
+            or target.kind != ("url")
+        ):
             return None
         base = ctx.source.path.parent if ctx.source.path is not None else Path.cwd()
         path = base / target.value
         if not path.is_file():
-            self.checker.error(ctx, target.span, "check.missing-file",
-                               f"cannot find '{target.value}'",
-                               "the file is looked up next to this Lore file")
+            self.checker.error(
+                ctx,
+                target.span,
+                "check.missing-file",
+                f"cannot find '{target.value}'",
+                "the file is looked up next to this Lore file",
+            )
             return Ref(PRIMITIVES["xml"])
         try:
             xml_source = SourceFile.from_path(path, _shown_name(ctx.source, target.value, path))
         except OSError as error:
-            self.checker.error(ctx, target.span, "check.unreadable-file",
-                               f"cannot read '{target.value}': {error.strerror or error}")
+            self.checker.error(
+                ctx,
+                target.span,
+                "check.unreadable-file",
+                f"cannot read '{target.value}': {error.strerror or error}",
+            )
             return Ref(PRIMITIVES["xml"])
         try:
             literals.parse_xml(xml_source.text)
         except literals.XMLProblem as problem:
             offset = xml_source.offset_of(problem.line, problem.column)
-            self.checker.diagnostics.append(Diagnostic(
-                Severity.ERROR, "check.xml", problem.message, xml_source,
-                Span(offset, offset + problem.length)))
+            self.checker.diagnostics.append(
+                Diagnostic(
+                    Severity.ERROR,
+                    "check.xml",
+                    problem.message,
+                    xml_source,
+                    Span(offset, offset + problem.length),
+                )
+            )
         for hook in XML_FILE_CHECKS:
             self.checker.diagnostics.extend(hook(xml_source))
         return Ref(PRIMITIVES["xml"])
@@ -698,7 +901,7 @@ def _not_callable(func: ast.Expr, callee: Type) -> str:
 
 def _source_text(expr: ast.Expr, ctx: Context) -> str:
     """How an expression is written (for hints)."""
-    return " ".join(ctx.source.text[expr.span.start:expr.span.end].split())
+    return " ".join(ctx.source.text[expr.span.start : expr.span.end].split())
 
 
 def _callee_name(func: ast.Expr) -> str:
@@ -708,22 +911,46 @@ def _callee_name(func: ast.Expr) -> str:
 
 
 def _is_query(signature: Signature, symbol: Symbol | None) -> bool:
-    return (signature.name == "query" and isinstance(symbol, FieldSymbol)
-            and isinstance(symbol.parent, FormSymbol) and symbol.source.name.startswith("<"))
+    return (
+        signature.name == "query"
+        and isinstance(symbol, FieldSymbol)
+        and isinstance(symbol.parent, FormSymbol)
+        and symbol.source.name.startswith("<")
+    )
 
 
 def _query_result(spec: Type) -> Type:
     """The answer to a query: the spec with each ``T.input`` member replaced by a ``T``."""
     if not isinstance(spec, AnonFormT):
         return ANY
-    return AnonFormT(tuple((name, t.type if isinstance(t, InputT) else t)
-                           for name, t in spec.members))
+    return AnonFormT(
+        tuple((name, t.type if isinstance(t, InputT) else t) for name, t in spec.members)
+    )
 
 
 def _closing_delimiter(expr: ast.StringLit) -> str:
     if expr.delimiter in ('"', "'"):
         return expr.delimiter
     return "]" + "=" * (len(expr.delimiter) - 2) + "]"
+
+
+_ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|.)", re.DOTALL)
+
+
+def _source_offset(expr: ast.StringLit, source: SourceFile, index: int) -> int:
+    """Where character ``index`` of a string literal's value is in the file (escapes
+    like ``\\"`` or ``\\u00e9`` take more characters in the file than in the value)."""
+    start = _value_offset(expr, source)
+    if expr.delimiter not in ('"', "'"):
+        return start + index  # long strings have no escapes
+    body = source.text[start : expr.span.end]
+    position = 0
+    for _ in range(index):
+        if position >= len(body):
+            break
+        match = _ESCAPE.match(body, position)
+        position = match.end() if match else position + 1
+    return start + position
 
 
 def _value_offset(expr: ast.StringLit, source: SourceFile) -> int:
@@ -752,15 +979,19 @@ def _arithmetic(op: str, left: Type, right: Type) -> Type | None:
         if left == right:
             return left
         return REAL if REAL in (left, right) else NUMBER
+    if op == "+" and STRING in (left, right):
+        # Text joins with text, typed strings, numbers and booleans: "HP: " + hp.
+        other = right if left == STRING else left
+        if (
+            other in (*TYPED_STRINGS, STRING, BOOLEAN, DICE)
+            or is_numeric(other)
+            or isinstance(other, UnitT | EnumT)
+        ):
+            return STRING
     if isinstance(left, UnitT) or isinstance(right, UnitT):
         return _quantity_arithmetic(op, left, right)
     if DICE in (left, right) and op in "+-" and {left, right} <= {DICE, INTEGER}:
         return DICE
-    if op == "+" and STRING in (left, right):
-        # Text joins with text, typed strings, numbers and booleans: "HP: " + hp.
-        other = right if left == STRING else left
-        if other in (*TYPED_STRINGS, STRING, BOOLEAN) or is_numeric(other):
-            return STRING
     return None
 
 
@@ -785,11 +1016,15 @@ def _quantity_arithmetic(op: str, left: Type, right: Type) -> Type | None:
 def _operand_hint(op: str, left: Type, right: Type) -> str | None:
     if isinstance(left, UnitT) != isinstance(right, UnitT):
         unit = left if isinstance(left, UnitT) else right
+        other = right if unit is left else left
         assert isinstance(unit, UnitT)
-        return f"give the number a unit, like 1[{unit.unit}], or use .toReal"
+        if is_numeric(other):
+            return f"give the number a unit, like 1[{unit.unit}], or use .toReal"
     if isinstance(left, UnitT) and isinstance(right, UnitT):
         if left.family is right.family:
-            return ("Lore does not build compound units: take bare numbers with .toReal "
-                    "and give the result a unit")
+            return (
+                "Lore does not build compound units: take bare numbers with .toReal "
+                "and give the result a unit"
+            )
         return f"[{left.unit}] and [{right.unit}] measure different things"
     return None

@@ -7,12 +7,14 @@ hint); the checker turns them into diagnostics at the right place of the file.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from dataclasses import dataclass
 from datetime import datetime
 from html.parser import HTMLParser
 from urllib.parse import urlsplit
 from xml.etree.ElementTree import Element, ParseError
+from xml.parsers import expat
 
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import fromstring
@@ -44,8 +46,14 @@ def check(kind: str, value: str) -> list[Problem]:
 def check_url(value: str) -> list[Problem]:
     for index, char in enumerate(value):
         if char.isspace() or ord(char) < 32:
-            return [Problem(index, 1, "a url cannot contain white space or control characters",
-                            "write a space as %20")]
+            return [
+                Problem(
+                    index,
+                    1,
+                    "a url cannot contain white space or control characters",
+                    "write a space as %20",
+                )
+            ]
     if not value:
         return [Problem(0, 0, "empty url")]
     scheme = urlsplit(value).scheme if ":" in value else ""
@@ -58,24 +66,41 @@ def check_url(value: str) -> list[Problem]:
 def check_loc(value: str) -> list[Problem]:
     if LOC_RE.fullmatch(value):
         return []
-    return [Problem(0, len(value), f"'{value}' is not a location path",
-                    'a location is like "/region/dungeon[1,2]", "/region[start_point]" '
-                    'or "/[0]"')]
+    return [
+        Problem(
+            0,
+            len(value),
+            f"'{value}' is not a location path",
+            'a location is like "/region/dungeon[1,2]", "/region[start_point]" or "/[0]"',
+        )
+    ]
 
 
 def check_jid(value: str) -> list[Problem]:
     if JID_RE.fullmatch(value):
         return []
-    return [Problem(0, len(value), f"'{value}' is not a Jabber id",
-                    "a jid is like name@example.org or name@example.org/resource")]
+    return [
+        Problem(
+            0,
+            len(value),
+            f"'{value}' is not a Jabber id",
+            "a jid is like name@example.org or name@example.org/resource",
+        )
+    ]
 
 
 def check_date(value: str) -> list[Problem]:
     try:
         datetime.fromisoformat(value)
     except ValueError:
-        return [Problem(0, len(value), f"'{value}' is not an ISO 8601 date",
-                        "a date is like 2013-07-15 or 2013-07-15T00:00:00+09:00")]
+        return [
+            Problem(
+                0,
+                len(value),
+                f"'{value}' is not an ISO 8601 date",
+                "a date is like 2013-07-15 or 2013-07-15T00:00:00+09:00",
+            )
+        ]
     return []
 
 
@@ -87,24 +112,92 @@ def parse_xml(value: str) -> Element:
     if len(value) > MAX_XML_CHARS:
         raise XMLProblem(1, 1, f"the XML is too large ({len(value)} characters)")
     try:
-        element: Element = fromstring(value.encode("utf-8"), forbid_dtd=True,
-                                      forbid_entities=True, forbid_external=True)
+        element: Element = fromstring(
+            value.encode("utf-8"), forbid_dtd=True, forbid_entities=True, forbid_external=True
+        )
         return element
     except ParseError as error:
         line, column = error.position
         message = str(error).split(":")[0]
+        lines = value.split("\n")
+        text = lines[line - 1] if 0 < line <= len(lines) else ""
+        if message == "mismatched tag" and text[max(column - 2, 0) : column] == "</":
+            # Expat points at the name of the closing tag: mark the whole tag.
+            end = text.find(">", column)
+            name = text[column:end] if end >= 0 else text[column:]
+            open_tag = _open_element(value)
+            what = f"<{open_tag}>" if open_tag else "the open element"
+            raise XMLProblem(
+                line,
+                column - 1,
+                f"malformed XML: </{name}> does not close {what}",
+                (end + 1 if end >= 0 else len(text)) - column + 2,
+            ) from None
+        message = _EXPAT_MESSAGES.get(message, message)
         raise XMLProblem(line, column + 1, f"malformed XML: {message}") from None
-    except DefusedXmlException as error:
-        raise XMLProblem(1, 1, f"XML refused: {type(error).__name__} "
-                               "(DTDs and entities are not allowed)") from None
+    except DefusedXmlException:
+        line, column = 1, 1
+        for marker in ("<!DOCTYPE", "<!ENTITY"):
+            found = value.find(marker)
+            if found >= 0:
+                line = value.count("\n", 0, found) + 1
+                column = found - (value.rfind("\n", 0, found) + 1) + 1
+                break
+        raise XMLProblem(
+            line,
+            column,
+            "XML refused: a <!DOCTYPE> is not allowed (Lore's XML "
+            "has no DTDs, entities or external references)",
+            len("<!DOCTYPE"),
+        ) from None
+
+
+# Expat's words for the commonest problems, said the way a rule author thinks of them.
+_EXPAT_MESSAGES = {
+    "junk after document element": "text after the root element (XML has one root element)",
+    "no element found": "no element found (the XML is empty or ends too early)",
+    "not well-formed (invalid token)": "not well-formed (a character that cannot be here)",
+}
+
+
+def _open_element(value: str) -> str | None:
+    """The element open where ``value`` stops being well-formed.
+
+    Only called after the safe parser found a syntax error (so there is no DTD to
+    expand before it); the document is read again just to follow the open elements.
+    """
+    parser = expat.ParserCreate()
+    stack: list[str] = []
+
+    def start(name: str, attributes: object) -> None:
+        stack.append(name)
+
+    def end(name: str) -> None:
+        if stack:
+            stack.pop()
+
+    def refuse(*declaration: object) -> None:
+        raise expat.ExpatError("no DTDs")
+
+    parser.StartElementHandler = start
+    parser.EndElementHandler = end
+    parser.StartDoctypeDeclHandler = refuse
+    parser.EntityDeclHandler = refuse
+    with contextlib.suppress(expat.ExpatError):
+        parser.Parse(value.encode("utf-8"), True)
+    return stack[-1] if stack else None
 
 
 class XMLProblem(Exception):
-    def __init__(self, line: int, column: int, message: str) -> None:
+    """Why an XML text was not read: 1-based ``line`` and ``column``, and how many
+    characters the problem covers."""
+
+    def __init__(self, line: int, column: int, message: str, length: int = 1) -> None:
         super().__init__(message)
         self.line = line
         self.column = column
         self.message = message
+        self.length = length
 
 
 def offset_of(value: str, line: int, column: int) -> int:
@@ -122,15 +215,23 @@ def check_xml(value: str) -> list[Problem]:
     try:
         parse_xml(value)
     except XMLProblem as problem:
-        return [Problem(offset_of(value, problem.line, problem.column), 1, problem.message)]
+        return [
+            Problem(offset_of(value, problem.line, problem.column), problem.length, problem.message)
+        ]
     return []
 
 
-_VOID = frozenset(
-    "area base br col embed hr img input link meta param source track wbr".split())
+_VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
+# Elements whose end tag HTML lets you leave out: what follows closes them.
+_OPTIONAL_END = frozenset(
+    "html head body p li dt dd rt rp optgroup option colgroup caption thead tbody tfoot tr td "
+    "th".split()
+)
 
 
 class _Balance(HTMLParser):
+    """Follows the open elements; records end tags that do not fit."""
+
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.open: list[tuple[str, tuple[int, int]]] = []
@@ -143,14 +244,15 @@ class _Balance(HTMLParser):
     def handle_endtag(self, tag: str) -> None:
         if tag in _VOID:
             return
-        if not self.open or self.open[-1][0] != tag:
-            expected = f"</{self.open[-1][0]}>" if self.open else "no closing tag"
-            self.problems.append((self.getpos(), f"unexpected </{tag}>: expected {expected}"))
-            if any(name == tag for name, _ in self.open):
-                while self.open and self.open[-1][0] != tag:
-                    self.open.pop()
-                self.open.pop()
+        if all(name != tag for name, _ in self.open):
+            self.problems.append((self.getpos(), f"</{tag}> closes nothing: no <{tag}> is open"))
             return
+        while self.open[-1][0] != tag:
+            name, _ = self.open.pop()
+            if name not in _OPTIONAL_END:
+                self.problems.append(
+                    (self.getpos(), f"</{tag}> comes before </{name}>: <{name}> is still open")
+                )
         self.open.pop()
 
 
@@ -158,11 +260,23 @@ def check_html(value: str) -> list[Problem]:
     parser = _Balance()
     parser.feed(value)
     parser.close()
-    problems = [Problem(offset_of(value, line, column + 1), 1, f"malformed HTML: {message}")
-                for (line, column), message in parser.problems]
+    problems = [
+        Problem(
+            offset_of(value, line, column + 1),
+            len(message.split(" ")[0]),
+            f"malformed HTML: {message}",
+        )
+        for (line, column), message in parser.problems
+    ]
     for tag, (line, column) in parser.open:
-        problems.append(Problem(offset_of(value, line, column + 1), 1,
-                                f"malformed HTML: <{tag}> is never closed"))
+        if tag not in _OPTIONAL_END:
+            problems.append(
+                Problem(
+                    offset_of(value, line, column + 1),
+                    len(tag) + 1,
+                    f"malformed HTML: <{tag}> is never closed",
+                )
+            )
     return problems
 
 

@@ -86,8 +86,12 @@ class Loader:
         return self._load(path, source, library=False)
 
     def load_text(self, text: str, name: str, base: Path | None = None) -> Module:
-        source = SourceFile(name, text, base)
-        return self._load(base, source, library=False)
+        """A program given as text, as if it were the file ``name`` in the folder
+        ``base`` (imports and loadXML look there; without ``base``, in the current
+        folder)."""
+        path = base / Path(name).name if base is not None else None
+        source = SourceFile(name, text, path)
+        return self._load(path, source, library=False)
 
     def _load(self, path: Path | None, source: SourceFile, library: bool) -> Module:
         key = path.resolve() if path is not None else None
@@ -110,27 +114,58 @@ class Loader:
     def _import(self, module: Module, item: ast.Import, directory: Path) -> Module | None:
         url = item.url
         if not isinstance(url, ast.StringLit) or url.kind not in ("url", None):
-            self._error(module, item, "import.url", "an import names a file as a url string",
-                        'write import "file.lore":url;')
+            self._error(
+                module,
+                item,
+                "import.url",
+                "an import names a file as a url string",
+                'write import "file.lore":url;',
+            )
             return None
         parts = urlsplit(url.value)
         if parts.scheme in ("http", "https"):
-            self._error(module, item, "import.remote",
-                        f"'{url.value}' is not fetched: Lore imports only local files",
-                        "download it and add its folder to LORE_PATH")
+            self._error(
+                module,
+                item,
+                "import.remote",
+                f"'{url.value}' is not fetched: Lore imports only local files",
+                "download it and add its folder to LORE_PATH",
+            )
             return None
-        if parts.scheme not in ("", "file") or not parts.path:
-            self._error(module, item, "import.url", f"cannot import '{url.value}'",
-                        'write import "file.lore":url;')
+        if parts.scheme not in ("", "file"):
+            self._error(
+                module,
+                item,
+                "import.url",
+                f"cannot import '{url.value}': Lore imports only local files",
+                "download it and import it by its path",
+            )
+            return None
+        if not parts.path:
+            self._error(
+                module,
+                item,
+                "import.url",
+                "an import names a file",
+                'write import "file.lore":url;',
+            )
             return None
         relative = Path(unquote(parts.path))
-        candidates = [relative] if relative.is_absolute() else [
-            directory / relative, *(folder / relative for folder in self.search)]
+        candidates = (
+            [relative]
+            if relative.is_absolute()
+            else [directory / relative, *(folder / relative for folder in self.search)]
+        )
         for candidate in candidates:
             if candidate.is_file():
                 return self._read(module, item, candidate)
-        self._error(module, item, "import.missing", f"cannot find '{url.value}'",
-                    "looked next to this file, in Lore's library and in LORE_PATH")
+        self._error(
+            module,
+            item,
+            "import.missing",
+            f"cannot find '{url.value}'",
+            "looked next to this file, in Lore's library and in LORE_PATH",
+        )
         return None
 
     def _read(self, module: Module, item: ast.Import, path: Path) -> Module | None:
@@ -140,20 +175,31 @@ class Loader:
         try:
             size = path.stat().st_size
             if size > MAX_FILE_BYTES:
-                self._error(module, item, "import.too-large",
-                            f"'{path.name}' is too large ({size} bytes)")
+                self._error(
+                    module,
+                    item,
+                    "import.too-large",
+                    f"'{path.name}' is too large to read ({size} bytes; the limit is "
+                    f"{MAX_FILE_BYTES})",
+                )
                 return None
             source = SourceFile.from_path(path, display_name(path))
         except OSError as error:
-            self._error(module, item, "import.unreadable",
-                        f"cannot read '{path.name}': {error.strerror or error}")
+            self._error(
+                module,
+                item,
+                "import.unreadable",
+                f"cannot read '{path.name}': {error.strerror or error}",
+            )
             return None
         return self._load(path, source, library=False)
 
-    def _error(self, module: Module, item: ast.Import, code: str, message: str,
-               hint: str | None = None) -> None:
+    def _error(
+        self, module: Module, item: ast.Import, code: str, message: str, hint: str | None = None
+    ) -> None:
         self.diagnostics.append(
-            Diagnostic(Severity.ERROR, code, message, module.source, item.url.span, hint))
+            Diagnostic(Severity.ERROR, code, message, module.source, item.url.span, hint)
+        )
 
 
 def load_program(paths: list[Path]) -> Program:

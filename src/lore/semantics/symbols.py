@@ -28,9 +28,12 @@ class Symbol:
 
     @property
     def qualified_name(self) -> str:
-        if self.parent is None or self.parent.is_root:
-            return self.name
-        return f"{self.parent.qualified_name}.{self.name}"
+        names = [self.name]
+        parent = self.parent
+        while parent is not None and not parent.is_root:
+            names.append(parent.name)
+            parent = parent.parent
+        return ".".join(reversed(names))
 
 
 @dataclass(eq=False)

@@ -145,8 +145,8 @@ UNKNOWN = UnknownT()
 ANY = AnyT()
 
 PRIMITIVES = {
-    p.name: p for p in (INTEGER, REAL, NUMBER, STRING, BOOLEAN, URL, JID, HTML, XML, DATE, LOC,
-                        DICE)
+    p.name: p
+    for p in (INTEGER, REAL, NUMBER, STRING, BOOLEAN, URL, JID, HTML, XML, DATE, LOC, DICE)
 }
 NUMERIC = (INTEGER, REAL, NUMBER)
 TYPED_STRINGS = (URL, JID, HTML, XML, DATE, LOC)
@@ -158,6 +158,21 @@ def is_numeric(t: Type) -> bool:
 
 def is_lenient(t: Type) -> bool:
     return isinstance(t, UnknownT | AnyT)
+
+
+def has_unknown(t: Type) -> bool:
+    """Whether ``t`` is, or is built from, a type already reported as wrong."""
+    if isinstance(t, UnknownT):
+        return True
+    if isinstance(t, ListT | RangeT):
+        return has_unknown(t.element)
+    if isinstance(t, TypeOf | InputT):
+        return has_unknown(t.type)
+    if isinstance(t, FuncT):
+        return any(has_unknown(p) for p in t.params) or (
+            t.result is not None and has_unknown(t.result)
+        )
+    return False
 
 
 def assignable(source: Type, target: Type) -> bool:
@@ -237,6 +252,8 @@ def display(t: Type) -> str:
     if isinstance(t, RangeT):
         return f"range<{display(t.element)}>"
     if isinstance(t, FuncT):
+        if not t.params and t.result is None:
+            return "@<>"
         params = ",".join(display(p) for p in t.params)
         result = f"->{display(t.result)}" if t.result is not None else ""
         return f"@<({params}){result}>"

@@ -402,7 +402,10 @@ class _Printer:
         items = [_Item(arm.span.to(arm.body.span), partial(self.arm, arm)) for arm in select.arms]
         if select.default is not None:
             default = select.default
-            items.append(_Item(default.span, lambda: "default " + self.block(default)))
+            # The item starts at the keyword `default`, before the block's span.
+            keyword = self.text.rfind("default", select.span.start, default.span.start)
+            span = Span(keyword, default.span.end) if keyword >= 0 else default.span
+            items.append(_Item(span, lambda: "default " + self.block(default)))
         return head + self.braced(select.span, items)
 
     def arm(self, arm: ast.CaseArm | ast.AsArm) -> str:
