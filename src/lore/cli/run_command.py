@@ -200,8 +200,11 @@ class Printer:
                 flush=True,
             )
         elif kind == "end":
+            why = f": {record['message']}" if record.get("message") else ""
             print(
-                f"[{record['tick']}] session ended: {record['reason']}", file=sys.stderr, flush=True
+                f"[{record['tick']}] session ended: {record['reason']}{why}",
+                file=sys.stderr,
+                flush=True,
             )
 
 

@@ -112,7 +112,7 @@ def ask_query(rt: Runtime, query: Query, spec: Any = None) -> LoreObject:
     if participant is None:
         raise Stop("no-answer", f"nobody answers for {to}")
     while True:
-        answer = participant.ask(query, rt.random)
+        answer = participant.ask(query, rt.choices)
         if answer is None:
             raise Stop("no-answer", f"{to} has no answer left")
         try:

@@ -9,11 +9,16 @@ from __future__ import annotations
 
 MASK = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
+_M1 = 0xBF58476D1CE4E5B9
+_M2 = 0x94D049BB133111EB
+_WORDS = 1 << 64
+# span -> the largest multiple of span that fits in 64 bits, for the usual dice sides.
+_LIMITS = {span: _WORDS - (_WORDS % span) for span in range(1, 1025)}
 
 
 def _mix(z: int) -> int:
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    z = ((z ^ (z >> 30)) * _M1) & MASK
+    z = ((z ^ (z >> 27)) * _M2) & MASK
     return z ^ (z >> 31)
 
 
@@ -23,7 +28,11 @@ class Stream:
     __slots__ = ("state",)
 
     def __init__(self, seed: int, seq: int) -> None:
-        self.state = _mix((seed * GOLDEN + seq) & MASK)
+        # _mix((seed * GOLDEN + seq) & MASK), written out: a stream is made per event.
+        z = (seed * GOLDEN + seq) & MASK
+        z = ((z ^ (z >> 30)) * _M1) & MASK
+        z = ((z ^ (z >> 27)) * _M2) & MASK
+        self.state = z ^ (z >> 31)
 
     def next64(self) -> int:
         self.state = (self.state + GOLDEN) & MASK
@@ -32,13 +41,19 @@ class Stream:
     def randint(self, low: int, high: int) -> int:
         """A uniform integer in [low, high] (rejection sampling: no modulo bias)."""
         span = high - low + 1
-        if span <= 0:
-            raise ValueError("empty range")
-        limit = (1 << 64) - ((1 << 64) % span)
+        limit = _LIMITS.get(span)
+        if limit is None:
+            if span <= 0:
+                raise ValueError("empty range")
+            limit = _WORDS - (_WORDS % span)
         while True:
-            value = self.next64()
-            if value < limit:
-                return low + value % span
+            # self.next64(), written out: this is the path of every die rolled.
+            z = self.state = (self.state + GOLDEN) & MASK
+            z = ((z ^ (z >> 30)) * _M1) & MASK
+            z = ((z ^ (z >> 27)) * _M2) & MASK
+            z ^= z >> 31
+            if z < limit:
+                return low + z % span
 
     def random(self) -> float:
         return (self.next64() >> 11) / float(1 << 53)

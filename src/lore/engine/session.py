@@ -31,9 +31,12 @@ from lore.engine.randomness import Stream
 from lore.engine.transcript import Record, Transcript
 from lore.runtime.compiler import CompiledProgram
 from lore.runtime.errors import Frame, LimitExceeded, RuleError
+from lore.runtime.ops import Closure
 from lore.runtime.quantity import Quantity
 from lore.runtime.values import FormInfo, LoreObject, RuntimeType, TypedString, show
 from lore.world.model import World
+
+CHOICES_SALT = 0x5DEECE66D  # sets the bots' random stream apart from the dice
 
 
 @dataclass(frozen=True)
@@ -68,6 +71,7 @@ class Runtime:
         self.max_ops = session.limits.max_ops
         self.seq = 0
         self._random: Stream | None = None
+        self._choices: tuple[int, Stream] | None = None
 
     # -- per handler
 
@@ -83,23 +87,37 @@ class Runtime:
             self._random = Stream(self.session.seed, self.seq)
         return self._random
 
-    def limit(self) -> None:
+    @property
+    def choices(self) -> Stream:
+        """What a bot answering this handler's queries draws from. It is apart from the
+        dice, so that replaying the answers from a log rolls the same dice."""
+        kept = self._choices
+        if kept is None or kept[0] != self.seq:
+            kept = self._choices = (self.seq, Stream(self.session.seed ^ CHOICES_SALT, self.seq))
+        return kept[1]
+
+    def limit(self, at_entry: bool = True) -> None:
+        """Raise the limit passed (called as a rule is entered, or by a list step)."""
         if self.depth > self.max_depth:
             raise LimitExceeded(f"rules call each other more than {self.max_depth} deep",
-                                "a rule probably calls itself without end")
+                                "a rule probably calls itself without end", at_entry)
         raise LimitExceeded(f"one handler ran more than {self.max_ops} rule calls and list "
-                            "steps", "a rule probably runs without end")
+                            "steps", "a rule probably runs without end", at_entry)
 
     def count_op(self) -> None:
         self.ops += 1
         if self.ops > self.max_ops:
-            self.limit()
+            self.limit(at_entry=False)
 
     # -- objects
 
     def new(self, form: FormInfo, values: dict[str, Any]) -> LoreObject:
-        obj = LoreObject(form, values, next(self.session.oids))
-        for name, default in self.session.defaults(form):
+        session = self.session
+        obj = LoreObject(form, values, next(session.oids))
+        defaults = session._defaults.get(form)
+        if defaults is None:
+            defaults = session.defaults(form)
+        for name, default in defaults:
             if name not in values:
                 values[name] = default(self, obj)
         return obj
@@ -108,9 +126,10 @@ class Runtime:
         return LoreObject(None, values, next(self.session.oids))
 
     def method(self, obj: Any, name: str, *args: Any) -> Any:
-        if not isinstance(obj, LoreObject) or obj.form is None:
+        form = obj.form if isinstance(obj, LoreObject) else None
+        if form is None:
             raise RuleError(f"{show(obj)} has no rule '{name}'")
-        fn = obj.form.resolve().get(name)
+        fn = form.vtable.get(name) or form.resolve().get(name)
         if fn is None:
             raise RuleError(f"{obj!r} has no rule '{name}'")
         return fn(self, obj, *args)
@@ -121,7 +140,8 @@ class Runtime:
         fn = obj.values.get(name)
         if fn is not None:
             return fn(self, *args)
-        native = obj.form.resolve().get(name) if obj.form is not None else None
+        form = obj.form
+        native = (form.vtable.get(name) or form.resolve().get(name)) if form is not None else None
         if native is None:
             raise RuleError(f"{obj!r} has no value for '{name}'",
                             "give it a function where the object is written")
@@ -130,7 +150,15 @@ class Runtime:
     def request(self, obj: Any, alter: str, value: Any) -> None:
         if not isinstance(obj, LoreObject) or obj.form is None or not obj.form.is_alter(alter):
             raise RuleError(f"{show(obj)} has no alter '{alter}'")
-        self.session.requests.append((obj, alter, value))
+        # Grouped as they come, by (object, alter) in the order of the first request
+        # (objects compare by identity).
+        requests = self.session.requests
+        key = (obj, alter)
+        values = requests.get(key)
+        if values is None:
+            requests[key] = [value]
+        else:
+            values.append(value)
 
     def foreach(self, items: Iterable[Any], fn: Callable[..., Any]) -> None:
         for item in items:
@@ -174,7 +202,8 @@ class Session:
         self.ticks = 0
         self.priority = 0
         self.steps = 0
-        self.requests: list[tuple[LoreObject, str, Any]] = []
+        # The alters requested in this step: (object, alter) -> the values requested.
+        self.requests: dict[tuple[LoreObject, str], list[Any]] = {}
         self.adds: list[LoreObject] = []
         self.answers: list[tuple[str, dict[str, Any]]] = []
         self.errors: list[RuleError] = []
@@ -182,7 +211,7 @@ class Session:
         self.changed: dict[int, tuple[LoreObject, set[str]]] = {}
         self.ended: str | None = None
         self.rt = Runtime(self)
-        self._defaults: dict[int, list[tuple[str, Any]]] = {}
+        self._defaults: dict[FormInfo, list[tuple[str, Any]]] = {}
         self.world: World | None = None
         self.triggers: list[LoreObject] = []
         self.time = natives.install(self)
@@ -190,10 +219,10 @@ class Session:
     # ------------------------------------------------------------ setup
 
     def defaults(self, form: FormInfo) -> list[tuple[str, Any]]:
-        found = self._defaults.get(id(form))
+        found = self._defaults.get(form)
         if found is None:
             found = list(form.all_defaults().items())
-            self._defaults[id(form)] = found
+            self._defaults[form] = found
         return found
 
     def start(self) -> None:
@@ -273,61 +302,73 @@ class Session:
     def end(self, reason: str, detail: str = "") -> str:
         if self.ended is None:
             self.ended = reason
-            self.transcript.add({"tick": self.ticks, "kind": "end", "reason": reason})
+            record: Record = {"tick": self.ticks, "kind": "end", "reason": reason}
+            if reason == "error" and detail:
+                record["message"] = detail  # why the run could not go on (a bad answer ...)
+            self.transcript.add(record)
             self.detail = detail
         return reason
 
     def step(self) -> None:
-        ticks, priority = self.queue[0][0], self.queue[0][1]
-        events: list[tuple[int, LoreObject]] = []
-        while self.queue and self.queue[0][0] == ticks and self.queue[0][1] == priority:
-            _, _, seq, event = heapq.heappop(self.queue)
-            events.append((seq, event))
+        queue = self.queue
+        ticks, priority = queue[0][0], queue[0][1]
+        pop = heapq.heappop
+        events = [pop(queue)]
+        while queue and queue[0][0] == ticks and queue[0][1] == priority:
+            events.append(pop(queue))
         self.ticks, self.priority = ticks, priority
         self.steps += 1
         natives.set_time(self, ticks, priority)
-        self.requests = []
+        self.requests = {}
         self.adds = []
         rt = self.rt
         try:
-            for seq, event in events:
-                rt.reset(seq)
+            for _, _, seq, event in events:
+                # rt.reset(seq), written out: this runs for every event.
+                rt.depth = 0
+                rt.ops = 0
+                rt.seq = seq
+                rt._random = None
                 handler = event.values.get("handler")
-                if handler is None:
-                    continue
-                handler(rt)
-            self.update()
+                if handler.__class__ is Closure:
+                    handler.code(rt, handler.captured)  # handler(rt), one call less
+                elif handler is not None:
+                    handler(rt)
+            if self.requests:
+                self.update()
         except Stop:
             raise
         except Exception as error:
             rule_error = self.rule_error(error, sys.exc_info()[2])
             self.report(rule_error)
             return
+        enqueue = self.enqueue
         for event in self.adds:
-            self.enqueue(event)
+            enqueue(event)
 
     def update(self) -> None:
         """Run each requested alter once with all values requested for it."""
-        grouped: dict[tuple[int, str], tuple[LoreObject, str, list[Any]]] = {}
-        for obj, alter, value in self.requests:
-            key = (id(obj), alter)
-            entry = grouped.get(key)
-            if entry is None:
-                grouped[key] = (obj, alter, [value])
-            else:
-                entry[2].append(value)
         changes: list[tuple[LoreObject, dict[str, Any]]] = []
         rt = self.rt
-        for obj, alter, values in grouped.values():
-            assert obj.form is not None
+        # Requests made while alters run (an alter calling one) are not applied.
+        requests, self.requests = self.requests, {}
+        for (obj, alter), values in requests.items():
+            form = obj.form
+            assert form is not None
             rt.depth = 0
-            changes.append((obj, obj.form.resolve()[alter](rt, obj, tuple(values))))
+            fn = form.vtable.get(alter) or form.resolve()[alter]
+            changes.append((obj, fn(rt, obj, tuple(values))))
         moved: list[tuple[LoreObject, Any]] = []
+        changed = self.changed
         for obj, modifications in changes:
             if "location" in modifications:
                 moved.append((obj, obj.values.get("location")))
             obj.values.update(modifications)
-            self.changed.setdefault(id(obj), (obj, set()))[1].update(modifications)
+            entry = changed.get(id(obj))
+            if entry is None:
+                changed[id(obj)] = (obj, set(modifications))
+            else:
+                entry[1].update(modifications)
         if moved:
             world_natives.after_moves(self, moved)
 
@@ -356,6 +397,8 @@ class Session:
             found = RuleError(f"{type(error).__name__}: {error}")
         if not found.frames:
             found.frames = self.frames(trace)
+            if isinstance(found, LimitExceeded) and found.at_entry and len(found.frames) > 1:
+                found.frames.pop()  # the rule just entered: the call that entered it is the place
         return found
 
     def frames(self, trace: TracebackType | None) -> list[Frame]:

@@ -20,7 +20,7 @@ from lore.runtime.values import LoreObject, Range, RuntimeType, TypedString, sho
 from lore.world.geometry import LinkedGeometry, PointGeometry, SectionedGeometry
 from lore.world.model import AreaNode, Place, World
 from lore.world.render import render_map
-from lore.world.routes import Grid, linked_reachable, linked_route
+from lore.world.routes import grid_of, linked_reachable, linked_route
 
 if TYPE_CHECKING:
     from lore.engine.session import Runtime, Session
@@ -39,6 +39,9 @@ def build(session: Session) -> World:
     labels = {id(session.rt.g[index]): symbol.qualified_name
               for symbol, index, _ in program.values}
     world = World(session.rt.g, program.form_by_name["Area"], units["m"], units, labels)
+    for path, problem in world.problems:
+        session.report(RuleError(f"the geometry of area '{path}' is refused: {problem}",
+                                 "fix the map and check the scenario with lore check"))
     trigger = program.form_by_name["Trigger"]
     session.triggers = [v for v in session.rt.g if isinstance(v, LoreObject)
                         and v.form is not None and v.form.is_subform_of(trigger)]
@@ -75,7 +78,7 @@ def destinations(area: AreaNode, start: str | None) -> list[str]:
             return [label for label, _ in geometry.nodes]
         return linked_reachable(geometry, start)
     if isinstance(geometry, SectionedGeometry):
-        grid = Grid(geometry)
+        grid = grid_of(geometry)
         origin = _cell(start)
         if origin is None:
             return [f"{x},{y}" for y, line in enumerate(geometry.lines)
@@ -98,7 +101,7 @@ def route_between(area: AreaNode, start: str | None, goal: str
         origin, target = _cell(start), _cell(goal)
         if origin is None or target is None:
             return None
-        path = Grid(geometry).route(origin, target)
+        path = grid_of(geometry).route(origin, target)
         if path is None:
             return None
         return path[0] * area.scale, [f"{x},{y}" for x, y in path[1]]

@@ -13,6 +13,7 @@ the access (local, member of ``self``, section value, rule).
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -633,8 +634,6 @@ class Emitter:
         inner.scopes = [dict(captured)]
         inner.has_self = self.has_self
         params = [inner.declare(p.name) for p in node.params]
-        if capture_names:
-            inner.emit(f"{', '.join(capture_names)}, = _cap", node.span)
         inner.prologue(node.span)
         if isinstance(node.body, ast.Block):
             inner.emit("_result = None", node.span)
@@ -645,6 +644,13 @@ class Emitter:
             value = inner.expr(node.body)
             inner.emit("rt.depth -= 1", None)
             inner.emit(f"return {value}", node.body.span)
+        # Capture only what the body uses (nested lambdas' captures included).
+        code = "\n".join(inner.lines)
+        capture_names = [name for name in capture_names
+                         if re.search(rf"\b{re.escape(name)}\b", code)]
+        if capture_names:
+            inner.lines.insert(0, f"    {', '.join(capture_names)}, = _cap")
+            inner.spans.insert(0, node.span)
         header = f"def {inner.name}(rt, _cap, {', '.join(params)}):"
         inner.finish(header)
         capture = "(" + "".join(f"{name}, " for name in capture_names) + ")"
@@ -755,6 +761,10 @@ class Emitter:
             return f"rt.engine_value({symbol.name!r})"
         if isinstance(symbol, FieldSymbol | VarSymbol):
             target = self.target_of(node)
+            if target == "self" and self.has_self:
+                # The object's own member: read at once (``_member`` says what is missing).
+                name = repr(symbol.name)
+                return f"(self.values[{name}] if {name} in self.values else _member(self, {name}))"
             return f"_member({target}, {symbol.name!r})"
         if isinstance(symbol, SectionSymbol):
             return "None"
@@ -790,6 +800,11 @@ class Emitter:
         extra = f", {arguments}" if arguments else ""
         if isinstance(symbol, CallableSymbol) and isinstance(symbol.parent, FormSymbol):
             target = self.target_of(node)
+            if target == "self" and self.has_self:
+                # A rule of the object's own form: looked up in its form's table at once.
+                name = repr(signature.name)
+                return (f"(self.form.vtable.get({name}) or _rule_of(self, {name}))"
+                        f"(rt, self{extra})")
             return f"rt.method({target}, {signature.name!r}{extra})"
         if isinstance(symbol, CallableSymbol):
             return f"{self.compiler.global_name(symbol)}(rt{extra})"

@@ -53,9 +53,15 @@ class Dice:
         return (-self) + other
 
     def roll(self, rng: random.Random) -> int:
+        randint = rng.randint
         total = self.bonus
         for count, sides in self.groups:
-            rolled = sum(rng.randint(1, sides) for _ in range(abs(count)))
+            if count == 1:  # the common case (1D6, 1D20): one die, no loop
+                total += randint(1, sides)
+                continue
+            rolled = 0
+            for _ in range(abs(count)):
+                rolled += randint(1, sides)
             total += rolled if count >= 0 else -rolled
         return total
 

@@ -56,4 +56,11 @@ class RuleError(LoreError):
 
 
 class LimitExceeded(RuleError):
-    """A rule ran past one of the session's limits (steps, depth, sizes)."""
+    """A rule ran past one of the session's limits (steps, depth, sizes).
+
+    ``at_entry``: raised as a rule was entered, so the place to show is the call.
+    """
+
+    def __init__(self, message: str, hint: str | None = None, at_entry: bool = False) -> None:
+        super().__init__(message, hint)
+        self.at_entry = at_entry

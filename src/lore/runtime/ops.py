@@ -80,8 +80,10 @@ def concat(a: Any, b: Any) -> str:
 def to_int(value: Any) -> int:
     if isinstance(value, Quantity):
         return value.to_int()
-    if isinstance(value, float) and not math.isfinite(value):
-        raise RuleError(f"{value} has no integer value")
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise RuleError(f"{value} has no integer value")
+        return round_half_up(value)  # the language reference: toInt rounds half up
     return int(value)
 
 
@@ -150,6 +152,18 @@ def _is_prim(value: Any, name: str) -> bool:
 
 
 # ------------------------------------------------------------ members
+
+
+def rule_of(obj: Any, name: str) -> Callable[..., Any]:
+    """The rule ``name`` of ``obj``'s form (inherited ones included), to call as
+    ``fn(rt, obj, *args)``."""
+    form = obj.form if isinstance(obj, LoreObject) else None
+    if form is None:
+        raise RuleError(f"{show(obj)} has no rule '{name}'")
+    fn = form.vtable.get(name) or form.resolve().get(name)
+    if fn is None:
+        raise RuleError(f"{obj!r} has no rule '{name}'")
+    return fn
 
 
 def member(obj: Any, name: str) -> Any:

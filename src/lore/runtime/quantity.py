@@ -8,6 +8,7 @@ integer-based family rounds half up to a whole number of that unit.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from fractions import Fraction
 
 from lore.runtime.errors import RuleError
@@ -28,9 +29,10 @@ class Quantity:
     value: int | float
 
     def __init__(self, value: int | float, unit: str, family: UnitFamily) -> None:
-        object.__setattr__(self, "value", value)
-        object.__setattr__(self, "unit", unit)
-        object.__setattr__(self, "family", family)
+        # The slots' own setters (``__setattr__`` refuses): quicker than object.__setattr__.
+        _set_value(self, value)
+        _set_unit(self, unit)
+        _set_family(self, family)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("quantities are immutable")
@@ -55,12 +57,16 @@ class Quantity:
         return Quantity(float(value), self.unit, self.family)
 
     def __add__(self, other: Quantity) -> Quantity:
-        self._same(other)
-        return Quantity(self.value + other.value, self.unit, self.family)
+        family = self.family
+        if other.family is not family:
+            self._same(other)
+        return Quantity(self.value + other.value, self.unit, family)
 
     def __sub__(self, other: Quantity) -> Quantity:
-        self._same(other)
-        return Quantity(self.value - other.value, self.unit, self.family)
+        family = self.family
+        if other.family is not family:
+            self._same(other)
+        return Quantity(self.value - other.value, self.unit, family)
 
     def __mul__(self, other: int | float) -> Quantity:
         return self._make(self.value * other)
@@ -141,9 +147,17 @@ class Quantity:
         return float(self.value)
 
     def to_int(self) -> int:
-        return int(self.value)
+        """The magnitude in the base unit as a whole number (halves round up)."""
+        value = self.value
+        return value if isinstance(value, int) else round_half_up(value)
 
     def __repr__(self) -> str:
         return f"{self.amount()}[{self.unit}]"
 
     __str__ = __repr__
+
+
+_SLOTS = Quantity.__dict__
+_set_value: Callable[[Quantity, int | float], None] = _SLOTS["value"].__set__
+_set_unit: Callable[[Quantity, str], None] = _SLOTS["unit"].__set__
+_set_family: Callable[[Quantity, UnitFamily], None] = _SLOTS["family"].__set__

@@ -97,7 +97,7 @@ def _list_members(element: Type) -> dict[str, Builtin]:
 def _number_members(receiver: Type) -> dict[str, Builtin]:
     return {
         "toReal": Builtin((), REAL, "the value as a real number"),
-        "toInt": Builtin((), INTEGER, "the value rounded toward zero to an integer"),
+        "toInt": Builtin((), INTEGER, "the value rounded half up to an integer"),
         "abs": Builtin((), receiver, "the absolute value"),
         "in": Builtin((RangeT(receiver),), BOOLEAN, "whether the value lies in the range"),
         "round": Builtin((), INTEGER, "the nearest integer (halves round up)"),
@@ -109,7 +109,7 @@ def _number_members(receiver: Type) -> dict[str, Builtin]:
 def _quantity_members(receiver: UnitT) -> dict[str, Builtin]:
     return {
         "toReal": Builtin((), REAL, "the magnitude in the family's base unit, as a real"),
-        "toInt": Builtin((), INTEGER, "the magnitude in the base unit, toward zero"),
+        "toInt": Builtin((), INTEGER, "the magnitude in the base unit, rounded half up"),
         "abs": Builtin((), receiver, "the absolute value"),
         "in": Builtin((RangeT(receiver),), BOOLEAN, "whether the value lies in the range"),
     }

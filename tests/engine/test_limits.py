@@ -1,0 +1,136 @@
+"""Runaway rules: each ends in a RuleError at its Lore place, and the session goes on.
+
+``lore/runaway.lore`` has one event per way of going wrong (endless recursion, a pool of
+a billion dice, an endless and a huge foreach, a huge list, division by zero, a member
+with no value, an alter that fails). Each error is recorded in the transcript as kind
+``error`` with the place in the Lore file, the GM is told, the step's changes and events
+are discarded, and the next event still runs.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lore.cli.main import main
+from lore.engine.participants import Participants, Scripted
+from lore.engine.session import Session
+from lore.engine.transcript import Transcript
+from lore.runtime.compiler import compile_program
+from lore.semantics.check import check_paths
+
+RUNAWAY = Path(__file__).parent / "lore" / "runaway.lore"
+LINES = RUNAWAY.read_text(encoding="utf-8").splitlines()
+
+
+def place(snippet: str) -> str:
+    """``file:line:col`` of the one line that holds ``snippet`` (where it starts)."""
+    found = [(n, line.index(snippet)) for n, line in enumerate(LINES, 1) if snippet in line]
+    assert len(found) == 1, snippet
+    line, column = found[0]
+    return f"{RUNAWAY}:{line}:{column + 1}"
+
+
+DEPTH = "rules call each other more than 150 deep"
+BILLION = "1000000000 dice are more than the limit of 10000 in one roll"
+# (tick, message, the statement where it went wrong)
+EXPECTED = [
+    (1, DEPTH, "deeper(n + 1);"),  # the call that went one level too deep
+    (2, BILLION, "pool = 1000000000 d6;"),
+    (3, BILLION, 'GM.message("rolled " + (x)d6.roll);'),
+    (4, DEPTH, "xs.foreach(@(x : integer) { again(xs); });"),
+    (5, "one handler ran more than 1000000 rule calls and list steps", "xs.foreach(@(y"),
+    (6, "a list of more than 1000000 elements", "result = grow(xs.addAll(xs), times - 1);"),
+    (7, "division by zero", "result = a / b;"),
+    (8, "remainder by zero", 'GM.message("remainder " + (7 % zero));'),
+    (9, "<Actor runaway.npc> has no value for 'player'", 'GM.message("player " + npc.player);'),
+    (10, "division by zero", "self.n := n / (parts.sum - parts.sum);"),  # in the alter
+]
+
+
+def run_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, list[Any], str]:
+    transcript = tmp_path / "runaway.jsonl"
+    status = main(["run", str(RUNAWAY), "--transcript", str(transcript)])
+    output = capsys.readouterr()
+    records = [json.loads(line) for line in transcript.read_text(encoding="utf-8").splitlines()]
+    return status, records, output.out + output.err
+
+
+def test_each_runaway_is_an_error_at_its_place(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, records, _ = run_cli(tmp_path, capsys)
+    errors = [r for r in records if r["kind"] == "error"]
+    assert errors == [
+        {"tick": tick, "kind": "error", "to": "GM", "message": message, "where": place(snippet)}
+        for tick, message, snippet in EXPECTED
+    ]
+    assert status == 0  # the session went on to its end
+
+
+def test_the_session_goes_on_without_the_failed_steps_effects(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, records, _ = run_cli(tmp_path, capsys)
+    # counter.bump(1), (2) and (5) were asked for in steps that failed; the event for tick
+    # 100 was scheduled by one of them. None of it happened.
+    assert records[-2:] == [
+        {"tick": 11, "kind": "message", "to": "GM", "text": "counter 0", "format": "text"},
+        {"tick": 11, "kind": "end", "reason": "no-events"},
+    ]
+    assert all(r.get("text") != "never" for r in records)
+
+
+def test_no_traceback_reaches_the_user(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _, _, output = run_cli(tmp_path, capsys)
+    assert "Traceback" not in output
+    assert f"[1] rule error at {place('deeper(n + 1);')}: {DEPTH}" in output
+    assert 'File "' not in output
+
+
+def test_the_gm_is_told() -> None:
+    result = check_paths([RUNAWAY])
+    gm = Scripted([])
+    transcript = Transcript()
+    session = Session(compile_program(result), 0, Participants({"GM": gm}), None, transcript)
+    assert session.run() == "no-events"
+    told = [record for record in gm.told if record["kind"] == "error"]
+    assert [(r["tick"], r["message"], r["where"]) for r in told] == [
+        (tick, message, place(snippet)) for tick, message, snippet in EXPECTED
+    ]
+    assert [error.message for error in session.errors] == [m for _, m, _ in EXPECTED]
+    assert gm.told[-1]["text"] == "counter 0"
+
+
+def test_a_value_that_fails_at_the_start_ends_the_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    broken = tmp_path / "broken.lore"
+    broken.write_text(
+        'import "basic.lore":url;\n'
+        "section broken {\n"
+        " zero = 0;\n"
+        " share = 10 / zero;\n"
+        ' start = { ticks = 0; priority = 0; handler = @{ GM.message("x"); }; }:Event;\n'
+        "}\n",
+        encoding="utf-8",
+    )
+    transcript = tmp_path / "t.jsonl"
+    status = main(["run", str(broken), "--transcript", str(transcript)])
+    output = capsys.readouterr()
+    records = [json.loads(line) for line in transcript.read_text(encoding="utf-8").splitlines()]
+    assert records == [
+        {
+            "tick": 0,
+            "kind": "error",
+            "to": "GM",
+            "message": "division by zero",
+            "where": f"{broken}:4:10",
+        },
+        {"tick": 0, "kind": "end", "reason": "error", "message": "division by zero"},
+    ]
+    assert status == 1
+    assert "Traceback" not in output.out + output.err
