@@ -22,7 +22,7 @@ from xml.etree.ElementTree import Element
 from lore.world.schemas import validate
 from lore.world.xmldoc import Document, Place, local_name, namespace
 
-MAX_SECTIONS = 250_000
+MAX_SECTIONS = 160_000  # a 400x400 map (fewer than xmldoc.MAX_ELEMENTS)
 STYLES = ("Point", "Linked", "Sectioned2D")
 QUANTITY_RE = re.compile(r"\s*(-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)\s*\[([^\[\]\s]+)\]\s*")
 
@@ -178,10 +178,12 @@ class _Reader:
             return None
         style = namespace(root.tag).rstrip("/").rsplit("/", 1)[-1]
         if style in STYLES:
-            for place_, message, element_id in validate(self.document, style,
-                                                         namespace(root.tag)):
+            if style == "Sectioned2D" and not self.within_section_limit():
+                return None
+            for place_, message, element_ids in validate(self.document, style,
+                                                          namespace(root.tag)):
                 self.problem(message, place_)
-                self.faulty.add(element_id)
+                self.faulty.update(element_ids)
         scale = self.quantity(root, "scale")
         if style == "Point":
             return self.read_points(scale)
@@ -195,6 +197,21 @@ class _Reader:
             'use xmlns="http://www.xgmtk.org/Point", ".../Linked" or ".../Lore/Sectioned2D"',
         )
         return None
+
+    def within_section_limit(self) -> bool:
+        """False (with the problem at the first section too many) for a map too large."""
+        count = 0
+        for line in self.children(self.document.root, "line"):
+            count += len(line)
+            if count > MAX_SECTIONS:
+                extra = line[len(line) - (count - MAX_SECTIONS)]
+                self.problem(
+                    f"the map has more than {MAX_SECTIONS} sections",
+                    self.document.place(extra),
+                    "split it into several areas",
+                )
+                return False
+        return True
 
     def children(self, element: Element, name: str) -> list[Element]:
         return [child for child in element if local_name(child.tag) == name]

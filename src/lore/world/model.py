@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from lore.runtime.errors import RuleError
@@ -40,6 +41,7 @@ class AreaNode:
     parent: AreaNode | None = None
     place: str | None = None  # its coordinate in the parent's geometry
     children: dict[str, AreaNode] = field(default_factory=dict)
+    problem: str | None = None  # why its geometry was refused (then ``geometry`` is None)
 
     def location(self, coordinate: str | None) -> TypedString:
         return TypedString("loc", f"{self.path}[{coordinate}]" if coordinate is not None
@@ -61,6 +63,9 @@ class World:
         self.units = units
         self.root: AreaNode | None = None
         self.by_object: dict[int, AreaNode] = {}
+        # Geometries refused (a session is checked first, so only when its files changed or
+        # it was built without a check): the area's path and why, with the XML line.
+        self.problems: list[tuple[str, str]] = []
         areas = [v for v in values if isinstance(v, LoreObject) and v.form is not None
                  and v.form.is_subform_of(area_form)]
         self.build(areas, labels)
@@ -103,21 +108,16 @@ class World:
         return name.rsplit(".", 1)[-1]
 
     def node(self, obj: LoreObject, label: str, path: str, parent: AreaNode | None) -> AreaNode:
-        geometry = self.geometry_of(obj.values.get("geometry"))
+        value = obj.values.get("geometry")
+        geometry, problem = None, None
+        if isinstance(value, TypedString | str):
+            geometry, problem = _read_geometry(str(value), frozenset(self.units))
         scale = self.scale_of(obj, geometry)
-        node = AreaNode(obj, label, path, geometry, scale, parent)
+        node = AreaNode(obj, label, path, geometry, scale, parent, problem=problem)
+        if problem is not None:
+            self.problems.append((path, problem))
         self.by_object[id(obj)] = node
         return node
-
-    def geometry_of(self, value: Any) -> Geometry | None:
-        if not isinstance(value, TypedString | str):
-            return None
-        try:
-            document = read_xml(str(value))
-        except XMLError:
-            return None
-        geometry, _ = read_geometry(document, lambda unit: unit in self.units)
-        return geometry
 
     def scale_of(self, obj: LoreObject, geometry: Geometry | None) -> float:
         if geometry is not None and geometry.scale is not None:
@@ -154,6 +154,9 @@ class World:
                 raise RuleError(f"there is no area '{label}' in '{node.path}'")
             node = child
         coordinate = parsed.coordinate
+        if coordinate is not None and node.problem is not None:
+            raise RuleError(f"'{node.path}' has no map: its geometry was refused "
+                            f"({node.problem})")
         if coordinate is not None and node.geometry is not None and not node.geometry.has(
                 coordinate):
             raise RuleError(f"'{node.path}' has no place [{coordinate}]")
@@ -180,10 +183,14 @@ class World:
             return 0.0 if a == b else None
         geometry = area.geometry
         if isinstance(geometry, SectionedGeometry):
+            if not (geometry.has(a) and geometry.has(b)):
+                return None
             pa, pb = _centre(geometry, a), _centre(geometry, b)
             if pa is None or pb is None:
                 return None
-            return math.dist(pa, pb) * area.scale
+            # Rounded so that hex neighbours are exactly one step apart (the centres'
+            # coordinates involve sqrt(3)/2): ranges like 0[m],...,5[m] include them all.
+            return round(math.dist(pa, pb) * area.scale, 9)
         if isinstance(geometry, LinkedGeometry):
             from lore.world.routes import linked_route
 
@@ -192,6 +199,29 @@ class World:
         if isinstance(geometry, PointGeometry) or geometry is None:
             return 0.0 if a == b else None
         return None
+
+
+@lru_cache(maxsize=64)
+def _read_geometry(text: str, units: frozenset[str]) -> tuple[Geometry | None, str | None]:
+    """A geometry from its XML, or why it is refused (the first error, at its XML line).
+
+    Geometries are immutable, so sessions of one program share them.
+    """
+    try:
+        document = read_xml(text)
+    except XMLError as error:
+        return None, f"XML line {error.line}, column {error.column}: {error.message}"
+    geometry, problems = read_geometry(document, units.__contains__)
+    errors = [problem for problem in problems if not problem.warning]
+    if geometry is None or errors:
+        if not errors:
+            return None, "XML line 1, column 1: not a geometry"
+        first = errors[0]
+        more = len(errors) - 1
+        also = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
+        return None, (f"XML line {first.place.line}, column {first.place.column}: "
+                      f"{first.message}{also}")
+    return geometry, None
 
 
 def _centre(geometry: SectionedGeometry, coordinate: str) -> tuple[float, float] | None:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from lore.semantics.check import CheckResult
 from lore.semantics.checker import Checker
+from lore.semantics.literals import XMLProblem, parse_xml
 from lore.semantics.symbols import Container, FormSymbol, VarSymbol
 from lore.semantics.types import FormT
 from lore.syntax import ast
@@ -145,21 +146,40 @@ class WorldCheck:
             return None
         try:
             document = read_xml(text)
-        except XMLError:
+        except XMLError as error:
+            if _parses(text):
+                # Well-formed, so the checker said nothing: a limit of the geometry reader.
+                self.report_xml(xml_source, source, offset, text, error.line, error.column,
+                                error.message)
             return None  # the checker reports malformed XML
         units = self.checker.units.definitions
         geometry, problems = read_geometry(document, lambda unit: unit in units)
         for problem in problems:
-            if xml_source is not None:
-                start = xml_source.offset_of(problem.place.line, problem.place.column)
-                shown = xml_source
-            else:
-                start = offset + _offset_in(text, problem.place.line, problem.place.column)
-                shown = source
-            self.report(
-                shown, Span(start, start + 1), problem.message, problem.hint, problem.warning
-            )
+            self.report_xml(xml_source, source, offset, text, problem.place.line,
+                            problem.place.column, problem.message, problem.hint,
+                            problem.warning)
         return geometry
+
+    def report_xml(
+        self,
+        xml_source: SourceFile | None,
+        source: SourceFile,
+        offset: int,
+        text: str,
+        line: int,
+        column: int,
+        message: str,
+        hint: str | None = None,
+        warning: bool = False,
+    ) -> None:
+        """A problem at ``line``:``column`` of an XML file, or of an inline ``:xml`` text."""
+        if xml_source is not None:
+            start = xml_source.offset_of(line, column)
+            shown = xml_source
+        else:
+            start = offset + _offset_in(text, line, column)
+            shown = source
+        self.report(shown, Span(start, start + 1), message, hint, warning)
 
     def build_tree(self, areas: list[Area], placed: set[int]) -> Area | None:
         roots = [a for a in areas if a.location is not None and a.location.value == "/"]
@@ -276,6 +296,15 @@ def check_world(result: CheckResult) -> list[Diagnostic]:
 
 def _join(parent: str | None, label: str) -> str:
     return f"{(parent or '').rstrip('/')}/{label}"
+
+
+def _parses(text: str) -> bool:
+    """Whether the checker's XML reader takes ``text`` (it reports what it does not)."""
+    try:
+        parse_xml(text)
+    except XMLProblem:
+        return False
+    return True
 
 
 def _did_you_mean(name: str, candidates: list[str]) -> str | None:

@@ -111,11 +111,17 @@ def read_xml(text: str) -> Document:
     except ParseError as error:
         row, offset = error.position
         raise XMLError(f"malformed XML: {str(error).split(':')[0]}", row, offset + 1) from None
-    except DefusedXmlException as error:
+    except DefusedXmlException:
+        at_line, at_column = builder.line(), builder.column() + 1
+        found = text.find("<!DOCTYPE")
+        if found >= 0:  # the declaration itself, rather than where expat stopped in it
+            at_line = text.count("\n", 0, found) + 1
+            at_column = found - (text.rfind("\n", 0, found) + 1) + 1
         raise XMLError(
-            f"XML refused: {type(error).__name__} (DTDs and entities are not allowed)",
-            builder.line(),
-            builder.column() + 1,
+            "XML refused: a <!DOCTYPE> is not allowed (Lore's XML has no DTDs, entities or "
+            "external references)",
+            at_line,
+            at_column,
         ) from None
     return Document(root, builder.places, text)
 
