@@ -1,0 +1,312 @@
+"""Hostile and broken geometries: refused with an error at their XML line, never a crash.
+
+Each document is tried three ways: ``lore check`` on a Lore file that loads it with
+``loadXML`` (the diagnostic is in the XML file, at the line), the same document written
+inline as an ``:xml`` string (the diagnostic is in the Lore file, at the XML's line), and
+a session whose geometry file went bad after the check (the World refuses the map, the GM
+is told where, and resolving a place there is a rule error).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from lore.cli.main import main
+from lore.engine.participants import Participants
+from lore.engine.session import Limits, Session
+from lore.runtime.compiler import compile_program
+from lore.runtime.errors import RuleError
+from lore.semantics.check import check_paths
+from lore.world import geometry as geometry_module
+from lore.world import xmldoc
+from lore.world.xmldoc import XMLError, read_xml
+from tests.world.helpers import LINKED, POINT, SECTIONED, grid_xml, read
+
+DECL = '<?xml version="1.0" encoding="UTF-8"?>'
+REFUSED = (
+    "XML refused: a <!DOCTYPE> is not allowed (Lore's XML has no DTDs, entities or "
+    "external references)"
+)
+
+
+@dataclass(frozen=True)
+class Hostile:
+    name: str
+    text: str
+    line: int
+    column: int
+    message: str
+
+    def __str__(self) -> str:
+        return self.name
+
+
+LAUGHS = f"""{DECL}
+<!DOCTYPE geometry [
+ <!ENTITY lol "lol">
+ <!ENTITY lol1 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
+ <!ENTITY lol2 "&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;">
+ <!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">
+ <!ENTITY lol9 "&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;">
+]>
+<geometry xmlns="{POINT}"><point label="&lol9;"/></geometry>
+"""
+PASSWD = f"""{DECL}
+<!DOCTYPE geometry [
+ <!ENTITY secret SYSTEM "file:///etc/passwd">
+]>
+<geometry xmlns="{POINT}"><point label="&secret;"/></geometry>
+"""
+DTD = f"""{DECL}
+<!DOCTYPE geometry SYSTEM "http://example.org/geometry.dtd">
+<geometry xmlns="{POINT}"><point label="0"/></geometry>
+"""
+INTERNAL_DTD = f"""{DECL}
+
+<!DOCTYPE geometry [ <!ELEMENT geometry ANY> ]>
+<geometry xmlns="{POINT}"/>
+"""
+BAD_TYPE = f"""{DECL}
+<geometry xmlns="{SECTIONED}"
+ scale="5[m]" type="5">
+ <line><section/></line>
+</geometry>
+"""
+BAD_FLAG = f"""{DECL}
+<geometry xmlns="{SECTIONED}" type="8">
+ <line><section/><section/></line>
+ <line><section/><section prohibited="maybe"/></line>
+</geometry>
+"""
+BAD_HEIGHT = f"""{DECL}
+<geometry xmlns="{SECTIONED}" scale="5[m]">
+ <line>
+  <section/>
+  <section height="0.3(m)"/>
+ </line>
+</geometry>
+"""
+BAD_DISTANCE = f"""{DECL}
+<geometry xmlns="{LINKED}" scale="1[km]">
+ <node label="a">
+  <link to="b" distance="-1"/>
+ </node>
+ <node label="b"><link to="a"/></node>
+</geometry>
+"""
+MISSING_NODE = f"""{DECL}
+<geometry xmlns="{LINKED}" scale="1[km]">
+ <node label="a"><link to="b"/></node>
+ <node label="b">
+  <link to="nowhere"/>
+ </node>
+</geometry>
+"""
+MALFORMED = f"""{DECL}
+<geometry xmlns="{POINT}">
+ <point label="0">
+</geometry>
+"""
+
+CASES = [
+    Hostile("billion-laughs", LAUGHS, 2, 1, REFUSED),
+    Hostile("external-entity", PASSWD, 2, 1, REFUSED),
+    Hostile("dtd", DTD, 2, 1, REFUSED),
+    Hostile("internal-dtd", INTERNAL_DTD, 3, 1, REFUSED),
+    Hostile(
+        "type-5",
+        BAD_TYPE,
+        3,
+        21,
+        'type="5" is not 4 (squares), 8 (squares with diagonals) or 6 (hexes)',
+    ),
+    Hostile("prohibited-maybe", BAD_FLAG, 4, 39, 'prohibited="maybe" is not true or false'),
+    Hostile(
+        "height-0.3(m)",
+        BAD_HEIGHT,
+        5,
+        20,
+        'height="0.3(m)" is not a quantity (expected like 0.3[m])',
+    ),
+    Hostile("distance-minus-1", BAD_DISTANCE, 4, 26, 'distance="-1" is not a positive number'),
+    Hostile(
+        "missing-node",
+        MISSING_NODE,
+        5,
+        13,
+        "a link goes to 'nowhere', which is not a node here",
+    ),
+]
+
+
+def lore_file(folder: Path, geometry: str) -> Path:
+    path = folder / "scenario.lore"
+    path.write_text(
+        'import "basic.lore":url;\n'
+        "section s {\n"
+        f' root = {{ location = "/":loc;\n'
+        f'  geometry = [=[<geometry xmlns="{POINT}"/>]=]:xml; }}:Area;\n'
+        f' map = {{ location = "/[0]":loc; geometry = {geometry}; }}:Area;\n'
+        "}\n",
+        encoding="utf-8",
+    )
+    return path
+
+
+def check(path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, list[str]]:
+    status = main(["check", str(path)])
+    out = capsys.readouterr().out
+    return status, [line for line in out.splitlines() if ": error: " in line]
+
+
+# ------------------------------------------------------------ the XML reader itself
+
+
+@pytest.mark.parametrize("case", CASES[:4], ids=str)
+def test_the_reader_refuses_dtds_and_entities(case: Hostile) -> None:
+    with pytest.raises(XMLError) as caught:
+        read_xml(case.text)
+    assert caught.value.line == case.line
+    assert caught.value.column == case.column
+    assert caught.value.message == case.message
+
+
+@pytest.mark.parametrize("case", CASES[4:], ids=str)
+def test_the_geometry_reader_names_the_line(case: Hostile) -> None:
+    _, problems = read(case.text)
+    assert [(p.place.line, p.place.column) for p in problems][:1] == [(case.line, case.column)]
+    assert problems[0].message == case.message
+
+
+# ------------------------------------------------------------ lore check
+
+
+@pytest.mark.parametrize("case", [*CASES, Hostile("malformed", MALFORMED, 4, 1, "")], ids=str)
+def test_check_points_into_the_xml_file(
+    case: Hostile, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "map.xml").write_text(case.text, encoding="utf-8")
+    status, errors = check(lore_file(tmp_path, '("map.xml":url).loadXML'), capsys)
+    assert status == 1
+    assert errors[0].startswith(f"{tmp_path / 'map.xml'}:{case.line}:{case.column}: error: ")
+    assert errors[0].endswith(case.message)
+    assert len(errors) == 1
+
+
+@pytest.mark.parametrize("case", CASES, ids=str)
+def test_check_points_into_an_inline_geometry(
+    case: Hostile, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The XML starts on line 6 of the Lore file, right after `[=[` and its line break.
+    path = lore_file(tmp_path, f"[=[\n{case.text}]=]:xml")
+    status, errors = check(path, capsys)
+    assert status == 1
+    line = 5 + case.line
+    assert errors[0].startswith(f"{path}:{line}:"), errors
+    assert case.message in errors[0]
+
+
+# ------------------------------------------------------------ sizes
+
+
+def million_squares() -> str:
+    line = "<line>" + "<section/>" * 1000 + "</line>\n"
+    return f'{DECL}\n<geometry xmlns="{SECTIONED}" type="8">\n' + line * 1000 + "</geometry>\n"
+
+
+def test_a_million_squares_are_refused_at_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = million_squares()
+    start = time.perf_counter()
+    with pytest.raises(XMLError, match="too large"):
+        read_xml(text)
+    (tmp_path / "map.xml").write_text(text, encoding="utf-8")
+    status, errors = check(lore_file(tmp_path, '("map.xml":url).loadXML'), capsys)
+    assert status == 1
+    assert errors[0].startswith(f"{tmp_path / 'map.xml'}:1:1: error: the XML is too large")
+    assert time.perf_counter() - start < 10
+
+
+def test_the_section_limit_comes_before_the_element_limit() -> None:
+    lines = 1000  # lines of sections are elements too
+    assert geometry_module.MAX_SECTIONS + lines < xmldoc.MAX_ELEMENTS
+
+
+def test_too_many_sections_are_refused_before_validation(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(geometry_module, "MAX_SECTIONS", 1000)
+    # 40 lines of 30 sections: the 1001st section is the 11th of line 34 (the file's 36th).
+    text = grid_xml(["." * 30] * 40, 8)
+    _, problems = read(text)
+    assert [(p.message, p.place.line) for p in problems] == [
+        ("the map has more than 1000 sections", 36)
+    ]
+    column = len(" <line>") + 10 * len("<section/>") + 1
+    assert problems[0].place.column == column
+    (tmp_path / "map.xml").write_text(text, encoding="utf-8")
+    status, errors = check(lore_file(tmp_path, '("map.xml":url).loadXML'), capsys)
+    assert status == 1
+    assert errors == [
+        f"{tmp_path / 'map.xml'}:36:{column}: error: the map has more than 1000 sections"
+    ]
+
+
+def test_too_many_elements_are_reported_by_check(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Well-formed, so the checker's own XML reading finds nothing: the geometry reader's
+    # limit must still be reported.
+    monkeypatch.setattr(xmldoc, "MAX_ELEMENTS", 500)
+    (tmp_path / "map.xml").write_text(grid_xml(["." * 30] * 40, 8), encoding="utf-8")
+    status, errors = check(lore_file(tmp_path, '("map.xml":url).loadXML'), capsys)
+    assert status == 1
+    assert len(errors) == 1
+    assert errors[0].startswith(f"{tmp_path / 'map.xml'}:19:")
+    assert errors[0].endswith("error: the document has more than 500 elements")
+
+
+# ------------------------------------------------------------ at run time
+
+
+def session_with_map_changed_to(folder: Path, text: str) -> Session:
+    """A session whose geometry file was good when checked, then replaced by ``text``."""
+    (folder / "map.xml").write_text(grid_xml(["..", ".."], 8), encoding="utf-8")
+    result = check_paths([lore_file(folder, '("map.xml":url).loadXML')])
+    assert result.ok
+    (folder / "map.xml").write_text(text, encoding="utf-8")
+    session = Session(compile_program(result), 0, Participants(), Limits(max_steps=5))
+    session.run()
+    return session
+
+
+@pytest.mark.parametrize("case", CASES, ids=str)
+def test_the_world_refuses_a_bad_map_at_run_time(case: Hostile, tmp_path: Path) -> None:
+    session = session_with_map_changed_to(tmp_path, case.text)
+    world = session.world
+    assert world is not None and world.root is not None
+    where = f"XML line {case.line}, column {case.column}: "
+    assert len(world.problems) == 1
+    path, problem = world.problems[0]
+    assert path == "/map" and problem.startswith(where)
+    area = world.root.children["map"]
+    assert area.geometry is None and area.problem == problem
+    # The GM is told, with the XML line.
+    errors = [r for r in session.transcript.records if r["kind"] == "error"]
+    assert [r["message"] for r in errors] == [f"the geometry of area '/map' is refused: {problem}"]
+    with pytest.raises(RuleError, match=f"'/map' has no map: its geometry was refused \\({where}"):
+        world.resolve("/map[0,0]")
+    assert session.ended == "no-events"
+
+
+def test_the_world_refuses_a_million_squares_at_run_time(tmp_path: Path) -> None:
+    session = session_with_map_changed_to(tmp_path, million_squares())
+    assert session.world is not None
+    assert [problem for _, problem in session.world.problems] == [
+        "XML line 1, column 1: the document is too large (10014117 bytes, at most 4194304)"
+    ]
