@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lore.runtime import ops
-from lore.runtime.dice import Dice
+from lore.runtime.dice import MAX_SIDES, Dice
 from lore.runtime.quantity import Quantity
 from lore.runtime.values import EnumInfo, EnumValue, FormInfo, RuntimeType, TypedString
 from lore.semantics.check import CheckResult
@@ -52,10 +52,12 @@ from lore.semantics.types import (
     is_numeric,
 )
 from lore.syntax import ast
-from lore.syntax.recursion import deeper
+from lore.syntax.recursion import collector_paused, deeper
 from lore.syntax.source import SourceFile, Span
 
 ENGINE_VALUES = ("GM", "schedule", "system")
+# How compiled code names them: objects of the engine, there before any rule runs.
+_ENGINE_OBJECTS = frozenset(f"rt.{name}" for name in ENGINE_VALUES)
 
 
 @dataclass
@@ -110,8 +112,9 @@ class Compiler:
         self.constants: dict[tuple[str, Any], str] = {}
         self.forms: dict[int, FormInfo] = {}
         self.enums: dict[int, EnumInfo] = {}
-        self.program = CompiledProgram(result, self.namespace, self.line_maps, self.forms,
-                                       self.enums)
+        self.program = CompiledProgram(
+            result, self.namespace, self.line_maps, self.forms, self.enums
+        )
 
     # ------------------------------------------------------------ driver
 
@@ -157,8 +160,9 @@ class Compiler:
                 continue
             for member in value.node.members:
                 if isinstance(member, ast.VarDef):
-                    fn = self.compile_value(member.value, enum, value.source,
-                                            f"{enum.name}.{name}.{member.name}")
+                    fn = self.compile_value(
+                        member.value, enum, value.source, f"{enum.name}.{name}.{member.name}"
+                    )
                     info.values[name].members[member.name] = fn(None)
         for member_name, shared in enum.members.items():
             expr = None
@@ -177,11 +181,11 @@ class Compiler:
             if isinstance(member, FieldSymbol):
                 info.fields.append(name)
                 if member.default is not None:
-                    info.defaults[name] = self.compile_default(member.default.value, form,
-                                                               member, name)
+                    info.defaults[name] = self.compile_default(
+                        member.default.value, form, member, name
+                    )
             elif isinstance(member, VarSymbol) and member.node is not None:
-                info.defaults[name] = self.compile_default(member.node.value, form, member,
-                                                           name)
+                info.defaults[name] = self.compile_default(member.node.value, form, member, name)
             elif isinstance(member, CallableSymbol) and member.node is not None:
                 info.methods[name] = self.compile_callable(member, form)
                 if isinstance(member.node, ast.AccessorDef | ast.FunctionDef):
@@ -195,8 +199,9 @@ class Compiler:
                 self.compile_container(member)
             elif isinstance(member, VarSymbol) and member.node is not None:
                 index = self.program.value_index[id(member)]
-                init = self.compile_value(member.node.value, container, member.source,
-                                          member.qualified_name, member.type)
+                init = self.compile_value(
+                    member.node.value, container, member.source, member.qualified_name, member.type
+                )
                 self.program.values.append((member, index, init))
             elif isinstance(member, CallableSymbol) and member.node is not None:
                 self.namespace[self.global_name(member)] = self.compile_callable(member, None)
@@ -233,9 +238,12 @@ class Compiler:
         self.program.values = ordered
         event = self.checker.root.members.get("Event")
         for symbol, index, _ in ordered:
-            if (isinstance(symbol.type, FormT) and isinstance(event, FormSymbol)
-                    and symbol.type.symbol.is_subform_of(event)
-                    and not symbol.source.name.startswith("<")):
+            if (
+                isinstance(symbol.type, FormT)
+                and isinstance(event, FormSymbol)
+                and symbol.type.symbol.is_subform_of(event)
+                and not symbol.source.name.startswith("<")
+            ):
                 self.program.events.append(index)
 
     # ------------------------------------------------------------ naming
@@ -275,29 +283,52 @@ class Compiler:
         node = symbol.node
         assert node is not None
         params = [p.name for p in node.params or ()]
-        kind = ("alter" if isinstance(node, ast.AlterDef) else
-                "function" if isinstance(node, ast.FunctionDef | ast.AccessorDef) else "rule")
+        kind = (
+            "alter"
+            if isinstance(node, ast.AlterDef)
+            else "function"
+            if isinstance(node, ast.FunctionDef | ast.AccessorDef)
+            else "rule"
+        )
         title = f"{symbol.kind} {symbol.qualified_name}"
-        emitter = Emitter(self, symbol.source, title, has_self=form is not None,
-                          kind=kind, result_type=symbol.result)
+        emitter = Emitter(
+            self,
+            symbol.source,
+            title,
+            has_self=form is not None,
+            kind=kind,
+            result_type=symbol.result,
+        )
         param_types = symbol.params or ()
         return emitter.function(params, node.body, param_types)
 
-    def compile_value(self, expr: ast.Expr, container: Container, source: SourceFile,
-                      title: str, expected: Type | None = None) -> Any:
+    def compile_value(
+        self,
+        expr: ast.Expr,
+        container: Container,
+        source: SourceFile,
+        title: str,
+        expected: Type | None = None,
+    ) -> Any:
         """A section value or enum member: a function ``(rt) -> value``."""
-        emitter = Emitter(self, source, f"value {title}", has_self=False, kind="value",
-                          result_type=expected)
+        emitter = Emitter(
+            self, source, f"value {title}", has_self=False, kind="value", result_type=expected
+        )
         return emitter.value_function(expr, expected)
 
-    def compile_default(self, expr: ast.Expr, form: FormSymbol, symbol: Symbol,
-                        name: str) -> Any:
+    def compile_default(self, expr: ast.Expr, form: FormSymbol, symbol: Symbol, name: str) -> Any:
         """A member default of a form: a function ``(rt, self) -> value``."""
         expected: Type | None = None
         if isinstance(symbol, FieldSymbol | VarSymbol):
             expected = symbol.type
-        emitter = Emitter(self, symbol.source, f"member {form.name}.{name}", has_self=True,
-                          kind="default", result_type=expected)
+        emitter = Emitter(
+            self,
+            symbol.source,
+            f"member {form.name}.{name}",
+            has_self=True,
+            kind="default",
+            result_type=expected,
+        )
         return emitter.value_function(expr, expected, with_self=True)
 
     def register(self, source_code: str, name: str, line_map: LineMap) -> Any:
@@ -331,8 +362,15 @@ def _value_dependencies(expr: ast.Expr) -> list[ast.Node]:
 class Emitter:
     """Generates one Python function from one Lore body."""
 
-    def __init__(self, compiler: Compiler, source: SourceFile, title: str, has_self: bool,
-                 kind: str, result_type: Type | None) -> None:
+    def __init__(
+        self,
+        compiler: Compiler,
+        source: SourceFile,
+        title: str,
+        has_self: bool,
+        kind: str,
+        result_type: Type | None,
+    ) -> None:
         self.compiler = compiler
         self.source = source
         self.title = title
@@ -361,16 +399,16 @@ class Emitter:
         body = self.lines or ["    pass"]
         source_code = header + "\n" + "\n".join(body) + "\n"
         spans: list[Span | None] = [None, *self.spans]
-        return self.compiler.register(source_code, self.name,
-                                      LineMap(self.title, self.source, spans))
+        return self.compiler.register(
+            source_code, self.name, LineMap(self.title, self.source, spans)
+        )
 
     def prologue(self, span: Span) -> None:
-        self.emit("rt.depth += 1", span)
-        self.emit("rt.ops += 1", span)
-        self.emit("if rt.depth > rt.max_depth or rt.ops > rt.max_ops: rt.limit()", span)
+        self.emit("rt.depth = _depth = rt.depth + 1", span)
+        self.emit("rt.ops = _ops = rt.ops + 1", span)
+        self.emit("if _depth > rt.max_depth or _ops > rt.max_ops: rt.limit()", span)
 
-    def function(self, params: list[str], body: ast.Block,
-                 param_types: tuple[Type, ...]) -> Any:
+    def function(self, params: list[str], body: ast.Block, param_types: tuple[Type, ...]) -> Any:
         names = [self.declare(p) for p in params]
         self.prologue(body.span)
         if self.kind == "alter":
@@ -387,8 +425,7 @@ class Emitter:
         header = f"def {self.name}(rt, {self_param}{', '.join(names)}):"
         return self.finish(header)
 
-    def value_function(self, expr: ast.Expr, expected: Type | None,
-                       with_self: bool = False) -> Any:
+    def value_function(self, expr: ast.Expr, expected: Type | None, with_self: bool = False) -> Any:
         value = self.convert(self.expr(expr), expr, expected)
         self.emit(f"return {value}", expr.span)
         header = f"def {self.name}(rt, self):" if with_self else f"def {self.name}(rt):"
@@ -498,16 +535,16 @@ class Emitter:
         keyword = "if"
         for arm in node.arms:
             if isinstance(arm, ast.CaseArm):
-                tests = " or ".join(f"_case_match({self.expr(v)}, {subject})"
-                                    for v in arm.values)
+                tests = " or ".join(f"_case_match({self.expr(v)}, {subject})" for v in arm.values)
                 self.emit(f"{keyword} {tests}:", arm.span)
                 self.indent += 1
                 self.block_or_pass(arm.body)
                 self.indent -= 1
             else:
                 bound = self.compiler.types.get(id(arm)) or AnyT()
-                rtype = self.compiler.constant(self.compiler.runtime_type(bound),
-                                               ("rtype", str(bound), id(arm)))
+                rtype = self.compiler.constant(
+                    self.compiler.runtime_type(bound), ("rtype", str(bound), id(arm))
+                )
                 self.emit(f"{keyword} _is_a({subject}, {rtype}):", arm.span)
                 self.indent += 1
                 self.scopes.append({})
@@ -537,8 +574,12 @@ class Emitter:
                 return f"_convert({value}, {expected.unit!r})"
         elif isinstance(expected, UnitT) and found == INTEGER:
             return f"_with_unit({value}, {expected.unit!r}, {self.family(expected)})"
-        elif expected is not None and isinstance(expected, Prim) and expected.name == "real" \
-                and found == INTEGER:
+        elif (
+            expected is not None
+            and isinstance(expected, Prim)
+            and expected.name == "real"
+            and found == INTEGER
+        ):
             return f"float({value})"
         return value
 
@@ -562,14 +603,16 @@ class Emitter:
     def expr_StringLit(self, node: ast.StringLit) -> str:
         if node.kind is None or node.kind == "string":
             return repr(node.value)
-        return self.compiler.constant(TypedString(node.kind, node.value),
-                                      ("typed", node.kind, node.value))
+        return self.compiler.constant(
+            TypedString(node.kind, node.value), ("typed", node.kind, node.value)
+        )
 
     def expr_DiceLit(self, node: ast.DiceLit) -> str:
         if node.sides < 1 or node.count > 10_000:
             return f"_dice_of({node.count}, {node.sides})"
-        return self.compiler.constant(Dice.of(node.count, node.sides),
-                                      ("dice", node.count, node.sides))
+        return self.compiler.constant(
+            Dice.of(node.count, node.sides), ("dice", node.count, node.sides)
+        )
 
     def expr_DiceOf(self, node: ast.DiceOf) -> str:
         return f"_dice_of({self.expr(node.count)}, {self.expr(node.sides)})"
@@ -585,8 +628,10 @@ class Emitter:
         return f"_with_unit({self.expr(value)}, {node.unit!r}, {self.family(unit_type)})"
 
     def expr_RangeExpr(self, node: ast.RangeExpr) -> str:
-        return (f"_range_of({self.expr(node.low)}, {self.expr(node.high)}, "
-                f"{node.low_open}, {node.high_open})")
+        return (
+            f"_range_of({self.expr(node.low)}, {self.expr(node.high)}, "
+            f"{node.low_open}, {node.high_open})"
+        )
 
     def expr_ListLit(self, node: ast.ListLit) -> str:
         items = [self.expr(item) for item in node.items]
@@ -616,8 +661,9 @@ class Emitter:
         inner = found.type if isinstance(found, TypeOf) else found
         if inner is None:
             return "None"
-        return self.compiler.constant(self.compiler.runtime_type(inner),
-                                      ("rtype", str(inner), id(node)))
+        return self.compiler.constant(
+            self.compiler.runtime_type(inner), ("rtype", str(inner), id(node))
+        )
 
     def expr_Lambda(self, node: ast.Lambda) -> str:
         return self.lambda_value(node, is_function=node.result is not None)
@@ -626,8 +672,14 @@ class Emitter:
         captured = self.visible_locals()
         found = self.type_of(node)
         result_type = found.result if isinstance(found, FuncT) else None
-        inner = Emitter(self.compiler, self.source, f"lambda in {self.title}",
-                        has_self=False, kind="lambda", result_type=result_type)
+        inner = Emitter(
+            self.compiler,
+            self.source,
+            f"lambda in {self.title}",
+            has_self=False,
+            kind="lambda",
+            result_type=result_type,
+        )
         capture_names = [python for _, python in captured]
         if self.has_self:
             capture_names.insert(0, "self")
@@ -646,8 +698,9 @@ class Emitter:
             inner.emit(f"return {value}", node.body.span)
         # Capture only what the body uses (nested lambdas' captures included).
         code = "\n".join(inner.lines)
-        capture_names = [name for name in capture_names
-                         if re.search(rf"\b{re.escape(name)}\b", code)]
+        capture_names = [
+            name for name in capture_names if re.search(rf"\b{re.escape(name)}\b", code)
+        ]
         if capture_names:
             inner.lines.insert(0, f"    {', '.join(capture_names)}, = _cap")
             inner.spans.insert(0, node.span)
@@ -713,8 +766,11 @@ class Emitter:
             return "self"
         if isinstance(node, ast.Name) and node.name == "result":
             return self.result_var[-1]
-        if isinstance(node, ast.Member) and node.name == "loadXML" and isinstance(
-                node.target, ast.StringLit):
+        if (
+            isinstance(node, ast.Member)
+            and node.name == "loadXML"
+            and isinstance(node.target, ast.StringLit)
+        ):
             return self.load_xml(node.target)
         if ref.call is not None:
             return self.call(node, ref, args or ())
@@ -731,8 +787,13 @@ class Emitter:
             compiled.append(self.convert(self.expr(arg), arg, expected))
         return ", ".join(compiled)
 
-    def call_value(self, node: ast.Name | ast.Member, value: str, args: tuple[ast.Expr, ...],
-                   params: tuple[Type, ...] | None) -> str:
+    def call_value(
+        self,
+        node: ast.Name | ast.Member,
+        value: str,
+        args: tuple[ast.Expr, ...],
+        params: tuple[Type, ...] | None,
+    ) -> str:
         ref = self.compiler.refs.get(id(node))
         symbol = ref.symbol if ref is not None else None
         arguments = self.arguments(args, params)
@@ -754,8 +815,9 @@ class Emitter:
             return python if python is not None else mangle(node.name)
         if isinstance(symbol, VarSymbol) and not isinstance(symbol.parent, FormSymbol | EnumSymbol):
             return f"rt.g[{self.compiler.program.value_index[id(symbol)]}]"
-        if isinstance(symbol, FieldSymbol) and not isinstance(symbol.parent, FormSymbol
-                                                              | EnumSymbol):
+        if isinstance(symbol, FieldSymbol) and not isinstance(
+            symbol.parent, FormSymbol | EnumSymbol
+        ):
             if symbol.name in ENGINE_VALUES:
                 return f"rt.{symbol.name}"
             return f"rt.engine_value({symbol.name!r})"
@@ -772,8 +834,9 @@ class Emitter:
             info = self.compiler.enum_info(symbol.enum)
             return self.compiler.constant(info.values[symbol.name], ("enum", id(symbol)))
         if isinstance(ref.type, TypeOf):
-            return self.compiler.constant(self.compiler.runtime_type(ref.type.type),
-                                          ("rtype", str(ref.type.type), id(node)))
+            return self.compiler.constant(
+                self.compiler.runtime_type(ref.type.type), ("rtype", str(ref.type.type), id(node))
+            )
         if not isinstance(node, ast.Member):
             return "None"
         target_type = self.type_of(node.target)
@@ -791,8 +854,13 @@ class Emitter:
             return self.builtin(node, signature.name, args)
         params = signature.params
         if signature.alter:
-            target = self.target_of(node) if isinstance(node, ast.Member) or symbol is None \
-                or isinstance(symbol.parent, FormSymbol) else "None"
+            target = (
+                self.target_of(node)
+                if isinstance(node, ast.Member)
+                or symbol is None
+                or isinstance(symbol.parent, FormSymbol)
+                else "None"
+            )
             element = params[0].element if params and isinstance(params[0], ListT) else None
             value = self.convert(self.expr(args[0]), args[0], element) if args else "None"
             return f"rt.request({target}, {signature.name!r}, {value})"
@@ -800,11 +868,14 @@ class Emitter:
         extra = f", {arguments}" if arguments else ""
         if isinstance(symbol, CallableSymbol) and isinstance(symbol.parent, FormSymbol):
             target = self.target_of(node)
-            if target == "self" and self.has_self:
-                # A rule of the object's own form: looked up in its form's table at once.
+            if (target == "self" and self.has_self) or target in _ENGINE_OBJECTS:
+                # A rule of the object's own form, or of an object the engine made (always
+                # there): looked up in its form's table at once.
                 name = repr(signature.name)
-                return (f"(self.form.vtable.get({name}) or _rule_of(self, {name}))"
-                        f"(rt, self{extra})")
+                return (
+                    f"({target}.form.vtable.get({name}) or _rule_of({target}, {name}))"
+                    f"(rt, {target}{extra})"
+                )
             return f"rt.method({target}, {signature.name!r}{extra})"
         if isinstance(symbol, CallableSymbol):
             return f"{self.compiler.global_name(symbol)}(rt{extra})"
@@ -820,20 +891,40 @@ class Emitter:
         if isinstance(receiver_type, TypeOf):
             return self.type_builtin(receiver_type.type, target, name, compiled, args)
         if isinstance(receiver_type, ListT):
-            return _LIST_BUILTINS[name].format(t=target, a=", ".join(compiled),
-                                               a0=compiled[0] if compiled else "None")
+            if name == "sum" and receiver_type.element == INTEGER:
+                return f"sum({target})"  # what _list_sum does, for whole numbers
+            return _LIST_BUILTINS[name].format(
+                t=target, a=", ".join(compiled), a0=compiled[0] if compiled else "None"
+            )
         if isinstance(receiver_type, RangeT):
-            return {"match": f"{target}.match({compiled[0] if compiled else 'None'})",
-                    "low": f"{target}.low", "high": f"{target}.high"}[name]
+            return {
+                "match": f"{target}.match({compiled[0] if compiled else 'None'})",
+                "low": f"{target}.low",
+                "high": f"{target}.high",
+            }[name]
         if receiver_type == Prim("dice"):
-            return {"roll": f"{target}.roll(rt.random)", "min": f"{target}.min()",
-                    "max": f"{target}.max()", "mean": f"{target}.mean()"}[name]
-        if isinstance(receiver_type, UnitT) or (receiver_type is not None and is_numeric(
-                receiver_type)):
+            dice = node.target
+            if (
+                name == "roll"
+                and isinstance(dice, ast.DiceLit)
+                and dice.count == 1
+                and 1 <= dice.sides <= MAX_SIDES
+            ):
+                return f"rt.random.randint(1, {dice.sides})"  # one die: what Dice.roll does
+            return {
+                "roll": f"{target}.roll(rt.random)",
+                "min": f"{target}.min()",
+                "max": f"{target}.max()",
+                "mean": f"{target}.mean()",
+            }[name]
+        if isinstance(receiver_type, UnitT) or (
+            receiver_type is not None and is_numeric(receiver_type)
+        ):
             return self.number_builtin(target, name, compiled)
-        return {"length": f"len(str({target}))",
-                "contains": f"(str({compiled[0] if compiled else ''}) in str({target}))"}.get(
-            name, "None")
+        return {
+            "length": f"len(str({target}))",
+            "contains": f"(str({compiled[0] if compiled else ''}) in str({target}))",
+        }.get(name, "None")
 
     def number_builtin(self, target: str, name: str, compiled: list[str]) -> str:
         if name == "toReal":
@@ -846,8 +937,9 @@ class Emitter:
             return f"_in_range({target}, {compiled[0]})"
         return f"_rounding({target}, {name!r})"
 
-    def type_builtin(self, inner: Type, target: str, name: str, compiled: list[str],
-                     args: tuple[ast.Expr, ...]) -> str:
+    def type_builtin(
+        self, inner: Type, target: str, name: str, compiled: list[str], args: tuple[ast.Expr, ...]
+    ) -> str:
         if name == "input":
             extra = "".join(f", {value}" for value in compiled)
             return f"_input_marker({target}{extra})"
@@ -868,8 +960,7 @@ class Emitter:
                 text = (base / url.value).read_text(encoding="utf-8", errors="replace")
             except OSError:
                 text = ""
-        return self.compiler.constant(TypedString("xml", text), ("xmlfile", url.value,
-                                                                 str(base)))
+        return self.compiler.constant(TypedString("xml", text), ("xmlfile", url.value, str(base)))
 
 
 _LIST_BUILTINS = {
@@ -894,7 +985,5 @@ _LIST_BUILTINS = {
 
 def compile_program(result: CheckResult) -> CompiledProgram:
     """Compile a checked program (it must have no errors)."""
-    with deeper():
+    with deeper(), collector_paused():
         return Compiler(result).compile()
-
-

@@ -8,7 +8,7 @@ from pathlib import Path
 from lore.semantics.checker import Checker
 from lore.semantics.program import Loader, Program, load_program
 from lore.syntax.diagnostics import Diagnostic, has_errors
-from lore.syntax.recursion import deeper
+from lore.syntax.recursion import collector_paused, deeper
 
 
 @dataclass
@@ -23,7 +23,7 @@ class CheckResult:
 
 
 def check_program(program: Program) -> CheckResult:
-    with deeper():
+    with deeper(), collector_paused():
         checker = Checker(program)
         diagnostics = checker.run()
     return CheckResult(program, ordered_diagnostics(program, diagnostics), checker)

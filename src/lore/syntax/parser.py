@@ -7,17 +7,14 @@ to the next statement or definition boundary, so one file yields all its errors.
 
 from __future__ import annotations
 
-import functools
-import gc
 import math
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NoReturn
 
 from lore.syntax import ast
 from lore.syntax.diagnostics import Diagnostic, Severity
 from lore.syntax.lexer import tokenize, unescape
-from lore.syntax.recursion import deeper
+from lore.syntax.recursion import collector_paused, deeper
 from lore.syntax.source import SourceFile, Span
 from lore.syntax.tokens import (
     DICE,
@@ -95,38 +92,13 @@ class ParseResult:
         return not any(d.is_error for d in self.diagnostics)
 
 
-def _collector_paused(
-    parse_file: Callable[[SourceFile], ParseResult],
-) -> Callable[[SourceFile], ParseResult]:
-    """Run ``parse_file`` with the cyclic garbage collector paused.
-
-    A parse makes hundreds of thousands of small objects and frees few of them before it
-    ends, so the collector would run again and again over the growing tree (whose nodes
-    hold no cycles) and find nothing: about half the time of a 50,000-line file. Paused,
-    it looks at the new objects once, afterwards. Mercurial's ``util.nogc`` does the same.
-    """
-
-    @functools.wraps(parse_file)
-    def paused(source: SourceFile) -> ParseResult:
-        if not gc.isenabled():
-            return parse_file(source)
-        gc.disable()
-        try:
-            return parse_file(source)
-        finally:
-            gc.enable()
-
-    return paused
-
-
-@_collector_paused
 def parse(source: SourceFile) -> ParseResult:
     """Parse one file. Never raises for bad input: problems become diagnostics."""
     lexed = tokenize(source)
     parser = Parser(source, lexed.tokens)
     parser.diagnostics.extend(lexed.diagnostics)
     parser.quiet_at_end = any(d.code in _RUNS_TO_END for d in lexed.diagnostics)
-    with deeper():
+    with deeper(), collector_paused():
         module = parser.parse_module()
     diagnostics = sorted(parser.diagnostics, key=lambda d: (d.span.start, d.span.end))
     return ParseResult(module, lexed.comments, diagnostics, source)
