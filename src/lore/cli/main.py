@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from lore import __version__
-from lore.cli import check_command, fmt_command, run_command
+from lore.cli import check_command, fmt_command, run_command, sim_command
 
 EXIT_OK = 0
 EXIT_ERRORS = 1
@@ -53,6 +53,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     run_command.add_arguments(run)
     run.set_defaults(handler=run_command.run)
+
+    sim = commands.add_parser(
+        "sim",
+        help="run many sessions with bots and sum up what happened",
+        description=sim_command.__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sim_command.add_arguments(sim)
+    sim.set_defaults(handler=sim_command.run)
     return parser
 
 

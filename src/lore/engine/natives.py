@@ -18,32 +18,44 @@ if TYPE_CHECKING:
 
 
 def install(session: Session) -> UnitFamily:
-    """Give the prelude's forms their native rules and the session its engine values."""
+    """Give the prelude's forms their native rules and the session its engine values.
+
+    The rules are the same for every session of a program: the first session adds them
+    to the (shared) compiled program, later ones find them there and change nothing.
+    """
     program = session.program
     forms = program.form_by_name
+    known = sum(len(form.methods) for form in forms.values())
     participant, actor, schedule = forms["Participant"], forms["Actor"], forms["Schedule"]
     participant.methods.setdefault("message", participant_message)
     participant.methods.setdefault("query", participant_query)
     actor.methods.setdefault("message", actor_message)
     actor.methods.setdefault("query", actor_query)
     schedule.methods.setdefault("add", schedule_add)
-    for form in forms.values():
-        form.vtable = {}
+    world_natives.install(session)
+    if sum(len(form.methods) for form in forms.values()) != known:
+        for form in forms.values():
+            form.vtable = {}  # built again, with the new rules, when first needed
     rt = session.rt
     rt.GM = LoreObject(participant, {}, 0, "GM")
     time = session.program.result.checker.units.units["sec"]
-    rt.schedule = LoreObject(schedule, {"ticks": Quantity(0, "sec", time), "priority": 0,
-                                        "events": ()}, 0, "schedule")
+    rt.schedule = LoreObject(
+        schedule, {"ticks": Quantity(0, "sec", time), "priority": 0, "events": ()}, 0, "schedule"
+    )
     rt.system = LoreObject(forms["System"], {"allPC": ()}, 0, "system")
-    world_natives.install(session)
     return time
 
 
 def after_values(session: Session) -> None:
     """Once the program's values exist: ``system.allPC`` is every actor among them."""
     actor = session.program.form_by_name["Actor"]
-    actors = tuple(value for value in session.rt.g if isinstance(value, LoreObject)
-                   and value.form is not None and value.form.is_subform_of(actor))
+    actors = tuple(
+        value
+        for value in session.rt.g
+        if isinstance(value, LoreObject)
+        and value.form is not None
+        and value.form.is_subform_of(actor)
+    )
     assert session.rt.system is not None
     session.rt.system.values["allPC"] = actors
     session.world = world_natives.build(session)
@@ -72,8 +84,7 @@ def tell(rt: Runtime, to: str, text: Any) -> None:
     else:
         raise RuleError(f"a message is a text, not {show(text)}")
     session = rt.session
-    record = {"tick": session.ticks, "kind": "message", "to": to, "text": str(text),
-              "format": fmt}
+    record = {"tick": session.ticks, "kind": "message", "to": to, "text": str(text), "format": fmt}
     session.transcript.add(record)
     participant = session.participants.get(to)
     if participant is not None:
@@ -106,8 +117,7 @@ def ask_query(rt: Runtime, query: Query, spec: Any = None) -> LoreObject:
 
     session = rt.session
     to = query.to
-    session.transcript.add({"tick": session.ticks, "kind": "query", "to": to,
-                            "title": query.title})
+    session.transcript.add({"tick": session.ticks, "kind": "query", "to": to, "title": query.title})
     participant = session.participants.get(to)
     if participant is None:
         raise Stop("no-answer", f"nobody answers for {to}")
@@ -123,22 +133,30 @@ def ask_query(rt: Runtime, query: Query, spec: Any = None) -> LoreObject:
             raise Stop("error", f"answer of {to} to '{query.title}': {error}") from None
         break
     session.answers.append((to, answer))
-    session.transcript.add({"tick": session.ticks, "kind": "answer", "from": to,
-                            "values": {k: plain(v) for k, v in answer.items()}})
+    session.transcript.add(
+        {
+            "tick": session.ticks,
+            "kind": "answer",
+            "from": to,
+            "values": {k: plain(v) for k, v in answer.items()},
+        }
+    )
     filled.oid = next(session.oids)
     return filled
 
 
 def schedule_add(rt: Runtime, schedule: LoreObject, event: Any) -> None:
     session = rt.session
-    if not isinstance(event, LoreObject) or event.form is None or not event.form.is_subform_of(
-            session.program.form_by_name["Event"]):
+    event_form = session.program.form_by_name["Event"]
+    form = event.form if isinstance(event, LoreObject) else None
+    if form is not event_form and (form is None or not form.is_subform_of(event_form)):
         raise RuleError(f"schedule.add takes an Event, not {show(event)}")
     ticks = event.values.get("ticks")
     value = ticks.to_int() if isinstance(ticks, Quantity) else ticks
     if not isinstance(value, int):
         raise RuleError(f"the event's ticks must be a game time, not {show(ticks)}")
     if value < session.ticks:
-        raise RuleError(f"cannot schedule an event in the past (at {value}, now is "
-                        f"{session.ticks})")
+        raise RuleError(
+            f"cannot schedule an event in the past (at {value}, now is {session.ticks})"
+        )
     session.adds.append(event)

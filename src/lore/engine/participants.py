@@ -89,8 +89,11 @@ def _plain_number(value: Any) -> float:
 class Participants:
     """The participants of a session by id (``"GM"`` or a player's jid)."""
 
-    def __init__(self, members: dict[str, Participant] | None = None,
-                 default: Callable[[str], Participant | None] | None = None) -> None:
+    def __init__(
+        self,
+        members: dict[str, Participant] | None = None,
+        default: Callable[[str], Participant | None] | None = None,
+    ) -> None:
         self.members: dict[str, Participant] = dict(members or {})
         self.default = default
 
@@ -132,8 +135,11 @@ class Replaying:
         return self.live.ask(query, stream) if self.live is not None else None
 
     def rejected(self, query: Query, answer: dict[str, Any], reason: str) -> bool:
-        return self.live is not None and not self.log.replaying and self.live.rejected(
-            query, answer, reason)
+        return (
+            self.live is not None
+            and not self.log.replaying
+            and self.live.rejected(query, answer, reason)
+        )
 
     def tell(self, record: dict[str, Any]) -> None:
         if self.live is not None and not self.log.replaying:

@@ -44,8 +44,7 @@ class Query:
     inputs: tuple[Input, ...]
 
     def record(self) -> dict[str, Any]:
-        return {"to": self.to, "title": self.title,
-                "inputs": [i.describe() for i in self.inputs]}
+        return {"to": self.to, "title": self.title, "inputs": [i.describe() for i in self.inputs]}
 
 
 class AnswerError(Exception):
@@ -69,8 +68,9 @@ def _input(name: str, marker: InputMarker) -> Input:
     choices = captions = None
     if rtype.kind == "enum" and rtype.enum is not None:
         choices = tuple(rtype.enum.values)
-        captions = tuple(show(value.members.get("caption", value.name))
-                         for value in rtype.enum.values.values())
+        captions = tuple(
+            show(value.members.get("caption", value.name)) for value in rtype.enum.values.values()
+        )
     allowed = marker.args[0] if marker.args and isinstance(marker.args[0], Range) else None
     default = marker.args[1] if len(marker.args) > 1 else None
     if rtype.kind == "unit" and isinstance(default, int | float) and rtype.unit is not None:
@@ -85,8 +85,10 @@ def fill(query: Query, spec: Any, answer: Any) -> LoreObject:
     names = {i.name for i in query.inputs}
     extra = sorted(set(answer) - names)
     if extra:
-        raise AnswerError(f"'{query.title}' has no input '{extra[0]}' (it asks for "
-                          f"{', '.join(sorted(names)) or 'nothing'})")
+        raise AnswerError(
+            f"'{query.title}' has no input '{extra[0]}' (it asks for "
+            f"{', '.join(sorted(names)) or 'nothing'})"
+        )
     values = dict(spec.values) if isinstance(spec, LoreObject) else {}
     for item in query.inputs:
         if item.name in answer:
@@ -105,8 +107,9 @@ def convert(item: Input, raw: Any) -> Any:
     if kind == "enum" and rtype.enum is not None:
         found = rtype.enum.values.get(raw) if isinstance(raw, str) else None
         if found is None:
-            raise AnswerError(f"'{item.name}' is one of {', '.join(item.choices or ())}, not "
-                              f"{raw!r}")
+            raise AnswerError(
+                f"'{item.name}' is one of {', '.join(item.choices or ())}, not {raw!r}"
+            )
         return found
     if item.choices is not None and raw not in item.choices:
         raise AnswerError(f"'{item.name}' is one of {', '.join(item.choices)}, not {raw!r}")

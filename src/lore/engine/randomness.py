@@ -45,6 +45,8 @@ class Stream:
         if limit is None:
             if span <= 0:
                 raise ValueError("empty range")
+            if span > _WORDS:
+                return low + self._below(span)
             limit = _WORDS - (_WORDS % span)
         while True:
             # self.next64(), written out: this is the path of every die rolled.
@@ -54,6 +56,18 @@ class Stream:
             z ^= z >> 31
             if z < limit:
                 return low + z % span
+
+    def _below(self, span: int) -> int:
+        """A uniform integer in [0, span) for a span past 64 bits, from several words."""
+        words = (span.bit_length() + 63) // 64
+        total = 1 << (64 * words)
+        limit = total - (total % span)
+        while True:
+            value = 0
+            for _ in range(words):
+                value = (value << 64) | self.next64()
+            if value < limit:
+                return value % span
 
     def random(self) -> float:
         return (self.next64() >> 11) / float(1 << 53)

@@ -68,9 +68,11 @@ def lore_literal(value: Any) -> str | None:
 
 def state_lines(changed: list[tuple[str, dict[str, Any]]]) -> list[str]:
     """``section state { ... }``: the changed members of each changed object."""
-    lines = [" // The state when saved, for people and tools: replaying the answers above",
-             " // restores the session exactly.",
-             " section state {"]
+    lines = [
+        " // The state when saved, for people and tools: replaying the answers above",
+        " // restores the session exactly.",
+        " section state {",
+    ]
     for label, members in changed:
         written = [(name, lore_literal(value)) for name, value in sorted(members.items())]
         inner = " ".join(f"{name} = {text};" for name, text in written if text is not None)
@@ -80,10 +82,16 @@ def state_lines(changed: list[tuple[str, dict[str, Any]]]) -> list[str]:
     return lines
 
 
-def save_text(entry: Path, target: Path, seed: int, ticks: int,
-              answers: list[tuple[str, dict[str, Any]]], shown: int = 0,
-              title: str = "", changed: list[tuple[str, dict[str, Any]]] | None = None
-              ) -> str:
+def save_text(
+    entry: Path,
+    target: Path,
+    seed: int,
+    ticks: int,
+    answers: list[tuple[str, dict[str, Any]]],
+    shown: int = 0,
+    title: str = "",
+    changed: list[tuple[str, dict[str, Any]]] | None = None,
+) -> str:
     """The text of a save of a session of ``entry``, to be written at ``target``."""
     relative = os.path.relpath(entry.resolve(), target.resolve().parent)
     url = Path(relative).as_posix()
@@ -101,10 +109,14 @@ def save_text(entry: Path, target: Path, seed: int, ticks: int,
     ]
     if answers:
         lines.append(" answers = {")
-        encoded = [json.dumps({"from": who, "values": values}, ensure_ascii=False,
-                              separators=(",", ":")) for who, values in answers]
-        lines.extend(f"  {_quote(item)}{',' if i < len(encoded) - 1 else ''}"
-                     for i, item in enumerate(encoded))
+        encoded = [
+            json.dumps({"from": who, "values": values}, ensure_ascii=False, separators=(",", ":"))
+            for who, values in answers
+        ]
+        lines.extend(
+            f"  {_quote(item)}{',' if i < len(encoded) - 1 else ''}"
+            for i, item in enumerate(encoded)
+        )
         lines.append(" };")
     if changed:
         lines.extend(state_lines(changed))
@@ -159,7 +171,10 @@ def _answer(item: ast.Expr) -> tuple[str, dict[str, Any]]:
         record = json.loads(item.value)
     except json.JSONDecodeError as error:
         raise SaveError(f"a stored answer is not valid JSON: {error.msg}") from None
-    if (not isinstance(record, dict) or not isinstance(record.get("from"), str)
-            or not isinstance(record.get("values"), dict)):
+    if (
+        not isinstance(record, dict)
+        or not isinstance(record.get("from"), str)
+        or not isinstance(record.get("values"), dict)
+    ):
         raise SaveError('a stored answer is {"from": participant, "values": {...}}')
     return record["from"], record["values"]

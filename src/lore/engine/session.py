@@ -99,10 +99,16 @@ class Runtime:
     def limit(self, at_entry: bool = True) -> None:
         """Raise the limit passed (called as a rule is entered, or by a list step)."""
         if self.depth > self.max_depth:
-            raise LimitExceeded(f"rules call each other more than {self.max_depth} deep",
-                                "a rule probably calls itself without end", at_entry)
-        raise LimitExceeded(f"one handler ran more than {self.max_ops} rule calls and list "
-                            "steps", "a rule probably runs without end", at_entry)
+            raise LimitExceeded(
+                f"rules call each other more than {self.max_depth} deep",
+                "a rule probably calls itself without end",
+                at_entry,
+            )
+        raise LimitExceeded(
+            f"one handler ran more than {self.max_ops} rule calls and list steps",
+            "a rule probably runs without end",
+            at_entry,
+        )
 
     def count_op(self) -> None:
         self.ops += 1
@@ -143,12 +149,15 @@ class Runtime:
         form = obj.form
         native = (form.vtable.get(name) or form.resolve().get(name)) if form is not None else None
         if native is None:
-            raise RuleError(f"{obj!r} has no value for '{name}'",
-                            "give it a function where the object is written")
+            raise RuleError(
+                f"{obj!r} has no value for '{name}'",
+                "give it a function where the object is written",
+            )
         return native(self, obj, *args)
 
     def request(self, obj: Any, alter: str, value: Any) -> None:
-        if not isinstance(obj, LoreObject) or obj.form is None or not obj.form.is_alter(alter):
+        form = obj.form if isinstance(obj, LoreObject) else None
+        if form is None or (alter not in form.alters and not form.is_alter(alter)):
             raise RuleError(f"{show(obj)} has no alter '{alter}'")
         # Grouped as they come, by (object, alter) in the order of the first request
         # (objects compare by identity).
@@ -169,8 +178,7 @@ class Runtime:
         if isinstance(value, LoreObject) and value.form is not None:
             return RuntimeType("form", value.form.name, form=value.form)
         if isinstance(value, Quantity):
-            return RuntimeType("unit", f"unit[{value.unit}]", unit=value.unit,
-                               family=value.family)
+            return RuntimeType("unit", f"unit[{value.unit}]", unit=value.unit, family=value.family)
         if isinstance(value, bool):
             return RuntimeType("prim", "boolean")
         if isinstance(value, int):
@@ -188,9 +196,14 @@ class Runtime:
 
 
 class Session:
-    def __init__(self, program: CompiledProgram, seed: int = 0,
-                 participants: Participants | None = None, limits: Limits | None = None,
-                 transcript: Transcript | None = None) -> None:
+    def __init__(
+        self,
+        program: CompiledProgram,
+        seed: int = 0,
+        participants: Participants | None = None,
+        limits: Limits | None = None,
+        transcript: Transcript | None = None,
+    ) -> None:
         self.program = program
         self.seed = seed
         self.participants = participants or Participants()
@@ -259,9 +272,12 @@ class Session:
         schedule = self.program.form_by_name["Schedule"]
         for symbol, index, _ in self.program.values:
             value = self.rt.g[index]
-            if (symbol.qualified_name == "_auto_stored.schedule"
-                    and isinstance(value, LoreObject) and value.form is not None
-                    and value.form.is_subform_of(schedule)):
+            if (
+                symbol.qualified_name == "_auto_stored.schedule"
+                and isinstance(value, LoreObject)
+                and value.form is not None
+                and value.form.is_subform_of(schedule)
+            ):
                 return value
         return None
 
@@ -312,18 +328,18 @@ class Session:
     def step(self) -> None:
         queue = self.queue
         ticks, priority = queue[0][0], queue[0][1]
-        pop = heapq.heappop
-        events = [pop(queue)]
-        while queue and queue[0][0] == ticks and queue[0][1] == priority:
-            events.append(pop(queue))
         self.ticks, self.priority = ticks, priority
         self.steps += 1
         natives.set_time(self, ticks, priority)
         self.requests = {}
         self.adds = []
         rt = self.rt
+        pop = heapq.heappop
         try:
-            for _, _, seq, event in events:
+            # The step's events are taken from the queue one by one, so that each is freed
+            # once it has run; what the step schedules joins the queue after the update.
+            while queue and queue[0][0] == ticks and queue[0][1] == priority:
+                _, _, seq, event = pop(queue)
                 # rt.reset(seq), written out: this runs for every event.
                 rt.depth = 0
                 rt.ops = 0
@@ -336,15 +352,29 @@ class Session:
                     handler(rt)
             if self.requests:
                 self.update()
-        except Stop:
-            raise
-        except Exception as error:
+        except BaseException as error:
+            # The events of the step that had not run go with it (the step is one whole).
+            while queue and queue[0][0] == ticks and queue[0][1] == priority:
+                pop(queue)
+            if isinstance(error, Stop) or not isinstance(error, Exception):
+                raise
             rule_error = self.rule_error(error, sys.exc_info()[2])
             self.report(rule_error)
             return
-        enqueue = self.enqueue
+        push, seqs = heapq.heappush, self.seqs
         for event in self.adds:
-            enqueue(event)
+            # self.enqueue(event), written out for the usual event: whole ticks and priority.
+            values = event.values
+            when: Any = values.get("ticks")
+            order: Any = values.get("priority", 0)
+            if (
+                when.__class__ is Quantity
+                and when.value.__class__ is int
+                and order.__class__ is int
+            ):
+                push(queue, (when.value, order, next(seqs), event))
+            else:
+                self.enqueue(event)
 
     def update(self) -> None:
         """Run each requested alter once with all values requested for it."""
@@ -374,11 +404,14 @@ class Session:
 
     def fire_soon(self, trigger: LoreObject, actor: LoreObject) -> None:
         """Run ``trigger``'s handler for ``actor`` in a step right after this one."""
+
         def handler(rt: Runtime) -> None:
             rt.call_field(trigger, "handler", actor)
 
-        event = self.rt.new(self.program.form_by_name["Event"], {
-            "ticks": self.ticks, "priority": self.priority, "handler": handler})
+        event = self.rt.new(
+            self.program.form_by_name["Event"],
+            {"ticks": self.ticks, "priority": self.priority, "handler": handler},
+        )
         self.adds.append(event)
 
     # ------------------------------------------------------------ errors
@@ -387,8 +420,9 @@ class Session:
         if isinstance(error, RuleError):
             found = error
         elif isinstance(error, RecursionError):
-            found = LimitExceeded("rules call each other too deeply",
-                                  "a rule probably calls itself without end")
+            found = LimitExceeded(
+                "rules call each other too deeply", "a rule probably calls itself without end"
+            )
         elif isinstance(error, ZeroDivisionError):
             found = RuleError("division by zero")
         elif isinstance(error, OverflowError | MemoryError):
@@ -419,8 +453,13 @@ class Session:
 
     def report(self, error: RuleError) -> None:
         self.errors.append(error)
-        record: Record = {"tick": self.ticks, "kind": "error", "to": "GM",
-                          "message": error.message, "where": error.location()}
+        record: Record = {
+            "tick": self.ticks,
+            "kind": "error",
+            "to": "GM",
+            "message": error.message,
+            "where": error.location(),
+        }
         self.transcript.add(record)
         gm = self.participants.get("GM")
         if gm is not None:

@@ -165,6 +165,7 @@ def _area(node: AreaNode, world: World | None) -> dict[str, Any]:
     }
     environment = world.environment(node) if world is not None else None
     if environment is not None:
-        described["environment"] = {name: plain(value) for name, value in
-                                    environment.values.items()}
+        described["environment"] = {
+            name: plain(value) for name, value in environment.values.items()
+        }
     return described

@@ -36,15 +36,21 @@ def install(session: Session) -> None:
 def build(session: Session) -> World:
     program = session.program
     units = program.result.checker.units.units
-    labels = {id(session.rt.g[index]): symbol.qualified_name
-              for symbol, index, _ in program.values}
+    labels = {id(session.rt.g[index]): symbol.qualified_name for symbol, index, _ in program.values}
     world = World(session.rt.g, program.form_by_name["Area"], units["m"], units, labels)
     for path, problem in world.problems:
-        session.report(RuleError(f"the geometry of area '{path}' is refused: {problem}",
-                                 "fix the map and check the scenario with lore check"))
+        session.report(
+            RuleError(
+                f"the geometry of area '{path}' is refused: {problem}",
+                "fix the map and check the scenario with lore check",
+            )
+        )
     trigger = program.form_by_name["Trigger"]
-    session.triggers = [v for v in session.rt.g if isinstance(v, LoreObject)
-                        and v.form is not None and v.form.is_subform_of(trigger)]
+    session.triggers = [
+        v
+        for v in session.rt.g
+        if isinstance(v, LoreObject) and v.form is not None and v.form.is_subform_of(trigger)
+    ]
     return world
 
 
@@ -81,16 +87,19 @@ def destinations(area: AreaNode, start: str | None) -> list[str]:
         grid = grid_of(geometry)
         origin = _cell(start)
         if origin is None:
-            return [f"{x},{y}" for y, line in enumerate(geometry.lines)
-                    for x, section in enumerate(line) if not section.prohibited]
+            return [
+                f"{x},{y}"
+                for y, line in enumerate(geometry.lines)
+                for x, section in enumerate(line)
+                if not section.prohibited
+            ]
         return [f"{x},{y}" for x, y in grid.reachable(origin)]
     if isinstance(geometry, PointGeometry):
         return [label for label in geometry.labels if label != start]
     return []
 
 
-def route_between(area: AreaNode, start: str | None, goal: str
-                  ) -> tuple[float, list[str]] | None:
+def route_between(area: AreaNode, start: str | None, goal: str) -> tuple[float, list[str]] | None:
     geometry = area.geometry
     if start is None or start == goal:
         return 0.0, [goal]
@@ -121,7 +130,6 @@ def _cell(coordinate: str | None) -> tuple[int, int] | None:
 def choice_route(rt: Runtime, area_obj: LoreObject, actor: Any) -> LoreObject:
     from lore.engine.natives import ask_query, recipient
 
-
     world = world_of(rt)
     area = world.by_object.get(id(area_obj))
     if area is None:
@@ -141,9 +149,14 @@ def choice_route(rt: Runtime, area_obj: LoreObject, actor: Any) -> LoreObject:
         raise RuleError(f"no way from {show(actor.values.get('location'))} to {answer}")
     metres, path = found
     route_form = rt.session.program.form_by_name["Route"]
-    return rt.new(route_form, {"goal": TypedString("loc", answer),
-                               "distance": world.metres(metres),
-                               "path": tuple(area.location(c) for c in path)})
+    return rt.new(
+        route_form,
+        {
+            "goal": TypedString("loc", answer),
+            "distance": world.metres(metres),
+            "path": tuple(area.location(c) for c in path),
+        },
+    )
 
 
 # ------------------------------------------------------------ triggers
@@ -189,6 +202,7 @@ def after_moves(session: Session, moved: list[tuple[LoreObject, Any]]) -> None:
         for trigger in session.triggers:
             if trigger.values.get("actions"):
                 continue
-            if in_range(world, trigger, place) and not (old is not None and in_range(
-                    world, trigger, old)):
+            if in_range(world, trigger, place) and not (
+                old is not None and in_range(world, trigger, old)
+            ):
                 session.fire_soon(trigger, obj)

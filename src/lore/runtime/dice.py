@@ -23,11 +23,12 @@ class Dice:
         if sides < 1:
             raise RuleError(f"a die has at least one side, not {sides}")
         if sides > MAX_SIDES:
-            raise LimitExceeded(f"dice with {sides} sides are more than the limit of "
-                                f"{MAX_SIDES}")
+            raise LimitExceeded(f"dice with {sides} sides are more than the limit of {MAX_SIDES}")
         if abs(count) > MAX_DICE:
-            raise LimitExceeded(f"{count} dice are more than the limit of {MAX_DICE} in one "
-                                "roll", "roll fewer dice, or count successes with a rule")
+            raise LimitExceeded(
+                f"{count} dice are more than the limit of {MAX_DICE} in one roll",
+                "roll fewer dice, or count successes with a rule",
+            )
         return cls(((count, sides),), 0)
 
     def count(self) -> int:
@@ -66,12 +67,10 @@ class Dice:
         return total
 
     def min(self) -> int:
-        return self.bonus + sum(count * (1 if count > 0 else sides) for count, sides in
-                                self.groups)
+        return self.bonus + sum(count * (1 if count > 0 else sides) for count, sides in self.groups)
 
     def max(self) -> int:
-        return self.bonus + sum(count * (sides if count > 0 else 1) for count, sides in
-                                self.groups)
+        return self.bonus + sum(count * (sides if count > 0 else 1) for count, sides in self.groups)
 
     def mean(self) -> float:
         return self.bonus + sum(count * (sides + 1) / 2 for count, sides in self.groups)

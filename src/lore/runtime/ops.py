@@ -31,8 +31,7 @@ class Closure:
 
     __slots__ = ("captured", "code", "node_id")
 
-    def __init__(self, code: Callable[..., Any], captured: tuple[Any, ...],
-                 node_id: int) -> None:
+    def __init__(self, code: Callable[..., Any], captured: tuple[Any, ...], node_id: int) -> None:
         self.code = code
         self.captured = captured
         self.node_id = node_id
@@ -121,11 +120,18 @@ def is_a(value: Any, rtype: RuntimeType) -> bool:
     """``as(x : T)``: is ``value`` a ``T``?"""
     kind = rtype.kind
     if kind == "form":
-        return (isinstance(value, LoreObject) and value.form is not None
-                and rtype.form is not None and value.form.is_subform_of(rtype.form))
+        return (
+            isinstance(value, LoreObject)
+            and value.form is not None
+            and rtype.form is not None
+            and value.form.is_subform_of(rtype.form)
+        )
     if kind == "enum":
-        return (isinstance(value, EnumValue) and rtype.enum is not None
-                and value.enum.is_subenum_of(rtype.enum))
+        return (
+            isinstance(value, EnumValue)
+            and rtype.enum is not None
+            and value.enum.is_subenum_of(rtype.enum)
+        )
     if kind == "unit":
         return isinstance(value, Quantity) and value.family is rtype.family
     if kind == "prim":
@@ -171,8 +177,9 @@ def member(obj: Any, name: str) -> Any:
         try:
             return obj.values[name]
         except KeyError:
-            raise RuleError(f"{obj!r} has no value for '{name}'",
-                            "give it a value where the object is written") from None
+            raise RuleError(
+                f"{obj!r} has no value for '{name}'", "give it a value where the object is written"
+            ) from None
     if isinstance(obj, EnumValue):
         try:
             return obj.members[name]
@@ -285,8 +292,9 @@ def list_all(rt: Any, items: tuple[Any, ...], fn: Callable[..., Any]) -> bool:
     return True
 
 
-def list_sort(rt: Any, items: tuple[Any, ...], fn: Callable[..., Any] | None = None
-              ) -> tuple[Any, ...]:
+def list_sort(
+    rt: Any, items: tuple[Any, ...], fn: Callable[..., Any] | None = None
+) -> tuple[Any, ...]:
     try:
         if fn is None:
             return tuple(sorted(items))

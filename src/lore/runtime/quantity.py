@@ -47,8 +47,9 @@ class Quantity:
 
     def _same(self, other: Quantity) -> None:
         if other.family is not self.family:
-            raise RuleError(f"cannot combine [{self.unit}] and [{other.unit}]: they measure "
-                            "different things")
+            raise RuleError(
+                f"cannot combine [{self.unit}] and [{other.unit}]: they measure different things"
+            )
 
     def _make(self, value: int | float | Fraction) -> Quantity:
         if self.family.integer:
@@ -98,8 +99,11 @@ class Quantity:
         return Quantity(abs(self.value), self.unit, self.family)
 
     def __eq__(self, other: object) -> bool:
-        return (isinstance(other, Quantity) and other.family is self.family
-                and other.value == self.value)
+        return (
+            isinstance(other, Quantity)
+            and other.family is self.family
+            and other.value == self.value
+        )
 
     def __hash__(self) -> int:
         return hash((id(self.family), self.value))

@@ -137,8 +137,9 @@ class LoreObject:
 
     __slots__ = ("form", "label", "oid", "values")
 
-    def __init__(self, form: FormInfo | None, values: dict[str, Any], oid: int,
-                 label: str | None = None) -> None:
+    def __init__(
+        self, form: FormInfo | None, values: dict[str, Any], oid: int, label: str | None = None
+    ) -> None:
         self.form = form
         self.values = values
         self.oid = oid

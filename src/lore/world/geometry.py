@@ -180,8 +180,7 @@ class _Reader:
         if style in STYLES:
             if style == "Sectioned2D" and not self.within_section_limit():
                 return None
-            for place_, message, element_ids in validate(self.document, style,
-                                                          namespace(root.tag)):
+            for place_, message, element_ids in validate(self.document, style, namespace(root.tag)):
                 self.problem(message, place_)
                 self.faulty.update(element_ids)
         scale = self.quantity(root, "scale")

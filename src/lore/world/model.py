@@ -44,8 +44,9 @@ class AreaNode:
     problem: str | None = None  # why its geometry was refused (then ``geometry`` is None)
 
     def location(self, coordinate: str | None) -> TypedString:
-        return TypedString("loc", f"{self.path}[{coordinate}]" if coordinate is not None
-                           else self.path)
+        return TypedString(
+            "loc", f"{self.path}[{coordinate}]" if coordinate is not None else self.path
+        )
 
 
 @dataclass(frozen=True)
@@ -57,8 +58,14 @@ class Place:
 class World:
     """Built once per session from its values; areas do not move."""
 
-    def __init__(self, values: list[Any], area_form: FormInfo, length: UnitFamily,
-                 units: dict[str, UnitFamily], labels: dict[int, str]) -> None:
+    def __init__(
+        self,
+        values: list[Any],
+        area_form: FormInfo,
+        length: UnitFamily,
+        units: dict[str, UnitFamily],
+        labels: dict[int, str],
+    ) -> None:
         self.length = length
         self.units = units
         self.root: AreaNode | None = None
@@ -66,8 +73,11 @@ class World:
         # Geometries refused (a session is checked first, so only when its files changed or
         # it was built without a check): the area's path and why, with the XML line.
         self.problems: list[tuple[str, str]] = []
-        areas = [v for v in values if isinstance(v, LoreObject) and v.form is not None
-                 and v.form.is_subform_of(area_form)]
+        areas = [
+            v
+            for v in values
+            if isinstance(v, LoreObject) and v.form is not None and v.form.is_subform_of(area_form)
+        ]
         self.build(areas, labels)
 
     # ------------------------------------------------------------ building
@@ -146,7 +156,7 @@ class World:
         if parsed is None:
             raise RuleError(f"'{text}' is not a location path")
         if self.root is None:
-            raise RuleError("the session has no root area (an Area with location \"/\")")
+            raise RuleError('the session has no root area (an Area with location "/")')
         node = self.root
         for label in parsed.labels:
             child = node.children.get(label)
@@ -155,10 +165,12 @@ class World:
             node = child
         coordinate = parsed.coordinate
         if coordinate is not None and node.problem is not None:
-            raise RuleError(f"'{node.path}' has no map: its geometry was refused "
-                            f"({node.problem})")
-        if coordinate is not None and node.geometry is not None and not node.geometry.has(
-                coordinate):
+            raise RuleError(f"'{node.path}' has no map: its geometry was refused ({node.problem})")
+        if (
+            coordinate is not None
+            and node.geometry is not None
+            and not node.geometry.has(coordinate)
+        ):
             raise RuleError(f"'{node.path}' has no place [{coordinate}]")
         return Place(node, coordinate)
 
@@ -219,8 +231,9 @@ def _read_geometry(text: str, units: frozenset[str]) -> tuple[Geometry | None, s
         first = errors[0]
         more = len(errors) - 1
         also = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
-        return None, (f"XML line {first.place.line}, column {first.place.column}: "
-                      f"{first.message}{also}")
+        return None, (
+            f"XML line {first.place.line}, column {first.place.column}: {first.message}{also}"
+        )
     return geometry, None
 
 

@@ -149,15 +149,24 @@ class WorldCheck:
         except XMLError as error:
             if _parses(text):
                 # Well-formed, so the checker said nothing: a limit of the geometry reader.
-                self.report_xml(xml_source, source, offset, text, error.line, error.column,
-                                error.message)
+                self.report_xml(
+                    xml_source, source, offset, text, error.line, error.column, error.message
+                )
             return None  # the checker reports malformed XML
         units = self.checker.units.definitions
         geometry, problems = read_geometry(document, lambda unit: unit in units)
         for problem in problems:
-            self.report_xml(xml_source, source, offset, text, problem.place.line,
-                            problem.place.column, problem.message, problem.hint,
-                            problem.warning)
+            self.report_xml(
+                xml_source,
+                source,
+                offset,
+                text,
+                problem.place.line,
+                problem.place.column,
+                problem.message,
+                problem.hint,
+                problem.warning,
+            )
         return geometry
 
     def report_xml(

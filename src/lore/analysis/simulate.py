@@ -1,0 +1,281 @@
+"""Simulating sessions: many runs of one program with a bot for every participant.
+
+Run ``i`` of a simulation uses the seed ``seed + i``. Each run is its own ``Session``: the
+compiled program is shared, and a session does not change it (the engine's rules that
+``natives.install`` gives the prelude's forms are the same for every session). With
+several processes, each worker checks and compiles the program again (compiled rules are
+Python functions made at run time: they cannot be sent to another process), and the
+results are put back in seed order, so a simulation gives the same results whatever the
+number of processes.
+
+Nothing here prints: ``simulate`` gives a ``RunResult`` per run and ``summarize`` folds
+them into a ``Summary``; ``lore sim`` shows it.
+"""
+
+from __future__ import annotations
+
+import gc
+import multiprocessing
+import statistics
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from lore.engine.participants import Bot, Participant, Participants
+from lore.engine.session import Limits, Session
+from lore.engine.transcript import Record, Transcript
+from lore.errors import LoreError
+from lore.runtime.compiler import CompiledProgram, compile_program
+from lore.semantics.check import check_paths, ordered_diagnostics
+from lore.syntax.diagnostics import Diagnostic, Severity, has_errors
+from lore.world.static import check_world
+
+DEFAULT_MAX_STEPS = 10_000
+# How a run ends: the engine's end reasons, with a stop by a limit told apart.
+ENDS = ("no-events", "no-answer", "max-ticks", "max-steps", "error")
+# Where a run that ended in an error other than a rule error (a bad answer) is counted.
+NOT_A_RULE = "(session)"
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """What one simulated session did."""
+
+    seed: int
+    end: str  # one of ENDS
+    detail: str  # the engine's word on the end (which limit, what went wrong)
+    ticks: int  # the game time reached
+    steps: int
+    messages: int
+    queries: int
+    errors: tuple[tuple[str, str], ...] = ()  # (file:line:col, message) of each rule error
+
+
+@dataclass(frozen=True)
+class Spread:
+    low: float
+    mean: float
+    high: float
+
+    @classmethod
+    def of(cls, values: Sequence[int]) -> Spread:
+        if not values:
+            return cls(0, 0.0, 0)
+        return cls(min(values), statistics.fmean(values), max(values))
+
+    def to_json(self) -> dict[str, float]:
+        return {"min": self.low, "mean": self.mean, "max": self.high}
+
+
+@dataclass(frozen=True)
+class ErrorGroup:
+    """A rule error met at one place with one message: how often, in how many runs."""
+
+    where: str
+    message: str
+    count: int
+    runs: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "where": self.where,
+            "message": self.message,
+            "count": self.count,
+            "sessions": self.runs,
+        }
+
+
+@dataclass(frozen=True)
+class Summary:
+    runs: int
+    first_seed: int
+    ends: dict[str, int]
+    errors: tuple[ErrorGroup, ...]
+    ticks: Spread
+    steps: Spread
+    messages: int
+    queries: int
+    limits: dict[str, int | None] = field(default_factory=dict)
+
+    @property
+    def messages_per_run(self) -> float:
+        return self.messages / self.runs if self.runs else 0.0
+
+    @property
+    def queries_per_run(self) -> float:
+        return self.queries / self.runs if self.runs else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "sessions": self.runs,
+            "seeds": [self.first_seed, self.first_seed + self.runs - 1] if self.runs else [],
+            "limits": self.limits,
+            "ends": self.ends,
+            "errors": [group.to_json() for group in self.errors],
+            "ticks": self.ticks.to_json(),
+            "steps": self.steps.to_json(),
+            "messages": {"total": self.messages, "per_session": self.messages_per_run},
+            "queries": {"total": self.queries, "per_session": self.queries_per_run},
+        }
+
+
+# ---------------------------------------------------------------- running
+
+
+def load_program(paths: Sequence[Path]) -> tuple[CompiledProgram | None, list[Diagnostic]]:
+    """Check ``paths`` (the world too) and compile them; no program when there are errors."""
+    result = check_paths(list(paths))
+    diagnostics = ordered_diagnostics(result.program, result.diagnostics + check_world(result))
+    if has_errors(diagnostics):
+        return None, diagnostics
+    return compile_program(result), diagnostics
+
+
+class CountingTranscript(Transcript):
+    """Counts the records of each kind instead of keeping them (a run can be long)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.kinds: Counter[str] = Counter()
+
+    def add(self, record: Record) -> None:
+        self.kinds[record["kind"]] += 1
+        for listener in self.listeners:
+            listener(record)
+
+
+def _bot(who: str) -> Participant:
+    return Bot()
+
+
+def run_session(program: CompiledProgram, seed: int, limits: Limits) -> RunResult:
+    """One session with bots for everyone. Ctrl-C stops the simulation, not just the run."""
+    transcript = CountingTranscript()
+    session = Session(program, seed, Participants(default=_bot), limits, transcript)
+    reason = session.run()
+    detail: str = getattr(session, "detail", "")
+    if reason == "stopped" and detail == "interrupted":
+        raise KeyboardInterrupt
+    end = detail if reason == "stopped" and detail in ENDS else reason
+    errors = [(error.location(), error.message) for error in session.errors]
+    if reason == "error" and not errors:
+        errors.append((NOT_A_RULE, detail or "the session could not go on"))
+    return RunResult(
+        seed=seed,
+        end=end,
+        detail=detail,
+        ticks=session.ticks,
+        steps=session.steps,
+        messages=transcript.kinds["message"],
+        queries=transcript.kinds["query"],
+        errors=tuple(errors),
+    )
+
+
+def simulate(
+    program: CompiledProgram,
+    paths: Sequence[Path],
+    runs: int,
+    seed: int = 0,
+    limits: Limits | None = None,
+    jobs: int = 1,
+    progress: Callable[[RunResult], None] | None = None,
+) -> list[RunResult]:
+    """Run ``runs`` sessions (seeds ``seed``, ``seed + 1``, ...) in ``jobs`` processes.
+
+    ``program`` is ``paths`` checked and compiled (workers compile ``paths`` again);
+    ``progress`` is called as each run ends. The results are in seed order.
+    """
+    limits = limits or Limits(max_steps=DEFAULT_MAX_STEPS)
+    seeds = range(seed, seed + runs)
+    jobs = max(1, min(jobs, runs))
+    if jobs == 1:
+        results = []
+        for one in seeds:
+            result = run_session(program, one, limits)
+            if progress is not None:
+                progress(result)
+            results.append(result)
+        return results
+    found: list[RunResult] = []
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(jobs, initializer=_start_worker, initargs=(list(paths), limits)) as pool:
+        for result in pool.imap_unordered(_run_in_worker, seeds):
+            if progress is not None:
+                progress(result)
+            found.append(result)
+    return sorted(found, key=lambda result: result.seed)
+
+
+class SimulationError(LoreError):
+    """A simulation could not go on (a worker found the program changed and broken)."""
+
+
+# A worker process's program and limits (or why it has none), set by ``_start_worker``.
+_worker: tuple[CompiledProgram, Limits] | str = "the worker has not started"
+
+
+def _start_worker(paths: list[Path], limits: Limits) -> None:
+    # A failing initializer would make the pool start workers without end: the failure
+    # is kept, and reported by the first run asked of this worker.
+    global _worker
+    program, diagnostics = load_program(paths)
+    if program is None:
+        problems = [d.headline() for d in diagnostics if d.severity is Severity.ERROR]
+        _worker = "the program changed and no longer checks: " + "; ".join(problems[:3])
+        return
+    settle()
+    _worker = (program, limits)
+
+
+def _run_in_worker(seed: int) -> RunResult:
+    if isinstance(_worker, str):
+        raise SimulationError(_worker)
+    program, limits = _worker
+    return run_session(program, seed, limits)
+
+
+def settle() -> None:
+    """Take what exists now (the checked and compiled program, which lives as long as
+    the process) out of the garbage collector's way: the collector then does not scan
+    it again in every full collection while sessions run."""
+    gc.collect()
+    gc.freeze()
+
+
+# ---------------------------------------------------------------- summing up
+
+
+def summarize(
+    results: Iterable[RunResult], first_seed: int = 0, limits: Limits | None = None
+) -> Summary:
+    ordered = sorted(results, key=lambda result: result.seed)
+    ends = dict.fromkeys(ENDS, 0)
+    for result in ordered:
+        ends[result.end] = ends.get(result.end, 0) + 1
+    counts: Counter[tuple[str, str]] = Counter()
+    runs_with: Counter[tuple[str, str]] = Counter()
+    for result in ordered:
+        counts.update(result.errors)
+        runs_with.update(set(result.errors))
+    groups = tuple(
+        ErrorGroup(where, message, count, runs_with[(where, message)])
+        for (where, message), count in sorted(
+            counts.items(), key=lambda item: (-item[1], item[0][0], item[0][1])
+        )
+    )
+    return Summary(
+        runs=len(ordered),
+        first_seed=ordered[0].seed if ordered else first_seed,
+        ends=ends,
+        errors=groups,
+        ticks=Spread.of([result.ticks for result in ordered]),
+        steps=Spread.of([result.steps for result in ordered]),
+        messages=sum(result.messages for result in ordered),
+        queries=sum(result.queries for result in ordered),
+        limits={"max_steps": limits.max_steps, "max_ticks": limits.max_ticks}
+        if limits is not None
+        else {},
+    )

@@ -1,0 +1,182 @@
+"""`lore sim`: the summary (text and JSON), determinism, exit codes and usage errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lore.cli.main import main
+
+REPO = Path(__file__).resolve().parents[2]
+HELLO = REPO / "examples" / "hello.lore"
+TAVERN = REPO / "examples" / "tavern" / "scenario.lore"
+
+# Divides by zero two minutes in (line 12); every session then ends with no events.
+FAILING = """\
+import "basic.lore":url;
+
+section failing {
+ start = {
+  ticks = 0;
+  priority = 0;
+  handler = @{ count(2); };
+ }:Event;
+
+ rule count(n : integer) {
+  if (n == 0) {
+   GM.message("at zero: " + 10 / n);
+  }
+  schedule.add({
+   ticks = schedule.current + 1[min];
+   priority = 0;
+   handler = @{ count(n - 1); };
+  }:Event);
+ }
+}
+"""
+
+
+def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    status = main(args)
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def figures(args: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    status, out, err = run([*args, "--json"], capsys)
+    assert (status, err) == (0, "")
+    found: dict[str, Any] = json.loads(out)
+    return found
+
+
+def test_hello_summary(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(["sim", str(HELLO), "--runs", "4"], capsys)
+    assert (status, err) == (0, "")
+    assert out == (
+        f"{HELLO}: 4 sessions with bots (seeds 0..3)\n"
+        "ended:\n"
+        "  no events left                4\n"
+        "  no answer                     0\n"
+        "  stopped at --max-ticks        0\n"
+        "  stopped at --max-steps        0\n"
+        "  error                         0\n"
+        "rule errors: none\n"
+        "ticks:    min 0  mean 0.0  max 0\n"
+        "steps:    min 1  mean 1.0  max 1\n"
+        "messages: 4 in all, 1.0 per session\n"
+        "queries:  0 in all, 0.0 per session\n"
+    )
+
+
+def test_hello_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert figures(["sim", str(HELLO), "--runs", "2", "--seed", "7"], capsys) == {
+        "file": str(HELLO),
+        "sessions": 2,
+        "seeds": [7, 8],
+        "limits": {"max_steps": 10_000, "max_ticks": None},
+        "ends": {"no-events": 2, "no-answer": 0, "max-ticks": 0, "max-steps": 0, "error": 0},
+        "errors": [],
+        "ticks": {"min": 0, "mean": 0.0, "max": 0},
+        "steps": {"min": 1, "mean": 1.0, "max": 1},
+        "messages": {"total": 2, "per_session": 1.0},
+        "queries": {"total": 0, "per_session": 0.0},
+    }
+
+
+def test_tavern_stops_at_the_step_limit(capsys: pytest.CaptureFixture[str]) -> None:
+    found = figures(["sim", str(TAVERN), "--runs", "3", "--max-steps", "120"], capsys)
+    assert found["ends"]["max-steps"] == 3
+    assert found["steps"] == {"min": 120, "mean": 120.0, "max": 120}
+    assert found["errors"] == []
+    assert found["queries"]["total"] >= 3 * 120
+    assert found["messages"]["per_session"] >= 1
+
+
+def test_tavern_stops_at_the_tick_limit(capsys: pytest.CaptureFixture[str]) -> None:
+    found = figures(["sim", str(TAVERN), "--runs", "2", "--max-ticks", "3600"], capsys)
+    assert found["ends"]["max-ticks"] == 2
+    assert found["ticks"]["max"] <= 3600
+    assert found["limits"] == {"max_steps": 10_000, "max_ticks": 3600}
+
+
+def test_same_seed_same_summary_and_jobs_do_not_matter(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args = ["sim", str(TAVERN), "--runs", "4", "--seed", "3", "--max-steps", "80"]
+    first = figures(args, capsys)
+    assert figures(args, capsys) == first
+    assert figures([*args, "--jobs", "2"], capsys) == first
+    assert figures([*args[:-4], "--seed", "4", "--max-steps", "80"], capsys) != first
+
+
+def test_rule_errors_are_grouped_by_place(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("failing.lore").write_text(FAILING, encoding="utf-8")
+    status, out, err = run(["sim", "failing.lore", "--runs", "3"], capsys)
+    assert (status, err) == (0, "")
+    assert "  no events left                3\n" in out
+    assert (
+        "rule errors: 3 (1 kind)\n  failing.lore:12:4: division by zero  (3 times in 3 sessions)\n"
+    ) in out
+    found = figures(["sim", "failing.lore", "--runs", "3"], capsys)
+    assert found["errors"] == [
+        {"where": "failing.lore:12:4", "message": "division by zero", "count": 3, "sessions": 3}
+    ]
+    assert found["ticks"] == {"min": 120, "mean": 120.0, "max": 120}
+
+
+def test_check_errors_are_printed_and_exit_1(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("bad.lore").write_text('section s {\n rule r {\n  GM.mesage("hi");\n }\n}\n')
+    status, out, err = run(["sim", "bad.lore", "--runs", "2"], capsys)
+    assert status == 1
+    assert out.startswith("bad.lore:3:6: error: form 'Participant' has no member 'mesage'\n")
+    assert "Traceback" not in out + err
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["missing.lore", "--runs", "2"], "lore: error: no such file: missing.lore\n"),
+        ([str(HELLO), "--runs", "0"], "lore: error: --runs must be at least 1 (got 0)\n"),
+        ([str(HELLO), "--runs", "-3"], "lore: error: --runs must be at least 1 (got -3)\n"),
+        ([str(HELLO), "--runs", "2", "--jobs", "0"], "lore: error: --jobs must be at least 1"),
+        ([str(HELLO), "--runs", "2", "--max-steps", "-1"], "lore: error: --max-steps must be"),
+        ([str(HELLO), "--runs", "2", "--max-ticks", "-1"], "lore: error: --max-ticks must be"),
+    ],
+)
+def test_bad_usage_exits_2_with_a_message(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, err = run(["sim", *args], capsys)
+    assert status == 2
+    assert out == ""
+    assert err.startswith(message)
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    "args",
+    [[str(HELLO)], [str(HELLO), "--runs", "many"], ["--runs", "2"]],
+    ids=["no --runs", "--runs not a number", "no file"],
+)
+def test_bad_arguments_exit_2(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["sim", *args])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert "usage: lore sim" in err
+    assert "Traceback" not in err
+
+
+def test_help_tells_the_default_step_limit(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["sim", "--help"])
+    assert "default 10,000; 0 for no limit" in capsys.readouterr().out
