@@ -43,6 +43,7 @@ def install(session: Session) -> UnitFamily:
         schedule, {"ticks": Quantity(0, "sec", time), "priority": 0, "events": ()}, 0, "schedule"
     )
     rt.system = LoreObject(forms["System"], {"allPC": ()}, 0, "system")
+    rt.now = rt.schedule.values["ticks"]
     return time
 
 
@@ -64,8 +65,10 @@ def after_values(session: Session) -> None:
 def set_time(session: Session, ticks: int, priority: int) -> None:
     schedule = session.rt.schedule
     assert schedule is not None
-    schedule.values["ticks"] = Quantity(ticks, "sec", session.time)
+    now = Quantity(ticks, "sec", session.time)
+    schedule.values["ticks"] = now
     schedule.values["priority"] = priority
+    session.rt.now = now
 
 
 def recipient(obj: LoreObject) -> str:

@@ -71,6 +71,7 @@ class Runtime:
         self.max_ops = session.limits.max_ops
         self.seq = 0
         self._random: Stream | None = None
+        self.now: Quantity | None = None  # the time of the step, as schedule.current
         self._choices: tuple[int, Stream] | None = None
 
     # -- per handler
@@ -80,6 +81,18 @@ class Runtime:
         self.ops = 0
         self.seq = seq
         self._random = None
+
+    def roll(self, sides: int) -> int:
+        """One die of ``sides`` sides, from this handler's stream."""
+        stream = self._random
+        if stream is None:
+            stream = self._random = Stream(self.session.seed, self.seq)
+        return stream.randint(1, sides)
+
+    def add_event(self, event: Any) -> None:
+        """``schedule.add(event)``."""
+        assert self.schedule is not None
+        natives.schedule_add(self, self.schedule, event)
 
     @property
     def random(self) -> Stream:

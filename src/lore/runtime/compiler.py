@@ -396,6 +396,12 @@ class Emitter:
         return f"_t{next(self.temps)}"
 
     def finish(self, header: str) -> Any:
+        if any("_v[" in line for line in self.lines):
+            # The object's own members are read through its values, fetched once: they
+            # cannot change while a rule runs (changes wait for the update phase).
+            at = 1 if self.lines[0].lstrip().endswith("= _cap") else 0
+            self.lines.insert(at, "    _v = self.values")
+            self.spans.insert(at, None)
         body = self.lines or ["    pass"]
         source_code = header + "\n" + "\n".join(body) + "\n"
         spans: list[Span | None] = [None, *self.spans]
@@ -800,6 +806,8 @@ class Emitter:
         extra = f", {arguments}" if arguments else ""
         if isinstance(symbol, FieldSymbol) and isinstance(symbol.parent, FormSymbol):
             target = self.target_of(node)
+            if target == "rt.schedule" and symbol.name == "add" and _is_prelude(symbol):
+                return f"rt.add_event({arguments})"  # the engine's own schedule.add
             return f"rt.call_field({target}, {symbol.name!r}{extra})"
         return f"{value}(rt{extra})"
 
@@ -826,7 +834,7 @@ class Emitter:
             if target == "self" and self.has_self:
                 # The object's own member: read at once (``_member`` says what is missing).
                 name = repr(symbol.name)
-                return f"(self.values[{name}] if {name} in self.values else _member(self, {name}))"
+                return f"(_v[{name}] if {name} in _v else _member(self, {name}))"
             return f"_member({target}, {symbol.name!r})"
         if isinstance(symbol, SectionSymbol):
             return "None"
@@ -868,6 +876,8 @@ class Emitter:
         extra = f", {arguments}" if arguments else ""
         if isinstance(symbol, CallableSymbol) and isinstance(symbol.parent, FormSymbol):
             target = self.target_of(node)
+            if target == "rt.schedule" and signature.name == "current" and _is_prelude(symbol):
+                return "rt.now"  # the prelude's accessor `current`: the time of the step
             if (target == "self" and self.has_self) or target in _ENGINE_OBJECTS:
                 # A rule of the object's own form, or of an object the engine made (always
                 # there): looked up in its form's table at once.
@@ -910,7 +920,7 @@ class Emitter:
                 and dice.count == 1
                 and 1 <= dice.sides <= MAX_SIDES
             ):
-                return f"rt.random.randint(1, {dice.sides})"  # one die: what Dice.roll does
+                return f"rt.roll({dice.sides})"  # one die: what Dice.roll does
             return {
                 "roll": f"{target}.roll(rt.random)",
                 "min": f"{target}.min()",
@@ -987,3 +997,8 @@ def compile_program(result: CheckResult) -> CompiledProgram:
     """Compile a checked program (it must have no errors)."""
     with deeper(), collector_paused():
         return Compiler(result).compile()
+
+
+def _is_prelude(symbol: Symbol) -> bool:
+    """Whether a symbol is declared by the bundled prelude (the engine implements it)."""
+    return symbol.source.name.startswith("<")
