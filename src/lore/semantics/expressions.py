@@ -246,7 +246,11 @@ class ExpressionChecker:
                 Span(expr.value.span.end, expr.span.end),
                 "check.index",
                 f"[{expr.unit}] is not a unit: Lore has no indexing",
-                f"write .get({expr.unit}) to take an element of a list",
+                (
+                    f"write .get({expr.unit}) to take an element of a list"
+                    if expr.unit.isdigit()
+                    else "lists count from 0: write .get(i) with i >= 0"
+                ),
             )
             return UNKNOWN
         found = self.check_expr(expr.value, ctx)
