@@ -94,11 +94,18 @@ class ParseResult:
 
 def parse(source: SourceFile) -> ParseResult:
     """Parse one file. Never raises for bad input: problems become diagnostics."""
+    # Tokens and nodes are many objects without cycles: the collector waits until the
+    # parse is over and the tokens are gone (``_parse`` has returned).
+    with collector_paused():
+        return _parse(source)
+
+
+def _parse(source: SourceFile) -> ParseResult:
     lexed = tokenize(source)
     parser = Parser(source, lexed.tokens)
     parser.diagnostics.extend(lexed.diagnostics)
     parser.quiet_at_end = any(d.code in _RUNS_TO_END for d in lexed.diagnostics)
-    with deeper(), collector_paused():
+    with deeper():
         module = parser.parse_module()
     diagnostics = sorted(parser.diagnostics, key=lambda d: (d.span.start, d.span.end))
     return ParseResult(module, lexed.comments, diagnostics, source)
@@ -915,11 +922,14 @@ class Parser:
 
     def parse_expression(self) -> ast.Expr:
         """Range (loosest), then binary operators by precedence."""
-        self.enter()
+        self.depth += 1  # self.enter(), written out: this runs for every expression
+        if self.depth > MAX_NESTING:
+            self.depth -= 1
+            self.enter()
         start = self.token.start
         left = self.parse_binary(1)
         kind = self.token.kind
-        if kind in (",", "<") and self.peek().kind == "." and self.peek(2).kind == ".":
+        if (kind == "," or kind == "<") and self._spaced_range():
             token = self.token
             self.error(
                 "parse.range-spaces",
@@ -942,12 +952,22 @@ class Parser:
                     "use parentheses",
                 )
                 raise _Abort
-        self.leave()
+        self.depth -= 1
         return left
+
+    def _spaced_range(self) -> bool:
+        """``a, ..., b``: a range operator written with spaces."""
+        tokens, index = self.tokens, self.index
+        return (
+            index + 2 < len(tokens)
+            and tokens[index + 1].kind == "."
+            and tokens[index + 2].kind == "."
+        )
 
     def parse_binary(self, min_power: int) -> ast.Expr:
         start = self.token.start
-        left = self.parse_unary()
+        kind = self.token.kind
+        left = self.parse_unary() if kind == "-" or kind == "!" else self.parse_postfix()
         binary = _BINARY
         while True:
             op = self.token.kind
