@@ -58,6 +58,7 @@ from lore.semantics.types import (
 )
 from lore.syntax import ast
 from lore.syntax.diagnostics import Diagnostic, Severity
+from lore.syntax.parser import value_start
 from lore.syntax.source import SourceFile, Span
 
 if TYPE_CHECKING:
@@ -944,7 +945,7 @@ _ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|.)", re.DOTALL)
 def _source_offset(expr: ast.StringLit, source: SourceFile, index: int) -> int:
     """Where character ``index`` of a string literal's value is in the file (escapes
     like ``\\"`` or ``\\u00e9`` take more characters in the file than in the value)."""
-    start = _value_offset(expr, source)
+    start = value_start(expr, source)
     if expr.delimiter not in ('"', "'"):
         return start + index  # long strings have no escapes
     body = source.text[start : expr.span.end]
@@ -955,17 +956,6 @@ def _source_offset(expr: ast.StringLit, source: SourceFile, index: int) -> int:
         match = _ESCAPE.match(body, position)
         position = match.end() if match else position + 1
     return start + position
-
-
-def _value_offset(expr: ast.StringLit, source: SourceFile) -> int:
-    """Where the string's value starts in the file."""
-    start = expr.span.start + len(expr.delimiter)
-    if expr.delimiter not in ('"', "'"):
-        if source.text.startswith("\r\n", start):
-            start += 2
-        elif source.text.startswith("\n", start):
-            start += 1
-    return start
 
 
 def _ordered(left: Type, right: Type) -> bool:

@@ -17,6 +17,7 @@ from lore.syntax.lexer import tokenize, unescape
 from lore.syntax.recursion import collector_paused, deeper
 from lore.syntax.source import SourceFile, Span
 from lore.syntax.tokens import (
+    BINARY_POWER,
     DICE,
     EOF,
     IDENT,
@@ -25,6 +26,7 @@ from lore.syntax.tokens import (
     LONGSTRING,
     RANGE_OPERATORS,
     REAL,
+    RELATION_POWER,
     STRING,
     STRING_TYPES,
     TYPE_KEYWORDS,
@@ -34,23 +36,8 @@ from lore.syntax.tokens import (
     describe,
 )
 
-# Binary operators and their binding power (higher binds tighter).
-_BINARY = {
-    "|": 1,
-    "&": 2,
-    "==": 3,
-    "!=": 3,
-    "<": 3,
-    ">": 3,
-    "<=": 3,
-    ">=": 3,
-    "+": 4,
-    "-": 4,
-    "*": 5,
-    "/": 5,
-    "%": 5,
-}
-_RELATION = 3
+_BINARY = BINARY_POWER
+_RELATION = RELATION_POWER
 
 # Keywords that are also ordinary member names where a name is expected before '='
 # (docinfo{version=...}, history(...){desc=...}).
@@ -109,6 +96,18 @@ def _parse(source: SourceFile) -> ParseResult:
         module = parser.parse_module()
     diagnostics = sorted(parser.diagnostics, key=lambda d: (d.span.start, d.span.end))
     return ParseResult(module, lexed.comments, diagnostics, source)
+
+
+def value_start(literal: ast.StringLit, source: SourceFile) -> int:
+    """Where a string literal's value starts in its file (after the opening delimiter,
+    and after the line break that a long string drops)."""
+    start = literal.span.start + len(literal.delimiter)
+    if literal.delimiter not in ('"', "'"):
+        if source.text.startswith("\r\n", start):
+            start += 2
+        elif source.text.startswith("\n", start):
+            start += 1
+    return start
 
 
 def parse_text(text: str, name: str = "<input>") -> ParseResult:

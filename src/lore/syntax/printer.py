@@ -48,29 +48,15 @@ from lore.syntax import ast
 from lore.syntax.parser import ParseResult
 from lore.syntax.recursion import deeper
 from lore.syntax.source import Span
-from lore.syntax.tokens import KEYWORDS, Comment
+from lore.syntax.tokens import BINARY_POWER, KEYWORDS, RELATION_POWER, Comment
 
 INDENT = "    "
 
 # Precedence levels of expressions, loosest first (higher binds tighter).
 _LAMBDA = -1  # a lambda whose body is an expression: the body takes all it can
 _RANGE = 0
-_BINARY = {
-    "|": 1,
-    "&": 2,
-    "==": 3,
-    "!=": 3,
-    "<": 3,
-    ">": 3,
-    "<=": 3,
-    ">=": 3,
-    "+": 4,
-    "-": 4,
-    "*": 5,
-    "/": 5,
-    "%": 5,
-}
-_RELATION = 3  # relations do not chain: `(a < b) < c` keeps its parentheses
+_BINARY = BINARY_POWER
+_RELATION = RELATION_POWER  # relations do not chain: `(a < b) < c` keeps its parentheses
 _UNARY = 6
 _POSTFIX = 7  # member access, calls, units, dice
 _ATOM = 8

@@ -35,6 +35,25 @@ RANGE_OPERATORS = {
 }
 
 
+# Binary operators and their binding power, loosest first (higher binds tighter).
+BINARY_POWER = {
+    "|": 1,
+    "&": 2,
+    "==": 3,
+    "!=": 3,
+    "<": 3,
+    ">": 3,
+    "<=": 3,
+    ">=": 3,
+    "+": 4,
+    "-": 4,
+    "*": 5,
+    "/": 5,
+    "%": 5,
+}
+RELATION_POWER = 3  # relations do not chain: `a < b < c` is an error
+
+
 class Token(NamedTuple):
     kind: str
     text: str

@@ -100,16 +100,16 @@ class Grid:
         A diagonal step may not cut the corner of a prohibited square.
         """
         for dx, dy, step in self.directions(y):
-            if not self.passable(x + dx, y + dy):
-                continue
-            if (
-                dx
-                and dy
-                and self.kind == 8
-                and not (self.passable(x + dx, y) and self.passable(x, y + dy))
-            ):
-                continue
-            yield x + dx, y + dy, step
+            if self.can_step(x, y, dx, dy):
+                yield x + dx, y + dy, step
+
+    def can_step(self, x: int, y: int, dx: int, dy: int) -> bool:
+        """Whether [x+dx,y+dy] can be entered from [x,y] (no cutting prohibited corners)."""
+        if not self.passable(x + dx, y + dy):
+            return False
+        return not (dx and dy and self.kind == 8) or (
+            self.passable(x + dx, y) and self.passable(x, y + dy)
+        )
 
     def _prepare(self) -> None:
         """Build the masks and the table of moves (once, at the first search)."""
@@ -128,16 +128,8 @@ class Grid:
                     continue
                 mask = 0
                 for bit, (dx, dy, _) in enumerate(directions):
-                    if not self.passable(x + dx, y + dy):
-                        continue
-                    if (
-                        dx
-                        and dy
-                        and self.kind == 8
-                        and not (self.passable(x + dx, y) and self.passable(x, y + dy))
-                    ):
-                        continue
-                    mask |= 1 << bit
+                    if self.can_step(x, y, dx, dy):
+                        mask |= 1 << bit
                 mask |= parity
                 masks[key] = mask
                 if mask not in tables:

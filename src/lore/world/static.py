@@ -16,11 +16,12 @@ from pathlib import Path
 
 from lore.semantics.check import CheckResult
 from lore.semantics.checker import Checker
-from lore.semantics.literals import XMLProblem, parse_xml
+from lore.semantics.literals import XMLProblem, offset_of, parse_xml
 from lore.semantics.symbols import Container, FormSymbol, VarSymbol
 from lore.semantics.types import FormT
 from lore.syntax import ast
 from lore.syntax.diagnostics import Diagnostic, Severity
+from lore.syntax.parser import value_start
 from lore.syntax.source import SourceFile, Span
 from lore.syntax.walk import walk
 from lore.world.geometry import Geometry, SectionedGeometry, read_geometry
@@ -127,7 +128,7 @@ class WorldCheck:
 
     def geometry_of(self, expr: ast.Expr, source: SourceFile) -> Geometry | None:
         if isinstance(expr, ast.StringLit) and expr.kind == "xml":
-            offset = _value_start(expr, source)
+            offset = value_start(expr, source)
             xml_source = None
             text = expr.value
         elif (
@@ -186,7 +187,7 @@ class WorldCheck:
             start = xml_source.offset_of(line, column)
             shown = xml_source
         else:
-            start = offset + _offset_in(text, line, column)
+            start = offset + offset_of(text, line, column)
             shown = source
         self.report(shown, Span(start, start + 1), message, hint, warning)
 
@@ -319,26 +320,6 @@ def _parses(text: str) -> bool:
 def _did_you_mean(name: str, candidates: list[str]) -> str | None:
     matches = difflib.get_close_matches(name, candidates, n=1, cutoff=0.6)
     return f"did you mean '{matches[0]}'?" if matches else None
-
-
-def _value_start(expr: ast.StringLit, source: SourceFile) -> int:
-    start = expr.span.start + len(expr.delimiter)
-    if expr.delimiter not in ('"', "'"):
-        if source.text.startswith("\r\n", start):
-            start += 2
-        elif source.text.startswith("\n", start):
-            start += 1
-    return start
-
-
-def _offset_in(text: str, line: int, column: int) -> int:
-    offset = 0
-    for _ in range(line - 1):
-        found = text.find("\n", offset)
-        if found < 0:
-            return len(text)
-        offset = found + 1
-    return offset + column - 1
 
 
 def _shown_name(source: SourceFile, relative: str) -> str:
