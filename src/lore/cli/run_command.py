@@ -105,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
         usage_error(f"{path} is a saved session with seed {stored.seed}; it keeps its seed")
         return 2
     seed = args.seed if args.seed is not None else stored.seed
-    log = ReplayLog(stored.answers)
+    log = ReplayLog(stored.answers, stored.ids)
     participants = make_participants(log, scripted)
     transcript = Transcript()
     out = open_transcript(args.transcript)
@@ -140,7 +140,14 @@ def run(args: argparse.Namespace) -> int:
         ]
         args.save.write_text(
             save_text(
-                entry, args.save, seed, session.ticks, session.answers, shown, changed=changed
+                entry,
+                args.save,
+                seed,
+                session.ticks,
+                session.answers,
+                shown,
+                changed=changed,
+                ids=session.answer_ids,
             ),
             encoding="utf-8",
         )

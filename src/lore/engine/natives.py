@@ -4,9 +4,11 @@ function type (``message``, ``query``, ``add``) and the engine's values (``GM``,
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from lore.engine import world_natives
+from lore.engine.participants import Pending
 from lore.engine.queries import AnswerError, Query, fill, make_query, plain
 from lore.runtime.errors import RuleError
 from lore.runtime.quantity import Quantity
@@ -87,6 +89,10 @@ def tell(rt: Runtime, to: str, text: Any) -> None:
     else:
         raise RuleError(f"a message is a text, not {show(text)}")
     session = rt.session
+    key = rt.next_key("m")
+    if key in session.told:
+        return  # told in an earlier run of this step
+    session.told.add(key)
     record = {"tick": session.ticks, "kind": "message", "to": to, "text": str(text), "format": fmt}
     session.transcript.add(record)
     participant = session.participants.get(to)
@@ -115,12 +121,30 @@ def ask(rt: Runtime, to: str, title: Any, spec: Any) -> LoreObject:
 
 
 def ask_query(rt: Runtime, query: Query, spec: Any = None) -> LoreObject:
-    """Ask ``query``; the spec (if any) with the inputs filled in by the answer."""
-    from lore.engine.session import Stop
+    """Ask ``query``; the spec (if any) with the inputs filled in by the answer.
+
+    A question is named by where its handler asks it, so when a step runs again (after an
+    answer that came later) the questions it already asked are answered from what the step
+    has, and those still open make the body wait again; nothing is asked twice.
+    """
+    from lore.engine.session import Stop, Suspend
 
     session = rt.session
+    key = rt.next_key("q")
+    query = replace(query, id=f"{key[1]}/{'.'.join(map(str, key[2]))}/{key[3]}")
+    known = session.step_answers.get(key)
+    if known is not None:
+        filled = fill(query, spec, known)
+        filled.oid = next(session.oids)
+        return filled
+    if query.id in session.open:
+        raise Suspend(query.id)
     to = query.to
-    session.transcript.add({"tick": session.ticks, "kind": "query", "to": to, "title": query.title})
+    if key not in session.asked:
+        session.asked.add(key)
+        session.transcript.add(
+            {"tick": session.ticks, "kind": "query", "to": to, "title": query.title}
+        )
     participant = session.participants.get(to)
     if participant is None:
         raise Stop("no-answer", f"nobody answers for {to}")
@@ -128,6 +152,9 @@ def ask_query(rt: Runtime, query: Query, spec: Any = None) -> LoreObject:
         answer = participant.ask(query, rt.choices)
         if answer is None:
             raise Stop("no-answer", f"{to} has no answer left")
+        if isinstance(answer, Pending):
+            session.open[query.id] = (key, query, spec)
+            raise Suspend(query.id)
         try:
             filled = fill(query, spec, answer)
         except AnswerError as error:
@@ -135,17 +162,24 @@ def ask_query(rt: Runtime, query: Query, spec: Any = None) -> LoreObject:
                 continue
             raise Stop("error", f"answer of {to} to '{query.title}': {error}") from None
         break
-    session.answers.append((to, answer))
+    record_answer(session, query, key, answer)
+    filled.oid = next(session.oids)
+    return filled
+
+
+def record_answer(session: Session, query: Query, key: Any, answer: dict[str, Any]) -> None:
+    """Keep an answer for the step, in the session's log and in the transcript."""
+    session.step_answers[key] = answer
+    session.answers.append((query.to, answer))
+    session.answer_ids.append(query.id)
     session.transcript.add(
         {
             "tick": session.ticks,
             "kind": "answer",
-            "from": to,
+            "from": query.to,
             "values": {k: plain(v) for k, v in answer.items()},
         }
     )
-    filled.oid = next(session.oids)
-    return filled
 
 
 def schedule_add(rt: Runtime, schedule: LoreObject, event: Any) -> None:

@@ -15,9 +15,21 @@ from lore.engine.queries import Input, Query
 from lore.engine.randomness import Stream
 
 
+class Pending:
+    """What ``ask`` returns for "asked: the answer comes later" (``Session.answer``)."""
+
+    def __repr__(self) -> str:
+        return "PENDING"
+
+
+PENDING = Pending()
+
+
 class Participant(Protocol):
-    def ask(self, query: Query, stream: Stream) -> dict[str, Any] | None:
-        """The answer to ``query``, or None when there is none (the run stops)."""
+    def ask(self, query: Query, stream: Stream) -> dict[str, Any] | Pending | None:
+        """The answer to ``query``; PENDING when it will come later (the step waits, and
+        the other handlers of the step are started meanwhile); None when there is none
+        (the run stops)."""
 
     def rejected(self, query: Query, answer: dict[str, Any], reason: str) -> bool:
         """An answer did not fit; True to ask again, False to give up."""
@@ -109,10 +121,19 @@ class Participants:
 class ReplayLog:
     """The answers of a saved session, by participant; ``remaining`` counts them all."""
 
-    def __init__(self, answers: list[tuple[str, dict[str, Any]]]) -> None:
+    def __init__(
+        self, answers: list[tuple[str, dict[str, Any]]], ids: list[str | None] | None = None
+    ) -> None:
         self.by_participant: dict[str, list[dict[str, Any]]] = {}
-        for who, values in answers:
-            self.by_participant.setdefault(who, []).append(values)
+        # Answers saved with the id of their question are given to that question: answers
+        # to questions asked at once may have come in any order.
+        self.by_id: dict[str, dict[str, Any]] = {}
+        for index, (who, values) in enumerate(answers):
+            query_id = ids[index] if ids is not None and index < len(ids) else None
+            if query_id:
+                self.by_id[query_id] = values
+            else:
+                self.by_participant.setdefault(who, []).append(values)
         self.remaining = len(answers)
 
     @property
@@ -128,7 +149,11 @@ class Replaying:
         self.stored = log.by_participant.get(who, [])
         self.live = live
 
-    def ask(self, query: Query, stream: Stream) -> dict[str, Any] | None:
+    def ask(self, query: Query, stream: Stream) -> dict[str, Any] | Pending | None:
+        found = self.log.by_id.pop(query.id, None) if query.id else None
+        if found is not None:
+            self.log.remaining -= 1
+            return found
         if self.stored:
             self.log.remaining -= 1
             return self.stored.pop(0)

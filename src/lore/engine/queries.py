@@ -42,6 +42,8 @@ class Query:
     title: str
     texts: tuple[tuple[str, str], ...]  # members shown as they are
     inputs: tuple[Input, ...]
+    # Which question of the session this is: "<event seq>/<foreach path>/<number>".
+    id: str = ""
 
     def record(self) -> dict[str, Any]:
         return {"to": self.to, "title": self.title, "inputs": [i.describe() for i in self.inputs]}

@@ -39,6 +39,7 @@ class Stored:
     ticks: int = 0
     shown: int = 0  # transcript records the session had made (without its end)
     answers: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    ids: list[str | None] = field(default_factory=list)  # the question of each answer
 
 
 class SaveError(Exception):
@@ -91,6 +92,7 @@ def save_text(
     shown: int = 0,
     title: str = "",
     changed: list[tuple[str, dict[str, Any]]] | None = None,
+    ids: list[str] | None = None,
 ) -> str:
     """The text of a save of a session of ``entry``, to be written at ``target``."""
     relative = os.path.relpath(entry.resolve(), target.resolve().parent)
@@ -109,9 +111,11 @@ def save_text(
     ]
     if answers:
         lines.append(" answers = {")
+        records: list[dict[str, Any]] = [{"from": who, "values": values} for who, values in answers]
+        for record, query_id in zip(records, ids or (), strict=False):
+            record["query"] = query_id  # the question it answered
         encoded = [
-            json.dumps({"from": who, "values": values}, ensure_ascii=False, separators=(",", ":"))
-            for who, values in answers
+            json.dumps(record, ensure_ascii=False, separators=(",", ":")) for record in records
         ]
         lines.extend(
             f"  {_quote(item)}{',' if i < len(encoded) - 1 else ''}"
@@ -152,7 +156,9 @@ def _stored(section: ast.SectionDef) -> Stored | None:
         if not isinstance(answers, ast.ListLit):
             raise SaveError("'answers' must be a list of answer records")
         for item in answers.items:
-            stored.answers.append(_answer(item))
+            who, values, query_id = _answer(item)
+            stored.answers.append((who, values))
+            stored.ids.append(query_id)
     return stored
 
 
@@ -164,7 +170,7 @@ def _integer(expr: ast.Expr, name: str) -> int:
     raise SaveError(f"'{name}' must be a whole number")
 
 
-def _answer(item: ast.Expr) -> tuple[str, dict[str, Any]]:
+def _answer(item: ast.Expr) -> tuple[str, dict[str, Any], str | None]:
     if not isinstance(item, ast.StringLit):
         raise SaveError("each stored answer is a JSON string")
     try:
@@ -177,4 +183,5 @@ def _answer(item: ast.Expr) -> tuple[str, dict[str, Any]]:
         or not isinstance(record.get("values"), dict)
     ):
         raise SaveError('a stored answer is {"from": participant, "values": {...}}')
-    return record["from"], record["values"]
+    query_id = record.get("query")
+    return record["from"], record["values"], query_id if isinstance(query_id, str) else None

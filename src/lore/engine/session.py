@@ -27,6 +27,7 @@ from typing import Any
 
 from lore.engine import natives, world_natives
 from lore.engine.participants import Participants
+from lore.engine.queries import AnswerError, fill
 from lore.engine.randomness import Stream
 from lore.engine.transcript import Record, Transcript
 from lore.runtime.compiler import CompiledProgram
@@ -45,6 +46,13 @@ class Limits:
     max_depth: int = 150  # nested rule calls
     max_steps: int | None = None
     max_ticks: int | None = None
+
+
+class Suspend(Exception):
+    """A body waits for an answer that will come later (its question id)."""
+
+
+Key = tuple[Any, ...]
 
 
 class Stop(Exception):
@@ -72,6 +80,11 @@ class Runtime:
         self.seq = 0
         self._random: Stream | None = None
         self.now: Quantity | None = None  # the time of the step, as schedule.current
+        # Where a handler is, for naming its questions and messages: the event (or alter),
+        # the foreach elements it is in, and how many of each it made there.
+        self.context: Any = 0
+        self.path: tuple[int, ...] = ()
+        self.counts: dict[Key, int] | None = None
         self._choices: tuple[int, Stream] | None = None
 
     # -- per handler
@@ -79,8 +92,21 @@ class Runtime:
     def reset(self, seq: int) -> None:
         self.depth = 0
         self.ops = 0
-        self.seq = seq
+        self.seq = self.context = seq
         self._random = None
+        self.path = ()
+        self.counts = None
+
+    def next_key(self, kind: str) -> Key:
+        """The name of the next question or message of this handler: the same on every
+        re-run of the step, so a re-run neither asks nor tells anything twice."""
+        counts = self.counts
+        if counts is None:
+            counts = self.counts = {}
+        where = (kind, self.context, self.path)
+        number = counts.get(where, 0)
+        counts[where] = number + 1
+        return (*where, number)
 
     def roll(self, sides: int) -> int:
         """One die of ``sides`` sides, from this handler's stream."""
@@ -183,9 +209,20 @@ class Runtime:
             values.append(value)
 
     def foreach(self, items: Iterable[Any], fn: Callable[..., Any]) -> None:
-        for item in items:
+        """Run ``fn`` for every element, all at once: a body waiting for an answer does not
+        keep the next ones from starting (and asking); the call ends when all are done."""
+        base = self.path
+        waiting: Suspend | None = None
+        for index, item in enumerate(items):
             self.count_op()
-            fn(self, item)
+            self.path = (*base, index)
+            try:
+                fn(self, item)
+            except Suspend as suspend:
+                waiting = suspend
+        self.path = base
+        if waiting is not None:
+            raise waiting
 
     def type_of(self, value: Any) -> RuntimeType:
         if isinstance(value, LoreObject) and value.form is not None:
@@ -232,6 +269,15 @@ class Session:
         self.requests: dict[tuple[LoreObject, str], list[Any]] = {}
         self.adds: list[LoreObject] = []
         self.answers: list[tuple[str, dict[str, Any]]] = []
+        self.answer_ids: list[str] = []  # the question each answer answered
+        # A step waiting for answers: its events (to run again once answers come), the
+        # answers it has, what it already asked and told, and its open questions by id.
+        self.waiting: list[tuple[int, LoreObject]] | None = None
+        self.answered = False
+        self.step_answers: dict[Key, dict[str, Any]] = {}
+        self.asked: set[Key] = set()
+        self.told: set[Key] = set()
+        self.open: dict[str, tuple[Key, Any, Any]] = {}
         self.errors: list[RuleError] = []
         # Objects changed by alters, with the names of the members changed (for saves).
         self.changed: dict[int, tuple[LoreObject, set[str]]] = {}
@@ -312,7 +358,12 @@ class Session:
         try:
             if self.ended is None and not self.steps and not self.queue:
                 self.start()
-            while self.queue:
+            while self.queue or self.waiting is not None:
+                if self.waiting is not None:
+                    if not self.answered:
+                        return "waiting"  # for Session.answer; not an end
+                    self.step()
+                    continue
                 limits = self.limits
                 if limits.max_steps is not None and self.steps >= limits.max_steps:
                     return self.end("stopped", "max-steps")
@@ -340,35 +391,53 @@ class Session:
 
     def step(self) -> None:
         queue = self.queue
-        ticks, priority = queue[0][0], queue[0][1]
-        self.ticks, self.priority = ticks, priority
-        self.steps += 1
-        natives.set_time(self, ticks, priority)
+        events = self.waiting
+        if events is None:
+            ticks, priority = queue[0][0], queue[0][1]
+            self.ticks, self.priority = ticks, priority
+            self.steps += 1
+            natives.set_time(self, ticks, priority)
+            pop = heapq.heappop
+            events = []
+            while queue and queue[0][0] == ticks and queue[0][1] == priority:
+                _, _, seq, event = pop(queue)
+                events.append((seq, event))
+            self.step_answers, self.asked, self.told, self.open = {}, set(), set(), {}
+        self.waiting = None
+        self.answered = False
         self.requests = {}
         self.adds = []
         rt = self.rt
-        pop = heapq.heappop
+        suspended = False
         try:
-            # The step's events are taken from the queue one by one, so that each is freed
-            # once it has run; what the step schedules joins the queue after the update.
-            while queue and queue[0][0] == ticks and queue[0][1] == priority:
-                _, _, seq, event = pop(queue)
+            for seq, event in events:
                 # rt.reset(seq), written out: this runs for every event.
                 rt.depth = 0
                 rt.ops = 0
-                rt.seq = seq
+                rt.seq = rt.context = seq
                 rt._random = None
+                rt.path = ()
+                rt.counts = None
                 handler = event.values.get("handler")
-                if handler.__class__ is Closure:
-                    handler.code(rt, handler.captured)  # handler(rt), one call less
-                elif handler is not None:
-                    handler(rt)
+                try:
+                    if handler.__class__ is Closure:
+                        handler.code(rt, handler.captured)  # handler(rt), one call less
+                    elif handler is not None:
+                        handler(rt)
+                except Suspend:
+                    suspended = True  # its answer comes later: start the others meanwhile
+            if suspended:
+                # The step runs again, from its start, when answers come; nothing of this
+                # run is kept but what was asked and told (not asked or told again).
+                self.waiting = events
+                self.requests = {}
+                self.adds = []
+                return
             if self.requests:
                 self.update()
         except BaseException as error:
-            # The events of the step that had not run go with it (the step is one whole).
-            while queue and queue[0][0] == ticks and queue[0][1] == priority:
-                pop(queue)
+            # The step is one whole: its effects and its waiting questions go with it.
+            self.open = {}
             if isinstance(error, Stop) or not isinstance(error, Exception):
                 raise
             rule_error = self.rule_error(error, sys.exc_info()[2])
@@ -395,10 +464,11 @@ class Session:
         rt = self.rt
         # Requests made while alters run (an alter calling one) are not applied.
         requests, self.requests = self.requests, {}
-        for (obj, alter), values in requests.items():
+        for index, ((obj, alter), values) in enumerate(requests.items()):
             form = obj.form
             assert form is not None
             rt.depth = 0
+            rt.context, rt.path, rt.counts = ("alter", index), (), None
             fn = form.vtable.get(alter) or form.resolve()[alter]
             changes.append((obj, fn(rt, obj, tuple(values))))
         moved: list[tuple[LoreObject, Any]] = []
@@ -414,6 +484,28 @@ class Session:
                 entry[1].update(modifications)
         if moved:
             world_natives.after_moves(self, moved)
+
+    def open_questions(self) -> list[Any]:
+        """The questions the waiting step asked and has no answer to yet."""
+        return [query for _, query, _ in self.open.values()]
+
+    def answer(self, query_id: str, values: dict[str, Any]) -> str | None:
+        """Give the answer to an open question; the reason when it does not fit.
+
+        The next ``run()`` runs the waiting step again from its start, with this answer.
+        """
+        entry = self.open.get(query_id)
+        if entry is None:
+            return f"there is no open question '{query_id}'"
+        key, query, spec = entry
+        try:
+            fill(query, spec, values)
+        except AnswerError as error:
+            return str(error)
+        del self.open[query_id]
+        natives.record_answer(self, query, key, values)
+        self.answered = True
+        return None
 
     def fire_soon(self, trigger: LoreObject, actor: LoreObject) -> None:
         """Run ``trigger``'s handler for ``actor`` in a step right after this one."""
