@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from lore.engine.participants import PENDING, Participants, Pending, ReplayLog, Replaying
+from lore.engine.participants import PENDING, Participants, Pending, Replaying, ReplayLog
 from lore.engine.queries import Query
 from lore.engine.randomness import Stream
 from lore.engine.saves import Stored, read_stored, save_text
@@ -83,7 +83,7 @@ def kinds(session: Session) -> list[tuple[Any, ...]]:
 
 
 def test_everyone_is_asked_at_once_and_the_step_waits() -> None:
-    session, players = new_session()
+    session, _players = new_session()
     assert session.run() == "waiting"
     asked = [q.to for q in session.open_questions()]
     assert asked == ["aki@example.org", "ren@example.org"]  # both asked before any answer
@@ -133,7 +133,7 @@ def test_a_save_while_waiting_restores_the_same_session(tmp_path: Path) -> None:
     scenario.write_text(PROGRAM, encoding="utf-8")
     session, _ = new_session()
     session.run()
-    aki, ren = session.open_questions()
+    _aki, ren = session.open_questions()
     session.answer(ren.id, {"move": "guard"})
     session.run()
     save = tmp_path / "save.lore"

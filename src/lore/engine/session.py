@@ -272,7 +272,7 @@ class Session:
         self.answer_ids: list[str] = []  # the question each answer answered
         # A step waiting for answers: its events (to run again once answers come), the
         # answers it has, what it already asked and told, and its open questions by id.
-        self.waiting: list[tuple[int, LoreObject]] | None = None
+        self.waiting: tuple[list[int], list[Any]] | None = None  # seqs and handlers
         self.answered = False
         self.step_answers: dict[Key, dict[str, Any]] = {}
         self.asked: set[Key] = set()
@@ -398,10 +398,14 @@ class Session:
             self.steps += 1
             natives.set_time(self, ticks, priority)
             pop = heapq.heappop
-            events = []
+            # Only what a run of the step needs is kept: the events themselves are freed.
+            step_seqs: list[int] = []
+            handlers: list[Any] = []
             while queue and queue[0][0] == ticks and queue[0][1] == priority:
                 _, _, seq, event = pop(queue)
-                events.append((seq, event))
+                step_seqs.append(seq)
+                handlers.append(event.values.get("handler"))
+            events = (step_seqs, handlers)
             self.step_answers, self.asked, self.told, self.open = {}, set(), set(), {}
         self.waiting = None
         self.answered = False
@@ -410,7 +414,7 @@ class Session:
         rt = self.rt
         suspended = False
         try:
-            for seq, event in events:
+            for seq, handler in zip(*events, strict=True):
                 # rt.reset(seq), written out: this runs for every event.
                 rt.depth = 0
                 rt.ops = 0
@@ -418,7 +422,6 @@ class Session:
                 rt._random = None
                 rt.path = ()
                 rt.counts = None
-                handler = event.values.get("handler")
                 try:
                     if handler.__class__ is Closure:
                         handler.code(rt, handler.captured)  # handler(rt), one call less
