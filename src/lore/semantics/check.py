@@ -49,13 +49,15 @@ def ordered_diagnostics(program: Program, diagnostics: list[Diagnostic]) -> list
 
 def check_paths(paths: list[Path]) -> CheckResult:
     """Check files (and what they import) together as one program."""
-    return check_program(load_program(paths))
+    with collector_paused():  # loading and checking build one big tree, without cycles
+        return check_program(load_program(paths))
 
 
 def check_text(text: str, name: str = "<input>", base: Path | None = None) -> CheckResult:
     """Check a program given as text; imports are looked up from the folder ``base``
     (or the current folder)."""
-    loader = Loader()
-    loader.load_prelude()
-    loader.load_text(text, name, base)
-    return check_program(Program(loader.modules, loader.diagnostics))
+    with collector_paused():
+        loader = Loader()
+        loader.load_prelude()
+        loader.load_text(text, name, base)
+        return check_program(Program(loader.modules, loader.diagnostics))

@@ -36,6 +36,7 @@ from lore.syntax.tokens import (
     describe,
 )
 
+_BRACES_AND_END = frozenset(("{", "}", EOF))
 _BINARY = BINARY_POWER
 _RELATION = RELATION_POWER
 
@@ -131,13 +132,16 @@ class Parser:
     def advance(self) -> Token:
         token = self.token
         self.prev_end = token.end
-        if token.kind == "{":
-            self.braces += 1
-        elif token.kind == "}":
-            self.braces -= 1
-        if token.kind != EOF:
-            self.index += 1
-            self.token = self.tokens[self.index]
+        kind = token.kind
+        if kind in _BRACES_AND_END:  # the rare tokens first, so the usual ones do one test
+            if kind == "{":
+                self.braces += 1
+            elif kind == "}":
+                self.braces -= 1
+            else:
+                return token  # the end of input stays the current token
+        self.index = index = self.index + 1
+        self.token = self.tokens[index]
         return token
 
     def peek(self, ahead: int = 1) -> Token:

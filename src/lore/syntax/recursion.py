@@ -33,13 +33,19 @@ def deeper() -> Iterator[None]:
             sys.setrecursionlimit(limit)
 
 
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
+class collector_paused:
+    """Pause the cyclic collector for the ``with`` block (if it was running).
+
+    A class, not a generator: leaving a generator-based context raises StopIteration, and
+    that allocation right after the collector resumes would start a collection over the
+    whole new tree at once, on top of the one its next user makes.
+    """
+
+    def __enter__(self) -> None:
+        self.paused = gc.isenabled()
+        if self.paused:
+            gc.disable()
+
+    def __exit__(self, *exc: object) -> None:
+        if self.paused:
+            gc.enable()
