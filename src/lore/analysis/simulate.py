@@ -19,6 +19,7 @@ import multiprocessing
 import statistics
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -201,11 +202,22 @@ def simulate(
         return results
     found: list[RunResult] = []
     context = multiprocessing.get_context("spawn")
-    with context.Pool(jobs, initializer=_start_worker, initargs=(list(paths), limits)) as pool:
-        for result in pool.imap_unordered(_run_in_worker, seeds):
+    # concurrent.futures rather than multiprocessing.Pool: when a run fails, the runs
+    # not started are cancelled and the workers stop (Pool.terminate can hang there).
+    pool = ProcessPoolExecutor(
+        jobs, mp_context=context, initializer=_start_worker, initargs=(list(paths), limits)
+    )
+    try:
+        futures = [pool.submit(_run_in_worker, one) for one in seeds]
+        for future in as_completed(futures):
+            result = future.result()
             if progress is not None:
                 progress(result)
             found.append(result)
+    except BaseException:
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
     return sorted(found, key=lambda result: result.seed)
 
 

@@ -35,6 +35,7 @@ from lore.runtime.errors import Frame, LimitExceeded, RuleError
 from lore.runtime.ops import Closure
 from lore.runtime.quantity import Quantity
 from lore.runtime.values import FormInfo, LoreObject, RuntimeType, TypedString, show
+from lore.syntax.recursion import collector_paused
 from lore.world.model import World
 
 CHOICES_SALT = 0x5DEECE66D  # sets the bots' random stream apart from the dice
@@ -369,7 +370,8 @@ class Session:
                     return self.end("stopped", "max-steps")
                 if limits.max_ticks is not None and self.queue[0][0] > limits.max_ticks:
                     return self.end("stopped", "max-ticks")
-                self.step()
+                with collector_paused():  # a step makes many objects and few cycles
+                    self.step()
         except Stop as stop:
             return self.end(stop.reason, stop.detail)
         except RuleError as error:
