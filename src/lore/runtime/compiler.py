@@ -86,10 +86,6 @@ class CompiledProgram:
         return self.form_by_name[name]
 
 
-class CompileError(Exception):
-    pass
-
-
 def mangle(name: str) -> str:
     python = "l_" + name
     if python.isidentifier() and python.isascii():

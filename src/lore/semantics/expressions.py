@@ -878,13 +878,7 @@ class ExpressionChecker:
                     Span(offset, offset + problem.length),
                 )
             )
-        for hook in XML_FILE_CHECKS:
-            self.checker.diagnostics.extend(hook(xml_source))
         return Ref(PRIMITIVES["xml"])
-
-
-# Checks of XML files named by `loadXML` that later layers add (geometry validation).
-XML_FILE_CHECKS: list[Callable[[SourceFile], list[Diagnostic]]] = []
 
 
 def _shown_name(source: SourceFile, relative: str, path: Path) -> str:

@@ -108,10 +108,6 @@ class CallableSymbol(Symbol):
             return "alter"
         return "accessor"
 
-    @property
-    def takes_no_arguments(self) -> bool:
-        return self.node is None or self.node.params is None or not self.node.params
-
 
 @dataclass(eq=False)
 class FormSymbol(Container):

@@ -65,7 +65,3 @@ class Diagnostic:
 
 def has_errors(diagnostics: Iterable[Diagnostic]) -> bool:
     return any(d.is_error for d in diagnostics)
-
-
-def sort_key(diagnostic: Diagnostic) -> tuple[str, int, int]:
-    return (diagnostic.source.name, diagnostic.span.start, diagnostic.span.end)
