@@ -318,3 +318,15 @@ def test_a_save_keeps_its_seed(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert capsys.readouterr().err == (
         f"lore: error: {save} is a saved session with seed 5; it keeps its seed\n"
     )
+
+
+def test_a_save_that_cannot_be_written_is_refused_before_the_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    hello = Path(__file__).resolve().parents[2] / "examples" / "hello.lore"
+    status = main(["run", str(hello), "--save", str(tmp_path / "missing" / "s.lore")])
+    captured = capsys.readouterr()
+    assert status == 2
+    assert "cannot save there: the folder" in captured.err
+    assert captured.out == ""  # the session did not run
+    assert main(["run", str(hello), "--save", str(tmp_path)]) == 2  # a folder

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 from pathlib import Path
@@ -101,6 +102,10 @@ def run(args: argparse.Namespace) -> int:
     except SaveError as error:
         usage_error(f"{path}: not a valid save: {error}")
         return 1
+    problem = unwritable(args.save) if args.save is not None else None
+    if problem is not None:
+        usage_error(f"cannot save there: {problem}")
+        return 2
     if args.seed is not None and stored.answers and args.seed != stored.seed:
         usage_error(f"{path} is a saved session with seed {stored.seed}; it keeps its seed")
         return 2
@@ -138,20 +143,36 @@ def run(args: argparse.Namespace) -> int:
             for obj, names in session.changed.values()
             if obj.label
         ]
-        args.save.write_text(
-            save_text(
-                entry,
-                args.save,
-                seed,
-                session.ticks,
-                session.answers,
-                shown,
-                changed=changed,
-                ids=session.answer_ids,
-            ),
-            encoding="utf-8",
+        text = save_text(
+            entry,
+            args.save,
+            seed,
+            session.ticks,
+            session.answers,
+            shown,
+            changed=changed,
+            ids=session.answer_ids,
         )
+        try:
+            args.save.write_text(text, encoding="utf-8")
+        except OSError as error:
+            # Nothing is lost: the session is the seed and the answers, shown here.
+            usage_error(f"cannot write {args.save}: {error.strerror or error}; the save follows")
+            sys.stderr.write(text)
+            return 1
     return 1 if reason == "error" else 0
+
+
+def unwritable(path: Path) -> str | None:
+    """Why no file can be written at ``path``, or None when one can."""
+    if path.is_dir():
+        return f"{path} is a folder"
+    folder = path.resolve().parent
+    if not folder.is_dir():
+        return f"the folder {folder} does not exist"
+    if not os.access(folder, os.W_OK):
+        return f"the folder {folder} is not writable"
+    return None
 
 
 def make_participants(
