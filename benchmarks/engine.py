@@ -12,7 +12,8 @@ logic runs three ways in one process:
 
 - Lore: the program below, generated as text, checked and compiled with the project's API
   and run by ``Session`` with ``Limits(max_ticks=...)`` (all the engine's semantics: a step
-  per round, requests applied in the update phase, a random stream per event);
+  per round, requests grouped and applied in the update phase, each handler's own dice,
+  the limits counted);
 - SimPy: N processes, each looping read/compare, roll with ``random.Random``, update,
   ``yield env.timeout(300)``;
 - bare: a ``heapq`` loop calling a plain Python function per event.

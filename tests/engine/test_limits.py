@@ -2,9 +2,9 @@
 
 ``lore/runaway.lore`` has one event per way of going wrong (endless recursion, a pool of
 a billion dice, an endless and a huge foreach, a huge list, division by zero, a member
-with no value, an alter that fails). Each error is recorded in the transcript as kind
-``error`` with the place in the Lore file, the GM is told, the step's changes and events
-are discarded, and the next event still runs.
+with no value (of another object and of the rule's own), an alter that fails). Each error
+is recorded in the transcript as kind ``error`` with the place in the Lore file, the GM
+is told, the step's changes and events are discarded, and the next event still runs.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ def place(snippet: str) -> str:
 
 
 DEPTH = "rules call each other more than 150 deep"
+NO_LABEL = "has no value for 'label'"
 BILLION = "1000000000 dice are more than the limit of 10000 in one roll"
 # (tick, message, the statement where it went wrong)
 EXPECTED = [
@@ -48,6 +49,7 @@ EXPECTED = [
     (8, "remainder by zero", 'GM.message("remainder " + (7 % zero));'),
     (9, "<Actor runaway.npc> has no value for 'player'", 'GM.message("player " + npc.player);'),
     (10, "division by zero", "self.n := n / (parts.sum - parts.sum);"),  # in the alter
+    (11, f"<runaway.Counter runaway.counter> {NO_LABEL}", 'GM.message("label " + label);'),
 ]
 
 
@@ -78,8 +80,8 @@ def test_the_session_goes_on_without_the_failed_steps_effects(
     # counter.bump(1), (2) and (5) were asked for in steps that failed; the event for tick
     # 100 was scheduled by one of them. None of it happened.
     assert records[-2:] == [
-        {"tick": 11, "kind": "message", "to": "GM", "text": "counter 0", "format": "text"},
-        {"tick": 11, "kind": "end", "reason": "no-events"},
+        {"tick": 12, "kind": "message", "to": "GM", "text": "counter 0", "format": "text"},
+        {"tick": 12, "kind": "end", "reason": "no-events"},
     ]
     assert all(r.get("text") != "never" for r in records)
 

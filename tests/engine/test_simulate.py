@@ -227,7 +227,7 @@ def test_sessions_sharing_a_program_do_not_disturb_each_other() -> None:
         session.start()
     for _ in range(80):
         for session in sessions:
-            if session.queue:
+            if session.pending():
                 session.step()
     for session in sessions:
         session.run()  # ends them (at the step limit)

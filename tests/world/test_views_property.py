@@ -159,7 +159,7 @@ def test_views_hide_what_is_hidden(index: int, seed: int, steps: int) -> None:
     revealed = REVEALED.setdefault(path, set())
     check_views(session, revealed)
     for _ in range(steps):
-        if not session.queue:
+        if not session.pending():
             break
         session.step()
         check_views(session, revealed)
@@ -172,7 +172,7 @@ def test_the_property_sees_secrets_found() -> None:
     session.start()
     revealed: set[str] = set()
     for _ in range(400):
-        if not session.queue:
+        if not session.pending():
             break
         session.step()
         check_views(session, revealed)

@@ -140,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
         shown = len([r for r in transcript.records if r["kind"] != "end"])
         changed = [
             (obj.label, {name: obj.values.get(name) for name in names})
-            for obj, names in session.changed.values()
+            for obj, names in session.changed.items()
             if obj.label
         ]
         text = save_text(

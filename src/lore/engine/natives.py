@@ -11,6 +11,7 @@ from lore.engine import world_natives
 from lore.engine.participants import Pending
 from lore.engine.queries import AnswerError, Query, fill, make_query, plain
 from lore.runtime.errors import RuleError
+from lore.runtime.ops import handler_call
 from lore.runtime.quantity import Quantity
 from lore.runtime.values import LoreObject, TypedString, show
 from lore.semantics.units import UnitFamily
@@ -71,6 +72,7 @@ def set_time(session: Session, ticks: int, priority: int) -> None:
     schedule.values["ticks"] = now
     schedule.values["priority"] = priority
     session.rt.now = now
+    session.rt.tick = ticks
 
 
 def recipient(obj: LoreObject) -> str:
@@ -192,8 +194,8 @@ def schedule_add(rt: Runtime, schedule: LoreObject, event: Any) -> None:
     value = ticks.to_int() if isinstance(ticks, Quantity) else ticks
     if not isinstance(value, int):
         raise RuleError(f"the event's ticks must be a game time, not {show(ticks)}")
-    if value < session.ticks:
-        raise RuleError(
-            f"cannot schedule an event in the past (at {value}, now is {session.ticks})"
-        )
-    session.adds.append(event)
+    priority = event.values.get("priority", 0)
+    if not isinstance(priority, int):
+        raise RuleError(f"the event's priority must be a whole number, not {show(priority)}")
+    fn, arg = handler_call(event.values.get("handler"))
+    rt.add_at(value, priority, fn, arg)

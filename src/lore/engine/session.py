@@ -25,14 +25,14 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import Any
 
-from lore.engine import natives, world_natives
+from lore.engine import natives, randomness, world_natives
 from lore.engine.participants import Participants
 from lore.engine.queries import AnswerError, fill
-from lore.engine.randomness import Stream
+from lore.engine.randomness import GOLDEN, LIMITS, M1, M2, MASK, WORDS, RandomSource, Stream, mix
 from lore.engine.transcript import Record, Transcript
 from lore.runtime.compiler import CompiledProgram
 from lore.runtime.errors import Frame, LimitExceeded, RuleError
-from lore.runtime.ops import Closure
+from lore.runtime.ops import Handler, handler_call
 from lore.runtime.quantity import Quantity
 from lore.runtime.values import FormInfo, LoreObject, RuntimeType, TypedString, show
 from lore.syntax.recursion import collector_paused
@@ -54,6 +54,7 @@ class Suspend(Exception):
 
 
 Key = tuple[Any, ...]
+Entry = tuple[int, Handler, Any]  # an event waiting: seq, fn, arg (run as fn(rt, arg))
 
 
 class Stop(Exception):
@@ -78,23 +79,37 @@ class Runtime:
         self.ops = 0
         self.max_depth = session.limits.max_depth
         self.max_ops = session.limits.max_ops
-        self.seq = 0
-        self._random: Stream | None = None
+        self.seq = 0  # the event whose handler runs
+        # The handler's dice: its place in the step, and the state of its stream (None
+        # before its first draw, which is word `index` of the step's block).
+        self.index = 0
+        self.state: int | None = None
+        self.block: list[int] | None = None
+        self.choices_key = randomness.stream_key(session.seed, CHOICES_SALT)
         self.now: Quantity | None = None  # the time of the step, as schedule.current
-        # Where a handler is, for naming its questions and messages: the event (or alter),
-        # the foreach elements it is in, and how many of each it made there.
-        self.context: Any = 0
+        self.tick = 0  # the same, in ticks
+        # What the step's handlers ask for: alter requests grouped by (object, alter) in
+        # the order of the first request (objects compare by identity), and new events
+        # as (ticks, priority, fn, arg).
+        self.requests: dict[tuple[LoreObject, str], list[Any]] = {}
+        self.adds: list[tuple[int, int, Any, Any]] = []
+        # Where a handler is, for naming its questions and messages: the event (or, while
+        # alters run, the alter's place in the update), the foreach elements it is in,
+        # and how many of each it made there.
+        self.alter_index: int | None = None
         self.path: tuple[int, ...] = ()
         self.counts: dict[Key, int] | None = None
         self._choices: tuple[int, Stream] | None = None
 
     # -- per handler
 
-    def reset(self, seq: int) -> None:
+    def reset(self, seq: int, index: int = 0) -> None:
         self.depth = 0
         self.ops = 0
-        self.seq = self.context = seq
-        self._random = None
+        self.seq = seq
+        self.index = index
+        self.state = None
+        self.alter_index = None
         self.path = ()
         self.counts = None
 
@@ -104,28 +119,73 @@ class Runtime:
         counts = self.counts
         if counts is None:
             counts = self.counts = {}
-        where = (kind, self.context, self.path)
+        owner = self.seq if self.alter_index is None else ("alter", self.alter_index)
+        where = (kind, owner, self.path)
         number = counts.get(where, 0)
         counts[where] = number + 1
         return (*where, number)
 
+    def word(self, index: int) -> int:
+        """Word ``index`` of the step's block of random words (made, or made longer, when
+        first needed)."""
+        found = self.block
+        if found is None or index >= len(found):
+            size = max(index + 1, 2 * len(found) if found else self.session.step_size)
+            found = self.block = randomness.block(self.session.seed, self.session.steps, size)
+        return found[index]
+
+    def draw(self) -> int:
+        """The next 64-bit word of this handler's stream."""
+        state = self.state
+        if state is None:
+            self.state = z = self.word(self.index)
+            return z
+        state = self.state = (state + GOLDEN) & MASK
+        return mix(state)
+
     def roll(self, sides: int) -> int:
-        """One die of ``sides`` sides, from this handler's stream."""
-        stream = self._random
-        if stream is None:
-            stream = self._random = Stream(self.session.seed, self.seq)
-        return stream.randint(1, sides)
+        """One die of ``sides`` sides (``randint(1, sides)`` written out: this is the
+        path of most dice rolled)."""
+        state = self.state
+        if state is None:
+            block, index = self.block, self.index
+            z = state = block[index] if block and index < len(block) else self.word(index)
+        else:
+            state = (state + GOLDEN) & MASK
+            z = ((state ^ (state >> 30)) * M1) & MASK
+            z = ((z ^ (z >> 27)) * M2) & MASK
+            z ^= z >> 31
+        limit = LIMITS.get(sides) or WORDS - WORDS % sides
+        while z >= limit:
+            state = (state + GOLDEN) & MASK
+            z = ((state ^ (state >> 30)) * M1) & MASK
+            z = ((z ^ (z >> 27)) * M2) & MASK
+            z ^= z >> 31
+        self.state = state
+        return 1 + z % sides
+
+    def randint(self, low: int, high: int) -> int:
+        """A uniform integer in [low, high] from this handler's stream."""
+        return low + randomness.below(self.draw, high - low + 1)
+
+    @property
+    def random(self) -> RandomSource:
+        """This handler's random stream (what ``Dice.roll`` draws from)."""
+        return self
 
     def add_event(self, event: Any) -> None:
         """``schedule.add(event)``."""
         assert self.schedule is not None
         natives.schedule_add(self, self.schedule, event)
 
-    @property
-    def random(self) -> Stream:
-        if self._random is None:
-            self._random = Stream(self.session.seed, self.seq)
-        return self._random
+    def add_at(self, ticks: int, priority: int, fn: Any, arg: Any) -> None:
+        """``schedule.add`` of an event written in place: its handler runs as
+        ``fn(rt, arg)`` at ``(ticks, priority)``."""
+        if ticks < self.tick:
+            raise RuleError(
+                f"cannot schedule an event in the past (at {ticks}, now is {self.tick})"
+            )
+        self.adds.append((ticks, priority, fn, arg))
 
     @property
     def choices(self) -> Stream:
@@ -133,7 +193,7 @@ class Runtime:
         dice, so that replaying the answers from a log rolls the same dice."""
         kept = self._choices
         if kept is None or kept[0] != self.seq:
-            kept = self._choices = (self.seq, Stream(self.session.seed ^ CHOICES_SALT, self.seq))
+            kept = self._choices = (self.seq, Stream(self.choices_key, self.seq))
         return kept[1]
 
     def limit(self, at_entry: bool = True) -> None:
@@ -199,9 +259,7 @@ class Runtime:
         form = obj.form if isinstance(obj, LoreObject) else None
         if form is None or (alter not in form.alters and not form.is_alter(alter)):
             raise RuleError(f"{show(obj)} has no alter '{alter}'")
-        # Grouped as they come, by (object, alter) in the order of the first request
-        # (objects compare by identity).
-        requests = self.session.requests
+        requests = self.requests
         key = (obj, alter)
         values = requests.get(key)
         if values is None:
@@ -260,20 +318,22 @@ class Session:
         self.participants = participants or Participants()
         self.limits = limits or Limits()
         self.transcript = transcript or Transcript()
-        self.queue: list[tuple[int, int, int, LoreObject]] = []
+        # The events waiting: the (ticks, priority) of each step in a heap, and each
+        # step's events in seq order (seqs only grow, so appending keeps the order).
+        # An event is (seq, fn, arg): its handler runs as fn(rt, arg).
+        self.keys: list[tuple[int, int]] = []
+        self.buckets: dict[tuple[int, int], list[Entry]] = {}
         self.seqs = itertools.count()
         self.oids = itertools.count(1)
         self.ticks = 0
         self.priority = 0
         self.steps = 0
-        # The alters requested in this step: (object, alter) -> the values requested.
-        self.requests: dict[tuple[LoreObject, str], list[Any]] = {}
-        self.adds: list[LoreObject] = []
+        self.step_size = 0  # how many handlers the step being run has
         self.answers: list[tuple[str, dict[str, Any]]] = []
         self.answer_ids: list[str] = []  # the question each answer answered
         # A step waiting for answers: its events (to run again once answers come), the
         # answers it has, what it already asked and told, and its open questions by id.
-        self.waiting: tuple[list[int], list[Any]] | None = None  # seqs and handlers
+        self.waiting: list[Entry] | None = None
         self.answered = False
         self.step_answers: dict[Key, dict[str, Any]] = {}
         self.asked: set[Key] = set()
@@ -281,7 +341,7 @@ class Session:
         self.open: dict[str, tuple[Key, Any, Any]] = {}
         self.errors: list[RuleError] = []
         # Objects changed by alters, with the names of the members changed (for saves).
-        self.changed: dict[int, tuple[LoreObject, set[str]]] = {}
+        self.changed: dict[LoreObject, set[str]] = {}
         self.ended: str | None = None
         self.rt = Runtime(self)
         self._defaults: dict[FormInfo, list[tuple[str, Any]]] = {}
@@ -302,9 +362,11 @@ class Session:
         """Evaluate the program's values, then queue its top-level events."""
         rt = self.rt
         rt.g = [None] * len(self.program.value_index)
+        rt.block = None
+        self.step_size = len(self.program.values)
         try:
-            for symbol, index, init in self.program.values:
-                rt.reset(0)
+            for place, (symbol, index, init) in enumerate(self.program.values):
+                rt.reset(0, place)
                 value = init(rt)
                 rt.g[index] = value
                 if isinstance(value, LoreObject) and value.label is None:
@@ -342,6 +404,7 @@ class Session:
         return None
 
     def enqueue(self, event: Any) -> None:
+        """Queue an Event object (one of the program's values, or one a rule built)."""
         if not isinstance(event, LoreObject):
             raise RuleError(f"{show(event)} is not an Event")
         ticks = event.values.get("ticks")
@@ -350,16 +413,29 @@ class Session:
             ticks = ticks.to_int()
         if not isinstance(ticks, int) or not isinstance(priority, int):
             raise RuleError(f"{event!r} needs whole ticks and priority")
-        heapq.heappush(self.queue, (ticks, priority, next(self.seqs), event))
+        fn, arg = handler_call(event.values.get("handler"))
+        self.push(ticks, priority, fn, arg)
+
+    def push(self, ticks: int, priority: int, fn: Any, arg: Any) -> None:
+        key = (ticks, priority)
+        bucket = self.buckets.get(key)
+        if bucket is None:
+            bucket = self.buckets[key] = []
+            heapq.heappush(self.keys, key)
+        bucket.append((next(self.seqs), fn, arg))
+
+    def pending(self) -> int:
+        """How many events wait (not counting a step that waits for answers)."""
+        return sum(len(bucket) for bucket in self.buckets.values())
 
     # ------------------------------------------------------------ running
 
     def run(self) -> str:
         """Run until the queue is empty or the run stops; returns the end reason."""
         try:
-            if self.ended is None and not self.steps and not self.queue:
+            if self.ended is None and not self.steps and not self.keys:
                 self.start()
-            while self.queue or self.waiting is not None:
+            while self.keys or self.waiting is not None:
                 if self.waiting is not None:
                     if not self.answered:
                         return "waiting"  # for Session.answer; not an end
@@ -368,7 +444,7 @@ class Session:
                 limits = self.limits
                 if limits.max_steps is not None and self.steps >= limits.max_steps:
                     return self.end("stopped", "max-steps")
-                if limits.max_ticks is not None and self.queue[0][0] > limits.max_ticks:
+                if limits.max_ticks is not None and self.keys[0][0] > limits.max_ticks:
                     return self.end("stopped", "max-ticks")
                 with collector_paused():  # a step makes many objects and few cycles
                     self.step()
@@ -392,101 +468,101 @@ class Session:
         return reason
 
     def step(self) -> None:
-        queue = self.queue
-        events = self.waiting
-        if events is None:
-            ticks, priority = queue[0][0], queue[0][1]
-            self.ticks, self.priority = ticks, priority
+        entries = self.waiting
+        if entries is None:
+            key = heapq.heappop(self.keys)
+            entries = self.buckets.pop(key)
+            self.ticks, self.priority = key
             self.steps += 1
-            natives.set_time(self, ticks, priority)
-            pop = heapq.heappop
-            # Only what a run of the step needs is kept: the events themselves are freed.
-            step_seqs: list[int] = []
-            handlers: list[Any] = []
-            while queue and queue[0][0] == ticks and queue[0][1] == priority:
-                _, _, seq, event = pop(queue)
-                step_seqs.append(seq)
-                handlers.append(event.values.get("handler"))
-            events = (step_seqs, handlers)
+            natives.set_time(self, *key)
             self.step_answers, self.asked, self.told, self.open = {}, set(), set(), {}
         self.waiting = None
         self.answered = False
-        self.requests = {}
-        self.adds = []
         rt = self.rt
+        rt.requests = {}
+        adds: list[tuple[int, int, Any, Any]] = []
+        rt.adds = adds
+        rt.depth = 0
+        rt.path = ()
+        rt.counts = None
+        rt.alter_index = None
+        rt.block = None
+        self.step_size = len(entries)
         suspended = False
         try:
-            for seq, handler in zip(*events, strict=True):
-                # rt.reset(seq), written out: this runs for every event.
-                rt.depth = 0
+            for index, (seq, fn, arg) in enumerate(entries):
+                # What rt.reset(seq, index) does that is not already so (a body restores
+                # the depth and the foreach path it changed).
+                rt.seq = seq
+                rt.index = index
                 rt.ops = 0
-                rt.seq = rt.context = seq
-                rt._random = None
-                rt.path = ()
-                rt.counts = None
+                rt.state = None
                 try:
-                    if handler.__class__ is Closure:
-                        handler.code(rt, handler.captured)  # handler(rt), one call less
-                    elif handler is not None:
-                        handler(rt)
+                    fn(rt, arg)
                 except Suspend:
                     suspended = True  # its answer comes later: start the others meanwhile
+                    rt.depth = 0
             if suspended:
                 # The step runs again, from its start, when answers come; nothing of this
                 # run is kept but what was asked and told (not asked or told again).
-                self.waiting = events
-                self.requests = {}
-                self.adds = []
+                self.waiting = entries
+                rt.requests = {}
+                rt.adds = []
                 return
-            if self.requests:
+            if rt.requests:
                 self.update()
         except BaseException as error:
             # The step is one whole: its effects and its waiting questions go with it.
             self.open = {}
+            rt.requests = {}
+            rt.adds = []
             if isinstance(error, Stop) or not isinstance(error, Exception):
                 raise
             rule_error = self.rule_error(error, sys.exc_info()[2])
             self.report(rule_error)
             return
-        push, seqs = heapq.heappush, self.seqs
-        for event in self.adds:
-            # self.enqueue(event), written out for the usual event: whole ticks and priority.
-            values = event.values
-            when: Any = values.get("ticks")
-            order: Any = values.get("priority", 0)
-            if (
-                when.__class__ is Quantity
-                and when.value.__class__ is int
-                and order.__class__ is int
-            ):
-                push(queue, (when.value, order, next(seqs), event))
-            else:
-                self.enqueue(event)
+        # self.push for each new event, written out: this runs for most events.
+        buckets, keys, seqs = self.buckets, self.keys, self.seqs
+        last: tuple[int, int] | None = None
+        bucket: list[Entry] = []
+        for ticks, priority, fn, arg in adds:
+            if last is None or ticks != last[0] or priority != last[1]:
+                last = (ticks, priority)
+                found = buckets.get(last)
+                if found is None:
+                    found = buckets[last] = []
+                    heapq.heappush(keys, last)
+                bucket = found
+            bucket.append((next(seqs), fn, arg))
 
     def update(self) -> None:
         """Run each requested alter once with all values requested for it."""
         changes: list[tuple[LoreObject, dict[str, Any]]] = []
         rt = self.rt
         # Requests made while alters run (an alter calling one) are not applied.
-        requests, self.requests = self.requests, {}
+        requests, rt.requests = rt.requests, {}
+        rt.depth = 0
+        first = self.step_size  # the alters' places in the step come after the handlers'
         for index, ((obj, alter), values) in enumerate(requests.items()):
             form = obj.form
             assert form is not None
-            rt.depth = 0
-            rt.context, rt.path, rt.counts = ("alter", index), (), None
+            rt.alter_index = index
+            rt.index = first + index
+            rt.state = None
             fn = form.vtable.get(alter) or form.resolve()[alter]
             changes.append((obj, fn(rt, obj, tuple(values))))
+        rt.alter_index = None
         moved: list[tuple[LoreObject, Any]] = []
         changed = self.changed
         for obj, modifications in changes:
             if "location" in modifications:
                 moved.append((obj, obj.values.get("location")))
             obj.values.update(modifications)
-            entry = changed.get(id(obj))
-            if entry is None:
-                changed[id(obj)] = (obj, set(modifications))
+            names = changed.get(obj)
+            if names is None:
+                changed[obj] = set(modifications)
             else:
-                entry[1].update(modifications)
+                names.update(modifications)
         if moved:
             world_natives.after_moves(self, moved)
 
@@ -515,14 +591,10 @@ class Session:
     def fire_soon(self, trigger: LoreObject, actor: LoreObject) -> None:
         """Run ``trigger``'s handler for ``actor`` in a step right after this one."""
 
-        def handler(rt: Runtime) -> None:
+        def handler(rt: Runtime, _: object) -> None:
             rt.call_field(trigger, "handler", actor)
 
-        event = self.rt.new(
-            self.program.form_by_name["Event"],
-            {"ticks": self.ticks, "priority": self.priority, "handler": handler},
-        )
-        self.adds.append(event)
+        self.rt.adds.append((self.ticks, self.priority, handler, None))
 
     # ------------------------------------------------------------ errors
 
@@ -537,6 +609,12 @@ class Session:
             found = RuleError("division by zero")
         elif isinstance(error, OverflowError | MemoryError):
             found = LimitExceeded(f"a value grew too large ({type(error).__name__})")
+        elif isinstance(error, KeyError) and (owner := self.reader_of(trace)) is not None:
+            # A rule read a member of its own object (``_v[name]``) that has no value.
+            found = RuleError(
+                f"{owner!r} has no value for {error.args[0]!r}",
+                "give it a value where the object is written",
+            )
         else:
             found = RuleError(f"{type(error).__name__}: {error}")
         if not found.frames:
@@ -544,6 +622,19 @@ class Session:
             if isinstance(found, LimitExceeded) and found.at_entry and len(found.frames) > 1:
                 found.frames.pop()  # the rule just entered: the call that entered it is the place
         return found
+
+    def reader_of(self, trace: TracebackType | None) -> LoreObject | None:
+        """The object whose rule raised the error, if it was raised by generated code
+        itself (not by something it called)."""
+        if trace is None:
+            return None
+        while trace.tb_next is not None:
+            trace = trace.tb_next
+        frame = trace.tb_frame
+        if frame.f_code.co_filename not in self.program.line_maps:
+            return None
+        owner = frame.f_locals.get("self")
+        return owner if isinstance(owner, LoreObject) else None
 
     def frames(self, trace: TracebackType | None) -> list[Frame]:
         frames: list[Frame] = []

@@ -58,6 +58,11 @@ from lore.syntax.source import SourceFile, Span
 ENGINE_VALUES = ("GM", "schedule", "system")
 # How compiled code names them: objects of the engine, there before any rule runs.
 _ENGINE_OBJECTS = frozenset(f"rt.{name}" for name in ENGINE_VALUES)
+# What generated code that may run compiled code contains: a call passing ``rt`` (rules,
+# functions, lambdas, accessors, list operations with a lambda) or one of these.
+# The ticks of an event at the step's time or a constant time after it.
+_NOT_PAST = re.compile(r"rt\.tick|\(rt\.tick \+ \d+\)")
+_CALLS_CODE = ("(rt,", "(rt)", "rt.method(", "rt.call_field(", "rt.new(", "rt.foreach(")
 
 
 @dataclass
@@ -406,19 +411,35 @@ class Emitter:
         )
 
     def prologue(self, span: Span) -> None:
+        """Count the call against the handler's limits (see ``leaf``)."""
         self.emit("rt.depth = _depth = rt.depth + 1", span)
         self.emit("rt.ops = _ops = rt.ops + 1", span)
         self.emit("if _depth > rt.max_depth or _ops > rt.max_ops: rt.limit()", span)
 
+    def leaf(self, start: int) -> bool:
+        """Whether the body emitted from line ``start`` on calls no compiled code (no
+        rule, function, lambda, accessor or default, no list step). Such a body cannot
+        nest calls or loop, so it is not counted against the limits: its prologue and
+        epilogue are left out (its caller, or the list step that runs it, is counted)."""
+        return not any(marker in line for line in self.lines[start:] for marker in _CALLS_CODE)
+
+    def drop_prologue(self, at: int) -> None:
+        del self.lines[at : at + 3]
+        del self.spans[at : at + 3]
+
     def function(self, params: list[str], body: ast.Block, param_types: tuple[Type, ...]) -> Any:
         names = [self.declare(p) for p in params]
+        at = len(self.lines)
         self.prologue(body.span)
         if self.kind == "alter":
             self.emit("_mods = {}", body.span)
         if self.kind == "function":
             self.emit("_result = None", body.span)
         self.block(body)
-        self.emit("rt.depth -= 1", None)
+        if self.leaf(at):
+            self.drop_prologue(at)
+        else:
+            self.emit("rt.depth -= 1", None)
         if self.kind == "alter":
             self.emit("return _mods", None)
         elif self.kind == "function":
@@ -469,7 +490,9 @@ class Emitter:
             if isinstance(node.expr, ast.Select):
                 self.select(node.expr, None)
             else:
-                self.emit(self.expr(node.expr), node.span)
+                code = self.expr(node.expr)
+                if code != "None":  # what only emits statements (an alter request)
+                    self.emit(code, node.span)
         elif isinstance(node, ast.If):
             self.if_statement(node)
         else:
@@ -670,7 +693,8 @@ class Emitter:
     def expr_Lambda(self, node: ast.Lambda) -> str:
         return self.lambda_value(node, is_function=node.result is not None)
 
-    def lambda_value(self, node: ast.Lambda, is_function: bool) -> str:
+    def lambda_parts(self, node: ast.Lambda, is_function: bool) -> tuple[str, str]:
+        """Compile a lambda: the name of its code and the tuple of values it captures."""
         captured = self.visible_locals()
         found = self.type_of(node)
         result_type = found.result if isinstance(found, FuncT) else None
@@ -692,12 +716,15 @@ class Emitter:
         if isinstance(node.body, ast.Block):
             inner.emit("_result = None", node.span)
             inner.block(node.body)
-            inner.emit("rt.depth -= 1", None)
-            inner.emit("return _result", None)
+            ending = "return _result"
         else:
             value = inner.expr(node.body)
+            ending = f"return {value}"
+        if inner.leaf(0):
+            inner.drop_prologue(0)
+        else:
             inner.emit("rt.depth -= 1", None)
-            inner.emit(f"return {value}", node.body.span)
+        inner.emit(ending, None if isinstance(node.body, ast.Block) else node.body.span)
         # Capture only what the body uses (nested lambdas' captures included).
         code = "\n".join(inner.lines)
         capture_names = [
@@ -709,7 +736,11 @@ class Emitter:
         header = f"def {inner.name}(rt, _cap, {', '.join(params)}):"
         inner.finish(header)
         capture = "(" + "".join(f"{name}, " for name in capture_names) + ")"
-        return f"_Closure({inner.name}, {capture}, {id(node)})"
+        return inner.name, capture
+
+    def lambda_value(self, node: ast.Lambda, is_function: bool) -> str:
+        code, capture = self.lambda_parts(node, is_function)
+        return f"_Closure({code}, {capture}, {id(node)})"
 
     def expr_Select(self, node: ast.Select) -> str:
         holder = self.temp()
@@ -798,6 +829,18 @@ class Emitter:
     ) -> str:
         ref = self.compiler.refs.get(id(node))
         symbol = ref.symbol if ref is not None else None
+        if (
+            isinstance(symbol, FieldSymbol)
+            and isinstance(node, ast.Member)
+            and symbol.name == "add"
+            and _is_prelude(symbol)
+            and len(args) == 1
+            and isinstance(args[0], ast.FormLit)
+            and self.target_of(node) == "rt.schedule"
+        ):
+            in_place = self.add_in_place(args[0])  # the engine's own schedule.add
+            if in_place is not None:
+                return in_place
         arguments = self.arguments(args, params)
         extra = f", {arguments}" if arguments else ""
         if isinstance(symbol, FieldSymbol) and isinstance(symbol.parent, FormSymbol):
@@ -806,6 +849,110 @@ class Emitter:
                 return f"rt.add_event({arguments})"  # the engine's own schedule.add
             return f"rt.call_field({target}, {symbol.name!r}{extra})"
         return f"{value}(rt{extra})"
+
+    def request_own(self, alter: str, value: str, span: Span) -> str:
+        """Request ``self``'s alter ``alter`` with ``value``; emits statements only."""
+        held, values = self.temp(), self.temp()
+        key = f"(self, {alter!r})"
+        self.emit(f"{held} = {value}", span)
+        self.emit(f"{values} = rt.requests.get({key})", span)
+        self.emit(f"if {values} is None: rt.requests[{key}] = [{held}]", span)
+        self.emit(f"else: {values}.append({held})", span)
+        return "None"
+
+    def add_in_place(self, literal: ast.FormLit) -> str | None:
+        """``schedule.add({ticks = ...; priority = ...; handler = @{...};}:Event)``, the
+        usual way to schedule: the event goes to the engine as its time and handler, with
+        no Event object made (nothing can see it while it waits). None: not that form."""
+        form_type = self.type_of(literal)
+        if not isinstance(form_type, FormT) or form_type.symbol.name != "Event":
+            return None
+        if not _is_prelude(form_type.symbol):
+            return None
+        members: dict[str, ast.Expr] = {}
+        for member in literal.members:
+            if not isinstance(member, ast.VarDef) or member.type is not None:
+                return None
+            if member.name not in ("ticks", "priority", "handler") or member.name in members:
+                return None
+            members[member.name] = member.value
+        if "ticks" not in members:
+            return None
+        ticks = self.ticks(members["ticks"])
+        priority = self.expr(members["priority"]) if "priority" in members else "0"
+        handler = members.get("handler")
+        if handler is None:
+            fn, arg = "_no_handler", "None"
+        elif isinstance(handler, ast.Lambda) and not handler.params:
+            bound = self.bound_rule(handler)
+            if bound is not None:
+                fn, arg = bound
+            else:
+                fn, arg = self.lambda_parts(handler, is_function=handler.result is not None)
+        else:
+            held = self.temp()
+            self.emit(f"{held} = _handler_call({self.expr(handler)})", handler.span)
+            fn, arg = f"{held}[0]", f"{held}[1]"
+        if _NOT_PAST.fullmatch(ticks):
+            # Now or later by a constant: it cannot be in the past, no need to look.
+            return f"rt.adds.append(({ticks}, {priority}, {fn}, {arg}))"
+        return f"rt.add_at({ticks}, {priority}, {fn}, {arg})"
+
+    def ticks(self, expr: ast.Expr) -> str:
+        """A game time as whole ticks: sums and differences of times are added as ticks
+        (a quantity keeps its magnitude in ticks, so this is what its ``+`` does)."""
+        if isinstance(expr, ast.Binary) and expr.op in ("+", "-"):
+            left, right = self.type_of(expr.left), self.type_of(expr.right)
+            if isinstance(left, UnitT) and isinstance(right, UnitT) and left.family is right.family:
+                return f"({self.ticks(expr.left)} {expr.op} {self.ticks(expr.right)})"
+        if isinstance(expr, ast.WithUnit) and isinstance(expr.value, ast.IntLit | ast.RealLit):
+            found = self.type_of(expr)
+            if isinstance(found, UnitT) and found.family.integer:
+                return repr(Quantity.of(expr.value.value, expr.unit, found.family).value)
+        code = self.convert(self.expr(expr), expr, self.type_of(expr))
+        if code == "rt.now":
+            return "rt.tick"
+        return f"_ticks_of({code})"
+
+    def bound_rule(self, handler: ast.Lambda) -> tuple[str, str] | None:
+        """For a handler ``@{ x.rule; }`` (a rule with no parameters, of an object the
+        handler can see): the rule and the object, looked up now (a form's rules never
+        change, and the lambda would capture ``x`` as it is now)."""
+        body = handler.body
+        if not isinstance(body, ast.Block) or len(body.statements) != 1:
+            return None
+        statement = body.statements[0]
+        if not isinstance(statement, ast.ExprStmt):
+            return None
+        called = statement.expr
+        if isinstance(called, ast.Call):
+            if called.args:
+                return None
+            called = called.func
+        if not isinstance(called, ast.Name | ast.Member):
+            return None
+        ref = self.compiler.refs.get(id(called))
+        if ref is None or ref.call is None or ref.call.kind == "member" or ref.call.alter:
+            return None
+        symbol = ref.symbol
+        if not (
+            isinstance(symbol, CallableSymbol)
+            and isinstance(symbol.parent, FormSymbol)
+            and not ref.call.params
+            and not _is_prelude(symbol)
+        ):
+            return None
+        if isinstance(called, ast.Member) and not isinstance(called.target, ast.Name):
+            return None  # x.y.rule: y is read when the handler runs
+        target = self.target_of(called)
+        if target == "self" and not self.has_self:
+            return None
+        name = repr(ref.call.name)
+        if target == "self":
+            return f"(self.form.vtable.get({name}) or _rule_of(self, {name}))", "self"
+        held = self.temp()
+        self.emit(f"{held} = {target}", handler.span)
+        return f"_rule_of({held}, {name})", held
 
     def target_of(self, node: ast.Name | ast.Member) -> str:
         if isinstance(node, ast.Member):
@@ -828,9 +975,9 @@ class Emitter:
         if isinstance(symbol, FieldSymbol | VarSymbol):
             target = self.target_of(node)
             if target == "self" and self.has_self:
-                # The object's own member: read at once (``_member`` says what is missing).
-                name = repr(symbol.name)
-                return f"(_v[{name}] if {name} in _v else _member(self, {name}))"
+                # The object's own member: read at once. (When it has no value, the engine
+                # turns the KeyError of this line into a RuleError that says so.)
+                return f"_v[{symbol.name!r}]"
             return f"_member({target}, {symbol.name!r})"
         if isinstance(symbol, SectionSymbol):
             return "None"
@@ -867,6 +1014,10 @@ class Emitter:
             )
             element = params[0].element if params and isinstance(params[0], ListT) else None
             value = self.convert(self.expr(args[0]), args[0], element) if args else "None"
+            if target == "self" and self.has_self:
+                # The object's own alter (the checker found it): grouped right here, as
+                # Runtime.request does.
+                return self.request_own(signature.name, value, node.span)
             return f"rt.request({target}, {signature.name!r}, {value})"
         arguments = self.arguments(args, params)
         extra = f", {arguments}" if arguments else ""

@@ -40,6 +40,41 @@ class Closure:
         return self.code(rt, self.captured, *args)
 
 
+Handler = Callable[[Any, Any], Any]
+
+
+def handler_call(handler: Any) -> tuple[Handler, Any]:
+    """How the engine runs an event's ``handler`` value: as ``fn(rt, arg)``.
+
+    For a lambda that is its compiled code and the values it captured. (An event written
+    in place in ``schedule.add`` whose handler only calls a rule of an object, as in
+    ``@{ self.act; }``, is compiled to that rule and that object: no closure is made.)
+    """
+    if handler.__class__ is Closure:
+        return handler.code, handler.captured
+    if handler is None:
+        return _no_handler, None
+    if not callable(handler):
+        raise RuleError(f"an event's handler is a rule, not {show(handler)}")
+    return _plain_handler, handler
+
+
+def _no_handler(rt: Any, arg: Any) -> None:
+    """The handler of an event that has none."""
+
+
+def _plain_handler(rt: Any, handler: Callable[[Any], Any]) -> None:
+    handler(rt)
+
+
+def ticks_of(value: Any) -> int:
+    """A game time as whole ticks (an event's ``ticks``)."""
+    ticks = value.to_int() if value.__class__ is Quantity else value
+    if not isinstance(ticks, int) or isinstance(ticks, bool):
+        raise RuleError(f"the event's ticks must be a game time, not {show(value)}")
+    return ticks
+
+
 # ------------------------------------------------------------ numbers
 
 
