@@ -320,6 +320,24 @@ def test_a_save_keeps_its_seed(tmp_path: Path, capsys: pytest.CaptureFixture[str
     )
 
 
+def test_a_save_shows_what_the_alters_changed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tavern = REPO / "examples" / "tavern"
+    save = tmp_path / "save.lore"
+    argv = [str(tavern / "scenario.lore"), "--answers", str(tavern / "answers.json")]
+    assert run(*argv, "--save", str(save)) == 0
+    capsys.readouterr()
+    text = save.read_text(encoding="utf-8")
+    state = text[text.index(" section state {") :].splitlines()
+    # Aki: 6, drinks (-1), rests (+2); Ren: 5, rests (+2). Nothing else was altered.
+    assert state[1:3] == [
+        "  tavern_scenario_aki = { stamina = 7; };",
+        "  tavern_scenario_ren = { stamina = 7; };",
+    ]
+    assert state[3] == " }"
+
+
 def test_a_save_that_cannot_be_written_is_refused_before_the_run(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -138,11 +138,7 @@ def run(args: argparse.Namespace) -> int:
     if args.save is not None:
         entry = path
         shown = len([r for r in transcript.records if r["kind"] != "end"])
-        changed = [
-            (obj.label, {name: obj.values.get(name) for name in names})
-            for obj, names in session.changed.items()
-            if obj.label
-        ]
+        changed = [(obj.label, members) for obj, members in session.changed() if obj.label]
         text = save_text(
             entry,
             args.save,

@@ -340,8 +340,8 @@ class Session:
         self.told: set[Key] = set()
         self.open: dict[str, tuple[Key, Any, Any]] = {}
         self.errors: list[RuleError] = []
-        # Objects changed by alters, with the names of the members changed (for saves).
-        self.changed: dict[LoreObject, set[str]] = {}
+        # The alters that have run, by object (for the state shown in saves).
+        self.altered: set[tuple[LoreObject, str]] = set()
         self.ended: str | None = None
         self.rt = Runtime(self)
         self._defaults: dict[FormInfo, list[tuple[str, Any]]] = {}
@@ -552,19 +552,26 @@ class Session:
             fn = form.vtable.get(alter) or form.resolve()[alter]
             changes.append((obj, fn(rt, obj, tuple(values))))
         rt.alter_index = None
+        self.altered.update(requests)
         moved: list[tuple[LoreObject, Any]] = []
-        changed = self.changed
         for obj, modifications in changes:
             if "location" in modifications:
                 moved.append((obj, obj.values.get("location")))
             obj.values.update(modifications)
-            names = changed.get(obj)
-            if names is None:
-                changed[obj] = set(modifications)
-            else:
-                names.update(modifications)
         if moved:
             world_natives.after_moves(self, moved)
+
+    def changed(self) -> list[tuple[LoreObject, dict[str, Any]]]:
+        """The objects alters have changed, in the order they were made, each with the
+        members its alters modify (as they are now)."""
+        names: dict[LoreObject, set[str]] = {}
+        for obj, alter in self.altered:
+            assert obj.form is not None
+            names.setdefault(obj, set()).update(obj.form.modified_by(alter) or ())
+        return [
+            (obj, {name: obj.values[name] for name in sorted(members) if name in obj.values})
+            for obj, members in sorted(names.items(), key=lambda item: item[0].oid)
+        ]
 
     def open_questions(self) -> list[Any]:
         """The questions the waiting step asked and has no answer to yet."""

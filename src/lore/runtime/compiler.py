@@ -188,11 +188,12 @@ class Compiler:
             elif isinstance(member, VarSymbol) and member.node is not None:
                 info.defaults[name] = self.compile_default(member.node.value, form, member, name)
             elif isinstance(member, CallableSymbol) and member.node is not None:
-                info.methods[name] = self.compile_callable(member, form)
+                modified: set[str] = set()
+                info.methods[name] = self.compile_callable(member, form, modified)
                 if isinstance(member.node, ast.AccessorDef | ast.FunctionDef):
                     info.accessors.add(name)
                 if isinstance(member.node, ast.AlterDef):
-                    info.alters.add(name)
+                    info.alters[name] = frozenset(modified)
 
     def compile_container(self, container: Container) -> None:
         for member in container.members.values():
@@ -280,7 +281,11 @@ class Compiler:
 
     # ------------------------------------------------------------ functions
 
-    def compile_callable(self, symbol: CallableSymbol, form: FormSymbol | None) -> Any:
+    def compile_callable(
+        self, symbol: CallableSymbol, form: FormSymbol | None, modified: set[str] | None = None
+    ) -> Any:
+        """Compile a rule, function, accessor or alter; ``modified`` gets the names of the
+        members an alter modifies."""
         node = symbol.node
         assert node is not None
         params = [p.name for p in node.params or ()]
@@ -301,7 +306,10 @@ class Compiler:
             result_type=symbol.result,
         )
         param_types = symbol.params or ()
-        return emitter.function(params, node.body, param_types)
+        compiled = emitter.function(params, node.body, param_types)
+        if modified is not None:
+            modified.update(emitter.modified)
+        return compiled
 
     def compile_value(
         self,
@@ -386,6 +394,7 @@ class Emitter:
         self.result_var: list[str] = ["_result"]
         self.result_types: list[Type | None] = [result_type]
         self.name = f"_f{next(compiler.counter)}"
+        self.modified: set[str] = set()  # the members an alter's body modifies
 
     # ------------------------------------------------------------ output
 
@@ -518,6 +527,7 @@ class Emitter:
         expected = ref.type if ref is not None else None
         compiled = self.convert(self.expr(value), value, expected)
         self.emit(f"_mods[{name!r}] = {compiled}", span)
+        self.modified.add(name)
 
     def if_statement(self, node: ast.If) -> None:
         condition = self.expr(node.condition)

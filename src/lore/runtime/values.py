@@ -85,7 +85,8 @@ class FormInfo:
     # name -> compiled callable taking (self, *args)
     methods: dict[str, Callable[..., Any]] = field(default_factory=dict)
     accessors: set[str] = field(default_factory=set)
-    alters: set[str] = field(default_factory=set)
+    # alter name -> the members it modifies
+    alters: dict[str, frozenset[str]] = field(default_factory=dict)
     # Every rule of the form, inherited ones included (built by ``resolve``).
     vtable: dict[str, Callable[..., Any]] = field(default_factory=dict)
 
@@ -113,12 +114,17 @@ class FormInfo:
         return None
 
     def is_alter(self, name: str) -> bool:
+        return self.modified_by(name) is not None
+
+    def modified_by(self, alter: str) -> frozenset[str] | None:
+        """The members the alter ``alter`` of this form modifies (None: no such alter)."""
         form: FormInfo | None = self
         while form is not None:
-            if name in form.alters:
-                return True
+            found = form.alters.get(alter)
+            if found is not None:
+                return found
             form = form.parent
-        return False
+        return None
 
     def all_defaults(self) -> dict[str, Callable[[LoreObject], Any]]:
         chain: list[FormInfo] = []
