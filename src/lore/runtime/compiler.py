@@ -738,7 +738,9 @@ class Emitter:
         # Capture only what the body uses (nested lambdas' captures included).
         code = "\n".join(inner.lines)
         capture_names = [
-            name for name in capture_names if re.search(rf"\b{re.escape(name)}\b", code)
+            name
+            for name in capture_names
+            if re.search(rf"\b{re.escape(name)}\b", code) or (name == "self" and "_v[" in code)
         ]
         if capture_names:
             inner.lines.insert(0, f"    {', '.join(capture_names)}, = _cap")
@@ -952,8 +954,8 @@ class Emitter:
             and not _is_prelude(symbol)
         ):
             return None
-        if isinstance(called, ast.Member) and not isinstance(called.target, ast.Name):
-            return None  # x.y.rule: y is read when the handler runs
+        if isinstance(called, ast.Member) and not self.fixed_name(called.target):
+            return None  # x.y.rule, or a member y.rule: y is read when the handler runs
         target = self.target_of(called)
         if target == "self" and not self.has_self:
             return None
@@ -963,6 +965,21 @@ class Emitter:
         held = self.temp()
         self.emit(f"{held} = {target}", handler.span)
         return f"_rule_of({held}, {name})", held
+
+    def fixed_name(self, node: ast.Expr) -> bool:
+        """Whether ``node`` names a value that stays the same while a lambda waits: a local
+        (a lambda captures its value), ``self`` or a value of a section."""
+        if not isinstance(node, ast.Name):
+            return False
+        if node.name == "self":
+            return self.has_self
+        ref = self.compiler.refs.get(id(node))
+        symbol = ref.symbol if ref is not None else None
+        if isinstance(symbol, LocalSymbol):
+            return True
+        return isinstance(symbol, VarSymbol) and not isinstance(
+            symbol.parent, FormSymbol | EnumSymbol
+        )
 
     def target_of(self, node: ast.Name | ast.Member) -> str:
         if isinstance(node, ast.Member):

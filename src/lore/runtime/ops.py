@@ -53,13 +53,13 @@ def handler_call(handler: Any) -> tuple[Handler, Any]:
     if handler.__class__ is Closure:
         return handler.code, handler.captured
     if handler is None:
-        return _no_handler, None
+        return no_handler, None
     if not callable(handler):
         raise RuleError(f"an event's handler is a rule, not {show(handler)}")
     return _plain_handler, handler
 
 
-def _no_handler(rt: Any, arg: Any) -> None:
+def no_handler(rt: Any, arg: Any) -> None:
     """The handler of an event that has none."""
 
 

@@ -1,0 +1,156 @@
+"""Scheduling: every way of writing ``schedule.add`` gives the same events.
+
+An Event literal written in place in ``schedule.add`` is compiled straight to its time and
+handler (no Event object, and for ``@{ x.rule; }`` no closure); any other Event goes
+through the engine's ``schedule.add``. Both must run the same handlers at the same ticks
+in the same order, with the same errors.
+"""
+
+from __future__ import annotations
+
+from lore.engine.participants import Participants, Scripted
+from lore.engine.session import Limits, Session
+from lore.runtime.compiler import compile_program
+from lore.semantics.check import check_text
+
+HEAD = """\
+import "basic.lore":url;
+section plan {
+ form Walker {
+  name : string;
+  rule act {
+   GM.message(name + " acts at " + schedule.current);
+  }
+ }
+ form Runner extends Walker {
+  override rule act {
+   GM.message(name + " runs at " + schedule.current);
+  }
+ }
+ ann = { name = "Ann"; }:Walker;
+ bob = { name = "Bob"; }:Runner;
+"""
+
+
+def run(body: str, max_ticks: int | None = None) -> tuple[list[str], list[str]]:
+    """The GM's messages and the error messages of a program with ``body`` in ``plan``."""
+    text = HEAD + body + "}\n"
+    result = check_text(text, "plan.lore")
+    assert not [d for d in result.diagnostics if d.severity == "error"], [
+        d.render() for d in result.diagnostics
+    ]
+    gm = Scripted([])
+    session = Session(
+        compile_program(result), 0, Participants({"GM": gm}), Limits(max_ticks=max_ticks)
+    )
+    session.run()
+    told = [r.get("text") or "" for r in gm.told if r["kind"] == "message"]
+    return told, [error.message for error in session.errors]
+
+
+def start(handler: str) -> str:
+    return f" go = {{ ticks = 0; priority = 0; handler = @{{ {handler} }}; }}:Event;\n"
+
+
+def test_in_place_and_built_events_run_alike() -> None:
+    in_place = start(
+        "schedule.add({ ticks = schedule.current + 2[min]; priority = 1;"
+        " handler = @{ bob.act; }; }:Event);"
+        "schedule.add({ ticks = schedule.current + 2[min]; handler = @{ ann.act; }; }:Event);"
+        "schedule.add({ ticks = 1[min]; priority = 0; }:Event);"
+    )
+    built = start(
+        "late = { ticks = schedule.current + 2[min]; priority = 1;"
+        " handler = @{ bob.act; }; }:Event;"
+        "early = { ticks = schedule.current + 2[min]; handler = @{ ann.act; }; }:Event;"
+        "empty = { ticks = 1[min]; priority = 0; }:Event;"
+        "schedule.add(late); schedule.add(early); schedule.add(empty);"
+    )
+    # Ann's event has no priority (0): it runs before Bob's (1). Bob's rule is his form's.
+    expected = (["Ann acts at 120[sec]", "Bob runs at 120[sec]"], [])
+    assert run(in_place) == run(built) == expected
+
+
+def test_a_bound_handler_keeps_the_object_it_named() -> None:
+    body = (
+        " rule relay(w : Walker, wait : unit[sec]) {\n"
+        "  schedule.add({ ticks = schedule.current + wait; priority = 0;"
+        " handler = @{ w.act; }; }:Event);\n"
+        " }\n" + start("relay(ann, 5[sec]); relay(bob, 3[sec]);")
+    )
+    assert run(body) == (["Bob runs at 3[sec]", "Ann acts at 5[sec]"], [])
+
+
+def test_handlers_held_in_variables_and_written_as_lambdas() -> None:
+    body = start(
+        'h = @{ GM.message("held at " + schedule.current); };'
+        "schedule.add({ ticks = 7; priority = 0; handler = h; }:Event);"
+        "n = 2;"
+        "schedule.add({ ticks = 8; priority = 0;"
+        ' handler = @{ GM.message("captured " + n); }; }:Event);'
+    )
+    assert run(body) == (["held at 7[sec]", "captured 2"], [])
+
+
+def test_ticks_in_other_units_and_from_variables() -> None:
+    body = start(
+        "wait = 1[hour];"
+        "schedule.add({ ticks = wait; priority = 0; handler = @{ ann.act; }; }:Event);"
+        "schedule.add({ ticks = schedule.current + wait - 30[min]; priority = 0;"
+        " handler = @{ bob.act; }; }:Event);"
+    )
+    assert run(body) == (["Bob runs at 1800[sec]", "Ann acts at 3600[sec]"], [])
+
+
+def test_an_event_in_the_past_is_refused_either_way() -> None:
+    in_place = start(
+        "schedule.add({ ticks = schedule.current - 1[sec]; priority = 0;"
+        " handler = @{ ann.act; }; }:Event);"
+    )
+    built = start(
+        "e = { ticks = schedule.current - 1[sec]; priority = 0; handler = @{ ann.act; }; }:Event;"
+        "schedule.add(e);"
+    )
+    later = " later = { ticks = 5; priority = 0; handler = @{ bob.act; }; }:Event;\n"
+    refused = "cannot schedule an event in the past (at -1, now is 0)"
+    assert run(in_place + later) == run(built + later) == (["Bob runs at 5[sec]"], [refused])
+
+
+def test_a_rule_that_reschedules_itself_runs_until_the_limit() -> None:
+    body = (
+        " form Clock {\n"
+        "  count : integer;\n"
+        "  rule tick {\n"
+        "   self.advance(1);\n"
+        '   GM.message("tick " + count);\n'
+        "   schedule.add({ ticks = schedule.current + 10[sec]; priority = 0;"
+        " handler = @{ self.tick; }; }:Event);\n"
+        "  }\n"
+        "  alter advance(steps : list<integer>) {\n"
+        "   self.count := count + steps.sum;\n"
+        "  }\n"
+        " }\n"
+        " clock = { count = 0; }:Clock;\n" + start("clock.tick;")
+    )
+    told, errors = run(body, max_ticks=30)
+    # Each step reads the count as it was when the step began; the alter applies after.
+    assert (told, errors) == (["tick 0", "tick 1", "tick 2", "tick 3"], [])
+
+
+def test_a_member_named_in_a_handler_is_read_when_it_runs() -> None:
+    body = (
+        " form Pair {\n"
+        "  partner : Walker;\n"
+        "  rule later {\n"
+        "   schedule.add({ ticks = schedule.current + 1[sec]; priority = 0;"
+        " handler = @{ partner.act; }; }:Event);\n"
+        "   self.swap(bob);\n"
+        "  }\n"
+        "  alter swap(walkers : list<Walker>) {\n"
+        "   self.partner := walkers.get1st;\n"
+        "  }\n"
+        " }\n"
+        " pair = { partner = ann; }:Pair;\n" + start("pair.later;")
+    )
+    # The partner changed in the update phase of tick 0: at tick 1 it is Bob.
+    assert run(body) == (["Bob runs at 1[sec]"], [])
