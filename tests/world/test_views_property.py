@@ -101,16 +101,9 @@ def hide_keys(obj: LoreObject) -> set[str]:
 
 
 def hidden_from_all(obj: LoreObject, actors: list[LoreObject]) -> bool:
-    """Hidden from every one of ``actors``: none knows a key of its hide secrets.
-
-    (Every object of the examples has at most one hide secret.)
-    """
-    keys = hide_keys(obj)
-    if not keys:
-        return False
-    return all(
-        not keys & {str(k) for k in actor.values.get("knownSecrets") or ()} for actor in actors
-    )
+    """Hidden from the player of ``actors``: a key of its hide secrets is known to none."""
+    known = {str(k) for actor in actors for k in actor.values.get("knownSecrets") or ()}
+    return not hide_keys(obj) <= known
 
 
 def ids(found: dict[str, Any]) -> set[str]:

@@ -3,7 +3,8 @@
 A view is JSON-ready: the participant's actors, the areas they are in (with the places
 of each map), the objects there that the participant can perceive, the places their
 actors can go, and the messages sent to the participant. An object with a secret of
-mode ``hide`` does not exist for a participant until one of its actors knows the key.
+mode ``hide`` does not exist for a participant until its actors know the key (every key,
+when it has several such secrets).
 The GM's view holds everything. Nothing else about the session leaves through a view.
 """
 
@@ -41,7 +42,7 @@ def known_keys(actors: list[LoreObject]) -> set[str]:
 
 
 def hidden_keys(obj: LoreObject) -> list[str]:
-    """The keys of the ``hide`` secrets of an object (it is hidden until one is known)."""
+    """The keys of the ``hide`` secrets of an object (it is hidden until all are known)."""
     keys = []
     for secret in obj.values.get("secrets") or ():
         if not isinstance(secret, LoreObject):
@@ -54,7 +55,7 @@ def hidden_keys(obj: LoreObject) -> list[str]:
 
 def is_hidden(obj: LoreObject, keys: set[str]) -> bool:
     hides = hidden_keys(obj)
-    return bool(hides) and not any(key in keys for key in hides)
+    return not all(key in keys for key in hides)
 
 
 def placed_objects(session: Session) -> list[LoreObject]:
