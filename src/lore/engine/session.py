@@ -509,6 +509,7 @@ class Session:
                 rt.requests = {}
                 rt.adds = []
                 return
+            del entries  # the step's events are done with: freed before the update
             if rt.requests:
                 self.update()
         except BaseException as error:
