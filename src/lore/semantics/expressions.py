@@ -376,6 +376,35 @@ class ExpressionChecker:
                 continue
             found = self.check_expr(member.value, ctx, expected)
             self.expect(found, expected, member.value, ctx, f"member '{member.name}'")
+        self.missing_fields(expr, form, given, ctx)
+
+    def missing_fields(
+        self, expr: ast.FormLit, form: FormSymbol, given: set[str], ctx: Context
+    ) -> None:
+        """Warn of the fields a typed literal leaves without a value (reading one is a
+        runtime error). Fields with a default, fields of a function type (an event's
+        handler, rules the engine provides) and the builtin forms' fields (the paper
+        leaves many of them out: an area's label, an actor's player) may be left out."""
+        missing = []
+        for name in form.all_member_names():
+            symbol = form.lookup(name)
+            if (
+                name not in given
+                and isinstance(symbol, FieldSymbol)
+                and symbol.default is None
+                and not symbol.source.name.startswith("<")
+                and not isinstance(self.checker.field_type(symbol), FuncT)
+            ):
+                missing.append(name)
+        if missing:
+            listed = ", ".join(f"'{name}'" for name in missing)
+            self.checker.warning(
+                ctx,
+                expr.type.span if expr.type is not None else expr.span,
+                "check.missing-field",
+                f"this {form.name} gives no value for {listed}",
+                "reading a member without a value stops the rule; give it here",
+            )
 
     def expr_Lambda(self, expr: ast.Lambda, ctx: Context, expected: Type | None) -> Type:
         checker = self.checker
