@@ -272,8 +272,11 @@ def test_destinations_on_squares_are_the_reachable_open_places(tmp_path: Path) -
 # ------------------------------------------------------------ against a plain search
 
 
-def dijkstra(g: Grid, start: tuple[int, int]) -> dict[tuple[int, int], float]:
-    """Shortest lengths from ``start`` to every place, by Dijkstra over ``neighbours``."""
+def dijkstra(
+    g: Grid, start: tuple[int, int], costs: list[float] | None = None
+) -> dict[tuple[int, int], float]:
+    """Shortest lengths from ``start`` to every place, by Dijkstra over ``neighbours``
+    (with ``costs``, the cheapest: entering a place costs the step times its cost)."""
     import heapq
 
     best = {start: 0.0}
@@ -283,9 +286,10 @@ def dijkstra(g: Grid, start: tuple[int, int]) -> dict[tuple[int, int], float]:
         if length > best[here]:
             continue
         for x, y, step in g.neighbours(*here):
-            if length + step < best.get((x, y), math.inf) - 1e-12:
-                best[(x, y)] = length + step
-                heapq.heappush(queue, (length + step, (x, y)))
+            candidate = length + (step if costs is None else step * costs[y * g.width + x])
+            if candidate < best.get((x, y), math.inf) - 1e-12:
+                best[(x, y)] = candidate
+                heapq.heappush(queue, (candidate, (x, y)))
     return best
 
 

@@ -2,7 +2,8 @@
 
 - ``system.areaOf(loc)`` (behind ``actor.currentArea``): the area a location lies in.
 - ``area.choiceRoute(actor)``: asks the actor's participant for a destination among the
-  places reachable from the actor's place, and gives the shortest ``Route`` there.
+  places reachable from the actor's place, and gives the shortest ``Route`` there (the
+  cheapest, when the area gives its terrains movement costs).
 - ``actor.action(A)``: runs, at once, the triggers located in the actor's current area
   whose ``actions`` contain ``A`` and whose ``effectiveRange`` contains the distance from
   the trigger to the actor; each handler gets the actor.
@@ -12,6 +13,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 from lore.engine.queries import Input, Query
@@ -20,7 +22,7 @@ from lore.runtime.values import LoreObject, Range, RuntimeType, TypedString, sho
 from lore.world.geometry import LinkedGeometry, PointGeometry, SectionedGeometry
 from lore.world.model import AreaNode, Place, World
 from lore.world.render import render_map
-from lore.world.routes import grid_of, linked_reachable, linked_route
+from lore.world.routes import grid_of, linked_reachable, linked_route, place_costs
 
 if TYPE_CHECKING:
     from lore.engine.session import Runtime, Session
@@ -99,7 +101,11 @@ def destinations(area: AreaNode, start: str | None) -> list[str]:
     return []
 
 
-def route_between(area: AreaNode, start: str | None, goal: str) -> tuple[float, list[str]] | None:
+def route_between(
+    area: AreaNode, start: str | None, goal: str, costs: dict[str, float] | None = None
+) -> tuple[float, list[str]] | None:
+    """The shortest route in ``area`` (the cheapest, with terrain ``costs``): its length in
+    metres (its cost, with costs) and its places."""
     geometry = area.geometry
     if start is None or start == goal:
         return 0.0, [goal]
@@ -110,11 +116,53 @@ def route_between(area: AreaNode, start: str | None, goal: str) -> tuple[float, 
         origin, target = _cell(start), _cell(goal)
         if origin is None or target is None:
             return None
-        path = grid_of(geometry).route(origin, target)
+        grid = grid_of(geometry)
+        weights = place_costs(grid, geometry, costs) if costs else None
+        path = grid.route(origin, target, weights)
         if path is None:
             return None
         return path[0] * area.scale, [f"{x},{y}" for x, y in path[1]]
     return None
+
+
+def path_metres(area: AreaNode, path: list[str]) -> float:
+    """The length of a route's places on a map of sections, in metres (terrain costs are
+    only given to such maps: ``terrain_costs`` refuses them elsewhere)."""
+    geometry = area.geometry
+    assert isinstance(geometry, SectionedGeometry)
+    cells = [_cell(place) for place in path]
+    return grid_of(geometry).length([c for c in cells if c is not None]) * area.scale
+
+
+def terrain_costs(area: AreaNode) -> dict[str, float] | None:
+    """The area's ``terrainCosts`` as terrain -> cost (None: it has none), checked."""
+    given = area.obj.values.get("terrainCosts")
+    if not given:
+        return None
+    geometry = area.geometry
+    known = (
+        {s.terrain for line in geometry.lines for s in line if s.terrain is not None}
+        if isinstance(geometry, SectionedGeometry)
+        else set()
+    )
+    costs: dict[str, float] = {}
+    for entry in given:
+        values = entry.values if isinstance(entry, LoreObject) else {}
+        terrain, cost = values.get("terrain"), values.get("cost")
+        if not isinstance(terrain, str | TypedString):
+            raise RuleError(f"a terrain cost of '{area.path}' names no terrain")
+        name = str(terrain)
+        if not isinstance(cost, int | float) or isinstance(cost, bool) or not 0 < cost < math.inf:
+            raise RuleError(
+                f"the cost of terrain '{name}' in '{area.path}' must be above 0, not {show(cost)}"
+            )
+        if name not in known:
+            listed = ", ".join(sorted(known)) or "none"
+            raise RuleError(
+                f"'{name}' is not a terrain of the map of '{area.path}' (its terrains: {listed})"
+            )
+        costs[name] = float(cost)
+    return costs
 
 
 def _cell(coordinate: str | None) -> tuple[int, int] | None:
@@ -144,16 +192,19 @@ def choice_route(rt: Runtime, area_obj: LoreObject, actor: Any) -> LoreObject:
     query = Query(recipient(actor), f"route in {area.label}", texts, (goal_input,))
     answer = ask_query(rt, query).values["goal"].text
     goal = world.resolve(answer)
-    found = route_between(area, start, goal.coordinate or "")
+    costs = terrain_costs(area)
+    found = route_between(area, start, goal.coordinate or "", costs)
     if found is None:
         raise RuleError(f"no way from {show(actor.values.get('location'))} to {answer}")
-    metres, path = found
+    cost, path = found
+    metres = path_metres(area, path) if costs else cost
     route_form = rt.session.program.form_by_name["Route"]
     return rt.new(
         route_form,
         {
             "goal": TypedString("loc", answer),
             "distance": world.metres(metres),
+            "cost": world.metres(cost),
             "path": tuple(area.location(c) for c in path),
         },
     )

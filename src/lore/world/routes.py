@@ -6,11 +6,17 @@
   not cut a prohibited corner), type 6 to the six hex neighbours ("odd-r" offsets).
 
 Lengths are in steps of the map; the caller multiplies by the area's scale.
+
+A rule system may give terrains a movement cost: entering a section then costs its step's
+length times the cost of the section's terrain (1 for a terrain with none), and a route is
+the cheapest way rather than the shortest. The estimate of A* is scaled by the lowest
+cost, so it never overestimates and the route found is still the cheapest.
 """
 
 from __future__ import annotations
 
 import heapq
+import itertools
 import math
 from collections import OrderedDict
 from collections.abc import Iterator
@@ -81,6 +87,8 @@ class Grid:
         self._mask: list[int] = []
         self._xs: list[int] = []  # the column of each place ("q" of cube coordinates on hexes)
         self._ys: list[int] = []
+        # The costs of entering each place, by the terrain costs they come from.
+        self.costs: dict[tuple[tuple[str, float], ...], list[float]] = {}
 
     def passable(self, x: int, y: int) -> bool:
         return 0 <= x < self.width and 0 <= y < self.height and self.open[y * self.width + x]
@@ -155,9 +163,16 @@ class Grid:
         return float(dx + dy)
 
     def route(
-        self, start: tuple[int, int], goal: tuple[int, int]
+        self,
+        start: tuple[int, int],
+        goal: tuple[int, int],
+        costs: list[float] | None = None,
     ) -> tuple[float, list[tuple[int, int]]] | None:
-        """The shortest route (A*) and its length in steps, or None when there is none."""
+        """The shortest route (A*) and its length in steps, or None when there is none.
+
+        With ``costs`` (the cost of entering each place, ``y * width + x``, all above
+        zero) it is the cheapest route and its cost.
+        """
         if not (self.passable(*start) and self.passable(*goal)):
             return None
         width = self.width
@@ -169,6 +184,7 @@ class Grid:
         gx, gy = xs[target], ys[target]
         kind = self.kind
         diagonal = SQRT2 - 1
+        floor = 1.0 if costs is None else min(costs)  # scales the estimate: never too high
         best = [math.inf] * len(masks)
         previous = [-1] * len(masks)
         best[origin] = 0.0
@@ -190,7 +206,7 @@ class Grid:
                 continue  # a longer way to a place already reached
             for delta, step in moves[masks[key]]:
                 near = key + delta
-                candidate = length + step
+                candidate = length + (step if costs is None else step * costs[near])
                 if candidate < best[near] - 1e-12:
                     best[near] = candidate
                     previous[near] = key
@@ -207,8 +223,15 @@ class Grid:
                         estimate = max(dx, dy, dz if dz > 0 else -dz)
                     else:
                         estimate = dx + dy
-                    push(queue, (candidate + estimate, -candidate, near))
+                    push(queue, (candidate + floor * estimate, -candidate, near))
         return None
+
+    def length(self, path: list[tuple[int, int]]) -> float:
+        """The length of a path of neighbouring places, in steps."""
+        total = 0.0
+        for (x1, y1), (x2, y2) in itertools.pairwise(path):
+            total += SQRT2 if self.kind == 8 and x1 != x2 and y1 != y2 else 1.0
+        return total
 
     def reachable(self, start: tuple[int, int]) -> list[tuple[int, int]]:
         """Every place a route from ``start`` can reach (``start`` aside), line by line."""
@@ -231,6 +254,21 @@ class Grid:
 
 
 _GRIDS: OrderedDict[int, tuple[SectionedGeometry, Grid]] = OrderedDict()
+
+
+def place_costs(grid: Grid, geometry: SectionedGeometry, costs: dict[str, float]) -> list[float]:
+    """The cost of entering each place of ``grid`` (its geometry's), from the costs of
+    terrains (1 for a terrain with none), kept with the grid for the next search."""
+    key = tuple(sorted(costs.items()))
+    found = grid.costs.get(key)
+    if found is None:
+        found = [1.0] * (grid.width * grid.height)
+        for y, line in enumerate(geometry.lines):
+            for x, section in enumerate(line):
+                if section.terrain is not None:
+                    found[y * grid.width + x] = costs.get(section.terrain, 1.0)
+        grid.costs[key] = found
+    return found
 
 
 def grid_of(geometry: SectionedGeometry) -> Grid:

@@ -70,9 +70,10 @@ class WorldCheck:
         message: str,
         hint: str | None = None,
         warning: bool = False,
+        code: str | None = None,
     ) -> None:
         severity = Severity.WARNING if warning else Severity.ERROR
-        code = "world.location" if not warning else "world.prohibited"
+        code = code or ("world.location" if not warning else "world.prohibited")
         self.diagnostics.append(Diagnostic(severity, code, message, source, span, hint))
 
     def run(self) -> list[Diagnostic]:
@@ -124,7 +125,46 @@ class WorldCheck:
         geometry = members.get("geometry")
         if geometry is not None:
             area.geometry = self.geometry_of(geometry, symbol.source)
+        costs = members.get("terrainCosts")
+        if isinstance(costs, ast.ListLit) and area.geometry is not None:
+            self.check_terrain_costs(costs, area.geometry, symbol.source)
         return area
+
+    def check_terrain_costs(
+        self, costs: ast.ListLit, geometry: Geometry, source: SourceFile
+    ) -> None:
+        """The terrains an area's ``terrainCosts`` literal names must be its map's, and
+        their costs above zero."""
+        if not isinstance(geometry, SectionedGeometry):
+            self.report(
+                source,
+                costs.span,
+                "terrain costs apply to maps of sections (Sectioned2D), not to this map",
+                code="world.terrain",
+            )
+            return
+        known = {s.terrain for line in geometry.lines for s in line if s.terrain is not None}
+        for item in costs.items:
+            if not isinstance(item, ast.FormLit):
+                continue
+            given = {m.name: m.value for m in item.members if isinstance(m, ast.VarDef)}
+            terrain, cost = given.get("terrain"), given.get("cost")
+            if isinstance(terrain, ast.StringLit) and terrain.value not in known:
+                self.report(
+                    source,
+                    terrain.span,
+                    f"'{terrain.value}' is not a terrain of this area's map",
+                    f"its terrains: {', '.join(sorted(known)) or 'none'}",
+                    code="world.terrain",
+                )
+            if isinstance(cost, ast.IntLit | ast.RealLit) and not cost.value > 0:
+                self.report(
+                    source,
+                    cost.span,
+                    f"a terrain's movement cost must be above 0, not {cost.value}",
+                    "a terrain that cannot be entered is marked prohibited in the map",
+                    code="world.terrain",
+                )
 
     def geometry_of(self, expr: ast.Expr, source: SourceFile) -> Geometry | None:
         if isinstance(expr, ast.StringLit) and expr.kind == "xml":
