@@ -154,3 +154,43 @@ def test_a_member_named_in_a_handler_is_read_when_it_runs() -> None:
     )
     # The partner changed in the update phase of tick 0: at tick 1 it is Bob.
     assert run(body) == (["Bob runs at 1[sec]"], [])
+
+
+def test_schedule_events_are_the_events_waiting() -> None:
+    body = (
+        " rule report {\n"
+        "  waiting = schedule.events;\n"
+        '  GM.message("waiting " + waiting.length);\n'
+        "  waiting.foreach(@(e : Event) {\n"
+        '   GM.message("at " + e.ticks + " priority " + e.priority);\n'
+        "  });\n"
+        " }\n"
+        + start(
+            "schedule.add({ ticks = 9; priority = 0; handler = @{ report; }; }:Event);"
+            "schedule.add({ ticks = 4; priority = 2; handler = @{ bob.act; }; }:Event);"
+            "schedule.add({ ticks = 4; priority = 1; handler = @{ report; }; }:Event);"
+            "report;"  # what is added in a step joins the queue after it
+        )
+        + " again = { ticks = 6; priority = 0; handler = @{\n"
+        "  first = schedule.events.get1st;\n"
+        "  schedule.add({ ticks = 7; priority = 0; handler = first.handler; }:Event);\n"
+        " }; }:Event;\n"
+    )
+    # At 0 the scenario's event `again` waits; at 4 (priority 1) Bob's and the event at 9
+    # wait. At 6 `again` reads the first event waiting (the report at 9) and schedules its
+    # handler at 7 too.
+    assert run(body) == (
+        [
+            "waiting 1",
+            "at 6[sec] priority 0",
+            "waiting 3",
+            "at 4[sec] priority 2",
+            "at 6[sec] priority 0",
+            "at 9[sec] priority 0",
+            "Bob runs at 4[sec]",
+            "waiting 1",
+            "at 9[sec] priority 0",
+            "waiting 0",
+        ],
+        [],
+    )

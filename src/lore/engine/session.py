@@ -32,7 +32,7 @@ from lore.engine.randomness import GOLDEN, LIMITS, M1, M2, MASK, WORDS, RandomSo
 from lore.engine.transcript import Record, Transcript
 from lore.runtime.compiler import CompiledProgram
 from lore.runtime.errors import Frame, LimitExceeded, RuleError
-from lore.runtime.ops import Handler, handler_call
+from lore.runtime.ops import Closure, Handler, handler_call, run_entry
 from lore.runtime.quantity import Quantity
 from lore.runtime.values import FormInfo, LoreObject, RuntimeType, TypedString, show
 from lore.syntax.recursion import collector_paused
@@ -186,6 +186,22 @@ class Runtime:
                 f"cannot schedule an event in the past (at {ticks}, now is {self.tick})"
             )
         self.adds.append((ticks, priority, fn, arg))
+
+    def pending_events(self) -> tuple[LoreObject, ...]:
+        """``schedule.events``: the events waiting, in the order they will run, as Event
+        objects (made when asked; those added in this step join after it)."""
+        session = self.session
+        event = session.program.form_by_name["Event"]
+        found = []
+        for ticks, priority in sorted(session.buckets):
+            for _, fn, arg in session.buckets[(ticks, priority)]:
+                values = {
+                    "ticks": Quantity(ticks, "sec", session.time),
+                    "priority": priority,
+                    "handler": Closure(run_entry, (fn, arg), 0),
+                }
+                found.append(LoreObject(event, values, next(session.oids)))
+        return tuple(found)
 
     @property
     def choices(self) -> Stream:

@@ -1001,6 +1001,8 @@ class Emitter:
             return f"rt.engine_value({symbol.name!r})"
         if isinstance(symbol, FieldSymbol | VarSymbol):
             target = self.target_of(node)
+            if target == "rt.schedule" and symbol.name == "events" and _is_prelude(symbol):
+                return "rt.pending_events()"  # the engine's queue, as Event objects
             if target == "self" and self.has_self:
                 # The object's own member: read at once. (When it has no value, the engine
                 # turns the KeyError of this line into a RuleError that says so.)

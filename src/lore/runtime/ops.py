@@ -59,6 +59,13 @@ def handler_call(handler: Any) -> tuple[Handler, Any]:
     return _plain_handler, handler
 
 
+def run_entry(rt: Any, entry: tuple[Handler, Any]) -> Any:
+    """The code of the handler of an event read back from the engine's queue: it runs
+    the event as the queue keeps it, ``fn(rt, arg)``."""
+    fn, arg = entry
+    return fn(rt, arg)
+
+
 def no_handler(rt: Any, arg: Any) -> None:
     """The handler of an event that has none."""
 
