@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lore.engine import randomness
-from lore.engine.participants import Participants, Scripted
+from lore.engine.participants import Bot, Participants, Scripted
 from lore.engine.session import Runtime, Session
 from lore.runtime.compiler import compile_program
 from lore.semantics.check import check_text
@@ -140,3 +140,40 @@ def test_bot_streams_are_fair_and_apart() -> None:
     assert randomness.Stream(key, 1).randint(0, 2**200) != randomness.Stream(key, 2).randint(
         0, 2**200
     )
+
+
+def bot_program(handler_questions: int) -> str:
+    """A handler asks the GM ``handler_questions`` numbers, then requests an alter that
+    asks one more."""
+    asks = "".join(
+        f' GM.query("h{n}", {{ n = integer.input(1,...,1000000, 1); }});'
+        for n in range(handler_questions)
+    )
+    return f"""\
+import "basic.lore":url;
+section bots {{
+ form Box {{
+  n : integer;
+  alter ask(xs : list<integer>) {{
+   got = GM.query("in the alter", {{ n = integer.input(1,...,1000000, 1); }});
+   GM.message("alter " + got.n);
+   self.n := got.n;
+  }}
+ }}
+ box = {{ n = 0; }}:Box;
+ go = {{ ticks = 0; priority = 0; handler = @{{ {asks} box.ask(1); }}; }}:Event;
+}}
+"""
+
+
+def test_a_bot_asked_in_an_alter_draws_from_a_stream_of_its_own() -> None:
+    told = []
+    for questions in (0, 1, 2):
+        result = check_text(bot_program(questions), "bots.lore")
+        assert not result.diagnostics, [d.render() for d in result.diagnostics]
+        running = Session(compile_program(result), 11, Participants({"GM": Bot()}))
+        running.run()
+        records = running.transcript.records
+        told.append([r["text"] for r in records if r["kind"] == "message"])
+    # What the handler asked before does not change what the alter's bot answers.
+    assert told[0] == told[1] == told[2] and len(told[0]) == 1

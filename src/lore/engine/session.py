@@ -39,6 +39,7 @@ from lore.syntax.recursion import collector_paused
 from lore.world.model import World
 
 CHOICES_SALT = 0x5DEECE66D  # sets the bots' random stream apart from the dice
+ALTERS_SALT = 0xA17E5  # and the streams of the alters' questions apart from the handlers'
 
 
 @dataclass(frozen=True)
@@ -99,7 +100,7 @@ class Runtime:
         self.alter_index: int | None = None
         self.path: tuple[int, ...] = ()
         self.counts: dict[Key, int] | None = None
-        self._choices: tuple[int, Stream] | None = None
+        self._choices: tuple[Any, Stream] | None = None
 
     # -- per handler
 
@@ -206,10 +207,19 @@ class Runtime:
     @property
     def choices(self) -> Stream:
         """What a bot answering this handler's queries draws from. It is apart from the
-        dice, so that replaying the answers from a log rolls the same dice."""
+        dice, so that replaying the answers from a log rolls the same dice. A handler's
+        stream is numbered by its event's seq; an alter's by its step and place."""
+        owner: Any = self.seq
+        if self.alter_index is not None:
+            owner = ("alter", self.session.steps, self.index)
         kept = self._choices
-        if kept is None or kept[0] != self.seq:
-            kept = self._choices = (self.seq, Stream(self.choices_key, self.seq))
+        if kept is None or kept[0] != owner:
+            if self.alter_index is None:
+                stream = Stream(self.choices_key, self.seq)
+            else:
+                key = randomness.stream_key(self.session.seed, CHOICES_SALT ^ self.session.steps)
+                stream = Stream(randomness.mix(key ^ ALTERS_SALT), self.index)
+            kept = self._choices = (owner, stream)
         return kept[1]
 
     def limit(self, at_entry: bool = True) -> None:
