@@ -100,6 +100,13 @@ def test_ticks_in_other_units_and_from_variables() -> None:
         " handler = @{ bob.act; }; }:Event);"
     )
     assert run(body) == (["Bob runs at 1800[sec]", "Ann acts at 3600[sec]"], [])
+    later = start(
+        "schedule.add({ ticks = 10[sec] + schedule.current; priority = 0;"
+        " handler = @{ ann.act; }; }:Event);"
+        "schedule.add({ ticks = schedule.current + 1[min] - 1[min]; priority = 1;"
+        " handler = @{ bob.act; }; }:Event);"
+    )
+    assert run(later) == (["Bob runs at 0[sec]", "Ann acts at 10[sec]"], [])
 
 
 def test_an_event_in_the_past_is_refused_either_way() -> None:

@@ -60,8 +60,6 @@ ENGINE_VALUES = ("GM", "schedule", "system")
 _ENGINE_OBJECTS = frozenset(f"rt.{name}" for name in ENGINE_VALUES)
 # What generated code that may run compiled code contains: a call passing ``rt`` (rules,
 # functions, lambdas, accessors, list operations with a lambda) or one of these.
-# The ticks of an event at the step's time or a constant time after it.
-_NOT_PAST = re.compile(r"rt\.tick|\(rt\.tick \+ \d+\)")
 _CALLS_CODE = ("(rt,", "(rt)", "rt.method(", "rt.call_field(", "rt.new(", "rt.foreach(")
 
 
@@ -890,7 +888,7 @@ class Emitter:
             members[member.name] = member.value
         if "ticks" not in members:
             return None
-        ticks = self.ticks(members["ticks"])
+        ticks, _, later = self.ticks(members["ticks"])
         priority = self.expr(members["priority"]) if "priority" in members else "0"
         handler = members.get("handler")
         if handler is None:
@@ -905,26 +903,42 @@ class Emitter:
             held = self.temp()
             self.emit(f"{held} = _handler_call({self.expr(handler)})", handler.span)
             fn, arg = f"{held}[0]", f"{held}[1]"
-        if _NOT_PAST.fullmatch(ticks):
+        if later:
             # Now or later by a constant: it cannot be in the past, no need to look.
             return f"rt.adds.append(({ticks}, {priority}, {fn}, {arg}))"
         return f"rt.add_at({ticks}, {priority}, {fn}, {arg})"
 
-    def ticks(self, expr: ast.Expr) -> str:
-        """A game time as whole ticks: sums and differences of times are added as ticks
+    def ticks(self, expr: ast.Expr) -> tuple[str, int | None, bool]:
+        """A game time as whole ticks: the code, its value when it is a constant, and
+        whether it is surely not before the step's time (``schedule.current`` plus a
+        constant that is not negative). Sums and differences of times are added as ticks
         (a quantity keeps its magnitude in ticks, so this is what its ``+`` does)."""
         if isinstance(expr, ast.Binary) and expr.op in ("+", "-"):
             left, right = self.type_of(expr.left), self.type_of(expr.right)
             if isinstance(left, UnitT) and isinstance(right, UnitT) and left.family is right.family:
-                return f"({self.ticks(expr.left)} {expr.op} {self.ticks(expr.right)})"
+                code_l, const_l, later_l = self.ticks(expr.left)
+                code_r, const_r, later_r = self.ticks(expr.right)
+                code = f"({code_l} {expr.op} {code_r})"
+                const = None
+                if const_l is not None and const_r is not None:
+                    const = const_l - const_r if expr.op == "-" else const_l + const_r
+                if expr.op == "-":
+                    later = later_l and const_r is not None and const_r <= 0
+                else:
+                    later = (later_l and const_r is not None and const_r >= 0) or (
+                        later_r and const_l is not None and const_l >= 0
+                    )
+                return code, const, later
         if isinstance(expr, ast.WithUnit) and isinstance(expr.value, ast.IntLit | ast.RealLit):
             found = self.type_of(expr)
             if isinstance(found, UnitT) and found.family.integer:
-                return repr(Quantity.of(expr.value.value, expr.unit, found.family).value)
+                value = Quantity.of(expr.value.value, expr.unit, found.family).value
+                if isinstance(value, int):
+                    return repr(value), value, False
         code = self.convert(self.expr(expr), expr, self.type_of(expr))
         if code == "rt.now":
-            return "rt.tick"
-        return f"_ticks_of({code})"
+            return "rt.tick", None, True
+        return f"_ticks_of({code})", None, False
 
     def bound_rule(self, handler: ast.Lambda) -> tuple[str, str] | None:
         """For a handler ``@{ x.rule; }`` (a rule with no parameters, of an object the
