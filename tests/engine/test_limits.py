@@ -17,10 +17,10 @@ import pytest
 
 from lore.cli.main import main
 from lore.engine.participants import Participants, Scripted
-from lore.engine.session import Session
+from lore.engine.session import Limits, Session
 from lore.engine.transcript import Transcript
 from lore.runtime.compiler import compile_program
-from lore.semantics.check import check_paths
+from lore.semantics.check import check_paths, check_text
 
 RUNAWAY = Path(__file__).parent / "lore" / "runaway.lore"
 LINES = RUNAWAY.read_text(encoding="utf-8").splitlines()
@@ -136,3 +136,40 @@ def test_a_value_that_fails_at_the_start_ends_the_run(
     ]
     assert status == 1
     assert "Traceback" not in output.out + output.err
+
+
+LOOP = """\
+import "basic.lore":url;
+section loop {
+ form Echo {
+  rule again {
+   schedule.add({ ticks = schedule.current; priority = 0; handler = @{ self.again; }; }:Event);
+  }
+ }
+ echo = {}:Echo;
+ start = { ticks = 0; priority = 0; handler = @{ echo.again; }; }:Event;
+ later = { ticks = 5; priority = 0; handler = @{ GM.message("later"); }; }:Event;
+}
+"""
+
+
+def test_events_that_keep_the_time_from_moving_are_stopped() -> None:
+    result = check_text(LOOP, "loop.lore")
+    assert result.ok
+    gm = Scripted([])
+    limits = Limits(max_steps_at_once=50)
+    session = Session(compile_program(result), 0, Participants({"GM": gm}), limits)
+    assert session.run() == "no-events"  # the session went on
+    errors = [r for r in gm.told if r["kind"] == "error"]
+    assert errors == [
+        {
+            "tick": 0,
+            "kind": "error",
+            "to": "GM",
+            "message": "more than 50 steps at 0[sec]: events keep scheduling events at the"
+            " same time",
+            "where": "loop.lore:5:4",
+        }
+    ]
+    assert session.steps == 52  # 50 steps, the one dropped, then the event at 5
+    assert gm.told[-1]["text"] == "later"

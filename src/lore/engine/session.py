@@ -48,6 +48,9 @@ class Limits:
     max_depth: int = 150  # nested rule calls
     max_steps: int | None = None
     max_ticks: int | None = None
+    # Steps at one game time: events that keep scheduling events at the same time would
+    # otherwise run forever without the time moving on.
+    max_steps_at_once: int = 100_000
 
 
 class Suspend(Exception):
@@ -355,6 +358,7 @@ class Session:
         self.priority = 0
         self.steps = 0
         self.step_size = 0  # how many handlers the step being run has
+        self.at_once = 0  # steps run so far at the time of the step being run
         self.answers: list[tuple[str, dict[str, Any]]] = []
         self.answer_ids: list[str] = []  # the question each answer answered
         # A step waiting for answers: its events (to run again once answers come), the
@@ -498,10 +502,14 @@ class Session:
         if entries is None:
             key = heapq.heappop(self.keys)
             entries = self.buckets.pop(key)
+            self.at_once = self.at_once + 1 if self.steps and key[0] == self.ticks else 1
             self.ticks, self.priority = key
             self.steps += 1
             natives.set_time(self, *key)
             self.step_answers, self.asked, self.told, self.open = {}, set(), set(), {}
+            if self.at_once > self.limits.max_steps_at_once:
+                self.drop_runaway(entries)
+                return
         self.waiting = None
         self.answered = False
         rt = self.rt
@@ -561,6 +569,23 @@ class Session:
                     heapq.heappush(keys, last)
                 bucket = found
             bucket.append((next(seqs), fn, arg))
+
+    def drop_runaway(self, entries: list[Entry]) -> None:
+        """Drop a step past the limit of steps at one time (its events do not run, so the
+        chain of events that keeps the time from moving on ends); the GM is told."""
+        error = LimitExceeded(
+            f"more than {self.limits.max_steps_at_once} steps at {self.ticks}[sec]: events"
+            " keep scheduling events at the same time",
+            "an event's handler probably schedules itself at schedule.current; give it a delay",
+        )
+        for _, fn, _ in entries[:1]:
+            code = getattr(fn, "__code__", None)
+            line_map = self.program.line_maps.get(code.co_filename) if code else None
+            span = next((s for s in line_map.spans if s is not None), None) if line_map else None
+            if line_map is not None and span is not None:
+                error.frames = [Frame(line_map.rule, line_map.source, span)]
+        self.report(error)
+        self.at_once = 0
 
     def update(self) -> None:
         """Run each requested alter once with all values requested for it."""
