@@ -2,9 +2,10 @@
 
 ``lore/runaway.lore`` has one event per way of going wrong (endless recursion, a pool of
 a billion dice, an endless and a huge foreach, a huge list, division by zero, a member
-with no value (of another object and of the rule's own), an alter that fails). Each error
-is recorded in the transcript as kind ``error`` with the place in the Lore file, the GM
-is told, the step's changes and events are discarded, and the next event still runs.
+with no value (of another object and of the rule's own), an alter that fails, a text
+doubled without end). Each error is recorded in the transcript as kind ``error`` with the
+place in the Lore file, the GM is told, the step's changes and events are discarded, and
+the next event still runs.
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ EXPECTED = [
     (9, "<Actor runaway.npc> has no value for 'player'", 'GM.message("player " + npc.player);'),
     (10, "division by zero", "self.n := n / (parts.sum - parts.sum);"),  # in the alter
     (11, f"<runaway.Counter runaway.counter> {NO_LABEL}", 'GM.message("label " + label);'),
+    (12, "a text of more than 10000000 characters", "result = doubled(text + text, times - 1);"),
 ]
 
 
@@ -80,8 +82,8 @@ def test_the_session_goes_on_without_the_failed_steps_effects(
     # counter.bump(1), (2) and (5) were asked for in steps that failed; the event for tick
     # 100 was scheduled by one of them. None of it happened.
     assert records[-2:] == [
-        {"tick": 12, "kind": "message", "to": "GM", "text": "counter 0", "format": "text"},
-        {"tick": 12, "kind": "end", "reason": "no-events"},
+        {"tick": 13, "kind": "message", "to": "GM", "text": "counter 0", "format": "text"},
+        {"tick": 13, "kind": "end", "reason": "no-events"},
     ]
     assert all(r.get("text") != "never" for r in records)
 
@@ -173,3 +175,37 @@ def test_events_that_keep_the_time_from_moving_are_stopped() -> None:
     ]
     assert session.steps == 52  # 50 steps, the one dropped, then the event at 5
     assert gm.told[-1]["text"] == "later"
+
+
+BUDGETS = """\
+import "basic.lore":url;
+section budgets {
+ function count(n : integer) : list<integer> {
+  if (n == 0) { result = list<integer>.empty; } else { result = count(n - 1).add(n); }
+ }
+ form Tally {
+  total : integer = 0;
+  alter add(xs : list<integer>) {
+   count(20).foreach(@(x : integer) { });
+   self.total := total + xs.sum;
+  }
+ }
+ tally = {}:Tally;
+ go = { ticks = 0; priority = 0; handler = @{
+  count(40).foreach(@(x : integer) { });
+  tally.add(1);
+ }; }:Event;
+ show = { ticks = 1; priority = 0; handler = @{ GM.message("total " + tally.total); }; }:Event;
+}
+"""
+
+
+def test_an_alter_has_a_budget_of_its_own() -> None:
+    # The handler takes about 80 of the 100 operations, the alter about 40: each is within
+    # its own budget (they are not added up).
+    result = check_text(BUDGETS, "budgets.lore")
+    assert result.ok, [d.render() for d in result.diagnostics]
+    gm = Scripted([])
+    session = Session(compile_program(result), 0, Participants({"GM": gm}), Limits(max_ops=100))
+    assert session.run() == "no-events"
+    assert [r.get("text") or r.get("message") for r in gm.told] == ["total 1"]

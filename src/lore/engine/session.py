@@ -601,6 +601,7 @@ class Session:
             rt.alter_index = index
             rt.index = first + index
             rt.state = None
+            rt.ops = 0  # each alter has its own budget
             fn = form.vtable.get(alter) or form.resolve()[alter]
             changes.append((obj, fn(rt, obj, tuple(values))))
         rt.alter_index = None

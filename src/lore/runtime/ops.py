@@ -24,6 +24,7 @@ from lore.runtime.values import (
 )
 
 MAX_LIST = 1_000_000
+MAX_TEXT = 10_000_000  # characters
 
 
 class Closure:
@@ -115,7 +116,10 @@ def num_mod(a: Any, b: Any) -> Any:
 
 
 def concat(a: Any, b: Any) -> str:
-    return show(a) + show(b)
+    joined = show(a) + show(b)
+    if len(joined) > MAX_TEXT:
+        raise LimitExceeded(f"a text of more than {MAX_TEXT} characters")
+    return joined
 
 
 def to_int(value: Any) -> int:
