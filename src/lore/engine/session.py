@@ -33,6 +33,7 @@ from lore.engine.transcript import Record, Transcript
 from lore.runtime.compiler import CompiledProgram
 from lore.runtime.errors import Frame, LimitExceeded, RuleError
 from lore.runtime.ops import Closure, Handler, handler_call, run_entry
+from lore.runtime.python_errors import plain_message
 from lore.runtime.quantity import Quantity
 from lore.runtime.values import FormInfo, LoreObject, RuntimeType, TypedString, show
 from lore.syntax.recursion import collector_paused
@@ -676,7 +677,7 @@ class Session:
                 "give it a value where the object is written",
             )
         else:
-            found = RuleError(f"{type(error).__name__}: {error}")
+            found = RuleError(plain_message(error))
         if not found.frames:
             found.frames = self.frames(trace)
             if isinstance(found, LimitExceeded) and found.at_entry and len(found.frames) > 1:
