@@ -3,9 +3,9 @@
 ``lore/runaway.lore`` has one event per way of going wrong (endless recursion, a pool of
 a billion dice, an endless and a huge foreach, a huge list, division by zero, a member
 with no value (of another object and of the rule's own), an alter that fails, a text
-doubled without end). Each error is recorded in the transcript as kind ``error`` with the
-place in the Lore file, the GM is told, the step's changes and events are discarded, and
-the next event still runs.
+doubled or a number squared without end). Each error is recorded in the transcript as
+kind ``error`` with the place in the Lore file, the GM is told, the step's changes and
+events are discarded, and the next event still runs.
 """
 
 from __future__ import annotations
@@ -52,6 +52,7 @@ EXPECTED = [
     (10, "division by zero", "self.n := n / (parts.sum - parts.sum);"),  # in the alter
     (11, f"<runaway.Counter runaway.counter> {NO_LABEL}", 'GM.message("label " + label);'),
     (12, "a text of more than 10000000 characters", "result = doubled(text + text, times - 1);"),
+    (13, "a whole number larger than 2^13000", "result = squared(n * n, times - 1);"),
 ]
 
 
@@ -82,8 +83,8 @@ def test_the_session_goes_on_without_the_failed_steps_effects(
     # counter.bump(1), (2) and (5) were asked for in steps that failed; the event for tick
     # 100 was scheduled by one of them. None of it happened.
     assert records[-2:] == [
-        {"tick": 13, "kind": "message", "to": "GM", "text": "counter 0", "format": "text"},
-        {"tick": 13, "kind": "end", "reason": "no-events"},
+        {"tick": 14, "kind": "message", "to": "GM", "text": "counter 0", "format": "text"},
+        {"tick": 14, "kind": "end", "reason": "no-events"},
     ]
     assert all(r.get("text") != "never" for r in records)
 

@@ -778,6 +778,8 @@ class Emitter:
             return f"({left} or {right})"
         if op == "+" and (left_type == STRING or right_type == STRING):
             return f"_concat({left}, {right})"
+        if op == "*" and left_type == INTEGER and right_type == INTEGER:
+            return f"_int_mul({left}, {right})"
         if op == "/":
             if left_type == INTEGER and right_type == INTEGER:
                 return f"_int_div({left}, {right})"

@@ -25,6 +25,7 @@ from lore.runtime.values import (
 
 MAX_LIST = 1_000_000
 MAX_TEXT = 10_000_000  # characters
+MAX_INT_BITS = 13_000  # about 3,900 digits (Python shows no whole number past 4,300)
 
 
 class Closure:
@@ -84,6 +85,15 @@ def ticks_of(value: Any) -> int:
 
 
 # ------------------------------------------------------------ numbers
+
+
+def int_mul(a: int, b: int) -> int:
+    """``a * b`` of whole numbers, refused past MAX_INT_BITS (squaring again and again
+    would otherwise take minutes and all the memory before failing)."""
+    product = a * b
+    if product.bit_length() > MAX_INT_BITS:
+        raise LimitExceeded(f"a whole number larger than 2^{MAX_INT_BITS}")
+    return product
 
 
 def int_div(a: int, b: int) -> int:
