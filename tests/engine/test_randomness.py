@@ -135,7 +135,6 @@ def test_bot_streams_are_fair_and_apart() -> None:
     for number in range(5_000):
         stream = randomness.Stream(key, number)
         counts[stream.randint(0, 9)] += 1
-        assert 0.0 <= stream.random() < 1.0
     assert chi_square(counts) < 27.9  # 9 degrees of freedom, 0.999 quantile
     assert randomness.Stream(key, 1).randint(0, 2**200) != randomness.Stream(key, 2).randint(
         0, 2**200

@@ -106,10 +106,6 @@ class Stream:
         """A uniform integer in [low, high]."""
         return low + below(self.next64, high - low + 1)
 
-    def random(self) -> float:
-        """A uniform float in [0, 1)."""
-        return (self.next64() >> 11) / float(1 << 53)
-
 
 def stream_key(seed: int, salt: int) -> int:
     """The key of a family of streams of a session (its seed and a salt)."""
