@@ -70,8 +70,9 @@ def test_walks_and_triggers_happen_when_worked_out(
     assert walk_ticks(castle) == 240 and walk_ticks(100) == 120
     # Ren: inn -> ford (2) -> moor (the link without distance: 1) = 3 km, 2520 ticks; then
     # on the moor from [0,2] to [5,2]: hex distance 5, but the pond makes it 7 hexes of
-    # 100 m, 583 s, 5 turns, 600 ticks.
-    assert walk_ticks(3000) == 2520 and walk_ticks(700) == 600
+    # 100 m. Each is tall grass, which costs 1.5 times its length: 1050 m of walking,
+    # 875 s, 8 turns, 960 ticks.
+    assert walk_ticks(3000) == 2520 and walk_ticks(700 * 1.5) == 960
 
     assert messages(records, AOI) == [
         (0, "道のり 5000[m]"),
@@ -90,10 +91,11 @@ def test_walks_and_triggers_happen_when_worked_out(
         # Arriving at the moor (automatic trigger moorEdge) leads into the hex map.
         (2520, "すすきを掻き分けて野に入ります。"),
         (2520, "道のり 700[m]"),
+        (2520, "足場が悪く、歩く手間は 1050[m] 分"),
         # Arriving one hex from the shrine (automatic trigger kitsunebi, range < 150 m).
-        (3120, "青白い狐火が揺れ、すすきの陰に小さな祠が見えた。"),
+        (3480, "青白い狐火が揺れ、すすきの陰に小さな祠が見えた。"),
         # Searching there (action trigger prayer).
-        (3120, "祠に手を合わせ、旅の無事を祈りました。"),
+        (3480, "祠に手を合わせ、旅の無事を祈りました。"),
     ]
     queries = [(r["tick"], r["to"], r["title"]) for r in records if r["kind"] == "query"]
     # Both are asked at the start (foreach asks everyone together).
