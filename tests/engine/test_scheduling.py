@@ -8,6 +8,9 @@ in the same order, with the same errors.
 
 from __future__ import annotations
 
+import pytest
+
+from lore.engine import session as session_module
 from lore.engine.participants import Participants, Scripted
 from lore.engine.session import Limits, Session
 from lore.runtime.compiler import compile_program
@@ -200,4 +203,20 @@ def test_schedule_events_are_the_events_waiting() -> None:
             "waiting 0",
         ],
         [],
+    )
+
+
+def test_too_many_events_to_list_is_a_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(session_module, "MAX_LIST", 3)
+    body = ' rule count { GM.message("waiting " + schedule.events.length); }\n' + start(
+        "schedule.add({ ticks = 5; priority = 0; handler = @{ count; }; }:Event);"
+        "schedule.add({ ticks = 6; priority = 0; handler = @{ count; }; }:Event);"
+        "schedule.add({ ticks = 7; priority = 0; handler = @{ count; }; }:Event);"
+        "schedule.add({ ticks = 8; priority = 0; handler = @{ count; }; }:Event);"
+        "schedule.add({ ticks = 9; priority = 0; handler = @{ count; }; }:Event);"
+    )
+    # At 5 four events wait (at 6 to 9), one more than the limit; then 3, 2, 1 and 0.
+    assert run(body) == (
+        ["waiting 3", "waiting 2", "waiting 1", "waiting 0"],
+        ["more than 3 events wait: too many to list"],
     )

@@ -32,7 +32,7 @@ from lore.engine.randomness import GOLDEN, LIMITS, M1, M2, MASK, WORDS, RandomSo
 from lore.engine.transcript import Record, Transcript
 from lore.runtime.compiler import CompiledProgram
 from lore.runtime.errors import Frame, LimitExceeded, RuleError
-from lore.runtime.ops import Closure, Handler, handler_call, run_entry
+from lore.runtime.ops import MAX_LIST, Closure, Handler, handler_call, run_entry
 from lore.runtime.python_errors import plain_message
 from lore.runtime.quantity import Quantity
 from lore.runtime.values import FormInfo, LoreObject, RuntimeType, TypedString, show
@@ -196,6 +196,8 @@ class Runtime:
         """``schedule.events``: the events waiting, in the order they will run, as Event
         objects (made when asked; those added in this step join after it)."""
         session = self.session
+        if session.pending() > MAX_LIST:
+            raise LimitExceeded(f"more than {MAX_LIST} events wait: too many to list")
         event = session.program.form_by_name["Event"]
         found = []
         for ticks, priority in sorted(session.buckets):
