@@ -558,7 +558,7 @@ class Emitter:
         params = tuple(ast.Param(p.span, p.name, p.type) for p in definition.params or ())
         result = definition.result if isinstance(definition, ast.FunctionDef) else None
         lam = ast.Lambda(definition.span, params, result, definition.body)
-        closure = self.lambda_value(lam, is_function=isinstance(definition, ast.FunctionDef))
+        closure = self.lambda_value(lam)
         python = self.declare(definition.name)
         self.emit(f"{python} = {closure}", definition.span)
 
@@ -699,9 +699,9 @@ class Emitter:
         )
 
     def expr_Lambda(self, node: ast.Lambda) -> str:
-        return self.lambda_value(node, is_function=node.result is not None)
+        return self.lambda_value(node)
 
-    def lambda_parts(self, node: ast.Lambda, is_function: bool) -> tuple[str, str]:
+    def lambda_parts(self, node: ast.Lambda) -> tuple[str, str]:
         """Compile a lambda: the name of its code and the tuple of values it captures."""
         captured = self.visible_locals()
         found = self.type_of(node)
@@ -748,8 +748,8 @@ class Emitter:
         capture = "(" + "".join(f"{name}, " for name in capture_names) + ")"
         return inner.name, capture
 
-    def lambda_value(self, node: ast.Lambda, is_function: bool) -> str:
-        code, capture = self.lambda_parts(node, is_function)
+    def lambda_value(self, node: ast.Lambda) -> str:
+        code, capture = self.lambda_parts(node)
         return f"_Closure({code}, {capture}, {id(node)})"
 
     def expr_Select(self, node: ast.Select) -> str:
@@ -875,7 +875,8 @@ class Emitter:
     def add_in_place(self, literal: ast.FormLit) -> str | None:
         """``schedule.add({ticks = ...; priority = ...; handler = @{...};}:Event)``, the
         usual way to schedule: the event goes to the engine as its time and handler, with
-        no Event object made (nothing can see it while it waits). None: not that form."""
+        no Event object made (``schedule.events`` makes one if a rule asks). None: not
+        that form."""
         form_type = self.type_of(literal)
         if not isinstance(form_type, FormT) or form_type.symbol.name != "Event":
             return None
@@ -900,7 +901,7 @@ class Emitter:
             if bound is not None:
                 fn, arg = bound
             else:
-                fn, arg = self.lambda_parts(handler, is_function=handler.result is not None)
+                fn, arg = self.lambda_parts(handler)
         else:
             held = self.temp()
             self.emit(f"{held} = _handler_call({self.expr(handler)})", handler.span)
