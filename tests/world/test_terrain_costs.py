@@ -171,3 +171,15 @@ def test_check_names_terrains_the_map_lacks(
         f"{where}:13:18: error: terrain costs apply to maps of sections (Sectioned2D), "
         "not to this map" in out
     )
+
+
+def test_a_map_s_terrains_are_those_it_declares_and_uses() -> None:
+    text = terrain_xml(["s."], 4).replace(
+        '">\n',
+        '">\n <terrains><element name="plain"/><element name="swamp"/>'
+        '<element name="snow"/></terrains>\n',
+        1,
+    )
+    geometry, problems = read(text)
+    assert problems == [] and isinstance(geometry, SectionedGeometry)
+    assert geometry.terrains() == {"plain", "swamp", "snow"}  # snow: declared, not used

@@ -140,11 +140,7 @@ def terrain_costs(area: AreaNode) -> dict[str, float] | None:
     if not given:
         return None
     geometry = area.geometry
-    known = (
-        {s.terrain for line in geometry.lines for s in line if s.terrain is not None}
-        if isinstance(geometry, SectionedGeometry)
-        else set()
-    )
+    known = geometry.terrains() if isinstance(geometry, SectionedGeometry) else frozenset()
     costs: dict[str, float] = {}
     for entry in given:
         values = entry.values if isinstance(entry, LoreObject) else {}

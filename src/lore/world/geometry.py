@@ -90,6 +90,12 @@ class LinkedGeometry(Geometry):
 class SectionedGeometry(Geometry):
     kind: int = 4
     lines: tuple[tuple[Section, ...], ...] = ()
+    declared: frozenset[str] = frozenset()  # the <terrains> of the map, if it lists them
+
+    def terrains(self) -> frozenset[str]:
+        """The terrains of the map: those it declares and those its sections have."""
+        used = {s.terrain for line in self.lines for s in line if s.terrain is not None}
+        return self.declared | used
 
     def section(self, coordinate: str) -> Section | None:
         parts = coordinate.replace(" ", "").split(",")
@@ -305,7 +311,8 @@ class _Reader:
                 "a Sectioned2D geometry needs at least one <line> of <section>s",
                 self.document.place(root),
             )
-        return SectionedGeometry("Sectioned2D", scale, kind, tuple(lines))
+        declared = frozenset(name for name in terrains if name is not None)
+        return SectionedGeometry("Sectioned2D", scale, kind, tuple(lines), declared)
 
     def section(self, element: Element, terrains: set[str | None]) -> Section:
         terrain = element.get("terrain")

@@ -143,7 +143,7 @@ class WorldCheck:
                 code="world.terrain",
             )
             return
-        known = {s.terrain for line in geometry.lines for s in line if s.terrain is not None}
+        known = geometry.terrains()
         for item in costs.items:
             if not isinstance(item, ast.FormLit):
                 continue
