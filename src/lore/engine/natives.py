@@ -11,7 +11,7 @@ from lore.engine import world_natives
 from lore.engine.participants import Pending
 from lore.engine.queries import AnswerError, Query, fill, make_query, plain
 from lore.runtime.errors import RuleError
-from lore.runtime.ops import handler_call
+from lore.runtime.ops import handler_call, ticks_of
 from lore.runtime.quantity import Quantity
 from lore.runtime.values import LoreObject, TypedString, show
 from lore.semantics.units import UnitFamily
@@ -185,17 +185,18 @@ def record_answer(session: Session, query: Query, key: Any, answer: dict[str, An
 
 
 def schedule_add(rt: Runtime, schedule: LoreObject, event: Any) -> None:
-    session = rt.session
+    rt.add_at(*event_parts(rt.session, event))
+
+
+def event_parts(session: Session, event: Any) -> tuple[int, int, Any, Any]:
+    """An Event object as the queue keeps it: (ticks, priority, fn, arg)."""
     event_form = session.program.form_by_name["Event"]
     form = event.form if isinstance(event, LoreObject) else None
     if form is not event_form and (form is None or not form.is_subform_of(event_form)):
         raise RuleError(f"schedule.add takes an Event, not {show(event)}")
-    ticks = event.values.get("ticks")
-    value = ticks.to_int() if isinstance(ticks, Quantity) else ticks
-    if not isinstance(value, int):
-        raise RuleError(f"the event's ticks must be a game time, not {show(ticks)}")
+    ticks = ticks_of(event.values.get("ticks"))
     priority = event.values.get("priority", 0)
     if not isinstance(priority, int):
         raise RuleError(f"the event's priority must be a whole number, not {show(priority)}")
     fn, arg = handler_call(event.values.get("handler"))
-    rt.add_at(value, priority, fn, arg)
+    return ticks, priority, fn, arg

@@ -32,7 +32,7 @@ from lore.engine.randomness import GOLDEN, LIMITS, M1, M2, MASK, WORDS, RandomSo
 from lore.engine.transcript import Record, Transcript
 from lore.runtime.compiler import CompiledProgram
 from lore.runtime.errors import Frame, LimitExceeded, RuleError
-from lore.runtime.ops import MAX_LIST, Closure, Handler, handler_call, run_entry
+from lore.runtime.ops import MAX_LIST, Closure, Handler, run_entry
 from lore.runtime.python_errors import plain_message
 from lore.runtime.quantity import Quantity
 from lore.runtime.values import FormInfo, LoreObject, RuntimeType, TypedString, show
@@ -437,17 +437,8 @@ class Session:
         return None
 
     def enqueue(self, event: Any) -> None:
-        """Queue an Event object (one of the program's values, or one a rule built)."""
-        if not isinstance(event, LoreObject):
-            raise RuleError(f"{show(event)} is not an Event")
-        ticks = event.values.get("ticks")
-        priority = event.values.get("priority", 0)
-        if isinstance(ticks, Quantity):
-            ticks = ticks.to_int()
-        if not isinstance(ticks, int) or not isinstance(priority, int):
-            raise RuleError(f"{event!r} needs whole ticks and priority")
-        fn, arg = handler_call(event.values.get("handler"))
-        self.push(ticks, priority, fn, arg)
+        """Queue an Event object (one of the program's values, or a stored schedule's)."""
+        self.push(*natives.event_parts(self, event))
 
     def push(self, ticks: int, priority: int, fn: Any, arg: Any) -> None:
         key = (ticks, priority)
