@@ -26,7 +26,6 @@ import hashlib
 import sys
 from array import array
 from collections.abc import Callable
-from typing import Protocol
 
 MASK = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
@@ -40,12 +39,6 @@ LIMITS = {span: WORDS - (WORDS % span) for span in range(1, 1025)}
 _WORD = array("Q")
 if _WORD.itemsize != 8:  # pragma: no cover - every platform CPython supports has one
     raise ImportError("the random words need an 8-byte array type")
-
-
-class RandomSource(Protocol):
-    """What dice and bots draw from."""
-
-    def randint(self, low: int, high: int) -> int: ...
 
 
 def mix(z: int) -> int:

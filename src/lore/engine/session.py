@@ -28,9 +28,10 @@ from typing import Any
 from lore.engine import natives, randomness, world_natives
 from lore.engine.participants import Participants
 from lore.engine.queries import AnswerError, fill
-from lore.engine.randomness import GOLDEN, LIMITS, M1, M2, MASK, WORDS, RandomSource, Stream, mix
+from lore.engine.randomness import GOLDEN, LIMITS, M1, M2, MASK, WORDS, Stream, mix
 from lore.engine.transcript import Record, Transcript
 from lore.runtime.compiler import CompiledProgram
+from lore.runtime.dice import RandomSource
 from lore.runtime.errors import Frame, LimitExceeded, RuleError
 from lore.runtime.ops import MAX_LIST, Closure, Handler, run_entry
 from lore.runtime.python_errors import plain_message

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
+from typing import Protocol
 
 from lore.runtime.errors import LimitExceeded, RuleError
 
 MAX_DICE = 10_000
 MAX_SIDES = 1_000_000
+
+
+class RandomSource(Protocol):
+    """What dice are rolled with: the engine gives each handler its own."""
+
+    def randint(self, low: int, high: int) -> int: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +59,7 @@ class Dice:
     def __rsub__(self, other: int) -> Dice:
         return (-self) + other
 
-    def roll(self, rng: random.Random) -> int:
+    def roll(self, rng: RandomSource) -> int:
         randint = rng.randint
         total = self.bonus
         for count, sides in self.groups:
