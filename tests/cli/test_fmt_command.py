@@ -70,3 +70,14 @@ def test_examples_format_stably(
     copy = tmp_path / path.name
     copy.write_text(capsys.readouterr().out, encoding="utf-8")
     assert main(["fmt", "--check", str(copy)]) == 0
+
+
+EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").rglob("*.lore"))
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=[p.name for p in EXAMPLES])
+def test_the_examples_are_in_the_canonical_layout(
+    path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # What rule authors copy from should be what `lore fmt` writes.
+    assert main(["fmt", "--check", str(path)]) == 0, capsys.readouterr().err
