@@ -121,9 +121,10 @@ def transcript(text: str) -> list[dict[str, object]]:
     result = check_text(text, "fz.lore")
     errors = [d for d in result.diagnostics if d.severity.name == "ERROR"]
     assert not errors, [d.render() for d in errors] + [text]
-    session = Session(
-        compile_program(result), 7, Participants({"GM": Scripted([])}), Limits(max_ticks=40)
-    )
+    # Bodies that schedule several events of their own rule multiply their events: the
+    # limit of events waiting stops them (a RuleError, and the session goes on).
+    limits = Limits(max_ticks=40, max_events=300)
+    session = Session(compile_program(result), 7, Participants({"GM": Scripted([])}), limits)
     reason = session.run()  # a Python error would get out of here
     assert reason in ("stopped", "no-events"), reason
     return list(session.transcript.records)
@@ -142,4 +143,15 @@ def test_in_place_events_run_as_built_ones(body: list[list[str]], stats: tuple[i
     built = TEMPLATE.format(body=spelled(lines, in_place=False), **values)
     first = transcript(fast)
     assert first == transcript(fast)  # the same files and seed: the same transcript
-    assert first == transcript(built)
+    assert comparable(first) == comparable(transcript(built))
+
+
+def comparable(records: list[dict[str, object]]) -> list[dict[str, object]]:
+    """The records, but the place of a limit of the whole step: it names the step's first
+    handler, which is the rule itself when it was bound in place and its lambda when not."""
+    return [
+        {k: v for k, v in r.items() if k != "where"}
+        if str(r.get("message", "")).endswith("events keep scheduling more events")
+        else r
+        for r in records
+    ]

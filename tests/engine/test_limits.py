@@ -210,3 +210,67 @@ def test_an_alter_has_a_budget_of_its_own() -> None:
     session = Session(compile_program(result), 0, Participants({"GM": gm}), Limits(max_ops=100))
     assert session.run() == "no-events"
     assert [r.get("text") or r.get("message") for r in gm.told] == ["total 1"]
+
+
+GROWING_TIME = """\
+import "basic.lore":url;
+section growing {
+ function grow(time : unit[sec], f : integer, n : integer) : unit[sec] {
+  if (n == 0) {
+   result = time;
+  } else {
+   result = grow(time * f, f, n - 1);
+  }
+ }
+ go = { ticks = 0; priority = 0; handler = @{
+  f = 1000000000 * 1000000000 * 1000000000 * 1000000000;
+  GM.message("took " + grow(1[sec], f, 140));
+ }; }:Event;
+}
+"""
+
+
+def test_a_quantity_grown_without_end_is_stopped() -> None:
+    result = check_text(GROWING_TIME, "growing.lore")
+    assert result.ok, [d.render() for d in result.diagnostics]
+    gm = Scripted([])
+    session = Session(compile_program(result), 0, Participants({"GM": gm}))
+    assert session.run() == "no-events"
+    assert [(r["message"], r["where"]) for r in gm.told] == [
+        ("a whole number larger than 2^13000", "growing.lore:7:4")
+    ]
+
+
+SPAWNING = """\
+import "basic.lore":url;
+section spawning {
+ form Cell {
+  rule split {
+   schedule.add({ ticks = schedule.current + 1[sec]; handler = @{ self.split; }; }:Event);
+   schedule.add({ ticks = schedule.current + 1[sec]; handler = @{ self.split; }; }:Event);
+  }
+ }
+ cell = {}:Cell;
+ go = { ticks = 0; priority = 0; handler = @{ cell.split; }; }:Event;
+ later = { ticks = 50; priority = 0; handler = @{ GM.message("still here"); }; }:Event;
+}
+"""
+
+
+def test_events_that_multiply_are_stopped() -> None:
+    result = check_text(SPAWNING, "spawning.lore")
+    assert result.ok, [d.render() for d in result.diagnostics]
+    gm = Scripted([])
+    limits = Limits(max_events=100)
+    session = Session(compile_program(result), 0, Participants({"GM": gm}), limits)
+    assert session.run() == "no-events"
+    # 1, 2, 4, ... events a second: at 6 the 64 splits would leave 128 waiting. That step
+    # is dropped, which ends the chain; the later event still runs.
+    assert [(r["tick"], r.get("message") or r.get("text"), r.get("where")) for r in gm.told] == [
+        (
+            6,
+            "more than 100 events would wait: events keep scheduling more events",
+            "spawning.lore:5:4",
+        ),
+        (50, "still here", None),
+    ]

@@ -53,6 +53,9 @@ class Limits:
     # Steps at one game time: events that keep scheduling events at the same time would
     # otherwise run forever without the time moving on.
     max_steps_at_once: int = 100_000
+    # Events waiting at once: events that each schedule several more would otherwise fill
+    # the memory.
+    max_events: int = 1_000_000
 
 
 class Suspend(Exception):
@@ -363,6 +366,7 @@ class Session:
         self.steps = 0
         self.step_size = 0  # how many handlers the step being run has
         self.at_once = 0  # steps run so far at the time of the step being run
+        self.queued = 0  # events waiting in the buckets
         self.answers: list[tuple[str, dict[str, Any]]] = []
         self.answer_ids: list[str] = []  # the question each answer answered
         # A step waiting for answers: its events (to run again once answers come), the
@@ -448,10 +452,11 @@ class Session:
             bucket = self.buckets[key] = []
             heapq.heappush(self.keys, key)
         bucket.append((next(self.seqs), fn, arg))
+        self.queued += 1
 
     def pending(self) -> int:
         """How many events wait (not counting a step that waits for answers)."""
-        return sum(len(bucket) for bucket in self.buckets.values())
+        return self.queued
 
     # ------------------------------------------------------------ running
 
@@ -497,6 +502,7 @@ class Session:
         if entries is None:
             key = heapq.heappop(self.keys)
             entries = self.buckets.pop(key)
+            self.queued -= len(entries)
             self.at_once = self.at_once + 1 if self.steps and key[0] == self.ticks else 1
             self.ticks, self.priority = key
             self.steps += 1
@@ -538,6 +544,14 @@ class Session:
                 rt.requests = {}
                 rt.adds = []
                 return
+            if len(adds) + self.queued > self.limits.max_events:
+                error = LimitExceeded(
+                    f"more than {self.limits.max_events} events would wait: events keep"
+                    " scheduling more events",
+                    "a handler probably schedules several events that each do the same",
+                )
+                error.frames = self.handler_frames(entries)
+                raise error
             del entries  # the step's events are done with: freed before the update
             if rt.requests:
                 self.update()
@@ -564,6 +578,7 @@ class Session:
                     heapq.heappush(keys, last)
                 bucket = found
             bucket.append((next(seqs), fn, arg))
+        self.queued += len(adds)
 
     def drop_runaway(self, entries: list[Entry]) -> None:
         """Drop a step past the limit of steps at one time (its events do not run, so the
@@ -573,14 +588,19 @@ class Session:
             " keep scheduling events at the same time",
             "an event's handler probably schedules itself at schedule.current; give it a delay",
         )
+        error.frames = self.handler_frames(entries)
+        self.report(error)
+        self.at_once = 0
+
+    def handler_frames(self, entries: list[Entry]) -> list[Frame]:
+        """Where the first handler of a step is written (for an error of the whole step)."""
         for _, fn, _ in entries[:1]:
             code = getattr(fn, "__code__", None)
             line_map = self.program.line_maps.get(code.co_filename) if code else None
             span = next((s for s in line_map.spans if s is not None), None) if line_map else None
             if line_map is not None and span is not None:
-                error.frames = [Frame(line_map.rule, line_map.source, span)]
-        self.report(error)
-        self.at_once = 0
+                return [Frame(line_map.rule, line_map.source, span)]
+        return []
 
     def update(self) -> None:
         """Run each requested alter once with all values requested for it."""

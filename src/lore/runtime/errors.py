@@ -64,3 +64,15 @@ class LimitExceeded(RuleError):
     def __init__(self, message: str, hint: str | None = None, at_entry: bool = False) -> None:
         super().__init__(message, hint)
         self.at_entry = at_entry
+
+
+# About 3,900 digits: Python shows no whole number past 4,300, and squaring a number again
+# and again would otherwise take minutes and all the memory before failing.
+MAX_INT_BITS = 13_000
+
+
+def bounded_whole(value: int) -> int:
+    """``value``, refused when it is past 2^MAX_INT_BITS (a number grown without end)."""
+    if value.bit_length() > MAX_INT_BITS:
+        raise LimitExceeded(f"a whole number larger than 2^{MAX_INT_BITS}")
+    return value

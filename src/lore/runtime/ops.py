@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from lore.runtime.dice import Dice
-from lore.runtime.errors import LimitExceeded, RuleError
+from lore.runtime.errors import LimitExceeded, RuleError, bounded_whole
 from lore.runtime.quantity import Quantity, round_half_up
 from lore.runtime.values import (
     EnumValue,
@@ -25,7 +25,6 @@ from lore.runtime.values import (
 
 MAX_LIST = 1_000_000
 MAX_TEXT = 10_000_000  # characters
-MAX_INT_BITS = 13_000  # about 3,900 digits (Python shows no whole number past 4,300)
 
 
 class Closure:
@@ -88,12 +87,8 @@ def ticks_of(value: Any) -> int:
 
 
 def int_mul(a: int, b: int) -> int:
-    """``a * b`` of whole numbers, refused past MAX_INT_BITS (squaring again and again
-    would otherwise take minutes and all the memory before failing)."""
-    product = a * b
-    if product.bit_length() > MAX_INT_BITS:
-        raise LimitExceeded(f"a whole number larger than 2^{MAX_INT_BITS}")
-    return product
+    """``a * b`` of whole numbers (the one operation that grows them fast), bounded."""
+    return bounded_whole(a * b)
 
 
 def int_div(a: int, b: int) -> int:

@@ -11,7 +11,7 @@ import math
 from collections.abc import Callable
 from fractions import Fraction
 
-from lore.runtime.errors import RuleError
+from lore.runtime.errors import RuleError, bounded_whole
 from lore.semantics.units import UnitFamily
 
 
@@ -54,7 +54,7 @@ class Quantity:
     def _make(self, value: int | float | Fraction) -> Quantity:
         if self.family.integer:
             whole = value if isinstance(value, int) else round_half_up(value)
-            return Quantity(whole, self.unit, self.family)
+            return Quantity(bounded_whole(whole), self.unit, self.family)
         return Quantity(float(value), self.unit, self.family)
 
     def __add__(self, other: Quantity) -> Quantity:
