@@ -94,6 +94,13 @@ def test_no_traceback_reaches_the_user(tmp_path: Path, capsys: pytest.CaptureFix
     assert "Traceback" not in output
     assert f"[1] rule error at {place('deeper(n + 1);')}: {DEPTH}" in output
     assert 'File "' not in output
+    # Under it, for the rule's author: the line, the hint and the Lore call stack, with a
+    # recursion's repeated frames folded.
+    line = place("deeper(n + 1);").split(":")[-2]
+    assert f"    {line} |   deeper(n + 1);\n" in output
+    assert "    hint: a rule probably calls itself without end\n" in output
+    assert f"      {place('deeper(n + 1);')}: in rule runaway.deeper\n" in output
+    assert "      (the same 148 more times)\n" in output
 
 
 def test_the_gm_is_told() -> None:

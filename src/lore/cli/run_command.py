@@ -223,6 +223,11 @@ class Printer:
                 file=sys.stderr,
                 flush=True,
             )
+            errors = self.session.errors if self.session is not None else []
+            if errors and errors[-1].message == record["message"]:
+                # The line, the hint and the Lore call stack, for the rule's author.
+                for line in errors[-1].render().splitlines()[1:]:
+                    print(f"    {line}", file=sys.stderr, flush=True)
         elif kind == "end":
             why = f": {record['message']}" if record.get("message") else ""
             print(

@@ -50,9 +50,20 @@ class RuleError(LoreError):
             lines.append(f"{pos.line} | {text}")
         if self.hint:
             lines.append(f"hint: {self.hint}")
+        shown: list[str] = []
+        repeats = 0
         for frame in reversed(self.frames):
-            lines.append(f"  {frame.describe()}")
-        return "\n".join(lines)
+            text = f"  {frame.describe()}"
+            if shown and text == shown[-1]:
+                repeats += 1
+                continue
+            if repeats:
+                shown.append(f"  (the same {repeats} more times)")
+                repeats = 0
+            shown.append(text)
+        if repeats:
+            shown.append(f"  (the same {repeats} more times)")
+        return "\n".join(lines + shown)
 
 
 class LimitExceeded(RuleError):
