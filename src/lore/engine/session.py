@@ -33,7 +33,7 @@ from lore.engine.transcript import Record, Transcript
 from lore.runtime.compiler import CompiledProgram
 from lore.runtime.dice import RandomSource
 from lore.runtime.errors import Frame, LimitExceeded, RuleError
-from lore.runtime.ops import MAX_LIST, Closure, Handler, run_entry
+from lore.runtime.ops import MAX_LIST, Closure, Handler, rule_of, run_entry
 from lore.runtime.python_errors import plain_message
 from lore.runtime.quantity import Quantity
 from lore.runtime.values import FormInfo, LoreObject, RuntimeType, TypedString, show
@@ -268,13 +268,7 @@ class Runtime:
         return LoreObject(None, values, next(self.session.oids))
 
     def method(self, obj: Any, name: str, *args: Any) -> Any:
-        form = obj.form if isinstance(obj, LoreObject) else None
-        if form is None:
-            raise RuleError(f"{show(obj)} has no rule '{name}'")
-        fn = form.vtable.get(name) or form.resolve().get(name)
-        if fn is None:
-            raise RuleError(f"{obj!r} has no rule '{name}'")
-        return fn(self, obj, *args)
+        return rule_of(obj, name)(self, obj, *args)
 
     def call_field(self, obj: Any, name: str, *args: Any) -> Any:
         if not isinstance(obj, LoreObject):
@@ -293,7 +287,7 @@ class Runtime:
 
     def request(self, obj: Any, alter: str, value: Any) -> None:
         form = obj.form if isinstance(obj, LoreObject) else None
-        if form is None or (alter not in form.alters and not form.is_alter(alter)):
+        if form is None or not form.is_alter(alter):
             raise RuleError(f"{show(obj)} has no alter '{alter}'")
         requests = self.requests
         key = (obj, alter)

@@ -7,7 +7,7 @@ engine's update phase.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -96,44 +96,26 @@ class FormInfo:
             self.vtable = {**inherited, **self.methods}
         return self.vtable
 
-    def is_subform_of(self, other: FormInfo) -> bool:
+    def ancestors(self) -> Iterator[FormInfo]:
+        """This form, then the form it extends, and so on."""
         form: FormInfo | None = self
         while form is not None:
-            if form is other:
-                return True
+            yield form
             form = form.parent
-        return False
 
-    def method(self, name: str) -> Callable[..., Any] | None:
-        form: FormInfo | None = self
-        while form is not None:
-            found = form.methods.get(name)
-            if found is not None:
-                return found
-            form = form.parent
-        return None
+    def is_subform_of(self, other: FormInfo) -> bool:
+        return any(form is other for form in self.ancestors())
 
     def is_alter(self, name: str) -> bool:
         return self.modified_by(name) is not None
 
     def modified_by(self, alter: str) -> frozenset[str] | None:
         """The members the alter ``alter`` of this form modifies (None: no such alter)."""
-        form: FormInfo | None = self
-        while form is not None:
-            found = form.alters.get(alter)
-            if found is not None:
-                return found
-            form = form.parent
-        return None
+        return next((f.alters[alter] for f in self.ancestors() if alter in f.alters), None)
 
     def all_defaults(self) -> dict[str, Callable[[LoreObject], Any]]:
-        chain: list[FormInfo] = []
-        form: FormInfo | None = self
-        while form is not None:
-            chain.append(form)
-            form = form.parent
         merged: dict[str, Callable[[LoreObject], Any]] = {}
-        for ancestor in reversed(chain):
+        for ancestor in reversed(list(self.ancestors())):
             merged.update(ancestor.defaults)
         return merged
 
