@@ -1143,9 +1143,9 @@ class Emitter:
     def type_builtin(
         self, inner: Type, target: str, name: str, compiled: list[str], args: tuple[ast.Expr, ...]
     ) -> str:
-        if name == "input":
+        if name in ("input", "choice", "choices"):
             extra = "".join(f", {value}" for value in compiled)
-            return f"_input_marker({target}{extra})"
+            return f"_{name}_marker({target}{extra})"
         if name == "empty":
             return "()"
         if name == "values" and isinstance(inner, EnumT):
