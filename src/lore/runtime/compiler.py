@@ -237,12 +237,14 @@ class Compiler:
             visit(id(symbol))
         self.program.values = ordered
         event = self.checker.root.members.get("Event")
+        # Only the scenario's events start the session: an imported file is a library.
+        scenarios = {id(module.source) for module in self.result.program.scenarios()}
         for symbol, index, _ in ordered:
             if (
                 isinstance(symbol.type, FormT)
                 and isinstance(event, FormSymbol)
                 and symbol.type.symbol.is_subform_of(event)
-                and not symbol.source.name.startswith("<")
+                and id(symbol.source) in scenarios
             ):
                 self.program.events.append(index)
 
