@@ -10,7 +10,8 @@
   accepts; ``area.reachable(actor, steps, passable, stop)`` and ``area.choiceMove(...)``:
   the places an actor can reach with a movement allowance (a number of steps, each
   weighted by the terrain entered), passing only where ``passable`` says and stopping
-  only where ``stop`` says; ``choiceMove`` asks the actor's participant to pick one.
+  only where ``stop`` says (its own place too, when ``stop`` accepts it: staying is a
+  move of length 0); ``choiceMove`` asks the actor's participant to pick one.
 """
 
 from __future__ import annotations
@@ -298,7 +299,7 @@ def _stops(
         area, start, _test(rt, passable, area), _allowance(allowance), terrain_costs(area)
     )
     can_stop = _test(rt, stop, area)
-    goals = [place for place in found if place != start and can_stop(place)]
+    goals = [place for place in found if can_stop(place)]
     return found, _in_map_order(area, goals)
 
 
@@ -362,7 +363,7 @@ def choice_move(
     locations = tuple(area.location(goal) for goal in goals)
     goal_input = Input("goal", RuntimeType("prim", "loc"), tuple(str(g) for g in locations))
     texts = (("map", render_map(area, start)),)
-    query = Query(recipient(actor), f"move in {area.label}", texts, (goal_input,))
+    query = Query(recipient(actor), f"move in {area.label or area.path}", texts, (goal_input,))
     answer = ask_query(rt, query).values["goal"]
     goal = world_of(rt).resolve(answer).coordinate
     assert goal is not None
