@@ -74,7 +74,8 @@ def test_a_roll_keeps_its_faces_and_is_recorded_once() -> None:
         go(
             'r = aki.roll(4d6 + 2); GM.message(r.text + " " + r.total + " " + r.faces.length);'
             " k = r.keepHighest(2); dl = r.dropLowest(1);"
-            ' GM.message(k.text + " " + k.total + " " + dl.text + " " + r.highest + " " + r.lowest);'
+            ' GM.message(k.text + " " + k.total + " " + dl.text'
+            ' + " " + r.highest + " " + r.lowest);'
         )
     )
     [record] = [r for r in session.transcript.records if r["kind"] == "dice"]
@@ -149,7 +150,8 @@ def test_a_negative_number_of_dice_is_an_error(count: str) -> None:
 
 def test_choices_are_named_and_checked() -> None:
     body = go(
-        'a = aki.query("pick", { foe = Hero.choice({orc, orc2}); n = integer.choices({1, 2, 3}, 1, 2); });'
+        'a = aki.query("pick", { foe = Hero.choice({orc, orc2});'
+        " n = integer.choices({1, 2, 3}, 1, 2); });"
         ' GM.message(a.foe.location + " " + a.n.sum);'
     )
     session = session_of(body, {"aki@x": [{"foe": "orc2", "n": [3, 1]}]})
@@ -204,7 +206,8 @@ def test_signals_and_alter_hooks() -> None:
     session = session_of(
         go(
             ' system.on("boom", @(x : any) { GM.message("heard " + x); });'
-            ' system.onAlter("hurt", @(x : any) { select (x) { as (h : Hero) { GM.message(h.name + " hp " + h.hp); } default {} } });'
+            ' system.onAlter("hurt", @(x : any) { select (x) {'
+            ' as (h : Hero) { GM.message(h.name + " hp " + h.hp); } default {} } });'
             ' schedule.then(@{ system.signal("boom", 5); orc.hurt(4); });'
         )
     )
@@ -262,7 +265,8 @@ def test_map_queries() -> None:
 def test_moves_are_bounded_and_blocked_by_the_rule_given() -> None:
     body = go(
         " noOrc = @(l : loc) : boolean { result = l != orc.location; };"
-        " free = @(l : loc) : boolean { result = system.actorsAt(l).length == 0 | l == aki.location; };"
+        " free = @(l : loc) : boolean {"
+        " result = system.actorsAt(l).length == 0 | l == aki.location; };"
         ' GM.message("" + field.reachable(aki, 2, noOrc, free));'
         " r = field.choiceMove(aki, 3, noOrc, free); aki.relocate(r.goal);"
         ' schedule.then(@{ GM.message("" + aki.location + " " + r.cost); });'
