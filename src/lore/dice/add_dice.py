@@ -1,0 +1,316 @@
+"""Sums of dice: ``2D6+3>=10``, ``(2D6+1D4)*2``, ``4D6KH3``, ``3D6MAX``, ``D20``, ``1D6/2U``.
+
+BCDice's ``AddDice``. The grammar (a word, upper-cased; ``S`` first makes it secret)::
+
+    command := "S"? add (CMP (add | "?"))?
+    add     := mul (("+" | "-") mul)*            a - -b is written a+b
+    mul     := unary ("*" unary | "/" unary ("F" | "U" | "C" | "R")?)*
+    unary   := ("+" | "-")* dice                 two minus signs cancel
+    dice    := term "D" term? filter? | "D" term filter? | term
+    filter  := ("KH" | "KL" | "DH" | "DL") term? | "MAX" | "MIN"
+    term    := "(" add ")" | NUMBER
+
+The left side must roll dice, the target must not, and counts and sides are worked out
+before rolling (``(2+3)D6`` is shown as ``5D6``). A missing number of sides is 6; ``D66``
+alone is the ``D66`` command, but ``2D66`` rolls two d66 here. Division rounds down
+unless a letter says otherwise (``U`` and ``C`` up, ``R`` half away from zero); dividing
+by zero gives 1, as in BCDice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lore.dice.arithmetic import checked, divide
+from lore.dice.lexer import CMP, NUMBER, ParseError, TokenParser, compare, first_word, format_cmp
+from lore.dice.result import RollResult
+from lore.dice.source import Tray
+
+IMPLICIT_SIDES = 6
+FILTERS = {("K", "H"): "KH", ("K", "L"): "KL", ("D", "H"): "DH", ("D", "L"): "DL"}
+SHORTHANDS = {("M", "A", "X"): "KH", ("M", "I", "N"): "KL"}
+ROUNDING = {"F": "F", "U": "U", "C": "U", "R": "R"}
+UNDECIDED = "?"
+
+
+@dataclass(frozen=True, slots=True)
+class Num:
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class Neg:
+    body: Node
+
+
+@dataclass(frozen=True, slots=True)
+class BinOp:
+    op: str  # "+", "-", "*"
+    left: Node
+    right: Node
+
+
+@dataclass(frozen=True, slots=True)
+class Div:
+    left: Node
+    right: Node
+    rounding: str  # "" (down), "U", "R", "F"
+
+
+@dataclass(frozen=True, slots=True)
+class Paren:
+    body: Node
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """``times`` dice of ``sides`` sides (None: the implicit 6), summed; with a filter
+    ("KH", "KL", "DH", "DL") only the kept ones count."""
+
+    times: Node
+    sides: Node | None
+    filter: str | None = None
+    count: Node | None = None
+
+
+Node = Num | Neg | BinOp | Div | Paren | Roll
+
+
+@dataclass(frozen=True, slots=True)
+class AddDice:
+    secret: bool
+    left: Node
+    op: str | None = None
+    target: Node | str | None = None
+
+
+def has_dice(node: Node) -> bool:
+    if isinstance(node, Roll):
+        return True
+    if isinstance(node, Neg | Paren):
+        return has_dice(node.body)
+    if isinstance(node, BinOp | Div):
+        return has_dice(node.left) or has_dice(node.right)
+    return False
+
+
+class Parser(TokenParser):
+    def command(self) -> AddDice:
+        secret = self.accept("S") is not None
+        left = self.add()
+        if not has_dice(left):
+            raise ParseError("no dice")
+        if not self.at(CMP):
+            self.end()
+            return AddDice(secret, left)
+        op = self.cmp()
+        target: Node | str = UNDECIDED if self.accept("?") else self.add()
+        self.end()
+        if not isinstance(target, str) and has_dice(target):
+            raise ParseError("dice in the target")
+        return AddDice(secret, left, op, target)
+
+    def add(self) -> Node:
+        left = self.mul()
+        while self.peek().kind in ("+", "-"):
+            op = self.peek().kind
+            self.pos += 1
+            right = self.mul()
+            if isinstance(right, Neg):
+                op, right = ("+" if op == "-" else "-"), right.body
+            left = BinOp(op, left, right)
+        return left
+
+    def mul(self) -> Node:
+        left = self.unary()
+        while True:
+            if self.accept("*"):
+                left = BinOp("*", left, self.unary())
+            elif self.accept("/"):
+                right = self.unary()
+                rounding = self.rounding(ROUNDING)
+                left = Div(left, right, rounding)
+            else:
+                return left
+
+    def unary(self) -> Node:
+        negative = self.signs() % 2 == 1
+        body = self.dice()
+        return Neg(body) if negative else body
+
+    def dice(self) -> Node:
+        if self.accept("D"):
+            sides = self.plain_term()
+            if isinstance(sides, Num) and sides.value == 66:
+                raise ParseError("D66 is a command of its own")
+            return self.filtered(Num(1), sides)
+        times = self.term()
+        if not self.accept("D"):
+            return times
+        if has_dice(times):
+            raise ParseError("dice in a count of dice")
+        explicit = self.plain_term() if self.peek().kind in (NUMBER, "(") else None
+        return self.filtered(times, explicit)
+
+    def filtered(self, times: Node, sides: Node | None) -> Roll:
+        for pair, name in FILTERS.items():
+            if self.at(*pair):
+                self.pos += 2
+                count = self.plain_term() if self.peek().kind in (NUMBER, "(") else Num(1)
+                return Roll(times, sides, name, count)
+        for word, name in SHORTHANDS.items():
+            if self.at(*word):
+                self.pos += 3
+                return Roll(times, sides, name, Num(1))
+        return Roll(times, sides)
+
+    def plain_term(self) -> Node:
+        node = self.term()
+        if has_dice(node):
+            raise ParseError("dice where a number is needed")
+        return node
+
+    def term(self) -> Node:
+        if self.accept("("):
+            self.enter()
+            body = self.add()
+            self.expect(")")
+            self.leave()
+            return Paren(body)
+        return Num(self.number())
+
+
+def parse(text: str) -> AddDice | None:
+    try:
+        return Parser(first_word(text)).command()
+    except ParseError:
+        return None
+
+
+# -- rolling
+
+
+class Roller:
+    """Rolls the dice of one sum, and keeps its dice as BCDice's sum does (a d66 is one
+    die here, though two d6 are rolled for it)."""
+
+    def __init__(self, tray: Tray) -> None:
+        self.tray = tray
+        self.rolled = 0
+
+    def roll(self, times: int, sides: int) -> list[int]:
+        if sides == 66:
+            values = [self.tray.d66() for _ in range(max(times, 0))]
+        else:
+            values = self.tray.barabara(times, sides)
+        self.rolled += len(values)
+        return values
+
+
+def value(node: Node) -> int:
+    """The value of a part without dice (counts, sides, targets)."""
+    return evaluate(node, None)[0]
+
+
+def evaluate(node: Node, roller: Roller | None) -> tuple[int, str]:
+    """The value of a part and how it is shown once rolled (``8[5,3]+4``)."""
+    if isinstance(node, Num):
+        return node.value, str(node.value)
+    if isinstance(node, Neg):
+        number, shown = evaluate(node.body, roller)
+        return -number, f"-{shown}"
+    if isinstance(node, Paren):
+        number, shown = evaluate(node.body, roller)
+        return number, f"({shown})"
+    if isinstance(node, BinOp | Div):
+        left, left_shown = evaluate(node.left, roller)
+        right, right_shown = evaluate(node.right, roller)
+        if isinstance(node, Div):
+            result = (
+                1
+                if right == 0
+                else divide(left, right, "C" if node.rounding == "U" else node.rounding)
+            )
+            return result, f"{left_shown}/{right_shown}{node.rounding}"
+        if node.op == "+":
+            result = left + right
+        elif node.op == "-":
+            result = left - right
+        else:
+            result = left * right
+        return checked(result), f"{left_shown}{node.op}{right_shown}"
+    assert roller is not None
+    times, sides = value(node.times), sides_of(node)
+    values = roller.roll(times, sides)
+    if node.filter is None:
+        total = sum(values)
+        return total, f"{total}[{','.join(map(str, values))}]"
+    values.sort()
+    assert node.count is not None
+    total = sum(kept(values, node.filter, value(node.count)))
+    return total, f"{total}[{','.join(map(str, values))}]"
+
+
+def sides_of(roll: Roll) -> int:
+    return IMPLICIT_SIDES if roll.sides is None else value(roll.sides)
+
+
+def kept(ordered: list[int], name: str, count: int) -> list[int]:
+    """The faces a filter keeps from faces sorted in increasing order."""
+    count = max(count, 0)
+    if name == "KH":
+        return ordered[::-1][:count]
+    if name == "KL":
+        return ordered[:count]
+    if name == "DH":
+        return ordered[::-1][count:]
+    return ordered[count:]
+
+
+def expr(node: Node) -> str:
+    """How the command is echoed: counts and sides worked out (``(2+3)D6`` as ``5D6``)."""
+    if isinstance(node, Num):
+        return str(node.value)
+    if isinstance(node, Neg):
+        return f"-{expr(node.body)}"
+    if isinstance(node, Paren):
+        return f"({expr(node.body)})"
+    if isinstance(node, BinOp):
+        return f"{expr(node.left)}{node.op}{expr(node.right)}"
+    if isinstance(node, Div):
+        return f"{expr(node.left)}/{expr(node.right)}{node.rounding}"
+    shown = f"{value(node.times)}D{sides_of(node)}"
+    if node.filter is not None:
+        assert node.count is not None
+        shown += f"{node.filter}{value(node.count)}"
+    return shown
+
+
+def roll(command: AddDice, tray: Tray) -> RollResult:
+    roller = Roller(tray)
+    total, shown = evaluate(command.left, roller)
+    single = isinstance(command.left, Roll) and command.left.filter is None
+    steps = [f"({echo(command)})"]
+    if not (roller.rolled <= 1 and single):
+        steps.append(shown)
+    steps.append(str(total))
+    success = failure = False
+    if command.op is not None and command.target != UNDECIDED:
+        assert command.target is not None and not isinstance(command.target, str)
+        success = compare(total, command.op, value(command.target))
+        failure = not success
+        steps.append("成功" if success else "失敗")
+    return RollResult(
+        " ＞ ".join(steps), total, secret=command.secret, success=success, failure=failure
+    )
+
+
+def echo(command: AddDice) -> str:
+    shown = expr(command.left)
+    if command.op is not None:
+        target = command.target
+        assert target is not None
+        shown += format_cmp(command.op) + (
+            target if isinstance(target, str) else str(value(target))
+        )
+    return shown
