@@ -186,3 +186,26 @@ def test_the_same_seed_rolls_the_same() -> None:
     first, second = evaluate("10D6", seeded(7)), evaluate("10D6", seeded(7))
     assert first is not None and second is not None
     assert first.dice == second.dice
+
+
+def test_the_engine_stream_of_a_handler_is_a_random_source() -> None:
+    from pathlib import Path
+
+    from lore.analysis.simulate import load_program
+    from lore.engine.session import Session
+
+    path = Path(__file__).resolve().parents[2] / "examples" / "tavern" / "scenario.lore"
+    program, _ = load_program([path])
+    assert program is not None
+
+    def handler_roll(seed: int) -> RollResult:
+        runtime = Session(program, seed).rt
+        runtime.reset(seq=0, index=2)  # the third handler of a step
+        result = evaluate("S3D6+1D20>=15", runtime)
+        assert result is not None
+        return result
+
+    first = handler_roll(5)
+    assert first == handler_roll(5)
+    assert first.secret and len(first.dice) == 4
+    assert [die.sides for die in first.dice] == [6, 6, 6, 20]

@@ -96,7 +96,7 @@ def run_roll(args: argparse.Namespace) -> int:
         usage_error(f"--dice gave {used + fixed.left} faces, but the command rolled {used}")
         return 1
     if args.json:
-        print(json.dumps(result.to_json(), ensure_ascii=False, indent=2))
+        print(json.dumps(result.to_json(), ensure_ascii=False))
     else:
         print(result.text)
     return 0

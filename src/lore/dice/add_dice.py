@@ -19,6 +19,7 @@ by zero gives 1, as in BCDice.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from lore.dice.arithmetic import checked, divide
@@ -82,6 +83,21 @@ class AddDice:
     left: Node
     op: str | None = None
     target: Node | str | None = None
+
+
+Run = Callable[["Roller"], tuple[int, str]]
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """A sum ready to roll: its echo, its target and its parts compiled to closures
+    (worked out once per text, since sessions roll the same commands again and again)."""
+
+    command: AddDice
+    echo: str
+    target: int | None
+    single: bool  # one plain roll: BCDice shows no middle step for one die
+    run: Run
 
 
 def has_dice(node: Node) -> bool:
@@ -153,6 +169,8 @@ class Parser(TokenParser):
         return self.filtered(times, explicit)
 
     def filtered(self, times: Node, sides: Node | None) -> Roll:
+        if self.peek().kind not in ("K", "D", "M"):
+            return Roll(times, sides)
         for pair, name in FILTERS.items():
             if self.at(*pair):
                 self.pos += 2
@@ -187,6 +205,20 @@ def parse(text: str) -> AddDice | None:
         return None
 
 
+def prepare(text: str) -> Prepared | None:
+    command = parse(text)
+    if command is None:
+        return None
+    try:
+        target = None
+        if command.target is not None and not isinstance(command.target, str):
+            target = value(command.target)
+        single = isinstance(command.left, Roll) and command.left.filter is None
+        return Prepared(command, echo(command), target, single, compile_node(command.left))
+    except OverflowError:
+        return None
+
+
 # -- rolling
 
 
@@ -209,46 +241,71 @@ class Roller:
 
 def value(node: Node) -> int:
     """The value of a part without dice (counts, sides, targets)."""
-    return evaluate(node, None)[0]
-
-
-def evaluate(node: Node, roller: Roller | None) -> tuple[int, str]:
-    """The value of a part and how it is shown once rolled (``8[5,3]+4``)."""
     if isinstance(node, Num):
-        return node.value, str(node.value)
+        return node.value
     if isinstance(node, Neg):
-        number, shown = evaluate(node.body, roller)
-        return -number, f"-{shown}"
+        return -value(node.body)
     if isinstance(node, Paren):
-        number, shown = evaluate(node.body, roller)
-        return number, f"({shown})"
-    if isinstance(node, BinOp | Div):
-        left, left_shown = evaluate(node.left, roller)
-        right, right_shown = evaluate(node.right, roller)
-        if isinstance(node, Div):
-            result = (
-                1
-                if right == 0
-                else divide(left, right, "C" if node.rounding == "U" else node.rounding)
-            )
-            return result, f"{left_shown}/{right_shown}{node.rounding}"
-        if node.op == "+":
-            result = left + right
-        elif node.op == "-":
-            result = left - right
-        else:
-            result = left * right
-        return checked(result), f"{left_shown}{node.op}{right_shown}"
-    assert roller is not None
+        return value(node.body)
+    if isinstance(node, Roll):
+        raise ValueError("a roll has no value before it is rolled")
+    return operation(node)(value(node.left), value(node.right))
+
+
+def operation(node: BinOp | Div) -> Callable[[int, int], int]:
+    if isinstance(node, Div):
+        rounding = "C" if node.rounding == "U" else node.rounding
+        return lambda a, b: 1 if b == 0 else divide(a, b, rounding)
+    if node.op == "+":
+        return lambda a, b: checked(a + b)
+    if node.op == "-":
+        return lambda a, b: checked(a - b)
+    return lambda a, b: checked(a * b)
+
+
+def compile_node(node: Node) -> Run:
+    """A closure giving the value of a part and how it is shown once rolled
+    (``8[5,3]+4``); counts, sides and filters are worked out here, once."""
+    if isinstance(node, Num):
+        fixed = (node.value, str(node.value))
+        return lambda roller: fixed
+    if isinstance(node, Neg | Paren):
+        body = compile_node(node.body)
+        if isinstance(node, Neg):
+            return lambda roller: (-(found := body(roller))[0], f"-{found[1]}")
+        return lambda roller: ((found := body(roller))[0], f"({found[1]})")
+    if isinstance(node, Roll):
+        return compile_roll(node)
+    left, right, operate = compile_node(node.left), compile_node(node.right), operation(node)
+    sign = f"/{{}}{node.rounding}" if isinstance(node, Div) else f"{node.op}{{}}"
+
+    def run(roller: Roller) -> tuple[int, str]:
+        left_value, left_shown = left(roller)
+        right_value, right_shown = right(roller)
+        return operate(left_value, right_value), left_shown + sign.format(right_shown)
+
+    return run
+
+
+def compile_roll(node: Roll) -> Run:
     times, sides = value(node.times), sides_of(node)
-    values = roller.roll(times, sides)
     if node.filter is None:
-        total = sum(values)
-        return total, f"{total}[{','.join(map(str, values))}]"
-    values.sort()
+
+        def run(roller: Roller) -> tuple[int, str]:
+            values = roller.roll(times, sides)
+            total = sum(values)
+            return total, f"{total}[{','.join(map(str, values))}]"
+
+        return run
     assert node.count is not None
-    total = sum(kept(values, node.filter, value(node.count)))
-    return total, f"{total}[{','.join(map(str, values))}]"
+    name, count = node.filter, value(node.count)
+
+    def run_kept(roller: Roller) -> tuple[int, str]:
+        values = sorted(roller.roll(times, sides))
+        total = sum(kept(values, name, count))
+        return total, f"{total}[{','.join(map(str, values))}]"
+
+    return run_kept
 
 
 def sides_of(roll: Roll) -> int:
@@ -286,18 +343,17 @@ def expr(node: Node) -> str:
     return shown
 
 
-def roll(command: AddDice, tray: Tray) -> RollResult:
+def roll(prepared: Prepared, tray: Tray) -> RollResult:
     roller = Roller(tray)
-    total, shown = evaluate(command.left, roller)
-    single = isinstance(command.left, Roll) and command.left.filter is None
-    steps = [f"({echo(command)})"]
-    if not (roller.rolled <= 1 and single):
+    total, shown = prepared.run(roller)
+    command = prepared.command
+    steps = [f"({prepared.echo})"]
+    if not (roller.rolled <= 1 and prepared.single):
         steps.append(shown)
     steps.append(str(total))
     success = failure = False
-    if command.op is not None and command.target != UNDECIDED:
-        assert command.target is not None and not isinstance(command.target, str)
-        success = compare(total, command.op, value(command.target))
+    if command.op is not None and prepared.target is not None:
+        success = compare(total, command.op, prepared.target)
         failure = not success
         steps.append("成功" if success else "失敗")
     return RollResult(

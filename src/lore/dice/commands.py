@@ -19,15 +19,17 @@ from lore.dice.source import RandomSource, Tray
 Parse = Callable[[str], Any]
 Roll = Callable[[Any, Tray], RollResult | None]
 
-COMMANDS: tuple[tuple[Parse, Roll], ...] = (
-    (add_dice.parse, add_dice.roll),
-    (pools.parse_barabara, pools.roll_barabara),
-    (small.parse_calc, small.roll_calc),
-    (small.parse_choice, small.roll_choice),
-    (small.parse_d66, small.roll_d66),
-    (reroll.parse_reroll, reroll.roll_reroll),
-    (reroll.parse_upper, reroll.roll_upper),
-    (pools.parse_tally, pools.roll_tally),
+# Each command with a letter its text must hold (upper-cased), so that a line is only
+# parsed by the commands that could read it.
+COMMANDS: tuple[tuple[str, Parse, Roll], ...] = (
+    ("D", add_dice.prepare, add_dice.roll),
+    ("B", pools.parse_barabara, pools.roll_barabara),
+    ("C", small.parse_calc, small.roll_calc),
+    ("CHOICE", small.parse_choice, small.roll_choice),
+    ("D66", small.parse_d66, small.roll_d66),
+    ("R", reroll.parse_reroll, reroll.roll_reroll),
+    ("U", reroll.parse_upper, reroll.roll_upper),
+    ("T", pools.parse_tally, pools.roll_tally),
 )
 
 
@@ -35,7 +37,10 @@ COMMANDS: tuple[tuple[Parse, Roll], ...] = (
 def plan(text: str) -> tuple[Roll | None, Any]:
     """How ``text`` is rolled: the roll function of the command that reads it and its
     parse, or (None, None) when no command does (then it is not a command)."""
-    for parse, roll_parsed in COMMANDS:
+    upper = text.upper()
+    for letters, parse, roll_parsed in COMMANDS:
+        if letters not in upper:
+            continue
         parsed = parse(text)
         if parsed is not None:
             return roll_parsed, parsed
@@ -54,7 +59,18 @@ def evaluate(text: str, source: RandomSource) -> RollResult | None:
     the command would roll more than 10,000 dice, and whatever ``source`` raises."""
     tray = Tray(source)
     result = roll_text(text, tray)
-    return None if result is None else result.with_dice(tray.dice)
+    if result is None:
+        return None
+    return RollResult(
+        result.text,
+        result.total,
+        tuple(tray.dice),
+        result.secret,
+        result.success,
+        result.failure,
+        result.critical,
+        result.fumble,
+    )
 
 
 def roll_text(text: str, tray: Tray, nested: bool = False) -> RollResult | None:

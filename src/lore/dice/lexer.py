@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 NUMBER = "NUMBER"
 CMP = "CMP"
@@ -76,11 +77,11 @@ def compare(left: int, op: str, right: int) -> bool:
     return left != right
 
 
-def tokenize(word: str) -> list[Token]:
-    """The tokens of one word, then END."""
-    tokens = list(_tokens(word))
-    tokens.append(Token(END))
-    return tokens
+@lru_cache(maxsize=1024)
+def tokenize(word: str) -> tuple[Token, ...]:
+    """The tokens of one word, then END (the several commands a word is tried as read
+    the same tokens)."""
+    return (*_tokens(word), Token(END))
 
 
 def _tokens(word: str) -> Iterator[Token]:

@@ -21,7 +21,6 @@ from functools import partial
 
 from lore.dice import add_dice, pools, reroll, small
 from lore.dice.add_dice import AddDice, Node, Roll
-from lore.dice.arithmetic import divide
 from lore.dice.chains import reroll_die, upper_die
 from lore.dice.conditions import Condition, parse_condition
 from lore.dice.distribution import Dist, OddsError, dice_sum, keep_sum_pool
@@ -94,7 +93,10 @@ def odds(
         if found is not None
     )
     face_sets = tuple(condition.faces for condition in conditions)
-    dist, dice, measure, tail, test = outline(command, face_sets, cap)
+    try:
+        dist, dice, measure, tail, test = outline(command, face_sets, cap)
+    except OverflowError as error:
+        raise OddsError("the command's numbers are too large to count with") from error
     outcomes = dist.map(lambda key: key[0]).fractions()
     chances = [
         dist.chance(partial(holds, condition, index, dice))
@@ -191,20 +193,9 @@ def node_dist(node: Node, face_sets: tuple[frozenset[int], ...]) -> tuple[Dist, 
         return roll_dist(node, face_sets)
     left, left_dice = node_dist(node.left, face_sets)
     right, right_dice = node_dist(node.right, face_sets)
-    operate = binary(node)
+    operate = add_dice.operation(node)
     joined = left.combine(right, lambda a, b: (operate(a[0], b[0]), add_counts(a[1], b[1])))
     return joined, left_dice + right_dice
-
-
-def binary(node: add_dice.BinOp | add_dice.Div) -> Callable[[int, int], int]:
-    if isinstance(node, add_dice.Div):
-        rounding = "C" if node.rounding == "U" else node.rounding
-        return lambda a, b: 1 if b == 0 else divide(a, b, rounding)
-    if node.op == "+":
-        return lambda a, b: a + b
-    if node.op == "-":
-        return lambda a, b: a - b
-    return lambda a, b: a * b
 
 
 def roll_dist(node: Roll, face_sets: tuple[frozenset[int], ...]) -> tuple[Dist, int]:

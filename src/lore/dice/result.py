@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from lore.dice.source import Die
@@ -32,9 +32,6 @@ class RollResult:
     failure: bool = False
     critical: bool = False
     fumble: bool = False
-
-    def with_dice(self, dice: list[Die]) -> RollResult:
-        return replace(self, dice=tuple(dice))
 
     def to_json(self) -> dict[str, Any]:
         """The result as plain JSON values (what ``lore roll --json`` prints)."""

@@ -123,8 +123,15 @@ class Tray:
         """``times`` dice; none when ``times`` is not in ``1..MAX_TIMES``."""
         if times <= 0 or times > MAX_TIMES:
             return []
-        once = self.once
-        return [once(sides) for _ in range(times)]
+        if sides <= 0 or sides > MAX_SIDES:
+            return [0] * times
+        dice = self.dice
+        if len(dice) + times > MAX_RANDS:
+            raise TooManyDice(f"a command rolls at most {MAX_RANDS:,} dice")
+        roll = self._roll
+        values = [roll(sides) for _ in range(times)]
+        dice.extend([Die(sides, value) for value in values])
+        return values
 
     def index(self, size: int) -> int:
         """A place in a list of ``size`` items (one d``size``)."""
