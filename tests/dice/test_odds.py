@@ -9,6 +9,8 @@ from itertools import product
 
 import icepool
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from lore.dice import Die, evaluate
 from lore.dice.conditions import parse_condition
@@ -191,3 +193,45 @@ def test_commands_without_odds_say_why(command: str) -> None:
 def test_the_dice_record_is_what_odds_count() -> None:
     result = evaluate("1D66", Prefix((3, 5)))
     assert result is not None and result.dice == (Die(6, 3), Die(6, 5))
+
+
+@st.composite
+def small_sums(draw: st.DrawFn) -> str:
+    """A sum of at most four small dice, with arithmetic, kept dice and a target."""
+    parts, dice = [], 0
+    for _ in range(draw(st.integers(1, 3))):
+        times = draw(st.integers(1, 4 - dice)) if dice < 4 else 0
+        if times:
+            dice += times
+            sides = draw(st.sampled_from([2, 3, 4, 6]))
+            keep = draw(st.sampled_from(["", "", f"KH{draw(st.integers(0, times))}", "DL1"]))
+            parts.append(f"{times}D{sides}{keep}")
+        else:
+            parts.append(str(draw(st.integers(0, 5))))
+    ops = [draw(st.sampled_from(["+", "-", "*", "/", "/U", "/R"])) for _ in parts[1:]]
+    text = parts[0]
+    for op, part in zip(ops, parts[1:], strict=True):
+        text = f"{text}{op[0]}{part}{op[1:]}" if "/" in op else f"{text}{op}{part}"
+    if draw(st.booleans()):
+        text += draw(st.sampled_from([">=", "<", "=", "<>"])) + str(draw(st.integers(0, 12)))
+    return text
+
+
+@settings(max_examples=40, deadline=None)
+@given(small_sums())
+def test_odds_of_any_small_sum_match_every_roll(command: str) -> None:
+    if evaluate(command, Prefix((1,) * 12)) is None:
+        return  # not a command (no dice left after the arithmetic, say)
+    expected, unfinished = every_roll(command)
+    assert unfinished == 0
+    found = odds(command)
+    assert dict(found.outcomes) == expected
+
+
+@pytest.mark.parametrize(
+    ("command", "cap"),
+    [("7R10[10]>=8", 10**9), ("4U6[2]>=1000000", None), ("2U1000[2]", None)],
+)
+def test_questions_too_slow_to_count_are_refused(command: str, cap: int | None) -> None:
+    with pytest.raises(OddsError, match="too many to count"):
+        odds(command, cap=cap)

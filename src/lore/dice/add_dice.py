@@ -356,9 +356,8 @@ def roll(prepared: Prepared, tray: Tray) -> RollResult:
         success = compare(total, command.op, prepared.target)
         failure = not success
         steps.append("成功" if success else "失敗")
-    return RollResult(
-        " ＞ ".join(steps), total, secret=command.secret, success=success, failure=failure
-    )
+    text = " ＞ ".join(steps)
+    return RollResult(text, total, tuple(tray.dice), command.secret, success, failure)
 
 
 def echo(command: AddDice) -> str:

@@ -19,6 +19,12 @@ from fractions import Fraction
 from lore.dice.distribution import Dist, OddsError
 
 Key = tuple[int, tuple[int, ...]]
+MAX_WORK = 2_000_000  # steps of chains one die may take to count (bounds slow questions)
+
+
+def check_work(work: int) -> None:
+    if work > MAX_WORK:
+        raise OddsError("the outcomes of these dice are too many to count exactly up to there")
 
 
 def first_faces(
@@ -37,6 +43,7 @@ def reroll_die(
     face_sets: tuple[frozenset[int], ...],
 ) -> Dist:
     """One die of a reroll pool: (successes up to ``cap``, counts of its first face)."""
+    check_work(cap * sides)
     chance = Fraction(1, sides)
     kinds = [(again(face), succeeds(face)) for face in range(1, sides + 1)]
     stay = sum((chance for rerolls, hit in kinds if rerolls and not hit), Fraction(0))
@@ -74,6 +81,8 @@ def upper_die(sides: int, threshold: int, cap: int, face_sets: tuple[frozenset[i
     """One die of an upper roll: (its sum up to ``cap``, counts of its first face)."""
     if threshold <= 1:
         raise OddsError("an upper roll needs a threshold of 2 or more")
+    steps = cap // threshold + 1
+    check_work(steps * steps * sides * max(sides - threshold + 1, 1))
     chance = Fraction(1, sides)
     chances: dict[Key, Fraction] = defaultdict(Fraction)
     for face, counts in first_faces(sides, face_sets):

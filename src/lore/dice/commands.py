@@ -59,8 +59,8 @@ def evaluate(text: str, source: RandomSource) -> RollResult | None:
     the command would roll more than 10,000 dice, and whatever ``source`` raises."""
     tray = Tray(source)
     result = roll_text(text, tray)
-    if result is None:
-        return None
+    if result is None or len(result.dice) == len(tray.dice):
+        return result  # the roll took its dice from the tray itself
     return RollResult(
         result.text,
         result.total,

@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Protocol
 
 MAX_TIMES = 200
@@ -45,6 +46,19 @@ class Die:
 
     sides: int
     value: int
+
+
+@lru_cache(maxsize=64)
+def faces_of(sides: int) -> tuple[Die, ...]:
+    """The ``Die`` values of every face of a die (shared: they are immutable, and most
+    dice rolled have few sides)."""
+    return tuple(Die(sides, value) for value in range(1, sides + 1))
+
+
+def die_of(sides: int, value: int) -> Die:
+    if sides <= 1000 and 1 <= value <= sides:
+        return faces_of(sides)[value - 1]
+    return Die(sides, value)
 
 
 class FixedSource:
@@ -116,7 +130,7 @@ class Tray:
         if len(self.dice) >= MAX_RANDS:
             raise TooManyDice(f"a command rolls at most {MAX_RANDS:,} dice")
         value = self._roll(sides)
-        self.dice.append(Die(sides, value))
+        self.dice.append(die_of(sides, value))
         return value
 
     def barabara(self, times: int, sides: int) -> list[int]:
@@ -130,7 +144,7 @@ class Tray:
             raise TooManyDice(f"a command rolls at most {MAX_RANDS:,} dice")
         roll = self._roll
         values = [roll(sides) for _ in range(times)]
-        dice.extend([Die(sides, value) for value in values])
+        dice.extend([die_of(sides, value) for value in values])
         return values
 
     def index(self, size: int) -> int:
