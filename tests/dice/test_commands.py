@@ -3,11 +3,15 @@ fixed dice in, exact text, total, dice and flags out."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from lore.analysis.simulate import load_program
 from lore.dice import DiceError, Die, FixedSource, RollResult, TooManyDice, evaluate, seeded
+from lore.engine.session import Session
 
 
 def roll(command: str, *faces: int) -> RollResult:
@@ -189,11 +193,6 @@ def test_the_same_seed_rolls_the_same() -> None:
 
 
 def test_the_engine_stream_of_a_handler_is_a_random_source() -> None:
-    from pathlib import Path
-
-    from lore.analysis.simulate import load_program
-    from lore.engine.session import Session
-
     path = Path(__file__).resolve().parents[2] / "examples" / "tavern" / "scenario.lore"
     program, _ = load_program([path])
     assert program is not None
