@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from lore.engine import happenings, map_queries, rolls, world_natives
+from lore.engine import command_rolls, happenings, map_queries, odds_values, rolls, world_natives
 from lore.engine.participants import Pending
 from lore.engine.queries import AnswerError, Query, fill, make_query, plain
 from lore.runtime.errors import RuleError
@@ -37,6 +37,8 @@ def install(session: Session) -> UnitFamily:
     schedule.methods.setdefault("add", schedule_add)
     world_natives.install(session)
     rolls.install(session)
+    command_rolls.install(session)
+    odds_values.install(session)
     happenings.install(session)
     map_queries.install(session)
     if sum(len(form.methods) for form in forms.values()) != known:
@@ -68,6 +70,9 @@ def after_values(session: Session) -> None:
     assert session.rt.system is not None
     session.rt.system.values["allPC"] = actors
     session.world = world_natives.build(session)
+    from lore.engine import system_commands  # (it builds on the session module)
+
+    system_commands.prepare(session)
 
 
 def set_time(session: Session, ticks: int, priority: int) -> None:

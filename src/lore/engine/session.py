@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import Any
 
+from lore.dice import RandomSource as DiceSource
 from lore.engine import happenings, natives, randomness, world_natives
 from lore.engine.participants import Participants
 from lore.engine.queries import AnswerError, fill
@@ -40,6 +41,7 @@ from lore.runtime.values import FormInfo, LoreObject, RuntimeType, TypedString, 
 from lore.syntax.recursion import collector_paused
 from lore.world.model import World
 
+PRELUDE_NAME = "<lore>/prelude.lore"
 CHOICES_SALT = 0x5DEECE66D  # sets the bots' random stream apart from the dice
 ALTERS_SALT = 0xA17E5  # and the streams of the alters' questions apart from the handlers'
 
@@ -77,6 +79,11 @@ class Stop(Exception):
 
 class Runtime:
     """What compiled rules see as ``rt``: the session, and the handler being run."""
+
+    # Who rolls while a system command runs (its dice are the roller's), and whether
+    # rolls are written to the transcript (a chat command's are kept by the chat).
+    roller: tuple[str, str] | None = None
+    records_dice = True
 
     def __init__(self, session: Session) -> None:
         self.session = session
@@ -334,6 +341,21 @@ class Runtime:
         raise RuleError(f"the engine provides no value '{name}'")
 
 
+class GivenDice(Runtime):
+    """A runtime whose dice come from a given source (``lore.dice.FixedSource`` in a
+    test: the faces in the order the rules roll them) instead of the seed's streams."""
+
+    def __init__(self, session: Session, source: DiceSource) -> None:
+        super().__init__(session)
+        self.source = source
+
+    def roll(self, sides: int) -> int:
+        return self.source.roll(sides)
+
+    def randint(self, low: int, high: int) -> int:
+        return low - 1 + self.source.roll(high - low + 1)
+
+
 class Session:
     def __init__(
         self,
@@ -342,6 +364,7 @@ class Session:
         participants: Participants | None = None,
         limits: Limits | None = None,
         transcript: Transcript | None = None,
+        dice: DiceSource | None = None,
     ) -> None:
         self.program = program
         self.seed = seed
@@ -381,7 +404,8 @@ class Session:
         self.hooks: list[tuple[int, str, str, Any]] = []
         self.stats: list[tuple[int, str, str, float | int]] = []
         self.outcome: tuple[int, str] | None = None
-        self.rt = Runtime(self)
+        # The rules' dice: the seed's streams, or a given source (a test's fixed faces).
+        self.rt = Runtime(self) if dice is None else GivenDice(self, dice)
         self._defaults: dict[FormInfo, list[tuple[str, Any]]] = {}
         self.world: World | None = None
         self.triggers: list[LoreObject] = []
@@ -704,6 +728,8 @@ class Session:
             found.frames = self.frames(trace)
             if isinstance(found, LimitExceeded) and found.at_entry and len(found.frames) > 1:
                 found.frames.pop()  # the rule just entered: the call that entered it is the place
+            while len(found.frames) > 1 and found.frames[-1].source.name == PRELUDE_NAME:
+                found.frames.pop()  # a prelude function (roll): the place is where it was called
         return found
 
     def reader_of(self, trace: TracebackType | None) -> LoreObject | None:
