@@ -16,13 +16,14 @@ from lore.engine.participants import Participants, Scripted
 from lore.engine.session import Limits, Session
 from lore.runtime.compiler import compile_program
 from lore.semantics.check import check_text
+from lore.syntax.diagnostics import Severity
 
 Answers = dict[str, list[dict[str, Any]]]
 
 
 def compiled(text: str, name: str = "test.lore") -> Any:
     result = check_text(text, name)
-    problems = [d.render() for d in result.diagnostics if d.severity == "error"]
+    problems = [d.render() for d in result.diagnostics if d.severity is Severity.ERROR]
     assert not problems, "\n".join(problems)
     return compile_program(result)
 
@@ -48,6 +49,39 @@ def play(
     )
     session.run()
     return session
+
+
+def run_handler(
+    program: str,
+    handler: str,
+    dice: list[int],
+    answers: Answers | None = None,
+    stops: bool = False,
+    all_dice: bool = True,
+) -> Session:
+    """Run ``program`` (a section left open) with ``handler`` as an event at tick 0.
+
+    Every die given must be rolled (unless ``all_dice`` is false), no rule may go wrong,
+    and the session must end by itself (or, with ``stops``, when the answers run out)."""
+    event = f" go = {{ ticks = 0; priority = 0; handler = @{{ {handler} }}; }}:Event;\n}}\n"
+    source = FixedSource(dice)
+    session = play(program + event, dice=source, answers=answers)
+    assert not errors(session), errors(session)
+    end = records(session, "end")[-1]["reason"]
+    assert end == "no-answer" if stops else end in ("no-events", "ended"), end
+    if all_dice:
+        assert source.left == 0, f"{source.left} dice were not rolled"
+    return session
+
+
+def offered(session: Session, title: str) -> list[dict[str, Any]]:
+    """The choices of every question of this title."""
+    return [r["choices"] for r in records(session, "query") if r["title"] == title]
+
+
+def faces(*rolls: list[int]) -> list[int]:
+    """The faces of several rolls, in order (written roll by roll for the reader)."""
+    return [face for rolled in rolls for face in rolled]
 
 
 def messages(session: Session, to: str | None = None) -> list[str]:

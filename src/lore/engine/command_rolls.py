@@ -30,6 +30,7 @@ FLAGS = ("success", "failure", "critical", "fumble", "secret")
 def install(session: Session) -> None:
     methods = session.program.form_by_name["Roll"].methods
     methods.setdefault("withText", with_text)
+    methods.setdefault("withTotal", with_total)
     methods.setdefault("judged", judged)
 
 
@@ -110,6 +111,12 @@ def with_text(rt: Runtime, made: LoreObject, text: Any) -> LoreObject:
     if not isinstance(text, str):
         raise RuleError(f"a roll's text is a text, not {show(text)}")
     return copy_roll(rt, made, text=str(text))
+
+
+def with_total(rt: Runtime, made: LoreObject, total: Any) -> LoreObject:
+    if not isinstance(total, int) or isinstance(total, bool):
+        raise RuleError(f"a roll's total is a whole number, not {show(total)}")
+    return copy_roll(rt, made, total=total)
 
 
 def judged(rt: Runtime, made: LoreObject, success: Any, critical: Any, fumble: Any) -> LoreObject:
