@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
 async def serve(args: argparse.Namespace, path: Path, workdir: Path) -> int:
     import uvicorn
 
-    from lore.server.app import Server, create_app
+    from lore.server.app import Server, create_app, uvicorn_config
     from lore.server.bundles import BundleError
     from lore.server.rooms import Rooms
     from lore.server.sources import load
@@ -73,9 +73,10 @@ async def serve(args: argparse.Namespace, path: Path, workdir: Path) -> int:
         usage_error(str(error))
         return 2
     server = Server(Rooms(store, workdir), list(args.examples))
-    base = f"http://{args.host}:{args.port}"
 
     async def announce() -> None:
+        port = web.servers[0].sockets[0].getsockname()[1] if web.servers else args.port
+        base = f"http://{args.host}:{port}"
         rooms = server.rooms.by_id
         print(f"Lore is serving on {base}/ ({len(rooms)} open sessions)", flush=True)
         if not args.new:
@@ -92,18 +93,7 @@ async def serve(args: argparse.Namespace, path: Path, workdir: Path) -> int:
             who = "GM link" if seat.seat == "GM" else f"invite for {seat.label}"
             print(f"  {who}: {base}/play#{seat.token}", flush=True)
 
-    config = uvicorn.Config(
-        create_app(server),
-        host=args.host,
-        port=args.port,
-        log_level="warning",
-        ws_max_size=1024 * 1024,
-        ws_ping_interval=5.0,
-        ws_ping_timeout=10.0,
-        ws_per_message_deflate=False,
-        lifespan="on",
-    )
-    web = uvicorn.Server(config)
+    web = uvicorn.Server(uvicorn_config(create_app(server), args.host, args.port))
     task = asyncio.create_task(web.serve())
     while not web.started and not task.done():
         await asyncio.sleep(0.05)

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
@@ -257,3 +258,20 @@ async def drain(connection: Connection) -> None:
     if task is not None:
         with suppress(TimeoutError, asyncio.CancelledError):
             await asyncio.wait_for(asyncio.shield(task), 2.0)
+
+
+def uvicorn_config(app: ASGIApp, host: str, port: int) -> uvicorn.Config:
+    """How the server listens: WebSocket frames up to 1 MiB (messages above the protocol's
+    limit are refused with an error, larger frames close the connection), pings every 5
+    seconds so that a client that vanished is shown offline within seconds."""
+    return uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        ws_max_size=1024 * 1024,
+        ws_ping_interval=5.0,
+        ws_ping_timeout=5.0,
+        ws_per_message_deflate=False,
+        lifespan="on",
+    )

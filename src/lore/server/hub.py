@@ -217,6 +217,7 @@ class Hub:
                 self.send_links(room)
         elif isinstance(message, protocol.Revoke | protocol.NewLink):
             await self.relink(room, message)
+            connection.send(encode({"type": "ack", "ref": message.ref}))
 
     async def relink(self, room: Room, message: protocol.Revoke | protocol.NewLink) -> None:
         if message.seat not in room.seats:
