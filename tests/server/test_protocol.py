@@ -276,7 +276,7 @@ def test_a_rule_error_reaches_the_gm_and_other_sessions_go_on(tmp_path: Path) ->
             assert gm.answer(question["id"], {"what": choice})["type"] == "ack"
             gm.pump()
         errors = [m for m in gm.state.messages if m["kind"] == "error"]
-        assert [e["text"] for e in errors][0] == "division by zero"
+        assert errors[0]["text"] == "division by zero"
         assert "deep" in errors[1]["text"] and "scenario.lore:" in errors[1]["where"]
         assert only_question(gm)  # the broken session goes on too
         player = joined(paper[PLAYER])
