@@ -326,6 +326,7 @@ function renderDialogs() {
     const forLabel = state.role === "gm" && spec.to !== "GM" ? seatLabel(spec.to) : null;
     const dialog = buildDialog(spec, {
       forLabel,
+      placeLabel,
       submit: (values) => {
         const ref = send({ type: "answer", id, values, seq: state.seq });
         if (ref !== null) state.refs.set(ref, id);
@@ -345,6 +346,20 @@ function renderDialogs() {
   let empty = box.querySelector(".empty");
   if (state.questions.size === 0 && !empty) empty = node("p", { class: "empty" }, box, t("waiting"));
   if (state.questions.size > 0 && empty) empty.remove();
+}
+
+// A place as its button shows it: its coordinate in the area's map, and what the map
+// says of it (a square's description), or the whole path when it is in another area.
+function placeLabel(location) {
+  const where = splitLocation(location);
+  const map = state.maps[where.area];
+  if (!map || where.place === null) return location;
+  if (map.style === "Sectioned2D") {
+    const [x, y] = where.place.split(",").map(Number);
+    const cell = map.rows[y] && map.rows[y][x];
+    return cell && cell[2] ? `[${where.place}] ${cell[2]}` : `[${where.place}]`;
+  }
+  return where.place;
 }
 
 function showRoute(frame) {

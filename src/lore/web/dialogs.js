@@ -16,9 +16,11 @@ function node(tag, attrs, parent, content) {
   return found;
 }
 
-function captionOf(input, index) {
+function captionOf(input, index, state) {
   const captions = input.captions || [];
-  return captions[index] || String(input.choices[index]);
+  if (captions[index]) return captions[index];
+  const choice = String(input.choices[index]);
+  return input.kind === "loc" && state.placeLabel ? state.placeLabel(choice) : choice;
 }
 
 function isMany(input) {
@@ -41,7 +43,7 @@ function control(input, box, state) {
     const boxes = input.choices.map((choice, i) => {
       const item = node("label", { class: "check" }, list);
       const check = node("input", { type: "checkbox", value: String(i) }, item);
-      node("span", {}, item, captionOf(input, i));
+      node("span", {}, item, captionOf(input, i, state));
       return check;
     });
     return () => input.choices.filter((_, i) => boxes[i].checked);
@@ -49,7 +51,7 @@ function control(input, box, state) {
   if (input.choices) {
     const list = node("div", { class: "choices" }, box);
     const buttons = input.choices.map((choice, i) => {
-      const button = node("button", { type: "button", class: "choice" }, list, captionOf(input, i));
+      const button = node("button", { type: "button", class: "choice" }, list, captionOf(input, i, state));
       button.dataset.value = String(choice);
       button.addEventListener("click", () => state.choose(input.name, choice));
       return button;
@@ -85,7 +87,8 @@ function control(input, box, state) {
 }
 
 // A dialog for `spec`; `actions.submit(values)` sends the answer; `actions.pick(name, value)`
-// tells the map a place was chosen (for the route preview).
+// tells the map a place was chosen (for the route preview); `actions.placeLabel(location)`
+// names a place for its button.
 export function buildDialog(spec, actions) {
   const box = node("article", { class: "dialog" });
   box.dataset.id = spec.id;
@@ -96,7 +99,7 @@ export function buildDialog(spec, actions) {
     const para = node(item.name === "map" ? "pre" : "p", { class: `text text-${item.name}` }, box, item.text);
     if (item.name !== "message" && item.name !== "map") para.textContent = `${item.name}: ${item.text}`;
   }
-  const state = { spec, values: {}, marks: {}, choose: null };
+  const state = { spec, values: {}, marks: {}, choose: null, placeLabel: actions.placeLabel };
   const readers = {};
   const single = spec.inputs.length === 1 && spec.inputs[0].choices && !isMany(spec.inputs[0]);
   const routeLine = node("p", { class: "route-line" }, box);
