@@ -11,7 +11,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from lore import __version__
-from lore.cli import check_command, fmt_command, run_command, serve_command, sim_command
+from lore.cli import (
+    check_command,
+    fmt_command,
+    join_command,
+    run_command,
+    serve_command,
+    sim_command,
+)
 
 EXIT_OK = 0
 EXIT_ERRORS = 1
@@ -71,6 +78,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve_command.add_arguments(serve)
     serve.set_defaults(handler=serve_command.run)
+
+    join = commands.add_parser(
+        "join", help="play one seat of an online session", description=join_command.__doc__
+    )
+    join_command.add_arguments(join)
+    join.set_defaults(handler=join_command.run)
     return parser
 
 

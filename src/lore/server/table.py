@@ -77,6 +77,7 @@ class Table:
         self.applied = 0  # log entries applied
         self.maps: dict[str, dict[str, Any]] = {}
         self.seats_sent: dict[str, list[dict[str, Any]]] = {}
+        self.seat_lists: tuple[list[dict[str, Any]], list[dict[str, Any]]] | None = None
         self.status_sent: dict[str, dict[str, Any]] = {}
 
     # ------------------------------------------------------------ applying
@@ -105,8 +106,10 @@ class Table:
             if problem is not None:
                 return Refusal(Code.BAD_COMMAND, problem)
             engine = True
+            self.seat_lists = None
         elif kind == "seat":
             self.streams[data["seat"]] = Stream(data["seat"], data["label"])
+            self.seat_lists = None
         elif kind in ("chat", "roll"):
             items.extend(self.chat_items(entry))
         elif kind in ("pause", "resume"):
@@ -248,7 +251,9 @@ class Table:
         return bool(opened or closed)
 
     def update_meta(self, stream: Stream, update: dict[str, Any]) -> None:
-        seats = self.seat_list(stream.seat == GM)
+        if self.seat_lists is None:  # made again when seats or actors' players change
+            self.seat_lists = (self.seat_list(False), self.seat_list(True))
+        seats = self.seat_lists[stream.seat == GM]
         if self.seats_sent.get(stream.seat) != seats:
             self.seats_sent[stream.seat] = seats
             update["seats"] = seats
