@@ -39,7 +39,6 @@ import time
 import urllib.request
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 

@@ -75,6 +75,7 @@ class Master:
             program, seed, Participants(default=participant), limits, self.transcript
         )
         self.state = ""
+        self.placed: list[LoreObject] | None = None
 
     # ------------------------------------------------------------ running
 
@@ -143,6 +144,28 @@ class Master:
     def view(self, participant: str) -> dict[str, Any]:
         """What ``participant`` may know now, without messages (the engine's view)."""
         return view(self.session, participant, messages=False)
+
+    def view_key(self) -> tuple[Any, ...]:
+        """What the views are made of: the members the engine's view reads, of every
+        placed object and area (the program's values; areas and their maps do not move).
+        While it stays the same, so do the views, but for the time."""
+        if self.placed is None:
+            self.placed = [
+                *placed_objects(self.session),
+                *(node.obj for node in self.areas()),
+            ]
+        return tuple(
+            (
+                values.get("location"),
+                values.get("player"),
+                values.get("knownSecrets"),
+                values.get("secrets"),
+                values.get("name"),
+                values.get("description"),
+                values.get("environment"),
+            )
+            for values in (obj.values for obj in self.placed)
+        )
 
     def hidden(self) -> dict[str, list[str]]:
         """For the GM: the objects hidden by secrets, by id, with the keys hiding them."""

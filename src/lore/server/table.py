@@ -78,6 +78,7 @@ class Table:
         self.maps: dict[str, dict[str, Any]] = {}
         self.seats_sent: dict[str, list[dict[str, Any]]] = {}
         self.seat_lists: tuple[list[dict[str, Any]], list[dict[str, Any]]] | None = None
+        self.view_key: tuple[Any, ...] | None = None  # what the views were made of
         self.status_sent: dict[str, dict[str, Any]] = {}
 
     # ------------------------------------------------------------ applying
@@ -165,13 +166,22 @@ class Table:
         routed = self.route_records()
         frames: Frames = {}
         open_questions = self.master.open_questions() if engine else []
+        views = engine
+        if engine:
+            key = self.master.view_key()
+            views = key != self.view_key
+            self.view_key = key
         for seat, stream in self.streams.items():
             update: dict[str, Any] = {}
             messages = [m for audience, m in routed if _reaches(audience, seat)]
             messages += [m for audience, m in items if _reaches(audience, seat)]
             changed_state = False
-            if engine or stream.view is None:
+            if views or stream.view is None:
                 changed_state = self.update_view(stream, update)
+            elif engine and stream.view["tick"] != self.master.tick:
+                stream.view = {**stream.view, "tick": self.master.tick}
+                update["view"] = {"tick": self.master.tick}
+            if engine:
                 changed_state = self.update_questions(stream, update, open_questions) or (
                     changed_state
                 )
