@@ -8,7 +8,8 @@ log with their result, so a restored session shows the same rolls.
 
 ``roll_dice`` is the one place chat dice are rolled: the BCDice commands of ``lore.dice``
 take its place when they come; until then it understands sums of ``NdS`` and whole
-numbers with an optional comparison.
+numbers with an optional comparison, and (as BCDice) takes what follows a space as a
+comment.
 
 Messages that rules send as ``html`` are cleaned by nh3 (the Rust *ammonia* sanitizer):
 no scripts, no event attributes, no styles, no links but http(s); an image may only name
@@ -43,12 +44,13 @@ class Roll:
     dice: list[int]
     total: int
     success: bool | None  # with a comparison: whether it holds
+    comment: str = ""  # what followed the command after a space
 
     def text(self) -> str:
         shown = f"({self.command}) > [{','.join(map(str, self.dice))}] > {self.total}"
         if self.success is not None:
             shown += " > " + ("成功 success" if self.success else "失敗 failure")
-        return shown
+        return f"{shown} {self.comment}" if self.comment else shown
 
     def record(self) -> dict[str, Any]:
         return {
@@ -76,7 +78,8 @@ def roll_dice(command: str, draw: Callable[[int], int] | None = None) -> Roll:
     """Roll a command like ``2D6+3`` or ``1D100<=65`` (RollError when it is not one).
     ``draw(sides)`` rolls one die (a fair system random die by default)."""
     die = draw or (lambda sides: secrets.randbelow(sides) + 1)
-    body = command.replace(" ", "")
+    command, _, comment = command.strip().partition(" ")
+    body = command
     comparison = COMPARE_RE.search(body)
     if comparison is not None:
         body = body[: comparison.start()]
@@ -105,7 +108,7 @@ def roll_dice(command: str, draw: Callable[[int], int] | None = None) -> Roll:
     success = None
     if comparison is not None:
         success = _compare(total, comparison.group(1), int(comparison.group(2)))
-    return Roll(command.strip(), dice, total, success)
+    return Roll(command, dice, total, success, comment.strip())
 
 
 def _compare(total: int, op: str, target: int) -> bool:
