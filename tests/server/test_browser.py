@@ -9,14 +9,16 @@ all along, marked hidden. Screenshots of both screens are saved in
 
 from __future__ import annotations
 
+import io
 import shutil
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
 
-from tests.server.serving import REPO, ServerThread
+from tests.server.serving import PAPER, REPO, ServerThread
 
 ARTIFACTS = REPO / "test-artifacts" / "browser"
 CHROMIUM_FLAGS = [
@@ -54,6 +56,18 @@ def shot(page: Page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
+def broken_zip() -> bytes:
+    """The paper's scenario with the paper's own misprint (``Featur``)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for path in PAPER.iterdir():
+            content = path.read_bytes()
+            if path.name == "scenario.lore":
+                content = content.replace(b"list<Feature>", b"list<Featur>", 1)
+            archive.writestr(path.name, content)
+    return buffer.getvalue()
+
+
 def dialog(page: Page, title: str) -> Locator:
     return page.locator("article.dialog", has_text=title).first
 
@@ -68,6 +82,13 @@ def test_a_gm_and_a_player_play_the_papers_scenario(tmp_path: Path, browser: Bro
         errors: list[str] = []
         gm.on("pageerror", lambda error: errors.append(str(error)))
         gm.goto(server.base + "/")
+        # A bundle with an error is refused, shown with its place and a caret.
+        gm.locator("#upload").set_input_files(
+            files=[{"name": "broken.zip", "mimeType": "application/zip", "buffer": broken_zip()}]
+        )
+        expect(gm.locator("#problemText")).to_contain_text("scenario.lore:")
+        expect(gm.locator("#problemText")).to_contain_text("^^^^^^")
+        shot(gm, "0-gm-upload-refused")
         gm.locator('button[data-source="paper"]').click()
         invite = gm.locator("a.invite-link").get_attribute("href")
         assert invite is not None and "/play#" in invite
@@ -120,6 +141,7 @@ def test_a_gm_and_a_player_play_the_papers_scenario(tmp_path: Path, browser: Bro
         expect(me.locator("#log")).to_contain_text("宝物が見つかりました！")
         expect(me.locator(CHEST)).to_have_count(1)
         expect(gm.locator("#log")).to_contain_text("宝物が見つかりました！")
+        expect(gm.locator(CHEST)).to_have_class("token object hidden seen")  # found by Chihiro
         shot(me, "4-player-chest-found")
         shot(gm, "4-gm-chest-found")
         assert me.locator("#log script").count() == 0

@@ -140,7 +140,10 @@ def check_player(raw: list[str], seat: str, secrets: list[str], tokens: list[str
     for frame in map(json.loads, raw):
         assert frame["type"] not in ("links", "log"), frame
         for key, value in walk(frame):
-            assert key not in ("hidden", "where", "links", "records", "seed"), (key, frame)
+            assert key not in ("hidden", "seenBy", "where", "links", "records", "seed"), (
+                key,
+                frame,
+            )
             if key == "seats":
                 assert all(set(s) == {"seat", "label"} for s in value)
             if key == "objects":

@@ -167,13 +167,23 @@ class Master:
             for values in (obj.values for obj in self.placed)
         )
 
-    def hidden(self) -> dict[str, list[str]]:
-        """For the GM: the objects hidden by secrets, by id, with the keys hiding them."""
-        found: dict[str, list[str]] = {}
+    def hidden(self) -> dict[str, dict[str, list[str]]]:
+        """For the GM: the objects hidden by secrets, by id, with the keys hiding them and
+        the players' actors that know them all (and so see the object)."""
+        found: dict[str, dict[str, list[str]]] = {}
+        players = [a for a in self.actor_objects() if str(a.values.get("player") or "")]
         for obj in placed_objects(self.session):
             keys = hidden_keys(obj)
-            if keys:
-                found[obj.label or f"#{obj.oid}"] = keys
+            if not keys:
+                continue
+            seen = [
+                actor.label or f"#{actor.oid}"
+                for actor in players
+                if all(
+                    key in {str(k) for k in actor.values.get("knownSecrets") or ()} for key in keys
+                )
+            ]
+            found[obj.label or f"#{obj.oid}"] = {"keys": keys, "seenBy": seen}
         return found
 
     def area(self, path: str) -> AreaNode | None:

@@ -38,9 +38,9 @@ def seat_view(master: Master, seat: str) -> dict[str, Any]:
     for item in found["objects"]:
         if seat != GM:
             item = {key: value for key, value in item.items() if key != "knownSecrets"}
-        keys = hidden.get(item["id"])
-        if keys:
-            item = {**item, "hidden": keys}
+        marks = hidden.get(item["id"])
+        if marks:
+            item = {**item, "hidden": marks["keys"], "seenBy": marks["seenBy"]}
         objects[item["id"]] = item
     return {"tick": found["tick"], "actors": actors, "areas": areas, "objects": objects}
 

@@ -155,10 +155,12 @@ function drawTokens(svg, map, centers, options) {
     const at = centers.get(place);
     if (!at) continue;
     list.forEach(({ item, kind }, i) => {
-      const dx = (i - (list.length - 1) / 2) * 18;
+      const dx = (i - (list.length - 1) / 2) * 26;
       const cx = at[0] + dx;
       const cy = at[1] + (kind === "actor" ? 0 : 8);
-      const group = el("g", { class: `token ${kind}${item.mine ? " mine" : ""}${item.hidden ? " hidden" : ""}` }, svg);
+      const seen = item.hidden && item.seenBy && item.seenBy.length > 0;
+      const hidden = item.hidden ? (seen ? " hidden seen" : " hidden") : "";
+      const group = el("g", { class: `token ${kind}${item.mine ? " mine" : ""}${hidden}` }, svg);
       group.dataset.id = item.id;
       const name = item.name || item.id.split(".").pop();
       if (kind === "actor") el("circle", { cx, cy, r: 11 }, group);
@@ -166,7 +168,8 @@ function drawTokens(svg, map, centers, options) {
       text(group, cx, cy + 4, name.slice(0, 2), "token-mark");
       text(group, cx, cy + 24, name, "token-label");
       const tip = el("title", {}, group);
-      tip.textContent = item.hidden ? `${name} (${options.hiddenText}: ${item.hidden.join(", ")})` : name;
+      const known = seen ? ` — ${item.seenBy.join(", ")}` : "";
+      tip.textContent = item.hidden ? `${name} (${options.hiddenText}: ${item.hidden.join(", ")}${known})` : name;
     });
   }
 }
