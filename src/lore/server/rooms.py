@@ -178,6 +178,8 @@ class Rooms:
                 await self.restore(record)
             except BundleError as error:
                 failed.append((record.id, str(error)))
+            except Exception as error:  # a fault restoring one session stops no other
+                failed.append((record.id, f"{type(error).__name__}: {error}"))
         return failed
 
     async def restore(self, record: SessionRecord) -> Room:
