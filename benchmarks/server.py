@@ -16,8 +16,9 @@ followed by the next question, to the next player. For S seconds (default 60) it
 Beside it, in the same run, the baseline: a plain ``websockets`` echo server (a
 subprocess) with the same connections, passing one message round each group of three the
 same way (one message in flight per group), so its round trips per second are what the
-loopback, the WebSocket library and this client cost. Then the server's memory per idle
-session: its resident memory before and after N more sessions are made (no clients).
+loopback, the WebSocket library and this client cost. Before the clients connect, the
+server's memory per idle session: its resident memory before and after the N sessions are
+made.
 
 Targets (issue 10): p99 under 100 ms, answers/s at least 0.4 x the echo round trips/s,
 under 1 MB per idle session. It prints the figures with PASS/FAIL and exits 0 (it is a
@@ -250,7 +251,11 @@ def measure(sessions: int, seconds: float) -> Figures:
         echo_port = int(echo.stdout.readline())
         server, port = start_server(folder, endless_example(folder))
         create(port)  # the program is checked and compiled once, shared by the sessions
+        time.sleep(1.0)
+        before = rss(server.pid)
         tokens = [create(port) for _ in range(sessions)]
+        time.sleep(1.0)
+        figures.idle_bytes_per_session = (rss(server.pid) - before) / sessions
         tables = asyncio.run(run_lore(port, tokens, seconds))
         latencies = [x for t in tables for x in t.latencies]
         figures.answers_per_s = sum(t.answers for t in tables) / seconds
@@ -259,11 +264,6 @@ def measure(sessions: int, seconds: float) -> Figures:
         figures.errors = sum(t.errors for t in tables)
         figures.echo_round_trips_per_s = asyncio.run(run_echo(echo_port, sessions, seconds))
         figures.ratio = figures.answers_per_s / max(1.0, figures.echo_round_trips_per_s)
-        before = rss(server.pid)
-        for _ in range(sessions):
-            create(port)
-        time.sleep(1.0)
-        figures.idle_bytes_per_session = (rss(server.pid) - before) / sessions
     finally:
         echo.kill()
         if server is not None:
