@@ -84,6 +84,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     join_command.add_arguments(join)
     join.set_defaults(handler=join_command.run)
+
+    from lore.cli import dice_command  # roll, odds
+
+    dice_command.register(commands)
     return parser
 
 
