@@ -156,8 +156,8 @@ def test_bad_messages_are_refused_with_their_codes_and_the_session_goes_on(serve
         json.dumps({"type": "chat", "text": "x" * 70_000}): "too_large",
         json.dumps({"type": "pause"}): "forbidden",
         json.dumps({"type": "log"}): "forbidden",
-        json.dumps({"type": "chat", "text": "/roll 2D6", "secret": True}): "forbidden",
         json.dumps({"type": "chat", "text": "/roll 2X6"}): "bad_roll",
+        json.dumps({"type": "chat", "text": "/roll"}): "bad_roll",
         json.dumps({"type": "hello", "token": token}): "malformed",
     }
     for text, code in cases.items():
@@ -256,9 +256,15 @@ def test_chat_private_messages_and_secret_rolls(served: Any) -> None:
     player.pump()
     seen = [(m["kind"], m.get("text")) for m in player.state.messages if m["kind"] != "answer"]
     assert seen[:3] == [("chat", "こんにちは"), ("chat", "内緒"), ("roll", None)]
-    assert seen[3][0] == "roll" and seen[3][1].startswith("(1d100) > [")
+    assert seen[3][0] == "roll" and seen[3][1].startswith("(1D100) ＞ ")
     secret = next(m for m in gm.state.messages if m.get("secret"))
-    assert secret["text"].startswith("(3D6+1>=10) > [")
+    assert secret["text"].startswith("(3D6+1>=10) ＞ ")
+    # A player's own secret roll (BCDice's S prefix): the player and the GM see it.
+    assert player.request({"type": "chat", "text": "S2D6"})["type"] == "ack"
+    gm.pump()
+    player.pump()
+    assert player.state.messages[-1]["text"].startswith("(2D6) ＞ ")
+    assert gm.state.messages[-1]["text"] == player.state.messages[-1]["text"]
 
 
 def test_a_rule_error_reaches_the_gm_and_other_sessions_go_on(tmp_path: Path) -> None:

@@ -22,7 +22,7 @@ from typing import Any
 
 from lore.engine.views import GM
 from lore.server import protocol
-from lore.server.chat import MAX_CHAT, RollError, roll_command, roll_dice
+from lore.server.chat import MAX_CHAT, RollError, chat_roll
 from lore.server.connection import CLOSE_REVOKED, Connection
 from lore.server.protocol import Code, Refused, encode, error_frame
 from lore.server.rooms import Room, Rooms, new_token
@@ -169,18 +169,15 @@ class Hub:
         if len(text) > MAX_CHAT:
             raise Refused(Code.TOO_LARGE, f"a chat line is at most {MAX_CHAT} characters")
         data: dict[str, Any] = {"from": connection.seat, "to": message.to, "at": time.time()}
-        command = roll_command(text)
-        if command is None:
+        try:
+            roll = chat_roll(text)
+        except RollError as error:
+            raise Refused(Code.BAD_ROLL, str(error)) from None
+        if roll is None:
             data["text"] = text
             await self.commit(room, connection, "chat", data, message.ref)
             return
-        if message.secret and connection.seat != GM:
-            raise Refused(Code.FORBIDDEN, "only the GM rolls secretly")
-        try:
-            roll = roll_dice(command)
-        except RollError as error:
-            raise Refused(Code.BAD_ROLL, str(error)) from None
-        data.update(text=roll.text(), roll=roll.record(), secret=message.secret)
+        data.update(text=roll.text, roll=roll.to_json(), secret=message.secret or roll.secret)
         await self.commit(room, connection, "roll", data, message.ref)
 
     async def preview(self, room: Room, connection: Connection, message: protocol.Preview) -> None:

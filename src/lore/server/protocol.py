@@ -61,7 +61,7 @@ class Answer(Message, tag="answer"):
 class Chat(Message, tag="chat"):
     text: Long = ""
     to: Text | None = None  # a seat: a private message (the GM sees it too)
-    secret: bool = False  # a GM's secret roll
+    secret: bool = False  # a roll seen only by the roller and the GM
 
 
 class Preview(Message, tag="preview"):

@@ -145,8 +145,8 @@ class Table:
 
     def chat_items(self, entry: LogEntry) -> list[tuple[Audience, dict[str, Any]]]:
         """A chat line or a roll, and who sees it: everyone, or the sender, the seat it
-        is for and the GM. A secret roll's result reaches only the GM; the others see
-        that there was one."""
+        is for and the GM. A secret roll's result reaches only the roller and the GM; the
+        others see that there was one."""
         data = entry.data
         sender, to = data["from"], data.get("to")
         item: dict[str, Any] = {"kind": entry.kind, "tick": self.master.tick, "from": sender}
@@ -155,9 +155,9 @@ class Table:
         item["text"] = data["text"]
         if data.get("secret"):
             item["secret"] = True
-            others = set(self.streams) - {GM}
+            others = set(self.streams) - {GM, sender}
             hidden = {"kind": "roll", "tick": item["tick"], "from": sender, "secret": True}
-            return [({GM}, item), (others, hidden)]
+            return [({GM, sender}, item), (others, hidden)]
         return [({sender, to, GM} if to is not None else None, item)]
 
     # ------------------------------------------------------------ what each seat is sent
