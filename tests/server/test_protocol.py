@@ -45,12 +45,12 @@ def test_an_answer_is_acknowledged_then_the_next_question_comes(served: Any) -> 
     player = joined(seats[PLAYER])
     first = only_question(player)
     assert first["title"] == "どうしますか？"
-    assert [c for c in first["inputs"][0]["captions"]] == ["探す", "移動する", "寝る"]
+    assert [c["caption"] for c in first["inputs"][0]["choices"]] == ["探す", "移動する", "寝る"]
     ack = player.answer(first["id"], {"action": "move"})
     assert ack["type"] == "ack" and ack["index"] == 1
     player.pump()
     route = only_question(player)
-    assert route["inputs"][0]["choices"] == ["/region[dungeon]"]
+    assert [c["id"] for c in route["inputs"][0]["choices"]] == ["/region[dungeon]"]
     assert route["area"] == "/region" and route["from"] == "start_point"
     preview = player.request({"type": "preview", "id": route["id"], "goal": "/region[dungeon]"})
     assert preview["path"] == ["start_point", "dungeon"] and preview["distance"] == 4000.0

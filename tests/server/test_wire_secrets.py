@@ -94,7 +94,7 @@ def play(clients: dict[str, SeatClient], gm: SeatClient, rng: random.Random) -> 
         for client in clients.values():
             client.pump(0.01)
             for query_id, spec in list(client.state.questions.items()):
-                values = {i["name"]: rng.choice(i["choices"]) for i in spec["inputs"]}
+                values = {i["name"]: rng.choice(i["choices"])["id"] for i in spec["inputs"]}
                 assert client.answer(query_id, values)["type"] == "ack"
                 moved = True
         gm.pump(0.01)

@@ -58,13 +58,16 @@ class Asker:
         item = self.current
         if item is None:
             return
-        choices = item.get("choices")
+        choices = choice_ids(item)
         if choices:
-            captions = item.get("captions") or choices
+            captions = [
+                c.get("caption", c.get("id")) if isinstance(c, dict) else c for c in item["choices"]
+            ]
             for number, (choice, caption) in enumerate(zip(choices, captions, strict=False), 1):
                 extra = f" ({choice})" if caption != choice else ""
                 self.say(f"   {number}. {caption}{extra}")
-            self.say(f"{item['name']} [1-{len(choices)}]> ")
+            many = " (numbers with spaces)" if item.get("kind") == "choices" else ""
+            self.say(f"{item['name']} [1-{len(choices)}]{many}> ")
         else:
             unit = f"[{item['unit']}]" if item.get("unit") else item["type"]
             bounds = f", {item['range']}" if item.get("range") else ""
@@ -88,15 +91,23 @@ class Asker:
         return False
 
 
+def choice_ids(item: Frame) -> list[Any]:
+    """The ids of an input's choices (each is ``{"id", "caption"}``)."""
+    return [c.get("id") if isinstance(c, dict) else c for c in item.get("choices") or ()]
+
+
 def typed(item: Frame, text: str) -> Any:
     """A typed line as the value of an input, or None when it is not one."""
-    choices = item.get("choices")
+    choices = choice_ids(item)
+    if choices and item.get("kind") == "choices":
+        picked = [typed({"choices": item["choices"]}, word) for word in text.split()]
+        return picked if picked and None not in picked else None
     if choices:
         if text.isdigit() and 1 <= int(text) <= len(choices):
             return choices[int(text) - 1]
         return text if text in choices else None
-    kind = item.get("kind")
-    if kind in ("unit", "integer", "real", "number"):
+    kind = str(item.get("type", ""))
+    if kind.startswith("unit[") or kind in ("integer", "real", "number"):
         try:
             return int(text) if kind == "integer" or text.lstrip("-").isdigit() else float(text)
         except ValueError:

@@ -114,7 +114,7 @@ class Master:
         actor = self.actor(actor_label)
         if actor is None:
             return f"there is no actor '{actor_label}'"
-        actor.values["player"] = TypedString("jid", "" if participant == GM else participant)
+        actor.values["player"] = TypedString("jid", participant)  # "GM": the GM's seat
         return None
 
     # ------------------------------------------------------------ reading
@@ -171,7 +171,7 @@ class Master:
         """For the GM: the objects hidden by secrets, by id, with the keys hiding them and
         the players' actors that know them all (and so see the object)."""
         found: dict[str, dict[str, list[str]]] = {}
-        players = [a for a in self.actor_objects() if str(a.values.get("player") or "")]
+        players = [a for a in self.actor_objects() if str(a.values.get("player") or GM) != GM]
         for obj in placed_objects(self.session):
             keys = hidden_keys(obj)
             if not keys:

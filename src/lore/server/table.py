@@ -170,6 +170,8 @@ class Table:
         if engine:
             key = self.master.view_key()
             views = key != self.view_key
+            if views:
+                self.seat_lists = None  # rules may have handed actors to other seats
             self.view_key = key
         for seat, stream in self.streams.items():
             update: dict[str, Any] = {}

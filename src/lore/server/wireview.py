@@ -145,13 +145,12 @@ def query_spec(query: Query, master: Master) -> dict[str, Any]:
 
 
 def input_spec(item: Input) -> dict[str, Any]:
-    spec = item.describe()  # name, type, choices, range, default, and what kinds add
-    rtype = item.type
-    spec["kind"] = rtype.kind if rtype.kind != "prim" else rtype.name
-    if rtype.unit is not None:
-        spec["unit"] = rtype.unit
-    if item.captions is not None:
-        spec["captions"] = list(item.captions)
+    """The engine's description of an input (name, type, kind, choices with captions,
+    picks, range, default: it leads, so new kinds of input fit), with the unit and the
+    range's bounds as numbers for a number field."""
+    spec = item.describe()
+    if item.type.unit is not None:
+        spec["unit"] = item.type.unit
     if item.allowed is not None:
         spec["bounds"] = bounds(item.allowed)
     return spec

@@ -1,7 +1,7 @@
 // The Lore web client: the start page (start a session, upload a bundle) and the table
 // (map, questions, chat, presence, GM tools), kept up to date over one WebSocket.
 
-import { buildDialog } from "./dialogs.js";
+import { buildDialog, choiceId } from "./dialogs.js";
 import { clockText, initialLanguage, setLanguage, t, currentLanguage } from "./i18n.js";
 import { drawMap, splitLocation } from "./map.js";
 
@@ -402,8 +402,8 @@ function renderMap() {
     if (spec.area !== state.area) continue;
     if (state.role === "gm" && spec.to !== "GM" && pickFor !== null) continue;
     for (const input of spec.inputs) {
-      if (input.kind !== "loc" || !input.choices) continue;
-      for (const choice of input.choices) choices.add(splitLocation(choice).place);
+      if (input.type !== "loc" || !input.choices) continue;
+      for (const choice of input.choices) choices.add(splitLocation(choiceId(choice)).place);
       pickFor = { id, name: input.name };
     }
     const pick = state.picks.get(id);

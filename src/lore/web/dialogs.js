@@ -16,44 +16,53 @@ function node(tag, attrs, parent, content) {
   return found;
 }
 
+// A choice is {id, caption} (an older server sent the bare id).
+export function choiceId(choice) {
+  return choice !== null && typeof choice === "object" ? choice.id : choice;
+}
+
 function captionOf(input, index, state) {
-  const captions = input.captions || [];
-  if (captions[index]) return captions[index];
-  const choice = String(input.choices[index]);
-  return input.kind === "loc" && state.placeLabel ? state.placeLabel(choice) : choice;
+  const choice = input.choices[index];
+  const id = String(choiceId(choice));
+  if (input.type === "loc" && state.placeLabel) return state.placeLabel(id);
+  const caption = choice !== null && typeof choice === "object" ? choice.caption : null;
+  return caption || (input.captions && input.captions[index]) || id;
 }
 
 function isMany(input) {
-  return (input.max !== undefined && input.max !== 1) || input.min !== undefined;
+  return input.kind === "choices" || (input.most !== undefined && input.most !== null);
 }
 
 function isNumber(input) {
-  return input.kind === "unit" || ["integer", "real", "number"].includes(input.kind);
+  return String(input.type).startsWith("unit[") || ["integer", "real", "number"].includes(input.type);
 }
 
 // The control of one input; returns a function giving its value (undefined: not given).
 function control(input, box, state) {
   const label = node("div", { class: "input-name" }, box, input.name);
   if (input.unit) label.textContent += ` [${input.unit}]`;
-  if (input.choices && input.kind === "loc" && state.spec.area) {
+  if (input.choices && input.type === "loc" && state.spec.area) {
     node("p", { class: "hint" }, box, t("pickOnMap"));
   }
   if (input.choices && isMany(input)) {
     const list = node("div", { class: "choices many" }, box);
+    if (input.least !== undefined) {
+      node("span", { class: "hint" }, box, `${input.least}–${input.most ?? input.choices.length}`);
+    }
     const boxes = input.choices.map((choice, i) => {
       const item = node("label", { class: "check" }, list);
       const check = node("input", { type: "checkbox", value: String(i) }, item);
       node("span", {}, item, captionOf(input, i, state));
       return check;
     });
-    return () => input.choices.filter((_, i) => boxes[i].checked);
+    return () => input.choices.filter((_, i) => boxes[i].checked).map(choiceId);
   }
   if (input.choices) {
     const list = node("div", { class: "choices" }, box);
     const buttons = input.choices.map((choice, i) => {
       const button = node("button", { type: "button", class: "choice" }, list, captionOf(input, i, state));
-      button.dataset.value = String(choice);
-      button.addEventListener("click", () => state.choose(input.name, choice));
+      button.dataset.value = String(choiceId(choice));
+      button.addEventListener("click", () => state.choose(input.name, choiceId(choice)));
       return button;
     });
     state.marks[input.name] = () => {
@@ -63,14 +72,14 @@ function control(input, box, state) {
     };
     return () => state.values[input.name];
   }
-  if (input.kind === "boolean") {
+  if (input.type === "boolean") {
     const check = node("input", { type: "checkbox" }, box);
     if (input.default === true) check.checked = true;
     return () => check.checked;
   }
   const field = node("input", { type: isNumber(input) ? "number" : "text", name: input.name }, box);
   if (isNumber(input)) {
-    field.step = input.kind === "integer" ? "1" : "any";
+    field.step = input.type === "integer" ? "1" : "any";
     if (input.bounds) {
       field.min = String(input.bounds.low);
       field.max = String(input.bounds.high);
@@ -82,7 +91,7 @@ function control(input, box, state) {
     if (field.value === "") return undefined;
     if (!isNumber(input)) return field.value;
     const number = Number(field.value);
-    return input.kind === "integer" || (input.kind === "unit" && Number.isInteger(number)) ? Math.trunc(number) : number;
+    return input.type === "integer" || Number.isInteger(number) ? Math.trunc(number) : number;
   };
 }
 
@@ -116,7 +125,7 @@ export function buildDialog(spec, actions) {
     state.values[name] = value;
     for (const mark of Object.values(state.marks)) mark();
     const input = spec.inputs.find((i) => i.name === name);
-    if (input && input.kind === "loc" && spec.area) {
+    if (input && input.type === "loc" && spec.area) {
       actions.pick(name, value);
       return; // a route is shown first; the answer button confirms it
     }
@@ -128,7 +137,7 @@ export function buildDialog(spec, actions) {
   }
   box.appendChild(routeLine);
   box.appendChild(problem);
-  const hasLocation = spec.inputs.some((i) => i.kind === "loc" && spec.area);
+  const hasLocation = spec.inputs.some((i) => i.type === "loc" && spec.area);
   if (!single || hasLocation) {
     const button = node("button", { type: "button", class: "submit" }, box, t("answer"));
     button.addEventListener("click", submit);
