@@ -11,7 +11,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from lore import __version__
-from lore.cli import check_command, fmt_command, run_command, sim_command
+from lore.cli import (
+    check_command,
+    fmt_command,
+    join_command,
+    run_command,
+    serve_command,
+    sim_command,
+)
 
 EXIT_OK = 0
 EXIT_ERRORS = 1
@@ -62,6 +69,21 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim_command.add_arguments(sim)
     sim.set_defaults(handler=sim_command.run)
+
+    serve = commands.add_parser(
+        "serve",
+        help="serve online sessions to browsers",
+        description=serve_command.__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    serve_command.add_arguments(serve)
+    serve.set_defaults(handler=serve_command.run)
+
+    join = commands.add_parser(
+        "join", help="play one seat of an online session", description=join_command.__doc__
+    )
+    join_command.add_arguments(join)
+    join.set_defaults(handler=join_command.run)
 
     from lore.cli import dice_command  # roll, odds
 
