@@ -15,11 +15,9 @@ them into a ``Summary``; ``lore sim`` shows it.
 from __future__ import annotations
 
 import gc
-import multiprocessing
 import statistics
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -200,6 +198,10 @@ def simulate(
                 progress(result)
             results.append(result)
         return results
+    # Imported here: most simulations run in one process, and these imports are slow.
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
     found: list[RunResult] = []
     context = multiprocessing.get_context("spawn")
     # concurrent.futures rather than multiprocessing.Pool: when a run fails, the runs

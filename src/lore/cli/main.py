@@ -1,73 +1,62 @@
-"""``lore``: check, format (and later run) Lore programs.
+"""``lore``: check, format, run and simulate Lore programs.
 
 Exit codes: 0 clean (warnings allowed), 1 errors in the program, 2 usage error.
+
+Each command lives in a module of its own, with ``add_arguments(parser)`` (its
+arguments, and its description when it has a long one) and ``run(args)`` (the exit
+code). Only the module of the command being run is imported: ``lore check`` does not
+pay for the engine, nor ``lore --version`` for anything.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 
 from lore import __version__
-from lore.cli import check_command, fmt_command, run_command, sim_command
 
 EXIT_OK = 0
 EXIT_ERRORS = 1
 EXIT_USAGE = 2
 
+# name: (module, the one-line help that `lore --help` lists)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "check": ("lore.cli.check_command", "report the problems of Lore files"),
+    "fmt": ("lore.cli.fmt_command", "print Lore files in the canonical layout"),
+    "run": ("lore.cli.run_command", "run a session in the terminal"),
+    "sim": ("lore.cli.sim_command", "run many sessions with bots and sum up what happened"),
+}
 
-def build_parser() -> argparse.ArgumentParser:
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of the ``lore`` command, with the arguments of ``command`` (None: of
+    every command; the others are listed with their help only)."""
     parser = argparse.ArgumentParser(
         prog="lore", description="Lore: rules and scenarios for tabletop sessions."
     )
     parser.add_argument("--version", action="version", version=f"lore {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
-
-    check = commands.add_parser(
-        "check",
-        help="report the problems of Lore files",
-        description="Parse and check Lore files and what they "
-        "import; print each problem with its place.",
-    )
-    check.add_argument("files", nargs="+", type=Path, metavar="FILE")
-    check.set_defaults(handler=check_command.run)
-
-    fmt = commands.add_parser(
-        "fmt",
-        help="print Lore files in the canonical layout",
-        description="Print a Lore file in the canonical layout (comments kept).",
-    )
-    fmt.add_argument("files", nargs="+", type=Path, metavar="FILE")
-    mode = fmt.add_mutually_exclusive_group()
-    mode.add_argument("--write", action="store_true", help="rewrite the files in place")
-    mode.add_argument(
-        "--check", action="store_true", help="exit 1 if a file is not in the canonical layout"
-    )
-    fmt.set_defaults(handler=fmt_command.run)
-
-    run = commands.add_parser(
-        "run", help="run a session in the terminal", description=run_command.__doc__
-    )
-    run_command.add_arguments(run)
-    run.set_defaults(handler=run_command.run)
-
-    sim = commands.add_parser(
-        "sim",
-        help="run many sessions with bots and sum up what happened",
-        description=sim_command.__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    sim_command.add_arguments(sim)
-    sim.set_defaults(handler=sim_command.run)
+    for name, (module_name, help_text) in COMMANDS.items():
+        sub = commands.add_parser(name, help=help_text, description=help_text)
+        if command is None or name == command:
+            module = importlib.import_module(module_name)
+            module.add_arguments(sub)
+            sub.set_defaults(handler=module.run)
     return parser
 
 
+def command_of(argv: Sequence[str]) -> str:
+    """The command ``argv`` asks for ("" when there is none: only options)."""
+    return next((arg for arg in argv if not arg.startswith("-")), "")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(command_of(arguments))
+    args = parser.parse_args(arguments)
     try:
         status: int = args.handler(args)
     except KeyboardInterrupt:

@@ -9,10 +9,11 @@ twice is loaded once, so import cycles are fine.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from lore.records import record
 from lore.syntax import ast
 from lore.syntax.diagnostics import Diagnostic, Severity
 from lore.syntax.parser import ParseResult, parse
@@ -24,7 +25,7 @@ PRELUDE = "prelude.lore"
 MAX_FILE_BYTES = 16 * 1024 * 1024
 
 
-@dataclass
+@record(frozen=False, slots=False)
 class Module:
     source: SourceFile
     parsed: ParseResult
@@ -37,7 +38,7 @@ class Module:
         return self.parsed.module
 
 
-@dataclass
+@record(frozen=False, slots=False)
 class Program:
     modules: list[Module]
     diagnostics: list[Diagnostic]
