@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from benchmarks import engine, startup
+from benchmarks import engine, sessions, startup
 
 
 def test_engine_benchmark_reports_both_shapes(capsys: pytest.CaptureFixture[str]) -> None:
@@ -31,3 +31,14 @@ def test_startup_benchmark_times_lore_beside_python(capsys: pytest.CaptureFixtur
         "lore check hello.lore",
     }
     assert figures[startup.BASELINE]["wall_vs_import_json"] == 1.0
+
+
+def test_sessions_benchmark_makes_sessions_of_one_program(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    if not sessions.SCENARIO.is_file():
+        pytest.fail(f"the paper's scenario is missing: {sessions.SCENARIO}", pytrace=False)
+    assert sessions.main(["--sessions", "5", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["sessions"] == 5
+    assert 0 < figures["shared_kb"] < figures["whole_kb"]

@@ -1,8 +1,8 @@
 """Simulating sessions: many runs of one program with a bot for every participant.
 
 Run ``i`` of a simulation uses the seed ``seed + i``. Each run is its own ``Session``: the
-compiled program is shared, and a session does not change it (the engine's rules that
-``natives.install`` gives the prelude's forms are the same for every session). With
+compiled program is shared, and a session does not change it (``natives.prepare`` makes
+it ready for sessions once, before the first). With
 several processes, each worker checks and compiles the program again (compiled rules are
 Python functions made at run time: they cannot be sent to another process), and the
 results are put back in seed order, so a simulation gives the same results whatever the

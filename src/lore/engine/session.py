@@ -376,18 +376,18 @@ class Session:
         self.altered: set[tuple[LoreObject, str]] = set()
         self.ended: str | None = None
         self.rt = Runtime(self)
-        self._defaults: dict[FormInfo, list[tuple[str, Any]]] = {}
         self.world: World | None = None
         self.triggers: list[LoreObject] = []
-        self.time = natives.install(self)
+        self.time = natives.install(self)  # prepares the program, once for all its sessions
+        # Each form's member defaults: worked out once per program, shared, never changed.
+        self._defaults: dict[FormInfo, list[tuple[str, Any]]] = self.program.engine.defaults
 
     # ------------------------------------------------------------ setup
 
     def defaults(self, form: FormInfo) -> list[tuple[str, Any]]:
         found = self._defaults.get(form)
-        if found is None:
+        if found is None:  # a form that is not the program's: not kept
             found = list(form.all_defaults().items())
-            self._defaults[form] = found
         return found
 
     def start(self) -> None:
@@ -397,12 +397,13 @@ class Session:
         rt.block = None
         self.step_size = len(self.program.values)
         try:
-            for place, (symbol, index, init) in enumerate(self.program.values):
+            labels = self.program.engine.labels  # the values' names, worked out once
+            for place, (_, index, init) in enumerate(self.program.values):
                 rt.reset(0, place)
                 value = init(rt)
                 rt.g[index] = value
                 if isinstance(value, LoreObject) and value.label is None:
-                    value.label = symbol.qualified_name
+                    value.label = labels[place]
         except Exception as error:
             raise self.rule_error(error, sys.exc_info()[2]) from None
         natives.after_values(self)
@@ -423,14 +424,13 @@ class Session:
                 self.enqueue(event)
 
     def stored_schedule(self) -> LoreObject | None:
-        schedule = self.program.form_by_name["Schedule"]
-        for symbol, index, _ in self.program.values:
+        prepared = self.program.engine
+        for place, (_, index, _) in enumerate(self.program.values):
             value = self.rt.g[index]
             if (
-                symbol.qualified_name == "_auto_stored.schedule"
+                prepared.labels[place] == "_auto_stored.schedule"
                 and isinstance(value, LoreObject)
-                and value.form is not None
-                and value.form.is_subform_of(schedule)
+                and value.form in prepared.schedules
             ):
                 return value
         return None
