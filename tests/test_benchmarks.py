@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from benchmarks import engine, sessions, startup
+from benchmarks import engine, memory, sessions, startup
 
 
 def test_engine_benchmark_reports_both_shapes(capsys: pytest.CaptureFixture[str]) -> None:
@@ -42,3 +42,10 @@ def test_sessions_benchmark_makes_sessions_of_one_program(
     figures = json.loads(capsys.readouterr().out)
     assert figures["sessions"] == 5
     assert 0 < figures["shared_kb"] < figures["whole_kb"]
+
+
+def test_memory_benchmark_compares_retained_memory(capsys: pytest.CaptureFixture[str]) -> None:
+    assert memory.main(["--events", "10,50", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert set(figures["retained_bytes"]) == {"10", "50"}
+    assert figures["ratio"] > 0

@@ -20,7 +20,8 @@ from __future__ import annotations
 import heapq
 import itertools
 import sys
-from collections.abc import Callable, Iterable
+import weakref
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Any
@@ -42,6 +43,7 @@ from lore.world.model import World
 
 CHOICES_SALT = 0x5DEECE66D  # sets the bots' random stream apart from the dice
 ALTERS_SALT = 0xA17E5  # and the streams of the alters' questions apart from the handlers'
+PAUSE_AT = 64  # steps of this many events or more run with the cyclic collector paused
 
 
 @dataclass(frozen=True)
@@ -93,7 +95,7 @@ class Runtime:
         # before its first draw, which is word `index` of the step's block).
         self.index = 0
         self.state: int | None = None
-        self.block: list[int] | None = None
+        self.block: Sequence[int] | None = None
         self.choices_key = randomness.stream_key(session.seed, CHOICES_SALT)
         self.now: Quantity | None = None  # the time of the step, as schedule.current
         self.tick = 0  # the same, in ticks
@@ -372,8 +374,9 @@ class Session:
         self.told: set[Key] = set()
         self.open: dict[str, tuple[Key, Any, Any]] = {}
         self.errors: list[RuleError] = []
-        # The alters that have run, by object (for the state shown in saves).
-        self.altered: set[tuple[LoreObject, str]] = set()
+        # The objects alters have changed (for the state shown in saves; each keeps the
+        # names of those alters in `LoreObject.altered`). Weak: it keeps none alive.
+        self.altered: weakref.WeakSet[LoreObject] = weakref.WeakSet()
         self.ended: str | None = None
         self.rt = Runtime(self)
         self.world: World | None = None
@@ -470,8 +473,11 @@ class Session:
                     return self.end("stopped", "max-steps")
                 if limits.max_ticks is not None and self.keys[0][0] > limits.max_ticks:
                     return self.end("stopped", "max-ticks")
-                with collector_paused():  # a step makes many objects and few cycles
-                    self.step()
+                if len(self.buckets[self.keys[0]]) < PAUSE_AT:
+                    self.step()  # a small step: pausing the collector costs more than it saves
+                else:
+                    with collector_paused():  # a big step makes many objects and few cycles
+                        self.step()
         except Stop as stop:
             return self.end(stop.reason, stop.detail)
         except RuleError as error:
@@ -501,14 +507,18 @@ class Session:
             self.ticks, self.priority = key
             self.steps += 1
             natives.set_time(self, *key)
-            self.step_answers, self.asked, self.told, self.open = {}, set(), set(), {}
+            if self.step_answers or self.asked or self.told or self.open:
+                # What the last step asked and was answered (made anew only when it was
+                # not empty: most steps ask nothing).
+                self.step_answers, self.asked, self.told, self.open = {}, set(), set(), {}
             if self.at_once > self.limits.max_steps_at_once:
                 self.drop_runaway(entries)
                 return
         self.waiting = None
         self.answered = False
         rt = self.rt
-        rt.requests = {}
+        if rt.requests:
+            rt.requests = {}  # left by alters calling alters (not applied)
         adds: list[tuple[int, int, Any, Any]] = []
         rt.adds = adds
         rt.depth = 0
@@ -614,22 +624,36 @@ class Session:
             fn = form.vtable.get(alter) or form.resolve()[alter]
             changes.append((obj, fn(rt, obj, tuple(values))))
         rt.alter_index = None
-        self.altered.update(requests)
-        moved: list[tuple[LoreObject, Any]] = []
+        self.note_altered(requests)
+        moved: list[tuple[LoreObject, Any]] | None = None
         for obj, modifications in changes:
             if "location" in modifications:
+                moved = moved or []
                 moved.append((obj, obj.values.get("location")))
             obj.values.update(modifications)
         if moved:
             world_natives.after_moves(self, moved)
 
+    def note_altered(self, requests: Iterable[tuple[LoreObject, str]]) -> None:
+        """Note which alters ran on which objects (for the state shown in saves): on the
+        object itself, and the object in a weak set, so that an object nothing else holds
+        is freed, and its note with it (it can no longer matter to the session)."""
+        for obj, alter in requests:
+            names = obj.altered
+            if names is None:
+                obj.altered = {alter}
+                self.altered.add(obj)
+            else:
+                names.add(alter)
+
     def changed(self) -> list[tuple[LoreObject, dict[str, Any]]]:
         """The objects alters have changed, in the order they were made, each with the
         members its alters modify (as they are now)."""
         names: dict[LoreObject, set[str]] = {}
-        for obj, alter in self.altered:
-            assert obj.form is not None
-            names.setdefault(obj, set()).update(obj.form.modified_by(alter) or ())
+        for obj in list(self.altered):
+            assert obj.form is not None and obj.altered is not None
+            for alter in obj.altered:
+                names.setdefault(obj, set()).update(obj.form.modified_by(alter) or ())
         return [
             (obj, {name: obj.values[name] for name in sorted(members) if name in obj.values})
             for obj, members in sorted(names.items(), key=lambda item: item[0].oid)
