@@ -20,13 +20,12 @@ from __future__ import annotations
 import heapq
 import itertools
 import sys
-import weakref
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Any
 
-from lore.engine import natives, randomness, world_natives
+from lore.engine import natives, randomness, reach, world_natives
 from lore.engine.participants import Participants
 from lore.engine.queries import AnswerError, fill
 from lore.engine.randomness import GOLDEN, LIMITS, M1, M2, MASK, WORDS, Stream, mix
@@ -374,9 +373,7 @@ class Session:
         self.told: set[Key] = set()
         self.open: dict[str, tuple[Key, Any, Any]] = {}
         self.errors: list[RuleError] = []
-        # The objects alters have changed (for the state shown in saves; each keeps the
-        # names of those alters in `LoreObject.altered`). Weak: it keeps none alive.
-        self.altered: weakref.WeakSet[LoreObject] = weakref.WeakSet()
+        self.alter_names: dict[str, tuple[str, ...]] = {}  # see note_altered
         self.ended: str | None = None
         self.rt = Runtime(self)
         self.world: World | None = None
@@ -635,25 +632,31 @@ class Session:
             world_natives.after_moves(self, moved)
 
     def note_altered(self, requests: Iterable[tuple[LoreObject, str]]) -> None:
-        """Note which alters ran on which objects (for the state shown in saves): on the
-        object itself, and the object in a weak set, so that an object nothing else holds
-        is freed, and its note with it (it can no longer matter to the session)."""
+        """Note which alters ran on which objects (for the state shown in saves), on the
+        object itself: the session keeps no list of them, so an object nothing else
+        holds is freed (``changed`` finds the others)."""
         for obj, alter in requests:
             names = obj.altered
             if names is None:
-                obj.altered = {alter}
-                self.altered.add(obj)
-            else:
-                names.add(alter)
+                # One tuple per alter name, shared by the objects it changed.
+                names = self.alter_names.get(alter)
+                obj.altered = names or self.alter_names.setdefault(alter, (alter,))
+            elif alter not in names:
+                obj.altered = (*names, alter)
 
     def changed(self) -> list[tuple[LoreObject, dict[str, Any]]]:
-        """The objects alters have changed, in the order they were made, each with the
-        members its alters modify (as they are now)."""
+        """The objects alters have changed that the session still holds (reached from its
+        values, engine objects and waiting events), in the order they were made, each
+        with the members its alters modify (as they are now)."""
+        rt = self.rt
+        roots: list[Any] = [rt.g, rt.GM, rt.schedule, rt.system]
+        roots.extend(self.buckets.values())
+        roots.append(self.waiting or ())
         names: dict[LoreObject, set[str]] = {}
-        for obj in list(self.altered):
-            assert obj.form is not None and obj.altered is not None
-            for alter in obj.altered:
-                names.setdefault(obj, set()).update(obj.form.modified_by(alter) or ())
+        for obj in reach.reachable(roots):
+            if obj.altered is not None and obj.form is not None:
+                for alter in obj.altered:
+                    names.setdefault(obj, set()).update(obj.form.modified_by(alter) or ())
         return [
             (obj, {name: obj.values[name] for name in sorted(members) if name in obj.values})
             for obj, members in sorted(names.items(), key=lambda item: item[0].oid)
