@@ -566,11 +566,17 @@ class Session:
             rule_error = self.rule_error(error, sys.exc_info()[2])
             self.report(rule_error)
             return
-        # self.push for each new event, written out: this runs for most events.
+        # self.push for each new event, written out: this runs for most events. The
+        # requests are taken from the end of the reversed list, so that a big step does
+        # not hold them all and all the entries they become at once.
         buckets, keys, seqs = self.buckets, self.keys, self.seqs
         last: tuple[int, int] | None = None
         bucket: list[Entry] = []
-        for ticks, priority, fn, arg in adds:
+        self.queued += len(adds)
+        adds.reverse()
+        pop = adds.pop
+        while adds:
+            ticks, priority, fn, arg = pop()
             if last is None or ticks != last[0] or priority != last[1]:
                 last = (ticks, priority)
                 found = buckets.get(last)
@@ -579,7 +585,6 @@ class Session:
                     heapq.heappush(keys, last)
                 bucket = found
             bucket.append((next(seqs), fn, arg))
-        self.queued += len(adds)
 
     def drop_runaway(self, entries: list[Entry]) -> None:
         """Drop a step past the limit of steps at one time (its events do not run, so the
@@ -608,10 +613,12 @@ class Session:
         changes: list[tuple[LoreObject, dict[str, Any]]] = []
         rt = self.rt
         # Requests made while alters run (an alter calling one) are not applied.
-        requests, rt.requests = rt.requests, {}
+        requests: dict[tuple[LoreObject, str], Any] = rt.requests
+        rt.requests = {}
         rt.depth = 0
         first = self.step_size  # the alters' places in the step come after the handlers'
-        for index, ((obj, alter), values) in enumerate(requests.items()):
+        for index, (key, values) in enumerate(requests.items()):
+            obj, alter = key
             form = obj.form
             assert form is not None
             rt.alter_index = index
@@ -620,6 +627,7 @@ class Session:
             rt.ops = 0  # each alter has its own budget
             fn = form.vtable.get(alter) or form.resolve()[alter]
             changes.append((obj, fn(rt, obj, tuple(values))))
+            requests[key] = None  # its values are done with: a big step holds fewer at once
         rt.alter_index = None
         self.note_altered(requests)
         moved: list[tuple[LoreObject, Any]] | None = None
