@@ -71,17 +71,18 @@ def _field_name(index: int) -> str:
     return f"_f{index}"
 
 
+_PLACEHOLDERS = tuple(_field_name(index) for index in range(256))
+
+
 def _init_source(kinds: tuple[str, ...], frozen: bool) -> str:
+    # Parameters are written without defaults: the defaults come with each function, not
+    # with the code, so fields with and without defaults share a template.
     params, lines = ["self"], []
     for index, kind in enumerate(kinds):
         name = value = _field_name(index)
-        if kind == "default":
-            params.append(f"{name}=None")  # the real default comes with the function
-        elif kind == "factory":
-            params.append(f"{name}=None")
+        if kind == "factory":
             value = f"_factory{index}() if {name} is _MISSING else {name}"
-        else:
-            params.append(name)
+        params.append(name)
         lines.append(f"_set(self, {name!r}, {value})" if frozen else f"self.{name} = {value}")
     body = "\n    ".join(lines or ["pass"])
     return f"def __init__({', '.join(params)}):\n    {body}\n"
@@ -104,50 +105,57 @@ def _hash_source(count: int) -> str:
 
 
 @cache
-def _template(source: str, name: str) -> CodeType:
+def _template(name: str, shape: tuple[Any, ...]) -> CodeType:
+    """The code of method ``name`` for ``shape``: (frozen, kinds of the fields) for
+    ``__init__``, the number of fields for ``__eq__`` and ``__hash__``."""
+    if name == "__init__":
+        source = _init_source(shape[1], shape[0])
+    else:
+        source = (_eq_source if name == "__eq__" else _hash_source)(shape[0])
     made: dict[str, Any] = {}
     exec(source, {}, made)
     code: CodeType = made[name].__code__
     return code
 
 
-def _method(cls: type, name: str) -> tuple[str, list[str], dict[str, Any], tuple[Any, ...]]:
-    """The template source of method ``name`` of ``cls``, the field names to put in it,
-    the globals it needs and the defaults of its parameters."""
+def _method(
+    cls: type, name: str
+) -> tuple[tuple[Any, ...], list[str], dict[str, Any], tuple[Any, ...]]:
+    """The shape of method ``name`` of ``cls`` (see ``_template``), the field names to put
+    in it, the globals it needs and the defaults of its parameters."""
     fields = dataclasses.fields(cls)
     env: dict[str, Any] = {"_set": object.__setattr__, "_MISSING": _MISSING}
     if name == "__init__":
         kinds: list[str] = []
         defaults: list[Any] = []
         for index, field in enumerate(fields):
-            if field.default is not _MISSING:
-                kinds.append("default")
-                defaults.append(field.default)
-            elif field.default_factory is not _MISSING:
+            if field.default_factory is not _MISSING:
                 kinds.append("factory")
                 defaults.append(_MISSING)
                 env[f"_factory{index}"] = field.default_factory
             else:
                 kinds.append("plain")
-        source = _init_source(tuple(kinds), cls.__dict__["__record_frozen__"])
-        return source, [field.name for field in fields], env, tuple(defaults)
+                if field.default is not _MISSING:
+                    defaults.append(field.default)
+        shape = (cls.__dict__["__record_frozen__"], tuple(kinds))
+        return shape, [field.name for field in fields], env, tuple(defaults)
     if name == "__eq__":
         names = [field.name for field in fields if field.compare]
-        return _eq_source(len(names)), names, env, ()
+        return (len(names),), names, env, ()
     names = [
         field.name for field in fields if (field.compare if field.hash is None else field.hash)
     ]
-    return _hash_source(len(names)), names, env, ()
+    return (len(names),), names, env, ()
 
 
 def _make(cls: type, name: str) -> Callable[..., Any]:
     """Make method ``name`` of ``cls`` and put it on the class in place of the stub."""
-    source, names, env, defaults = _method(cls, name)
-    template = _template(source, name)
-    real = {_field_name(index): field for index, field in enumerate(names)}
+    shape, names, env, defaults = _method(cls, name)
+    template = _template(name, shape)
+    real = dict(zip(_PLACEHOLDERS, names, strict=False))
 
     def rename(items: tuple[Any, ...]) -> tuple[Any, ...]:
-        return tuple(real.get(item, item) if isinstance(item, str) else item for item in items)
+        return tuple([real.get(item, item) if item.__class__ is str else item for item in items])
 
     qualname = f"{cls.__qualname__}.{name}"
     code = template.replace(
@@ -206,6 +214,8 @@ def _build(cls: T, frozen: bool, eq: bool, slots: bool) -> T:
         shown = ", ".join(f"{field.name}: {field.type}" for field in dataclasses.fields(built))
         built.__doc__ = f"{cls.__name__}({shown})"
     built.__record_frozen__ = frozen
+    if len(dataclasses.fields(built)) > len(_PLACEHOLDERS):
+        raise TypeError(f"a record has at most {len(_PLACEHOLDERS)} fields")
     built.__init__ = _lazy_init
     if not own_repr:
         built.__repr__ = _repr

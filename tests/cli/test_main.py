@@ -63,3 +63,14 @@ def test_check_imports_neither_the_engine_nor_slow_libraries() -> None:
         assert slow not in modules, slow
     assert "multiprocessing" not in modules
     assert "lore.world.geometry" not in modules  # hello.lore has no map
+
+
+def test_the_command_flushes_its_output_and_exit_code_before_it_ends(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.lore"
+    bad.write_text("section s {\n x = 1 + ;\n}\n", encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "lore", "check", str(bad)], capture_output=True, text=True
+    )
+    assert done.returncode == 1
+    assert "bad.lore:2:" in done.stdout
+    assert "1 error" in done.stderr

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from lore import __version__
 
@@ -30,17 +32,52 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help layout, given the terminal's width without importing ``shutil``
+    (argparse imports it, and with it the compression modules, for every argument)."""
+
+    def __init__(
+        self,
+        prog: str,
+        indent_increment: int = 2,
+        max_help_position: int = 24,
+        width: int | None = None,
+    ) -> None:
+        super().__init__(prog, indent_increment, max_help_position, width or _columns() - 2)
+
+
+def _columns() -> int:
+    """The terminal's width, as ``shutil.get_terminal_size`` tells it."""
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The parser of the ``lore`` command, with the arguments of ``command`` (None: of
-    every command; the others are listed with their help only)."""
+    """The parser of the ``lore`` command, with the arguments of ``command`` (and no other
+    command: that is all a run of it needs), or of every command (None, or a name that
+    is not a command: for the list of commands in the help and in errors)."""
     parser = argparse.ArgumentParser(
-        prog="lore", description="Lore: rules and scenarios for tabletop sessions."
+        prog="lore",
+        description="Lore: rules and scenarios for tabletop sessions.",
+        formatter_class=_Formatter,
     )
     parser.add_argument("--version", action="version", version=f"lore {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
-    for name, (module_name, help_text) in COMMANDS.items():
-        sub = commands.add_parser(name, help=help_text, description=help_text)
+    chosen = [command] if command in COMMANDS else list(COMMANDS)
+    for name in chosen:
+        module_name, help_text = COMMANDS[name]
+        sub = commands.add_parser(
+            name, help=help_text, description=help_text, formatter_class=_Formatter
+        )
         if command is None or name == command:
             module = importlib.import_module(module_name)
             module.add_arguments(sub)
@@ -67,5 +104,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     return status
 
 
+def entry() -> NoReturn:
+    """The ``lore`` command (its script, and ``python -m lore``): ``main``, then the
+    process ends at once. Freeing a run's objects one by one as Python shuts down costs
+    about as much as checking a small file, and the system frees them anyway (mypy ends
+    the same way); the output is flushed first, and every command has closed the files
+    it wrote before it returns."""
+    status = main()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BrokenPipeError:
+        pass
+    os._exit(status)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    entry()
