@@ -2,10 +2,11 @@
 
 Exit codes: 0 clean (warnings allowed), 1 errors in the program, 2 usage error.
 
-Each command lives in a module of its own, with ``add_arguments(parser)`` (its
-arguments, and its description when it has a long one) and ``run(args)`` (the exit
-code). Only the module of the command being run is imported: ``lore check`` does not
-pay for the engine, nor ``lore --version`` for anything.
+Each command lives in a module, with ``add_arguments(parser)`` (its arguments, and its
+description when it has a long one) and ``run(args)`` (the exit code); a module of
+several commands names them ``add_NAME_arguments`` and ``run_NAME``. Only the module of
+the command being run is imported: ``lore check`` does not pay for the engine, nor
+``lore --version`` for anything.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "fmt": ("lore.cli.fmt_command", "print Lore files in the canonical layout"),
     "run": ("lore.cli.run_command", "run a session in the terminal"),
     "sim": ("lore.cli.sim_command", "run many sessions with bots and sum up what happened"),
+    "roll": ("lore.cli.dice_command", "roll a BCDice dice command (2D6+3>=10)"),
+    "odds": ("lore.cli.dice_command", "print the exact odds of a dice command"),
 }
 
 
@@ -80,8 +83,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         )
         if command is None or name == command:
             module = importlib.import_module(module_name)
-            module.add_arguments(sub)
-            sub.set_defaults(handler=module.run)
+            add = getattr(module, f"add_{name}_arguments", None) or module.add_arguments
+            add(sub)
+            sub.set_defaults(handler=getattr(module, f"run_{name}", None) or module.run)
     return parser
 
 
