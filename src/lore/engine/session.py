@@ -579,7 +579,7 @@ class Session:
             self.report(rule_error)
             return
         # self.push for each new event, written out: this runs for most events. The
-        # requests are taken from the end of the reversed list, so that a big step does
+        # additions are taken from the end of the reversed list, so that a big step does
         # not hold them all and all the entries they become at once.
         buckets, keys, seqs = self.buckets, self.keys, self.seqs
         last: tuple[int, int] | None = None
@@ -668,10 +668,10 @@ class Session:
 
     def changed(self) -> list[tuple[LoreObject, dict[str, Any]]]:
         """The objects alters have changed that the session still holds (reached from its
-        values, engine objects and waiting events), in the order they were made, each
-        with the members its alters modify (as they are now)."""
+        values, engine objects, hooks and waiting events), in the order they were made,
+        each with the members its alters modify (as they are now)."""
         rt = self.rt
-        roots: list[Any] = [rt.g, rt.GM, rt.schedule, rt.system]
+        roots: list[Any] = [rt.g, rt.GM, rt.schedule, rt.system, self.hooks]
         roots.extend(self.buckets.values())
         roots.append(self.waiting or ())
         names: dict[LoreObject, set[str]] = {}
