@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from xml.etree.ElementTree import Element
 
 from lore.semantics.program import LIBRARY_DIR
+from lore.world import schema_cache
 from lore.world.xmldoc import Document, Place, local_name
 
 if TYPE_CHECKING:
@@ -46,7 +47,13 @@ def schema(style: str, namespace: str) -> xmlschema.XMLSchema:
     common = (SCHEMA_DIR / "common.xsd.txt").read_text(encoding="utf-8")
     text = (SCHEMA_DIR / f"{style}.xsd").read_text(encoding="utf-8")
     text = text.replace("{common}", common).replace("{namespace}", namespace)
-    return xmlschema.XMLSchema(text)
+    name = schema_cache.key(text, xmlschema.__version__)
+    found = schema_cache.load(name)  # compiled by an earlier process
+    if isinstance(found, xmlschema.XMLSchema):
+        return found
+    compiled = xmlschema.XMLSchema(text)
+    schema_cache.store(name, compiled)
+    return compiled
 
 
 def validate(
