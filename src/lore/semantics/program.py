@@ -9,6 +9,7 @@ twice is loaded once, so import cycles are fine.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import field
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -89,8 +90,13 @@ def display_name(path: Path) -> str:
 
 
 class Loader:
-    def __init__(self, search: list[Path] | None = None) -> None:
+    def __init__(
+        self, search: list[Path] | None = None, name_of: Callable[[Path], str] | None = None
+    ) -> None:
         self.search = library_path() if search is None else search
+        # How an imported file is named in diagnostics and errors (a server names the
+        # files of a bundle by their place in it).
+        self.name_of = name_of or display_name
         self.modules: list[Module] = []
         self.by_path: dict[Path, Module] = {}
         self.diagnostics: list[Diagnostic] = []
@@ -207,7 +213,7 @@ class Loader:
                     f"{MAX_FILE_BYTES})",
                 )
                 return None
-            source = SourceFile.from_path(path, display_name(path))
+            source = SourceFile.from_path(path, self.name_of(path))
         except OSError as error:
             self._error(
                 module,
