@@ -7,9 +7,11 @@ importing the syntax tree, the types and the symbols (some eighty classes) cost 
 the start-up of ``lore check``. A ``record`` is a dataclass all the same (``fields``,
 ``replace``, ``__match_args__`` and pattern matching work), but:
 
-- ``__init__``, ``__eq__`` and ``__hash__`` are generated, as ``dataclasses`` would write
-  them, the first time they are called on the class, so a run compiles only those of
-  the classes it uses;
+- ``__init__`` is generated, as ``dataclasses`` would write it, the first time the class
+  is instantiated, so a run compiles only those of the classes it uses (and from code
+  compiled once per shape of class);
+- ``__eq__`` and ``__hash__`` compare and hash the fields' values as read by one
+  ``operator.attrgetter`` (no code to compile);
 - ``__repr__`` and the frozen ``__setattr__``/``__delattr__`` are shared functions (they
   are never on a hot path).
 
@@ -24,6 +26,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from functools import cache
+from operator import attrgetter
 from types import CodeType, FunctionType
 from typing import Any, TypeVar, dataclass_transform, overload
 
@@ -61,10 +64,10 @@ def _setstate(self: object, state: list[object]) -> None:
 # ---------------------------------------------------------------- methods made when used
 
 
-# A method is compiled once per shape (which method, how many fields, which have
-# defaults), with placeholder names `_f0`, `_f1` ...; each class gets a copy of that code
-# with its own names put in (``CodeType.replace``), which costs microseconds where
-# compiling costs a fraction of a millisecond.
+# An __init__ is compiled once per shape (frozen or not, how many fields, which have a
+# default factory), with placeholder names `_f0`, `_f1` ...; each class gets a copy of
+# that code with its own names put in (``CodeType.replace``), which costs microseconds
+# where compiling costs a fraction of a millisecond.
 
 
 def _field_name(index: int) -> str:
@@ -88,30 +91,10 @@ def _init_source(kinds: tuple[str, ...], frozen: bool) -> str:
     return f"def __init__({', '.join(params)}):\n    {body}\n"
 
 
-def _eq_source(count: int) -> str:
-    mine = "".join(f"self.{_field_name(index)}," for index in range(count))
-    theirs = "".join(f"other.{_field_name(index)}," for index in range(count))
-    return (
-        "def __eq__(self, other):\n"
-        "    if other.__class__ is self.__class__:\n"
-        f"        return ({mine}) == ({theirs})\n"
-        "    return NotImplemented\n"
-    )
-
-
-def _hash_source(count: int) -> str:
-    fields = "".join(f"self.{_field_name(index)}," for index in range(count))
-    return f"def __hash__(self):\n    return hash(({fields}))\n"
-
-
 @cache
 def _template(name: str, shape: tuple[Any, ...]) -> CodeType:
-    """The code of method ``name`` for ``shape``: (frozen, kinds of the fields) for
-    ``__init__``, the number of fields for ``__eq__`` and ``__hash__``."""
-    if name == "__init__":
-        source = _init_source(shape[1], shape[0])
-    else:
-        source = (_eq_source if name == "__eq__" else _hash_source)(shape[0])
+    """The code of ``__init__`` for ``shape``: (frozen, the kinds of the fields)."""
+    source = _init_source(shape[1], shape[0])
     made: dict[str, Any] = {}
     exec(source, {}, made)
     code: CodeType = made[name].__code__
@@ -139,13 +122,7 @@ def _method(
                     defaults.append(field.default)
         shape = (cls.__dict__["__record_frozen__"], tuple(kinds))
         return shape, [field.name for field in fields], env, tuple(defaults)
-    if name == "__eq__":
-        names = [field.name for field in fields if field.compare]
-        return (len(names),), names, env, ()
-    names = [
-        field.name for field in fields if (field.compare if field.hash is None else field.hash)
-    ]
-    return (len(names),), names, env, ()
+    raise TypeError(f"records make no {name}")  # pragma: no cover
 
 
 def _make(cls: type, name: str) -> Callable[..., Any]:
@@ -184,13 +161,36 @@ def _lazy_init(self: Any, *args: Any, **kwargs: Any) -> None:
     type(self).__init__(self, *args, **kwargs)
 
 
-def _lazy_eq(self: Any, other: object) -> Any:
-    return _make(_owner(type(self), "__eq__", _lazy_eq), "__eq__")(self, other)
+def _values(names: list[str]) -> Callable[[Any], Any]:
+    """What ``__eq__`` and ``__hash__`` compare: the fields' values, read by one
+    ``attrgetter`` (a tuple of them; the value itself for one field)."""
+    return attrgetter(*names) if names else (lambda obj: ())
 
 
-def _lazy_hash(self: Any) -> int:
-    found: int = _make(_owner(type(self), "__hash__", _lazy_hash), "__hash__")(self)
-    return found
+def _eq(cls: type) -> Callable[[Any, object], Any]:
+    values = _values([field.name for field in dataclasses.fields(cls) if field.compare])
+
+    def __eq__(self: Any, other: object) -> Any:
+        if other.__class__ is self.__class__:
+            return values(self) == values(other)
+        return NotImplemented
+
+    return __eq__
+
+
+def _hash(cls: type) -> Callable[[Any], int]:
+    values = _values(
+        [
+            field.name
+            for field in dataclasses.fields(cls)
+            if (field.compare if field.hash is None else field.hash)
+        ]
+    )
+
+    def __hash__(self: Any) -> int:
+        return hash(values(self))
+
+    return __hash__
 
 
 def _has_own_hash(cls: type) -> bool:
@@ -220,9 +220,9 @@ def _build(cls: T, frozen: bool, eq: bool, slots: bool) -> T:
     if not own_repr:
         built.__repr__ = _repr
     if eq and not own_eq:
-        built.__eq__ = _lazy_eq
+        built.__eq__ = _eq(built)
     if eq and not own_hash:
-        built.__hash__ = _lazy_hash if frozen else None
+        built.__hash__ = _hash(built) if frozen else None
     if frozen:
         built.__setattr__ = _frozen_setattr
         built.__delattr__ = _frozen_delattr

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from lore import __version__
+from lore.syntax.recursion import collector_paused
 
 EXIT_OK = 0
 EXIT_ERRORS = 1
@@ -98,7 +99,8 @@ def command_of(argv: Sequence[str]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = sys.argv[1:] if argv is None else list(argv)
-    parser = build_parser(command_of(arguments))
+    with collector_paused():  # importing a command makes many objects and no garbage
+        parser = build_parser(command_of(arguments))
     args = parser.parse_args(arguments)
     try:
         status: int = args.handler(args)
