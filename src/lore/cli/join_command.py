@@ -9,6 +9,7 @@ import argparse
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = __doc__
     parser.add_argument("url", metavar="URL", help="the seat's link, http://HOST:PORT/play#TOKEN")
 
 

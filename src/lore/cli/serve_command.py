@@ -20,6 +20,8 @@ from lore.cli.io import usage_error
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = __doc__
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument("examples", nargs="*", type=Path, metavar="EXAMPLE_OR_BUNDLE")
     parser.add_argument(
         "--db", default="lore-sessions.db", metavar="URL", help="sqlite:///FILE or a file path"

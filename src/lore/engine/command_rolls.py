@@ -22,13 +22,16 @@ from lore.runtime.errors import LimitExceeded, RuleError
 from lore.runtime.values import LoreObject, TypedString, show
 
 if TYPE_CHECKING:
-    from lore.engine.session import Runtime, Session
+    from lore.engine.session import Runtime
+    from lore.runtime.compiler import CompiledProgram
 
 FLAGS = ("success", "failure", "critical", "fumble", "secret")
 
 
-def install(session: Session) -> None:
-    methods = session.program.form_by_name["Roll"].methods
+def install(program: CompiledProgram) -> None:
+    """Give the prelude's forms these native rules (``natives.prepare`` does, once per
+    program)."""
+    methods = program.form_by_name["Roll"].methods
     methods.setdefault("withText", with_text)
     methods.setdefault("withTotal", with_total)
     methods.setdefault("judged", judged)

@@ -21,13 +21,16 @@ from lore.runtime.errors import RuleError
 from lore.runtime.values import LoreObject, show
 
 if TYPE_CHECKING:
-    from lore.engine.session import Runtime, Session
+    from lore.engine.session import Runtime
+    from lore.runtime.compiler import CompiledProgram
 
 HIDDEN = "odds:"  # the worked-out odds, kept in the object (no Lore name can reach it)
 
 
-def install(session: Session) -> None:
-    forms = session.program.form_by_name
+def install(program: CompiledProgram) -> None:
+    """Give the prelude's forms these native rules (``natives.prepare`` does, once per
+    program)."""
+    forms = program.form_by_name
     forms["System"].methods.setdefault("odds", system_odds)
     methods = forms["Odds"].methods
     for name, fn in _ODDS_RULES.items():

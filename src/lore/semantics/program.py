@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from lore.records import record
 from lore.syntax import ast
 from lore.syntax.diagnostics import Diagnostic, Severity
 from lore.syntax.parser import ParseResult, parse
@@ -25,7 +26,7 @@ PRELUDE = "prelude.lore"
 MAX_FILE_BYTES = 16 * 1024 * 1024
 
 
-@dataclass
+@record(frozen=False, slots=False)
 class Module:
     source: SourceFile
     parsed: ParseResult
@@ -41,7 +42,7 @@ class Module:
         return self.parsed.module
 
 
-@dataclass
+@record(frozen=False, slots=False)
 class Program:
     modules: list[Module]
     diagnostics: list[Diagnostic]
