@@ -249,6 +249,16 @@ def test_the_fight_ends_when_a_condition_is_met() -> None:
     ]
 
 
+def test_the_fight_is_lost_when_no_pc_fights() -> None:
+    session = run(
+        'yamato.wound(3); GM.message("[" + battle.outcome + "]");'
+        ' schedule.then(@{ GM.message("[" + battle.outcome + "]"); });',
+        [],
+        cast=DUEL,
+    )
+    assert said(session) == ["[]", "[lost]"]
+
+
 def test_a_condition_of_the_gms_own() -> None:
     cast = DUEL.replace(
         'entry = "/kotodama[0,0]":loc;',

@@ -720,6 +720,24 @@ def test_skills_of_each_timing_and_effect() -> None:
     ]
 
 
+def test_skills_of_the_set_and_end_phases_are_offered_then() -> None:
+    cast = GROWTH + (
+        ' aki2 = scholar("Ben", "ben@x":jid, {parry}, list<Skill>.empty);\n'
+        " battle = { fighters = {aki, aki2, orc}; onEnd = @(o : string) { }; }:Battle;\n"
+    )
+    session = run(
+        'offerSkill(aki2, Timing.set, battle.fighters, @{ GM.message("next"); });'
+        ' schedule.then(@{ GM.message("guard " + aki2.guard); });'
+        ' offerSkill(aki, Timing.set, battle.fighters, @{ GM.message("no set skill"); });',
+        [],
+        {"ben@x": [{"use": True, "skill": "見切り"}]},
+        cast=cast,
+    )
+    assert said(session) == ["Ben は特技「見切り」を使用", "next", "no set skill", "guard 2"]
+    [question] = offered(session, "セットフェイズ の特技")
+    assert question == {"skill": ["見切り"]}
+
+
 # ------------------------------------------------------------ chat commands
 
 
