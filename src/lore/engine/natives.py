@@ -4,6 +4,7 @@ function type (``message``, ``query``, ``add``) and the engine's values (``GM``,
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -136,7 +137,7 @@ def ask_query(rt: Runtime, query: Query, spec: Any = None) -> LoreObject:
     query = replace(query, id=f"{key[1]}/{'.'.join(map(str, key[2]))}/{key[3]}")
     known = session.step_answers.get(key)
     if known is not None:
-        filled = fill(query, spec, known)
+        filled = fill(query, spec, known, place_check(session))
         filled.oid = next(session.oids)
         return filled
     if query.id in session.open:
@@ -158,7 +159,7 @@ def ask_query(rt: Runtime, query: Query, spec: Any = None) -> LoreObject:
             session.open[query.id] = (key, query, spec)
             raise Suspend(query.id)
         try:
-            filled = fill(query, spec, answer)
+            filled = fill(query, spec, answer, place_check(session))
         except AnswerError as error:
             if participant.rejected(query, answer, str(error)):
                 continue
@@ -167,6 +168,23 @@ def ask_query(rt: Runtime, query: Query, spec: Any = None) -> LoreObject:
     record_answer(session, query, key, answer)
     filled.oid = next(session.oids)
     return filled
+
+
+def place_check(session: Session) -> Callable[[str], str | None]:
+    """How an answer's location is checked: the reason it names no place of the
+    session's world, or None when it does."""
+
+    def check(text: str) -> str | None:
+        world = session.world
+        if world is None or world.root is None:
+            return "the session has no places"
+        try:
+            world.resolve(TypedString("loc", text))
+        except RuleError as error:
+            return error.message
+        return None
+
+    return check
 
 
 def record_answer(session: Session, query: Query, key: Any, answer: dict[str, Any]) -> None:

@@ -8,6 +8,8 @@ string); the engine checks it and gives the rule the spec with the inputs filled
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +31,8 @@ class Input:
         described: dict[str, Any] = {"name": self.name, "type": str(self.type)}
         if self.choices is not None:
             described["choices"] = list(self.choices)
+            if self.captions is not None:
+                described["captions"] = list(self.captions)
         if self.allowed is not None:
             described["range"] = str(self.allowed)
         if self.default is not None:
@@ -46,7 +50,15 @@ class Query:
     id: str = ""
 
     def record(self) -> dict[str, Any]:
-        return {"to": self.to, "title": self.title, "inputs": [i.describe() for i in self.inputs]}
+        """The question as plain data (JSON): its id, whom it asks (``to``), its title,
+        the members shown as they are (``texts``) and its inputs (``Input.describe``)."""
+        return {
+            "id": self.id,
+            "to": self.to,
+            "title": self.title,
+            "texts": [[name, text] for name, text in self.texts],
+            "inputs": [i.describe() for i in self.inputs],
+        }
 
 
 class AnswerError(Exception):
@@ -80,8 +92,11 @@ def _input(name: str, marker: InputMarker) -> Input:
     return Input(name, rtype, choices, allowed, default, captions)
 
 
-def fill(query: Query, spec: Any, answer: Any) -> LoreObject:
-    """The spec with its inputs replaced by the answer's values (raises AnswerError)."""
+def fill(
+    query: Query, spec: Any, answer: Any, places: Callable[[str], str | None] | None = None
+) -> LoreObject:
+    """The spec with its inputs replaced by the answer's values (raises AnswerError).
+    ``places`` tells why a location answered names no place (None: it does)."""
     if not isinstance(answer, dict):
         raise AnswerError(f"an answer is an object of input names, not {answer!r}")
     names = {i.name for i in query.inputs}
@@ -94,7 +109,7 @@ def fill(query: Query, spec: Any, answer: Any) -> LoreObject:
     values = dict(spec.values) if isinstance(spec, LoreObject) else {}
     for item in query.inputs:
         if item.name in answer:
-            values[item.name] = convert(item, answer[item.name])
+            values[item.name] = convert(item, answer[item.name], places)
         elif item.default is not None:
             values[item.name] = item.default
         else:
@@ -102,7 +117,7 @@ def fill(query: Query, spec: Any, answer: Any) -> LoreObject:
     return LoreObject(None, values, 0)
 
 
-def convert(item: Input, raw: Any) -> Any:
+def convert(item: Input, raw: Any, places: Callable[[str], str | None] | None = None) -> Any:
     rtype = item.type
     kind = rtype.kind
     value: Any
@@ -110,17 +125,21 @@ def convert(item: Input, raw: Any) -> Any:
         found = rtype.enum.values.get(raw) if isinstance(raw, str) else None
         if found is None:
             raise AnswerError(
-                f"'{item.name}' is one of {', '.join(item.choices or ())}, not {raw!r}"
+                f"'{item.name}' is one of {', '.join(item.choices or ())}, not {_shown(raw)}"
             )
         return found
     if item.choices is not None and raw not in item.choices:
-        raise AnswerError(f"'{item.name}' is one of {', '.join(item.choices)}, not {raw!r}")
+        raise AnswerError(f"'{item.name}' is one of {', '.join(item.choices)}, not {_shown(raw)}")
     if kind == "unit":
         if not _is_number(raw) or rtype.unit is None:
-            raise AnswerError(f"'{item.name}' is a number of [{rtype.unit}], not {raw!r}")
+            raise AnswerError(f"'{item.name}' is a number of [{rtype.unit}], not {_shown(raw)}")
         value = Quantity.of(raw, rtype.unit, rtype.family)
     elif kind == "prim":
         value = _primitive(item, rtype.name, raw)
+        if rtype.name == "loc" and places is not None:
+            problem = places(str(value))
+            if problem is not None:
+                raise AnswerError(f"'{item.name}': {raw!r} is no place of the session: {problem}")
     else:
         raise AnswerError(f"'{item.name}' asks for a {rtype}, which cannot be answered yet")
     if item.allowed is not None and not item.allowed.match(value):
@@ -128,13 +147,31 @@ def convert(item: Input, raw: Any) -> Any:
     return value
 
 
+# The largest magnitude of a number answered (whole numbers of rules are bounded much
+# like this; a real past it would be infinite in a rule's arithmetic).
+MAX_ANSWER = 10**300
+
+
 def _is_number(raw: Any) -> bool:
-    return isinstance(raw, int | float) and not isinstance(raw, bool)
+    """A finite number of a sane size (NaN, infinities and 1e309 are not)."""
+    if isinstance(raw, bool) or not isinstance(raw, int | float):
+        return False
+    if isinstance(raw, float):
+        return math.isfinite(raw) and abs(raw) <= MAX_ANSWER
+    return -MAX_ANSWER <= raw <= MAX_ANSWER
+
+
+def _shown(raw: Any) -> str:
+    """An answered value as the error shows it (short, also for a huge number)."""
+    if isinstance(raw, int) and not isinstance(raw, bool) and abs(raw) > MAX_ANSWER:
+        return f"a number of {len(str(abs(raw))) if raw.bit_length() < 10000 else 'many'} digits"
+    text = repr(raw)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _primitive(item: Input, name: str, raw: Any) -> Any:
     if name == "integer":
-        if isinstance(raw, int) and not isinstance(raw, bool):
+        if isinstance(raw, int) and _is_number(raw):
             return raw
     elif name in ("real", "number"):
         if _is_number(raw):
@@ -150,7 +187,7 @@ def _primitive(item: Input, name: str, raw: Any) -> Any:
         if problems:
             raise AnswerError(f"'{item.name}': {problems[0].message}")
         return TypedString(name, raw)
-    raise AnswerError(f"'{item.name}' is a {name}, not {raw!r}")
+    raise AnswerError(f"'{item.name}' is a {name}, not {_shown(raw)}")
 
 
 def plain(value: Any) -> Any:

@@ -35,12 +35,14 @@ def install(session: Session) -> None:
     forms["Actor"].methods.setdefault("action", action)
 
 
-def build(session: Session) -> World:
+def build(session: Session, report: bool = True) -> World:
+    """The session's world, from its values (the GM is told of refused geometries unless
+    ``report`` is False: a restored session was told before)."""
     program = session.program
     units = program.result.checker.units.units
     labels = {id(session.rt.g[index]): symbol.qualified_name for symbol, index, _ in program.values}
     world = World(session.rt.g, program.form_by_name["Area"], units["m"], units, labels)
-    for path, problem in world.problems:
+    for path, problem in world.problems if report else ():
         session.report(
             RuleError(
                 f"the geometry of area '{path}' is refused: {problem}",
