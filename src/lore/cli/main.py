@@ -1,6 +1,9 @@
-"""``lore``: check, format (and later run) Lore programs.
+"""``lore``: check, format, run and simulate Lore programs.
 
-Exit codes: 0 clean (warnings allowed), 1 errors in the program, 2 usage error.
+Exit codes: 0 clean (warnings allowed), 1 errors in the program, 2 usage error, 130 when
+interrupted (Ctrl-C) before anything was done. The commands are imported inside
+``main``, so that a Ctrl-C while Python is still loading them is an interruption like
+any other, not a traceback.
 """
 
 from __future__ import annotations
@@ -10,15 +13,15 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from lore import __version__
-from lore.cli import check_command, fmt_command, run_command, sim_command
-
 EXIT_OK = 0
 EXIT_ERRORS = 1
 EXIT_USAGE = 2
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from lore import __version__
+    from lore.cli import check_command, fmt_command, run_command, sim_command
+
     parser = argparse.ArgumentParser(
         prog="lore", description="Lore: rules and scenarios for tabletop sessions."
     )
@@ -66,9 +69,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
     try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
         status: int = args.handler(args)
     except KeyboardInterrupt:
         print("lore: interrupted", file=sys.stderr)

@@ -5,9 +5,10 @@ Every bad entry is explained and asked again; end of input (Ctrl-D) means no ans
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Callable
-from typing import Any, TextIO
+from typing import Any, ClassVar, TextIO
 
 from lore.engine.queries import Input, Query
 from lore.engine.randomness import Stream
@@ -15,6 +16,9 @@ from lore.engine.randomness import Stream
 
 class Terminal:
     """One participant at the terminal (several share it, each named in the prompt)."""
+
+    # Whether a terminal waits for a line now (a signal then interrupts the read).
+    reading: ClassVar[bool] = False
 
     def __init__(
         self, name: str, read: Callable[[str], str] | None = None, out: TextIO | None = None
@@ -25,6 +29,14 @@ class Terminal:
 
     def say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
+
+    def line(self, prompt: str) -> str:
+        """A line typed at ``prompt`` (EOFError at the end of input)."""
+        Terminal.reading = True
+        try:
+            return self.read(prompt)
+        finally:
+            Terminal.reading = False
 
     def ask(self, query: Query, stream: Stream) -> dict[str, Any] | None:
         self.say(f"\n== {self.name}: {query.title}")
@@ -46,7 +58,7 @@ class Terminal:
             try:
                 if item.choices:
                     return self.choose(item)
-                text = self.read(
+                text = self.line(
                     f"{item.name} ({item.type}{', ' + str(item.allowed) if item.allowed else ''})> "
                 )
             except EOFError:
@@ -62,9 +74,10 @@ class Terminal:
         for number, (choice, caption) in enumerate(zip(choices, captions, strict=False), 1):
             self.say(f"   {number}. {caption}" + (f" ({choice})" if caption != choice else ""))
         while True:
-            text = self.read(f"{item.name} [1-{len(choices)}]> ").strip()
-            if text.isdigit() and 1 <= int(text) <= len(choices):
-                return choices[int(text) - 1]
+            text = self.line(f"{item.name} [1-{len(choices)}]> ").strip()
+            picked = _whole(text)
+            if picked is not None and 1 <= picked <= len(choices):
+                return choices[picked - 1]
             if text in choices:
                 return text
             self.say(f"   type a number from 1 to {len(choices)}")
@@ -77,13 +90,25 @@ class Terminal:
         pass  # the run command prints every message once, as it happens
 
 
+def _whole(text: str) -> int | None:
+    """A whole number typed in plain digits (not ``²``, not 5,000 of them), or None."""
+    digits = text.removeprefix("-")
+    if not digits or len(digits) > 300 or not all("0" <= c <= "9" for c in digits):
+        return None
+    return int(text)
+
+
 def parse_typed(item: Input, text: str) -> Any:
     kind, name = item.type.kind, item.type.name
     if kind == "unit" or name in ("integer", "real", "number"):
+        number = _whole(text)
+        if number is not None or name == "integer":
+            return number
         try:
-            return int(text) if name == "integer" or text.lstrip("-").isdigit() else float(text)
+            value = float(text)
         except ValueError:
             return None
+        return value if math.isfinite(value) and len(text) <= 320 else None
     if name == "boolean":
         lowered = text.lower()
         if lowered in ("y", "yes", "true", "1"):

@@ -9,8 +9,9 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from lore.engine import world_natives
-from lore.engine.participants import Pending
+from lore.engine.participants import Pending, Refusal
 from lore.engine.queries import AnswerError, Query, fill, make_query, plain
+from lore.engine.saves import Answer
 from lore.runtime.errors import RuleError
 from lore.runtime.ops import handler_call, ticks_of
 from lore.runtime.quantity import Quantity
@@ -151,20 +152,23 @@ def ask_query(rt: Runtime, query: Query, spec: Any = None) -> LoreObject:
     participant = session.participants.get(to)
     if participant is None:
         raise Stop("no-answer", f"nobody answers for {to}")
-    while True:
-        answer = participant.ask(query, rt.choices)
-        if answer is None:
-            raise Stop("no-answer", f"{to} has no answer left")
-        if isinstance(answer, Pending):
-            session.open[query.id] = (key, query, spec)
-            raise Suspend(query.id)
-        try:
-            filled = fill(query, spec, answer, place_check(session))
-        except AnswerError as error:
-            if participant.rejected(query, answer, str(error)):
-                continue
-            raise Stop("error", f"answer of {to} to '{query.title}': {error}") from None
-        break
+    try:
+        while True:
+            answer = participant.ask(query, rt.choices)
+            if answer is None:
+                raise Stop("no-answer", f"{to} has no answer left")
+            if isinstance(answer, Pending):
+                session.open[query.id] = (key, query, spec)
+                raise Suspend(query.id)
+            try:
+                filled = fill(query, spec, answer, place_check(session))
+            except AnswerError as error:
+                if participant.rejected(query, answer, str(error)):
+                    continue
+                raise Stop("error", f"answer of {to} to '{query.title}': {error}") from None
+            break
+    except Refusal as refusal:
+        raise Stop("error", str(refusal)) from None
     record_answer(session, query, key, answer)
     filled.oid = next(session.oids)
     return filled
@@ -190,8 +194,7 @@ def place_check(session: Session) -> Callable[[str], str | None]:
 def record_answer(session: Session, query: Query, key: Any, answer: dict[str, Any]) -> None:
     """Keep an answer for the step, in the session's log and in the transcript."""
     session.step_answers[key] = answer
-    session.answers.append((query.to, answer))
-    session.answer_ids.append(query.id)
+    session.answers.append(Answer(query.to, answer, query.id, query.title))
     session.transcript.add(
         {
             "tick": session.ticks,

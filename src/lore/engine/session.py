@@ -29,6 +29,7 @@ from lore.engine import natives, randomness, world_natives
 from lore.engine.participants import Participants
 from lore.engine.queries import AnswerError, Query, fill
 from lore.engine.randomness import GOLDEN, LIMITS, M1, M2, MASK, WORDS, Stream, mix
+from lore.engine.saves import Answer
 from lore.engine.transcript import Record, Transcript
 from lore.runtime.compiler import CompiledProgram
 from lore.runtime.dice import RandomSource
@@ -383,7 +384,7 @@ class Session:
             "stop_requested",
         }
     )
-    HISTORY = frozenset({"answers", "answer_ids", "errors", "answers_before"})
+    HISTORY = frozenset({"answers", "errors", "answers_before"})
 
     def __init__(
         self,
@@ -411,8 +412,8 @@ class Session:
         self.step_size = 0  # how many handlers the step being run has
         self.at_once = 0  # steps run so far at the time of the step being run
         self.queued = 0  # events waiting in the buckets
-        self.answers: list[tuple[str, dict[str, Any]]] = []
-        self.answer_ids: list[str] = []  # the question each answer answered
+        # The answers given (who, values, and the question's id and title).
+        self.answers: list[Answer] = []
         self.answers_before = 0  # answers given before a restore (not in ``answers``)
         # A step waiting for answers: its events (to run again once answers come), the
         # answers it has, what it already asked and told, and its open questions by id.
@@ -823,6 +824,18 @@ class Session:
         if session.rt.g:
             session.world = world_natives.build(session, report=False)
         return session
+
+    def seats(self) -> list[str]:
+        """Who takes part: ``"GM"``, then the player of each actor of the program (its
+        values are made first if the session has not started; RuleError if one fails)."""
+        if not self.rt.g:
+            self.start()
+        found = ["GM"]
+        system = self.rt.system
+        for actor in system.values.get("allPC", ()) if system is not None else ():
+            if isinstance(actor, LoreObject) and (seat := natives.recipient(actor)) not in found:
+                found.append(seat)
+        return found
 
     def fire_soon(self, trigger: LoreObject, actor: LoreObject) -> None:
         """Run ``trigger``'s handler for ``actor`` in a step right after this one."""

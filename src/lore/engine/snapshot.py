@@ -447,3 +447,19 @@ def _restore_into(session: Session, decoded: dict[str, Any]) -> None:
             if name in values:
                 rt.g[index] = reader.value(values[name])
     session.answers_before = int(decoded.get("answers") or 0)
+
+
+def describe_queue(session: Session, limit: int = 200) -> list[str]:
+    """The events waiting, in the order they will run, one line each for people: when,
+    and which rule or lambda runs (of which object)."""
+    names = session.program.function_names
+    lines: list[str] = []
+    entries = [(key, entry) for key in sorted(session.buckets) for entry in session.buckets[key]]
+    for (ticks, priority), (_, fn, arg) in entries[:limit]:
+        name = names.get(fn) or native_name(fn)
+        name = name.rsplit("#", 1)[0]
+        target = f" of {arg.label or repr(arg)}" if isinstance(arg, LoreObject) else ""
+        lines.append(f"at {ticks}[sec], priority {priority}: {name}{target}")
+    if len(entries) > limit:
+        lines.append(f"... and {len(entries) - limit} more")
+    return lines

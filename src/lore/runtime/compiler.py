@@ -102,8 +102,7 @@ class CompiledProgram:
         """The files the program was made from, each as (name, SHA-256 of its text): the
         Lore files loaded (the library's as ``<lore>/name``, the others relative to the
         folder of the first file that is not a saved session) and the XML files read.
-        Saved sessions (files with a section ``_auto_stored``) are left out: they hold a
-        session, not rules."""
+        Saves of ``lore run`` are left out: they hold a session, not rules."""
         modules = [m for m in self.result.program.modules if not is_save_module(m.tree)]
         base = next(
             (m.source.path.parent for m in modules if not m.is_library and m.source.path),
