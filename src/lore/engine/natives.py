@@ -38,7 +38,9 @@ def install(session: Session) -> UnitFamily:
     actor.methods.setdefault("query", actor_query)
     schedule.methods.setdefault("add", schedule_add)
     world_natives.install(session)
-    if sum(len(form.methods) for form in forms.values()) != known:
+    replaced = actor.methods.get("addKnownSecret") is not add_known_secret
+    actor.methods["addKnownSecret"] = add_known_secret
+    if replaced or sum(len(form.methods) for form in forms.values()) != known:
         for form in forms.values():
             form.vtable = {}  # built again, with the new rules, when first needed
     rt = session.rt
@@ -50,6 +52,17 @@ def install(session: Session) -> UnitFamily:
     rt.system = LoreObject(forms["System"], {"allPC": ()}, 0, "system")
     rt.now = rt.schedule.values["ticks"]
     return time
+
+
+def add_known_secret(rt: Runtime, actor: LoreObject, keys: tuple[Any, ...]) -> dict[str, Any]:
+    """The alter ``Actor.addKnownSecret`` (the prelude declares it): the keys not known
+    yet join ``knownSecrets``, each once, in the order requested."""
+    known = actor.values.get("knownSecrets") or ()
+    added: list[Any] = []
+    for key in keys:
+        if key not in known and key not in added:
+            added.append(key)
+    return {"knownSecrets": (*known, *added)}
 
 
 def after_values(session: Session) -> None:

@@ -454,12 +454,15 @@ def describe_queue(session: Session, limit: int = 200) -> list[str]:
     and which rule or lambda runs (of which object)."""
     names = session.program.function_names
     lines: list[str] = []
-    entries = [(key, entry) for key in sorted(session.buckets) for entry in session.buckets[key]]
-    for (ticks, priority), (_, fn, arg) in entries[:limit]:
+    entries = [((session.ticks, session.priority), e) for e in session.waiting or ()]
+    entries += [(key, entry) for key in sorted(session.buckets) for entry in session.buckets[key]]
+    waiting = len(session.waiting or ())
+    for number, ((ticks, priority), (_, fn, arg)) in enumerate(entries[:limit]):
         name = names.get(fn) or native_name(fn)
         name = name.rsplit("#", 1)[0]
         target = f" of {arg.label or repr(arg)}" if isinstance(arg, LoreObject) else ""
-        lines.append(f"at {ticks}[sec], priority {priority}: {name}{target}")
+        now = " (the step in progress, waiting for answers)" if number < waiting else ""
+        lines.append(f"at {ticks}[sec], priority {priority}{now}: {name}{target}")
     if len(entries) > limit:
         lines.append(f"... and {len(entries) - limit} more")
     return lines
