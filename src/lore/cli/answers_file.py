@@ -38,7 +38,7 @@ def load_answers(path: Path) -> Answers:
     try:
         data = loads(text)
     except JSONError as error:
-        raise ValueError(f"{path}:{error.where()}{error.message}") from None
+        raise ValueError(f"{path}:{error.where() or ' '}{error.message}") from None
     if not isinstance(data, dict):
         raise ValueError(f'{path}: expected an object like {{"GM": [{{...}}, ...]}}')
     found: Answers = {}

@@ -8,10 +8,12 @@ any other, not a traceback.
 
 from __future__ import annotations
 
-import argparse
 import sys
-from collections.abc import Sequence
-from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Sequence
 
 EXIT_OK = 0
 EXIT_ERRORS = 1
@@ -19,6 +21,9 @@ EXIT_USAGE = 2
 
 
 def build_parser() -> argparse.ArgumentParser:
+    import argparse
+    from pathlib import Path
+
     from lore import __version__
     from lore.cli import check_command, fmt_command, run_command, sim_command
 
