@@ -335,7 +335,7 @@ def test_a_save_shows_what_the_alters_changed(
         "  tavern_scenario_aki = { stamina = 7; };",
         "  tavern_scenario_ren = { stamina = 7; };",
     ]
-    assert state[3].startswith("  // at 8400[sec], priority 1: rule")  # the schedule
+    assert state[3].startswith("  // at 4200[sec], priority 1 (the step in progress")  # schedule
     assert state[-2:] == [" }", "}"]
 
 

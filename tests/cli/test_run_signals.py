@@ -9,24 +9,17 @@ import random
 import signal
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
-from typing import IO
 
 import pytest
 
 from lore.cli.main import main
 from tests.cli.test_run_command import ASKING, answers_file, write
+from tests.cli.test_run_interrupt import read_lines
 
 REPO = Path(__file__).resolve().parents[2]
 TAVERN = REPO / "examples" / "tavern" / "scenario.lore"
-
-
-def read_lines(stream: IO[str]) -> list[str]:
-    lines: list[str] = []
-    threading.Thread(target=lambda: lines.extend(stream), daemon=True).start()
-    return lines
 
 
 @pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGHUP])

@@ -155,6 +155,7 @@ def ask_query(rt: Runtime, query: Query, spec: Any = None) -> LoreObject:
         filled.oid = next(session.oids)
         return filled
     if query.id in session.open:
+        rt.suspended = True
         raise Suspend(query.id)
     to = query.to
     if key not in session.asked:
@@ -172,6 +173,7 @@ def ask_query(rt: Runtime, query: Query, spec: Any = None) -> LoreObject:
                 raise Stop("no-answer", f"{to} has no answer left")
             if isinstance(answer, Pending):
                 session.open[query.id] = (key, query, spec)
+                rt.suspended = True
                 raise Suspend(query.id)
             try:
                 filled = fill(query, spec, answer, place_check(session))

@@ -117,6 +117,7 @@ class Runtime:
         self.path: tuple[int, ...] = ()
         self.counts: dict[Key, int] | None = None
         self._choices: tuple[Any, Stream] | None = None
+        self.suspended = False  # whether a body of the step run now waits for an answer
 
     # -- per handler
 
@@ -385,6 +386,9 @@ class Session:
         }
     )
     HISTORY = frozenset({"answers", "errors", "answers_before"})
+    # The step in progress: saved only while a step waits (a step that ran to its end
+    # leaves them behind until the next one begins).
+    STEP = frozenset({"step_answers", "asked", "told", "open", "step_oid"})
 
     def __init__(
         self,
@@ -599,6 +603,7 @@ class Session:
         rt.counts = None
         rt.alter_index = None
         rt.block = None
+        rt.suspended = False
         self.step_size = len(entries)
         suspended = False
         try:
@@ -642,6 +647,12 @@ class Session:
                 self.waiting = entries
                 self.rerun = True
                 raise
+            if rt.suspended:
+                # A body waits for an answer, and a later one went wrong: the error is
+                # told when the step runs again with the answers, as it would have been
+                # had they come at once (the waiting body may also go wrong first).
+                self.waiting = entries
+                return
             self.open = {}
             rule_error = self.rule_error(error, sys.exc_info()[2])
             self.report(rule_error)

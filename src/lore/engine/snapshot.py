@@ -18,7 +18,8 @@ types of the runtime (``VALUE_TYPES``), closures, and functions by their stable 
 (``CompiledProgram.functions``, or the engine's own rules by module and name).
 
 The session's attributes are saved generically: every attribute but those named in
-``Session.TRANSIENT`` (rebuilt, or given again at restore) and ``Session.HISTORY``. A new
+``Session.TRANSIENT`` (rebuilt, or given again at restore) and ``Session.HISTORY`` (and
+``Session.STEP`` when no step is in progress). A new
 attribute is saved without more code as long as its values are of the kinds above; if it
 is not, ``snapshot()`` says which attribute holds what.
 """
@@ -169,8 +170,10 @@ class Writer:
                 flat.append(self.value(item, depth))
             return flat
         if kind is set or kind is frozenset:
-            items = [self.value(item, depth) for item in value]
-            items.sort(key=msgspec.msgpack.encode)  # the same bytes for the same set
+            # In an order of their own (not of their hashes, which follow memory
+            # addresses), so that the same state is always the same bytes.
+            ordered = sorted(value, key=_order_key)
+            items = [self.value(item, depth) for item in ordered]
             return [Tag.SET if kind is set else Tag.FROZENSET, *items]
         if kind is FormInfo:
             return [Tag.FORM, value.name]
@@ -214,6 +217,15 @@ class Writer:
         return table
 
 
+def _order_key(value: Any) -> str:
+    """A key that orders the items of a set the same in every process."""
+    if isinstance(value, LoreObject):
+        return f"o{value.oid:012d}:{value.label or ''}"
+    if isinstance(value, tuple):
+        return "(" + ",".join(_order_key(item) for item in value) + ")"
+    return f"{type(value).__name__}:{value!r}"
+
+
 def attributes(holder: Any, skip: frozenset[str]) -> dict[str, Any]:
     """An object's attributes (of ``__dict__`` or ``__slots__``) but those in ``skip``."""
     found: dict[str, Any] = {}
@@ -235,20 +247,25 @@ def take(session: Session) -> bytes:
 def _take(session: Session) -> bytes:
     program = session.program
     writer = Writer(program)
-    state: dict[str, Any] = {}
-    for name, value in attributes(session, session.TRANSIENT | session.HISTORY).items():
-        writer.where = f"Session.{name}"
-        state[name] = writer.value(value)
-    runtime: dict[str, Any] = {}
-    for name in session.rt.SAVED:
-        writer.where = f"Runtime.{name}"
-        runtime[name] = writer.value(getattr(session.rt, name))
+    # The program's values first: their objects get the first places, in the same
+    # order whatever the session's other state is.
     values: dict[str, Any] = {}
     for symbol, index, _ in program.values:
         name = symbol.qualified_name
         if name.split(".", 1)[0] != "_auto_stored":
             writer.where = f"value {name}"
             values[name] = writer.value(session.rt.g[index] if index < len(session.rt.g) else None)
+    runtime: dict[str, Any] = {}
+    for name in session.rt.SAVED:
+        writer.where = f"Runtime.{name}"
+        runtime[name] = writer.value(getattr(session.rt, name))
+    state: dict[str, Any] = {}
+    skip = session.TRANSIENT | session.HISTORY
+    if session.waiting is None:
+        skip |= session.STEP
+    for name, value in attributes(session, skip).items():
+        writer.where = f"Session.{name}"
+        state[name] = writer.value(value)
     data = {
         "format": MAGIC,
         "version": VERSION,

@@ -119,8 +119,15 @@ class CompiledProgram:
 
 
 def is_save_module(tree: ast.Module) -> bool:
-    """Whether a file holds a saved session (a top-level ``section _auto_stored``)."""
-    return any(isinstance(d, ast.SectionDef) and d.path == ("_auto_stored",) for d in tree.body)
+    """Whether a file is a save of ``lore run`` (a top-level ``section _auto_stored``
+    with a ``seed``; a save in the paper's format holds a schedule to start from, so it
+    counts among the files a session is made from)."""
+    return any(
+        isinstance(d, ast.SectionDef)
+        and d.path == ("_auto_stored",)
+        and any(isinstance(m, ast.VarDef) and m.name == "seed" for m in d.members)
+        for d in tree.body
+    )
 
 
 def file_name(shown: str, path: Path | None, base: Path | None) -> str:
@@ -279,8 +286,12 @@ class Compiler:
             state[key] = 2
             ordered.append(by_id[key])
 
+        # A save of lore run holds a session, not rules: its values are never made (the
+        # values of a session and the places of their dice are the same with it or not).
+        saves = {id(m.source) for m in self.result.program.modules if is_save_module(m.tree)}
         for symbol, _, _ in self.program.values:
-            visit(id(symbol))
+            if id(symbol.source) not in saves:
+                visit(id(symbol))
         self.program.values = ordered
         event = self.checker.root.members.get("Event")
         for symbol, index, _ in ordered:
