@@ -17,15 +17,14 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from lore.engine.participants import PENDING, Bot, Participants, Pending, Replaying, ReplayLog
-from lore.engine.queries import Query
-from lore.engine.randomness import Stream
+from lore.engine.participants import Bot, Participants, Replaying, ReplayLog
 from lore.engine.saves import Answer, SaveData, read_stored, save_text
 from lore.engine.session import Limits, Session
 from lore.engine.transcript import Record
 from lore.runtime.compiler import CompiledProgram, compile_program
 from lore.semantics.check import check_paths
 from tests.engine.test_engine_fuzz import numbers, statements
+from tests.engine.test_waiting import Later
 
 TEMPLATE = """\
 import "basic.lore":url;
@@ -89,19 +88,6 @@ def bodies(draw: st.DrawFn) -> list[str]:
         else line
         for line in lines
     ]
-
-
-class Later:
-    """A seat whose answers come later (the test gives them by question id)."""
-
-    def ask(self, query: Query, stream: Stream) -> dict[str, Any] | Pending | None:
-        return PENDING
-
-    def rejected(self, query: Query, answer: dict[str, Any], reason: str) -> bool:
-        return False
-
-    def tell(self, record: dict[str, Any]) -> None:
-        pass
 
 
 def later_seats() -> Participants:

@@ -6,12 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from lore.engine.participants import PENDING, Participants, Pending, Scripted
-from lore.engine.queries import Query
-from lore.engine.randomness import Stream
+from lore.engine.participants import Participants, Scripted
 from lore.engine.session import Limits, Session
 from lore.runtime.compiler import compile_program
 from lore.semantics.check import check_text
+from tests.engine.test_waiting import Later
 
 
 def session_of(text: str, **participants: Any) -> Session:
@@ -180,17 +179,6 @@ section t {
  }; }:Event;
 }
 """
-
-
-class Later:
-    def ask(self, query: Query, stream: Stream) -> dict[str, Any] | Pending | None:
-        return PENDING
-
-    def rejected(self, query: Query, answer: dict[str, Any], reason: str) -> bool:
-        return False
-
-    def tell(self, record: dict[str, Any]) -> None:
-        pass
 
 
 def test_a_foreach_whose_answers_come_later_rolls_the_scripted_dice() -> None:

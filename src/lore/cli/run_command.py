@@ -223,6 +223,7 @@ def resume(
                 participants=participants(log, scripts, scripted),
                 limits=limits,
             )
+            session.reopen()  # questions open at the save are asked here again
             hidden = max(0, stored.shown - stored.records)
             return Resumed(session, log, prior, hidden, stored.records)
     log = ReplayLog(stored.answers, name, checked=changed)

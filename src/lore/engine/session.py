@@ -794,6 +794,14 @@ class Session:
         self.rerun = True
         return None
 
+    def reopen(self) -> None:
+        """Ask the open questions again, of the participants the session has now (after a
+        restore, say): the waiting step runs again at the next ``run()``. They are not
+        recorded in the transcript again."""
+        if self.waiting is not None and self.open:
+            self.open = {}
+            self.rerun = True
+
     # ------------------------------------------------------------ snapshots
 
     def snapshot(self) -> bytes:
