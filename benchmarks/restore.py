@@ -7,8 +7,9 @@ Run from the project root::
         [--objects 200] [--json]
 
 The played session is let go before the restores are timed (a server restoring a session
-does not hold its history). The workload: a hero is asked a number every game second (the answer comes later, as
-from a browser: the session waits, then goes on), rolls a die and adds both to a tally
+does not hold its history). The workload: a hero is asked a number every game second (the
+answer comes later, as from a browser: the session waits, then goes on), rolls a die and
+adds both to a tally
 (an alter); the scenario also holds ``--objects`` other objects (default 200), which
 every snapshot carries. For each size N the session is played to N answers, taking a
 snapshot every ``--every`` answers (at 500, 1,500, 2,500 ... so that the latest one is
@@ -62,7 +63,9 @@ section bench {{
   rule turn {{
    a = self.query("いくつ？", {{ n = integer.input; }});
    tally.add(a.n + 1D6.roll);
-   schedule.add({{ ticks = schedule.current + 1[sec]; priority = 0; handler = @{{ self.turn; }}; }}:Event);
+   schedule.add({{
+    ticks = schedule.current + 1[sec]; priority = 0; handler = @{{ self.turn; }};
+   }}:Event);
   }}
  }}
  tally = {{ total = 0; }}:Tally;
