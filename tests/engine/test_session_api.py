@@ -38,8 +38,11 @@ def test_open_questions_are_plain_data() -> None:
             {
                 "name": "move",
                 "type": "table.Move",
-                "choices": ["strike", "guard"],
-                "captions": ["strike", "guard"],
+                "kind": "choice",
+                "choices": [
+                    {"id": "strike", "caption": "strike"},
+                    {"id": "guard", "caption": "guard"},
+                ],
             }
         ],
     }
@@ -123,7 +126,7 @@ def test_unknown_versions_and_damaged_snapshots_are_refused() -> None:
         Session.restore(program, b"\x93\x01\x02")
     with pytest.raises(SnapshotError, match="not a Lore snapshot"):
         Session.restore(program, b"")
-    renamed = {**decoded, "objects": [["table.Nothing", None, 1, {}]]}
+    renamed = {**decoded, "objects": [["table.Nothing", None, 1, {}, {}]]}
     with pytest.raises(SnapshotError, match=r"has no form 'table\.Nothing'"):
         Session.restore(program, msgspec.msgpack.encode(renamed))
     deep: object = 1

@@ -42,6 +42,7 @@ from lore.world.static import check_world
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = __doc__
     parser.add_argument("file", type=Path, metavar="FILE")
     parser.add_argument("--seed", type=int, default=None, help="the random seed (default 0)")
     parser.add_argument(

@@ -20,12 +20,12 @@ from __future__ import annotations
 import heapq
 import itertools
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Any
 
-from lore.engine import natives, randomness, world_natives
+from lore.engine import happenings, natives, randomness, reach, world_natives
 from lore.engine.participants import Participants
 from lore.engine.queries import AnswerError, Query, fill
 from lore.engine.randomness import GOLDEN, LIMITS, M1, M2, MASK, WORDS, Stream, mix
@@ -44,6 +44,7 @@ from lore.world.model import World
 _MISSING = object()  # a member that had no value (to undo its modification)
 CHOICES_SALT = 0x5DEECE66D  # sets the bots' random stream apart from the dice
 ALTERS_SALT = 0xA17E5  # and the streams of the alters' questions apart from the handlers'
+PAUSE_AT = 64  # steps of this many events or more run with the cyclic collector paused
 
 
 @dataclass(frozen=True)
@@ -101,7 +102,7 @@ class Runtime:
         # before its first draw, which is word `index` of the step's block).
         self.index = 0
         self.state: int | None = None
-        self.block: list[int] | None = None
+        self.block: Sequence[int] | None = None
         self.choices_key = randomness.stream_key(session.seed, CHOICES_SALT)
         self.now: Quantity | None = None  # the time of the step, as schedule.current
         self.tick = 0  # the same, in ticks
@@ -383,6 +384,7 @@ class Session:
             "detail",
             "running",
             "stop_requested",
+            "alter_names",
         }
     )
     HISTORY = frozenset({"answers", "errors", "answers_before"})
@@ -432,26 +434,31 @@ class Session:
         self.told: set[Key] = set()
         self.open: dict[str, tuple[Key, Any, Any]] = {}
         self.errors: list[RuleError] = []
-        # The alters that have run, by object (for the state shown in saves).
-        self.altered: set[tuple[LoreObject, str]] = set()
+        self.alter_names: dict[str, tuple[str, ...]] = {}  # see note_altered
         self.ended: str | None = None
         self.detail = ""
         self.running = False
         # Set (by a signal handler, say) to stop the run before the next step.
         self.stop_requested = False
+        # What rules subscribed to (step, "signal" or "alter", name, handler), counted or
+        # recorded (step, "count" or "value", name, number), and the outcome that ends
+        # the session (step, outcome): see engine/happenings.py.
+        self.hooks: list[tuple[int, str, str, Any]] = []
+        self.stats: list[tuple[int, str, str, float | int]] = []
+        self.outcome: tuple[int, str] | None = None
         self.rt = Runtime(self)
-        self._defaults: dict[FormInfo, list[tuple[str, Any]]] = {}
         self.world: World | None = None
         self.triggers: list[LoreObject] = []
-        self.time = natives.install(self)
+        self.time = natives.install(self)  # prepares the program, once for all its sessions
+        # Each form's member defaults: worked out once per program, shared, never changed.
+        self._defaults: dict[FormInfo, list[tuple[str, Any]]] = self.program.engine.defaults
 
     # ------------------------------------------------------------ setup
 
     def defaults(self, form: FormInfo) -> list[tuple[str, Any]]:
         found = self._defaults.get(form)
-        if found is None:
+        if found is None:  # a form that is not the program's: not kept
             found = list(form.all_defaults().items())
-            self._defaults[form] = found
         return found
 
     def start(self) -> None:
@@ -461,12 +468,13 @@ class Session:
         rt.block = None
         self.step_size = len(self.program.values)
         try:
-            for place, (symbol, index, init) in enumerate(self.program.values):
+            labels = self.program.engine.labels  # the values' names, worked out once
+            for place, (_, index, init) in enumerate(self.program.values):
                 rt.reset(0, place)
                 value = init(rt)
                 rt.g[index] = value
                 if isinstance(value, LoreObject) and value.label is None:
-                    value.label = symbol.qualified_name
+                    value.label = labels[place]
         except Exception as error:
             raise self.rule_error(error, sys.exc_info()[2]) from None
         natives.after_values(self)
@@ -494,14 +502,13 @@ class Session:
         """The schedule of a save in the paper's format. Its slot then holds the live
         schedule: the stored events' handlers, written inside ``_auto_stored``, name it
         ``schedule`` too, and must read the clock as it is when they run."""
-        schedule = self.program.form_by_name["Schedule"]
-        for symbol, index, _ in self.program.values:
+        prepared = self.program.engine
+        for place, (_, index, _) in enumerate(self.program.values):
             value = self.rt.g[index]
             if (
-                symbol.qualified_name == "_auto_stored.schedule"
+                prepared.labels[place] == "_auto_stored.schedule"
                 and isinstance(value, LoreObject)
-                and value.form is not None
-                and value.form.is_subform_of(schedule)
+                and value.form in prepared.schedules
             ):
                 self.rt.g[index] = self.rt.schedule
                 return value
@@ -553,8 +560,13 @@ class Session:
                     return self.end("stopped", "max-steps")
                 if limits.max_ticks is not None and self.keys[0][0] > limits.max_ticks:
                     return self.end("stopped", "max-ticks")
-                with collector_paused():  # a step makes many objects and few cycles
-                    self.step()
+                if len(self.buckets[self.keys[0]]) < PAUSE_AT:
+                    self.step()  # a small step: pausing the collector costs more than it saves
+                else:
+                    with collector_paused():  # a big step makes many objects and few cycles
+                        self.step()
+                if self.outcome is not None and self.waiting is None:
+                    return self.end("ended", self.outcome[1])
         except Stop as stop:
             return self.end(stop.reason, stop.detail)
         except RuleError as error:
@@ -570,6 +582,8 @@ class Session:
             record: Record = {"tick": self.ticks, "kind": "end", "reason": reason}
             if reason == "error" and detail:
                 record["message"] = detail  # why the run could not go on (a bad answer ...)
+            if reason == "ended":
+                record["outcome"] = detail  # what a rule ended the session with
             self.transcript.add(record)
             self.detail = detail
         return reason
@@ -584,7 +598,10 @@ class Session:
             self.ticks, self.priority = key
             self.steps += 1
             natives.set_time(self, *key)
-            self.step_answers, self.asked, self.told, self.open = {}, set(), set(), {}
+            if self.step_answers or self.asked or self.told or self.open:
+                # What the last step asked and was answered (made anew only when it was
+                # not empty: most steps ask nothing).
+                self.step_answers, self.asked, self.told, self.open = {}, set(), set(), {}
             self.step_oid = self.oids.__reduce__()[1][0]  # type: ignore[assignment]
             if self.at_once > self.limits.max_steps_at_once:
                 self.drop_runaway(entries)
@@ -595,7 +612,8 @@ class Session:
         self.waiting = None
         self.rerun = False
         rt = self.rt
-        rt.requests = {}
+        if rt.requests:
+            rt.requests = {}  # left by a step that went wrong
         adds: list[tuple[int, int, Any, Any]] = []
         rt.adds = adds
         rt.depth = 0
@@ -625,6 +643,7 @@ class Session:
                 self.waiting = entries
                 rt.requests = {}
                 rt.adds = []
+                happenings.discard_step(self)
                 return
             if len(adds) + self.queued > self.limits.max_events:
                 error = LimitExceeded(
@@ -640,6 +659,7 @@ class Session:
             # The step is one whole: its effects go with it.
             rt.requests = {}
             rt.adds = []
+            happenings.discard_step(self)
             if isinstance(error, Stop) or not isinstance(error, Exception):
                 # The run stops in the middle of the step (no answer left, interrupted):
                 # the step waits, as if for an answer, and runs again from its start
@@ -657,11 +677,17 @@ class Session:
             rule_error = self.rule_error(error, sys.exc_info()[2])
             self.report(rule_error)
             return
-        # self.push for each new event, written out: this runs for most events.
+        # self.push for each new event, written out: this runs for most events. The
+        # additions are taken from the end of the reversed list, so that a big step does
+        # not hold them all and all the entries they become at once.
         buckets, keys, seqs = self.buckets, self.keys, self.seqs
         last: tuple[int, int] | None = None
         bucket: list[Entry] = []
-        for ticks, priority, fn, arg in adds:
+        self.queued += len(adds)
+        adds.reverse()
+        pop = adds.pop
+        while adds:
+            ticks, priority, fn, arg = pop()
             if last is None or ticks != last[0] or priority != last[1]:
                 last = (ticks, priority)
                 found = buckets.get(last)
@@ -670,7 +696,6 @@ class Session:
                     heapq.heappush(keys, last)
                 bucket = found
             bucket.append((next(seqs), fn, arg))
-        self.queued += len(adds)
 
     def drop_runaway(self, entries: list[Entry]) -> None:
         """Drop a step past the limit of steps at one time (its events do not run, so the
@@ -704,25 +729,26 @@ class Session:
         ``Limits.max_alter_rounds`` rounds the step is dropped, with a ``LimitExceeded``.
         """
         rt = self.rt
-        requests, rt.requests = rt.requests, {}
+        requests: dict[tuple[LoreObject, str], Any] = rt.requests
+        rt.requests = {}
         rt.depth = 0
         first = self.step_size  # the alters' places in the step come after the handlers'
         ran = 0  # alters run so far in this update: each has its own place
-        rounds = 0
+        rounds: list[dict[tuple[LoreObject, str], Any]] = []
         undo: list[tuple[LoreObject, dict[str, Any]]] = []  # what earlier rounds changed
-        moved: dict[LoreObject, Any] = {}  # actors moved, with where they were
-        altered: list[tuple[LoreObject, str]] = []
+        moved: dict[LoreObject, Any] | None = None  # actors moved, with where they were
         try:
             while requests:
-                rounds += 1
-                if rounds > self.limits.max_alter_rounds:
+                if len(rounds) >= self.limits.max_alter_rounds:
                     raise LimitExceeded(
                         f"alters kept requesting alters for more than"
                         f" {self.limits.max_alter_rounds} rounds of one update",
                         "an alter probably requests itself, or two alters each other",
                     )
+                rounds.append(requests)
                 changes: list[tuple[LoreObject, dict[str, Any]]] = []
-                for (obj, alter), values in requests.items():
+                for key, values in requests.items():
+                    obj, alter = key
                     form = obj.form
                     assert form is not None
                     rt.alter_index = ran
@@ -732,11 +758,14 @@ class Session:
                     ran += 1
                     fn = form.vtable.get(alter) or form.resolve()[alter]
                     changes.append((obj, fn(rt, obj, tuple(values))))
-                altered.extend(requests)
+                    requests[key] = None  # its values are done with: a big step holds less
+                if self.hooks:
+                    happenings.after_alters(self, requests)
                 requests, rt.requests = rt.requests, {}
                 for obj, modifications in changes:
-                    if "location" in modifications and obj not in moved:
-                        moved[obj] = obj.values.get("location")
+                    if "location" in modifications:
+                        moved = moved if moved is not None else {}
+                        moved.setdefault(obj, obj.values.get("location"))
                     if requests:  # a further round may fail: keep what to undo
                         undo.append((obj, {k: obj.values.get(k, _MISSING) for k in modifications}))
                     obj.values.update(modifications)
@@ -750,17 +779,37 @@ class Session:
             raise
         finally:
             rt.alter_index = None
-        self.altered.update(altered)
+        for done in rounds:
+            self.note_altered(done)
         if moved:
             world_natives.after_moves(self, list(moved.items()))
 
+    def note_altered(self, requests: Iterable[tuple[LoreObject, str]]) -> None:
+        """Note which alters ran on which objects (for the state shown in saves), on the
+        object itself: the session keeps no list of them, so an object nothing else
+        holds is freed (``changed`` finds the others)."""
+        for obj, alter in requests:
+            names = obj.altered
+            if names is None:
+                # One tuple per alter name, shared by the objects it changed.
+                names = self.alter_names.get(alter)
+                obj.altered = names or self.alter_names.setdefault(alter, (alter,))
+            elif alter not in names:
+                obj.altered = (*names, alter)
+
     def changed(self) -> list[tuple[LoreObject, dict[str, Any]]]:
-        """The objects alters have changed, in the order they were made, each with the
-        members its alters modify (as they are now)."""
+        """The objects alters have changed that the session still holds (reached from its
+        values, engine objects, hooks and waiting events), in the order they were made,
+        each with the members its alters modify (as they are now)."""
+        rt = self.rt
+        roots: list[Any] = [rt.g, rt.GM, rt.schedule, rt.system, self.hooks]
+        roots.extend(self.buckets.values())
+        roots.append(self.waiting or ())
         names: dict[LoreObject, set[str]] = {}
-        for obj, alter in self.altered:
-            assert obj.form is not None
-            names.setdefault(obj, set()).update(obj.form.modified_by(alter) or ())
+        for obj in reach.reachable(roots):
+            if obj.altered is not None and obj.form is not None:
+                for alter in obj.altered:
+                    names.setdefault(obj, set()).update(obj.form.modified_by(alter) or ())
         return [
             (obj, {name: obj.values[name] for name in sorted(members) if name in obj.values})
             for obj, members in sorted(names.items(), key=lambda item: item[0].oid)
@@ -841,7 +890,8 @@ class Session:
         session = cls(program, seed, participants, limits, transcript)
         snapshot.restore_into(session, decoded)
         if session.rt.g:
-            session.world = world_natives.build(session, report=False)
+            prepared = natives.prepare(program)
+            session.world = world_natives.build(session, prepared, report=False)
         return session
 
     def seats(self) -> list[str]:

@@ -26,10 +26,12 @@ is not, ``snapshot()`` says which attribute holds what.
 
 from __future__ import annotations
 
+import importlib
 import itertools
 from collections.abc import Callable
 from dataclasses import fields
 from enum import IntEnum
+from types import FunctionType
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -56,6 +58,10 @@ if TYPE_CHECKING:
     from lore.engine.session import Session
 
 MAGIC = "lore-snapshot"
+# The attributes of an object a snapshot keeps besides its form, label, id and members.
+OBJECT_SLOTS = tuple(
+    name for name in LoreObject.__slots__ if name not in ("form", "label", "oid", "values")
+)
 VERSION = 1
 MAX_DEPTH = 400  # nesting of values (lists in lists ...) a snapshot may hold
 INT64 = (-(1 << 63), (1 << 63) - 1)
@@ -98,29 +104,31 @@ class SnapshotError(Exception):
     """A snapshot that cannot be made or read (the message says why)."""
 
 
-def natives_of(program: CompiledProgram) -> dict[str, Callable[..., Any]]:
-    """The engine's own rules a snapshot may name: those installed on the program's forms,
-    and the handlers the engine itself queues."""
-    from lore.engine import session as session_module
-    from lore.runtime import ops
-
-    found: dict[str, Callable[..., Any]] = {}
-    candidates: list[Any] = [
-        ops.run_entry,
-        ops.no_handler,
-        ops.plain_handler,
-        session_module.trigger_handler,
-    ]
-    for form in program.form_by_name.values():
-        candidates.extend(form.methods.values())
-    for fn in candidates:
-        if fn not in program.function_names:
-            found[native_name(fn)] = fn
-    return found
+# The engine's own rules and handlers a snapshot may name: functions defined at the top
+# of these modules (they do no I/O; a snapshot names them as "module:name").
+NATIVE_MODULES = ("lore.engine.", "lore.runtime.ops")
 
 
-def native_name(fn: Any) -> str:
-    return f"{getattr(fn, '__module__', '?')}:{getattr(fn, '__qualname__', '?')}"
+def native_name(fn: Any) -> str | None:
+    """How a snapshot names one of the engine's own functions (None: not one)."""
+    if type(fn) is not FunctionType:
+        return None
+    module, name = fn.__module__, fn.__qualname__
+    if "." in name or "<" in name or not module.startswith(NATIVE_MODULES):
+        return None
+    return f"{module}:{name}"
+
+
+def native_of(name: str) -> Callable[..., Any] | None:
+    """The function a snapshot names as one of the engine's own (None: no such one)."""
+    module, _, qualname = name.partition(":")
+    if not module.startswith(NATIVE_MODULES) or not qualname.isidentifier():
+        return None
+    try:
+        found = getattr(importlib.import_module(module), qualname, None)
+    except ImportError:
+        return None
+    return found if native_name(found) == name else None
 
 
 # ------------------------------------------------------------ writing
@@ -132,7 +140,6 @@ class Writer:
     def __init__(self, program: CompiledProgram) -> None:
         self.program = program
         self.names = program.function_names
-        self.natives: dict[Any, str] = {fn: name for name, fn in natives_of(program).items()}
         self.objects: list[LoreObject] = []
         self.index: dict[int, int] = {}  # id(object) -> its place in ``objects``
         self.where = ""  # the attribute being written (for errors)
@@ -187,12 +194,13 @@ class Writer:
             if kind is value_type:
                 items = [self.value(getattr(value, f.name), depth) for f in fields(value)]
                 return [Tag.VALUE, name, *items]
-        stable = self.names.get(value) if callable(value) else None
-        if stable is not None:
-            return [Tag.FUNCTION, stable]
-        native = self.natives.get(value) if callable(value) else None
-        if native is not None:
-            return [Tag.NATIVE, native]
+        if kind is FunctionType:
+            stable = self.names.get(value)
+            if stable is not None:
+                return [Tag.FUNCTION, stable]
+            native = native_name(value)
+            if native is not None:
+                return [Tag.NATIVE, native]
         raise SnapshotError(f"{self.where}: cannot save {type(value).__name__} {value!r}")
 
     def object(self, obj: LoreObject) -> int:
@@ -203,8 +211,9 @@ class Writer:
         return found
 
     def objects_table(self) -> list[Any]:
-        """Every object reached, each as [form, label, oid, members] (objects reached from
-        members join the end of the list as it is written)."""
+        """Every object reached, each as [form, label, oid, members, more] (``more``: its
+        other attributes that are set, by name); objects reached from members join the
+        end of the list as it is written."""
         table: list[Any] = []
         position = 0
         while position < len(self.objects):
@@ -212,7 +221,12 @@ class Writer:
             self.where = f"object {obj!r}"
             members = {name: self.value(member) for name, member in obj.values.items()}
             form = obj.form.name if obj.form is not None else None
-            table.append([form, obj.label, obj.oid, members])
+            more = {
+                name: self.value(getattr(obj, name))
+                for name in OBJECT_SLOTS
+                if getattr(obj, name, None) is not None
+            }
+            table.append([form, obj.label, obj.oid, members, more])
             position += 1
         return table
 
@@ -294,7 +308,6 @@ class Reader:
         self.program = program
         self.units = program.result.checker.units.units
         self.enums = {info.name: info for info in program.enums.values()}
-        self.natives = natives_of(program)
         self.objects: list[LoreObject] = []
 
     def fail(self, what: str) -> SnapshotError:
@@ -360,7 +373,7 @@ class Reader:
                 raise self.fail(f"it names a rule the program does not have ({rest[0]})")
             return found
         if tag == Tag.NATIVE:
-            native = self.natives.get(rest[0])
+            native = native_of(str(rest[0]))
             if native is None:
                 raise self.fail(f"it names an engine rule that does not exist ({rest[0]})")
             return native
@@ -389,15 +402,24 @@ class Reader:
             raise self.fail("its objects are not a list")
         rows = []
         for row in table:
-            if not (isinstance(row, list) and len(row) == 4 and isinstance(row[3], dict)):
-                raise self.fail("an object is not [form, label, oid, members]")
+            if not (
+                isinstance(row, list)
+                and len(row) == 5
+                and isinstance(row[3], dict)
+                and isinstance(row[4], dict)
+            ):
+                raise self.fail("an object is not [form, label, oid, members, more]")
             form = self.form(row[0]) if row[0] is not None else None
             label = row[1] if isinstance(row[1], str) else None
             oid = row[2] if type(row[2]) is int else 0
             self.objects.append(LoreObject(form, {}, oid, label))
-            rows.append(row[3])
-        for obj, members in zip(self.objects, rows, strict=True):
-            obj.values.update({str(k): self.value(v) for k, v in members.items()})
+            rows.append(row)
+        for obj, row in zip(self.objects, rows, strict=True):
+            obj.values.update({str(k): self.value(v) for k, v in row[3].items()})
+            for name, data in row[4].items():
+                if name not in OBJECT_SLOTS:
+                    raise self.fail(f"an object has '{name}', which this Lore's objects do not")
+                setattr(obj, name, self.value(data))
 
 
 def header(data: bytes) -> dict[str, Any]:
@@ -475,7 +497,7 @@ def describe_queue(session: Session, limit: int = 200) -> list[str]:
     entries += [(key, entry) for key in sorted(session.buckets) for entry in session.buckets[key]]
     waiting = len(session.waiting or ())
     for number, ((ticks, priority), (_, fn, arg)) in enumerate(entries[:limit]):
-        name = names.get(fn) or native_name(fn)
+        name = str(names.get(fn) or native_name(fn) or getattr(fn, "__qualname__", "?"))
         name = name.rsplit("#", 1)[0]
         target = f" of {arg.label or repr(arg)}" if isinstance(arg, LoreObject) else ""
         now = " (the step in progress, waiting for answers)" if number < waiting else ""

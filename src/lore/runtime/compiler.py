@@ -94,6 +94,9 @@ class CompiledProgram:
     function_names: dict[Any, str] = field(default_factory=dict)
     # Files read while compiling (the XML of ``loadXML``): path and text.
     read_files: dict[Path, str] = field(default_factory=dict)
+    # What the engine works out once for all the sessions of the program (set, once, by
+    # lore.engine.natives.prepare; the program does not change after that).
+    engine: Any = None
 
     def form(self, name: str) -> FormInfo:
         return self.form_by_name[name]
@@ -294,12 +297,14 @@ class Compiler:
                 visit(id(symbol))
         self.program.values = ordered
         event = self.checker.root.members.get("Event")
+        # Only the scenario's events start the session: an imported file is a library.
+        scenarios = {id(module.source) for module in self.result.program.scenarios()}
         for symbol, index, _ in ordered:
             if (
                 isinstance(symbol.type, FormT)
                 and isinstance(event, FormSymbol)
                 and symbol.type.symbol.is_subform_of(event)
-                and not symbol.source.name.startswith("<")
+                and id(symbol.source) in scenarios
             ):
                 self.program.events.append(index)
 
@@ -1207,9 +1212,9 @@ class Emitter:
     def type_builtin(
         self, inner: Type, target: str, name: str, compiled: list[str], args: tuple[ast.Expr, ...]
     ) -> str:
-        if name == "input":
+        if name in ("input", "choice", "choices"):
             extra = "".join(f", {value}" for value in compiled)
-            return f"_input_marker({target}{extra})"
+            return f"_{name}_marker({target}{extra})"
         if name == "empty":
             return "()"
         if name == "values" and isinstance(inner, EnumT):

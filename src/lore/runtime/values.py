@@ -123,7 +123,7 @@ class FormInfo:
 class LoreObject:
     """An object of a form (``form`` None for an anonymous form literal)."""
 
-    __slots__ = ("form", "label", "oid", "values")
+    __slots__ = ("altered", "form", "label", "oid", "values")
 
     def __init__(
         self, form: FormInfo | None, values: dict[str, Any], oid: int, label: str | None = None
@@ -132,6 +132,9 @@ class LoreObject:
         self.values = values
         self.oid = oid
         self.label = label
+        # The names of the alters that have changed it (None: none has); the session
+        # notes them for the state its saves show.
+        self.altered: tuple[str, ...] | None = None
 
     def __repr__(self) -> str:
         name = self.form.name if self.form is not None else "form"
@@ -140,10 +143,17 @@ class LoreObject:
 
 @dataclass(frozen=True, slots=True)
 class InputMarker:
-    """``T.input`` (or ``T.input(range, default)``): a member a participant fills in."""
+    """``T.input`` (or ``T.input(range, default)``): a member a participant fills in.
+
+    ``T.choice(options)`` and ``T.choices(options, least, most)`` give the ``options``
+    to pick from; ``most`` is None for one pick, a number for a list of picks.
+    """
 
     type: Any  # a RuntimeType
     args: tuple[Any, ...] = ()
+    options: tuple[Any, ...] | None = None
+    least: int = 1
+    most: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,10 +9,12 @@ twice is loaded once, so import cycles are fine.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import field
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from lore.records import record
 from lore.syntax import ast
 from lore.syntax.diagnostics import Diagnostic, Severity
 from lore.syntax.parser import ParseResult, parse
@@ -24,20 +26,23 @@ PRELUDE = "prelude.lore"
 MAX_FILE_BYTES = 16 * 1024 * 1024
 
 
-@dataclass
+@record(frozen=False, slots=False)
 class Module:
     source: SourceFile
     parsed: ParseResult
     is_library: bool
     is_prelude: bool = False
     imports: list[Module] = field(default_factory=list)
+    # A file named to be run or checked (not only imported): its top-level events are
+    # the session's start.
+    is_root: bool = False
 
     @property
     def tree(self) -> ast.Module:
         return self.parsed.module
 
 
-@dataclass
+@record(frozen=False, slots=False)
 class Program:
     modules: list[Module]
     diagnostics: list[Diagnostic]
@@ -45,6 +50,22 @@ class Program:
     @property
     def prelude(self) -> Module:
         return self.modules[0]
+
+    def scenarios(self) -> list[Module]:
+        """The files whose top-level events start a session: the files named to run,
+        and, for a saved session (a file with a section ``_auto_stored``), the files it
+        imports. An imported file is a library: its events are not scheduled."""
+        roots = [module for module in self.modules if module.is_root]
+        if not roots:
+            roots = [module for module in self.modules if not module.is_library]
+        found = list(roots)
+        for root in roots:
+            if any(
+                isinstance(item, ast.SectionDef) and item.path[:1] == ("_auto_stored",)
+                for item in root.tree.body
+            ):
+                found.extend(m for m in root.imports if not m.is_library and m not in found)
+        return found
 
 
 def library_path() -> list[Path]:
@@ -69,8 +90,13 @@ def display_name(path: Path) -> str:
 
 
 class Loader:
-    def __init__(self, search: list[Path] | None = None) -> None:
+    def __init__(
+        self, search: list[Path] | None = None, name_of: Callable[[Path], str] | None = None
+    ) -> None:
         self.search = library_path() if search is None else search
+        # How an imported file is named in diagnostics and errors (a server names the
+        # files of a bundle by their place in it).
+        self.name_of = name_of or display_name
         self.modules: list[Module] = []
         self.by_path: dict[Path, Module] = {}
         self.diagnostics: list[Diagnostic] = []
@@ -83,7 +109,9 @@ class Loader:
 
     def load_path(self, path: Path, name: str | None = None) -> Module:
         source = SourceFile.from_path(path, name if name is not None else str(path))
-        return self._load(path, source, library=False)
+        module = self._load(path, source, library=False)
+        module.is_root = True
+        return module
 
     def load_text(self, text: str, name: str, base: Path | None = None) -> Module:
         """A program given as text, as if it were the file ``name`` in the folder
@@ -91,7 +119,9 @@ class Loader:
         folder)."""
         path = base / Path(name).name if base is not None else None
         source = SourceFile(name, text, path)
-        return self._load(path, source, library=False)
+        module = self._load(path, source, library=False)
+        module.is_root = True
+        return module
 
     def _load(self, path: Path | None, source: SourceFile, library: bool) -> Module:
         key = path.resolve() if path is not None else None
@@ -183,7 +213,7 @@ class Loader:
                     f"{MAX_FILE_BYTES})",
                 )
                 return None
-            source = SourceFile.from_path(path, display_name(path))
+            source = SourceFile.from_path(path, self.name_of(path))
         except OSError as error:
             self._error(
                 module,
