@@ -85,6 +85,15 @@ def test_a_snapshot_at_any_moment_goes_on_exactly(answered: int) -> None:
     assert restored.answers_before + len(restored.answers) == len(session.answers)
 
 
+def test_a_seed_past_64_bits_is_kept() -> None:
+    result = check_text(PROGRAM, "table.lore")
+    session = Session(compile_program(result), 10**40 + 7, later_players())
+    session.run()
+    restored = Session.restore(session.program, session.snapshot(), participants=later_players())
+    assert restored.seed == 10**40 + 7
+    assert restored.snapshot() == session.snapshot()
+
+
 def test_a_snapshot_is_the_same_bytes_again_after_a_restore() -> None:
     session, _ = new_session()
     session.run()

@@ -49,11 +49,9 @@ class Interrupts:
     def handle(self, number: int, frame: FrameType | None) -> None:
         first = self.received is None
         self.received = number
-        if not self.session.running:
-            return  # stopping already (writing the save): nothing to interrupt
-        if Terminal.reading or not first:
-            raise KeyboardInterrupt
-        self.session.stop_requested = True
+        self.session.stop_requested = True  # the run stops before its next step
+        if self.session.running and (Terminal.reading or not first):
+            raise KeyboardInterrupt  # (not while the save is written: that must finish)
 
     @property
     def status(self) -> int | None:

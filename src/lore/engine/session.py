@@ -884,9 +884,7 @@ class Session:
             raise snapshot.SnapshotError(
                 "the snapshot was made from other files: " + ", ".join(changed)
             )
-        seed = decoded.get("seed")
-        if type(seed) is not int:
-            raise snapshot.SnapshotError("the snapshot is damaged: it has no seed")
+        seed = snapshot.seed_of(decoded)
         session = cls(program, seed, participants, limits, transcript)
         snapshot.restore_into(session, decoded)
         if session.rt.g:

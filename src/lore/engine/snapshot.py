@@ -439,6 +439,21 @@ def header(data: bytes) -> dict[str, Any]:
     return decoded
 
 
+def seed_of(decoded: dict[str, Any]) -> int:
+    """The seed a decoded snapshot holds (a whole number of any size)."""
+    data = decoded.get("seed")
+    if type(data) is int:
+        return data
+    if (
+        isinstance(data, list)
+        and len(data) == 2
+        and data[0] == Tag.BIGINT
+        and isinstance(data[1], bytes)
+    ):
+        return int.from_bytes(data[1], "little", signed=True)
+    raise SnapshotError("the snapshot is damaged: it has no seed")
+
+
 def changed_files(recorded: Any, program: CompiledProgram) -> list[str]:
     """The files that differ between a snapshot's record and the program: each as 'name
     (changed)', 'name (not loaded now)' or 'name (new)'."""
