@@ -761,7 +761,9 @@ class Session:
                     requests[key] = None  # its values are done with: a big step holds less
                 if self.hooks:
                     happenings.after_alters(self, requests)
-                requests, rt.requests = rt.requests, {}
+                requests = rt.requests  # what these alters requested: the next round
+                if requests:
+                    rt.requests = {}
                 for obj, modifications in changes:
                     if "location" in modifications:
                         moved = moved if moved is not None else {}
