@@ -40,9 +40,9 @@ CASES = {
     ),
     # Seed 7: both heroes land a blow in every round, so the oni's wound alter gets two.
     "duel": Example(EXAMPLES / "duel" / "scenario.lore", EXAMPLES / "duel" / "answers.json", 144),
-    # Seed 003 on the ORM library, seed 131: a fight on a square map won in turn 5, with
+    # Seed 003 on the ORM library, seed 153: a fight on a square map won in turn 5, with
     # cover, enemy identification, loot rolls and the after-play's growth.
-    "orm": Example(EXAMPLES / "orm" / "scenario.lore", EXAMPLES / "orm" / "answers.json", 131),
+    "orm": Example(EXAMPLES / "orm" / "scenario.lore", EXAMPLES / "orm" / "answers.json", 153),
     # Seed 004 on the ninja library, seed 34: タツジン！ and ウカツ！, an opposed check, a
     # fight in the street and in the IRC Kotodama (a full dive), an extended check.
     "ninja": Example(EXAMPLES / "ninja" / "scenario.lore", EXAMPLES / "ninja" / "answers.json", 34),
