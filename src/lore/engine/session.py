@@ -375,6 +375,8 @@ class GivenDice(Runtime):
 
     def randint(self, low: int, high: int) -> int:
         return low - 1 + self.source.roll(high - low + 1)
+
+
 def trigger_handler(rt: Runtime, call: tuple[LoreObject, LoreObject]) -> None:
     """The handler of a step that fires a trigger for an actor (``Session.fire_soon``)."""
     trigger, actor = call
