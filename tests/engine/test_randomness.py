@@ -1,5 +1,6 @@
 """The dice: what each handler draws, checked against a reference written from the
-definition in ``lore.engine.randomness`` (SHAKE-128 words per step, then SplitMix64),
+definition in ``lore.engine.randomness`` (SHAKE-128 words per group of steps for the first
+place of each, per step for the others, then SplitMix64),
 the fast one-die path against the general one, and the fairness of the numbers."""
 
 from __future__ import annotations
@@ -20,8 +21,12 @@ MASK = (1 << 64) - 1
 
 def reference_dice(seed: int, step: int, place: int, sides: list[int]) -> list[int]:
     """The dice of the handler at ``place`` of step ``step``, from the definition alone."""
-    digest = hashlib.shake_128(f"lore-dice:{seed}:{step}".encode()).digest(8 * (place + 1))
-    word = int.from_bytes(digest[8 * place : 8 * place + 8], "little")
+    if place == 0:
+        message, at = f"lore-dice:{seed}:first:{step // 64}", step % 64
+    else:
+        message, at = f"lore-dice:{seed}:{step}", place
+    digest = hashlib.shake_128(message.encode()).digest(8 * (at + 1))
+    word = int.from_bytes(digest[8 * at : 8 * at + 8], "little")
     state, value, rolled = word, word, []
     for number, side in enumerate(sides):
         if number:

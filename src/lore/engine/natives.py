@@ -140,16 +140,6 @@ def after_values(session: Session) -> None:
     system_commands.prepare(session)
 
 
-def set_time(session: Session, ticks: int, priority: int) -> None:
-    schedule = session.rt.schedule
-    assert schedule is not None
-    now = Quantity(ticks, "sec", session.time)
-    schedule.values["ticks"] = now
-    schedule.values["priority"] = priority
-    session.rt.now = now
-    session.rt.tick = ticks
-
-
 def recipient(obj: LoreObject) -> str:
     """Who is told or asked for an object: its player, or the GM."""
     player = obj.values.get("player")

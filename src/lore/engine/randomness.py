@@ -4,17 +4,20 @@ A handler's dice depend only on the session seed, the step it runs in and its pl
 the step, so a handler re-run after an answer, a replay and a restored session roll
 exactly the same numbers, whatever the other handlers draw.
 
-- Step ``s`` of a session has a block of random 64-bit words: the SHAKE-128 output of
-  ``"lore-dice:<seed>:<s>"``, read as little-endian words (``block``). The values of the
-  program, computed before the first step, use step 0.
-- The handler at place ``i`` of the step (the alters of the update phase come after the
-  handlers, in the order they run) takes word ``i`` as its first draw. Its further draws
-  continue as a SplitMix64 sequence from that word: the state goes up by ``GOLDEN`` and
-  each value is the SplitMix64 finaliser of the state (``mix``).
+- The first place of each step (place 0: the only handler of most steps) takes its first
+  draw from the block of its group of 64 steps: step ``s`` takes word ``s % 64`` of the
+  SHAKE-128 output of ``"lore-dice:<seed>:first:<s // 64>"`` (``first_words``).
+- The other places ``i`` (1, 2 ...) of step ``s`` take word ``i`` of the step's own block:
+  the SHAKE-128 output of ``"lore-dice:<seed>:<s>"`` (``block``; its word 0 is not used).
+  The alters of the update phase take the places after the handlers, in the order they
+  run. The values of the program, computed before the first step, use step 0.
+- A handler's further draws continue as a SplitMix64 sequence from its first word: the
+  state goes up by ``GOLDEN`` and each value is the SplitMix64 finaliser of the state
+  (``mix``). Words are read as little-endian 64-bit numbers.
 
-So the first die of every handler costs a fraction of one hash for the whole step, and a
-handler's later dice one finaliser each. A uniform number in a range is drawn by
-rejection (no modulo bias; ``below``).
+So a step of one handler pays a 64th of a hash for its first die, a step of many handlers
+a fraction of one hash per handler, and a handler's later dice one finaliser each. A
+uniform number in a range is drawn by rejection (no modulo bias; ``below``).
 
 The bots' answers come from streams of their own (``Stream``), apart from the dice, so
 that replaying the answers from a log rolls the same dice.
@@ -35,6 +38,8 @@ STRIDE = (GOLDEN * GOLDEN) & MASK
 M1 = 0xBF58476D1CE4E5B9
 M2 = 0x94D049BB133111EB
 WORDS = 1 << 64
+GROUP_BITS = 6  # steps 64g ... 64g + 63 take their first places' words from one block
+GROUP = 1 << GROUP_BITS
 # span -> the largest multiple of span that fits in 64 bits, for the usual dice sides.
 LIMITS = {span: WORDS - (WORDS % span) for span in range(1, 1025)}
 
@@ -51,15 +56,26 @@ def mix(z: int) -> int:
 
 
 def block(seed: int, step: int, count: int) -> Sequence[int]:
-    """The first ``count`` random words of step ``step`` (a longer block of the same step
-    begins with the same words). Kept as 8-byte words: a step of a million handlers
-    holds 8 MB of them, not the 40 MB of a list of Python integers."""
+    """The first ``count`` random words of step ``step``, for its places 1 and on (a
+    longer block of the same step begins with the same words). Kept as 8-byte words: a
+    step of a million handlers holds 8 MB of them, not the 40 MB of a list of Python
+    integers."""
     digest = _prefix(seed).copy()  # the hash of "lore-dice:<seed>:" goes on with the step
     digest.update(str(step).encode())
-    if count == 1:  # most steps run one handler
-        return (int.from_bytes(digest.digest(8), "little"),)
+    return _words(digest.digest(8 * count))
+
+
+def first_words(seed: int, group: int) -> Sequence[int]:
+    """The first words of the first places of steps ``GROUP * group`` to ``GROUP * group
+    + GROUP - 1`` (word ``s % GROUP`` is step ``s``'s)."""
+    digest = _prefix(seed).copy()
+    digest.update(f"first:{group}".encode())
+    return _words(digest.digest(8 * GROUP))
+
+
+def _words(data: bytes) -> Sequence[int]:
     words = array("Q")
-    words.frombytes(digest.digest(8 * count))
+    words.frombytes(data)
     if sys.byteorder == "big":  # pragma: no cover
         words.byteswap()
     return words

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import math
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -29,7 +30,18 @@ from lore.dice import RandomSource as DiceSource
 from lore.engine import happenings, natives, randomness, reach, world_natives
 from lore.engine.participants import Participants
 from lore.engine.queries import AnswerError, Query, fill
-from lore.engine.randomness import GOLDEN, LIMITS, M1, M2, MASK, WORDS, Stream, mix
+from lore.engine.randomness import (
+    GOLDEN,
+    GROUP,
+    GROUP_BITS,
+    LIMITS,
+    M1,
+    M2,
+    MASK,
+    WORDS,
+    Stream,
+    mix,
+)
 from lore.engine.saves import Answer
 from lore.engine.transcript import Record, Transcript
 from lore.runtime.compiler import CompiledProgram
@@ -46,6 +58,7 @@ PRELUDE_NAME = "<lore>/prelude.lore"
 _MISSING = object()  # a member that had no value (to undo its modification)
 CHOICES_SALT = 0x5DEECE66D  # sets the bots' random stream apart from the dice
 ALTERS_SALT = 0xA17E5  # and the streams of the alters' questions apart from the handlers'
+FIRST = GROUP - 1  # step & FIRST: a step's place in its group (see Runtime.word)
 PAUSE_AT = 64  # steps of this many events or more run with the cyclic collector paused
 
 
@@ -109,6 +122,9 @@ class Runtime:
         self.index = 0
         self.state: int | None = None
         self.block: Sequence[int] | None = None
+        # The first words of the first places of a group of steps (see ``word``).
+        self.first_group = -1
+        self.firsts: Sequence[int] = ()
         self.choices_key = randomness.stream_key(session.seed, CHOICES_SALT)
         self.now: Quantity | None = None  # the time of the step, as schedule.current
         self.tick = 0  # the same, in ticks
@@ -138,6 +154,16 @@ class Runtime:
         self.path = ()
         self.counts = None
 
+    def rest(self) -> None:
+        """Clear what a step cut short leaves behind (its requests and additions, the
+        depth and the ``foreach`` place of the handler that stopped)."""
+        self.requests = {}
+        self.adds = []
+        self.depth = 0
+        self.path = ()
+        self.alter_index = None
+        self.suspended = False
+
     def next_key(self, kind: str) -> Key:
         """The name of the next question or message of this handler: the same on every
         re-run of the step, so a re-run neither asks nor tells anything twice."""
@@ -151,12 +177,21 @@ class Runtime:
         return (*where, number)
 
     def word(self, index: int) -> int:
-        """Word ``index`` of the step's block of random words (made, or made longer, when
-        first needed)."""
+        """The first word of place ``index`` of the step (see ``engine/randomness.py``):
+        place 0's from the block of its group of steps, the others' from the step's own
+        block (made, or made longer, when first needed)."""
+        session = self.session
+        steps = session.steps
+        if not index:
+            group = steps >> GROUP_BITS
+            if group != self.first_group:
+                self.firsts = randomness.first_words(session.seed, group)
+                self.first_group = group
+            return self.firsts[steps & FIRST]
         found = self.block
         if found is None or index >= len(found):
-            size = max(index + 1, 2 * len(found) if found else self.session.step_size)
-            found = self.block = randomness.block(self.session.seed, self.session.steps, size)
+            size = max(index + 1, 2 * len(found) if found else session.step_size)
+            found = self.block = randomness.block(session.seed, steps, size)
         return found[index]
 
     def draw(self) -> int:
@@ -173,8 +208,18 @@ class Runtime:
         path of most dice rolled)."""
         state = self.state
         if state is None:
-            block, index = self.block, self.index
-            z = state = block[index] if block and index < len(block) else self.word(index)
+            index = self.index
+            if index:
+                block = self.block
+                z = state = (
+                    block[index] if block is not None and index < len(block) else self.word(index)
+                )
+            else:
+                steps = self.session.steps
+                if steps >> GROUP_BITS == self.first_group:
+                    z = state = self.firsts[steps & FIRST]
+                else:
+                    z = state = self.word(0)
         else:
             state = (state + GOLDEN) & MASK
             z = ((state ^ (state >> 30)) * M1) & MASK
@@ -569,8 +614,13 @@ class Session:
         try:
             if self.ended is None and not self.steps and not self.keys and not self.rt.g:
                 self.start()
-            while self.keys or self.waiting is not None:
+            limits = self.limits
+            max_steps = math.inf if limits.max_steps is None else limits.max_steps
+            max_ticks = math.inf if limits.max_ticks is None else limits.max_ticks
+            while True:
                 if self.stop_requested:
+                    if not self.keys and self.waiting is None:
+                        break
                     self.stop_requested = False
                     return self.end("stopped", "interrupted")
                 if self.waiting is not None:
@@ -578,16 +628,14 @@ class Session:
                         return "waiting"  # for Session.answer; not an end
                     self.step()
                     continue
-                limits = self.limits
-                if limits.max_steps is not None and self.steps >= limits.max_steps:
+                keys = self.keys
+                if not keys:
+                    break
+                if self.steps >= max_steps:
                     return self.end("stopped", "max-steps")
-                if limits.max_ticks is not None and self.keys[0][0] > limits.max_ticks:
+                if keys[0][0] > max_ticks:
                     return self.end("stopped", "max-ticks")
-                if len(self.buckets[self.keys[0]]) < PAUSE_AT:
-                    self.step()  # a small step: pausing the collector costs more than it saves
-                else:
-                    with collector_paused():  # a big step makes many objects and few cycles
-                        self.step()
+                self.singles(max_steps, max_ticks)
                 if self.outcome is not None and self.waiting is None:
                     return self.end("ended", self.outcome[1])
         except Stop as stop:
@@ -612,40 +660,125 @@ class Session:
         return reason
 
     def step(self) -> None:
+        """Run the next step, or the waiting one again."""
         entries = self.waiting
         if entries is None:
             key = heapq.heappop(self.keys)
-            entries = self.buckets.pop(key)
-            self.queued -= len(entries)
-            self.at_once = self.at_once + 1 if self.steps and key[0] == self.ticks else 1
-            self.ticks, self.priority = key
-            self.steps += 1
-            natives.set_time(self, *key)
-            if self.step_answers or self.asked or self.told or self.open:
-                # What the last step asked and was answered (made anew only when it was
-                # not empty: most steps ask nothing).
-                self.step_answers, self.asked, self.told, self.open = {}, set(), set(), {}
-            self.step_oid = self.oids.__reduce__()[1][0]  # type: ignore[assignment]
-            if self.at_once > self.limits.max_steps_at_once:
-                self.drop_runaway(entries)
-                return
-        else:
-            # Run again: its objects get the ids they got the first time.
-            self.oids = itertools.count(self.step_oid)
+            self.begin(key, self.buckets.pop(key))
+            return
+        # Run again: its objects get the ids they got the first time.
+        self.oids = itertools.count(self.step_oid)
         self.waiting = None
-        self.rerun = False
+        self.run_step(entries)
+
+    def begin(self, key: tuple[int, int], entries: list[Entry]) -> None:
+        """Run the step of ``key`` (its events just taken from the queue)."""
+        if self.opened(key, entries):
+            self.run_step(entries)
+
+    def opened(self, key: tuple[int, int], entries: list[Entry]) -> bool:
+        """Start the step of ``key``, with ``entries`` just taken from the queue: its time,
+        its count; whether it runs (not when it is one too many at one time)."""
+        self.queued -= len(entries)
+        ticks = key[0]
+        self.at_once = self.at_once + 1 if ticks == self.ticks and self.steps else 1
+        self.ticks, self.priority = key
+        self.steps += 1
+        # The time of the step (what schedule.current and schedule.ticks read).
         rt = self.rt
-        if rt.requests:
-            rt.requests = {}  # left by a step that went wrong
-        adds: list[tuple[int, int, Any, Any]] = []
-        rt.adds = adds
-        rt.depth = 0
-        rt.path = ()
-        rt.counts = None
-        rt.alter_index = None
+        now = rt.now = Quantity(ticks, "sec", self.time)
+        clock = rt.schedule.values  # type: ignore[union-attr]
+        clock["ticks"] = now
+        clock["priority"] = key[1]
+        rt.tick = ticks
+        if self.step_answers or self.asked or self.told or self.open:
+            # What the last step asked and was answered (made anew only when it was not
+            # empty: most steps ask nothing).
+            self.step_answers, self.asked, self.told, self.open = {}, set(), set(), {}
+        self.step_oid = self.oids.__reduce__()[1][0]  # type: ignore[assignment]
+        if self.at_once > self.limits.max_steps_at_once:
+            self.drop_runaway(entries)
+            return False
+        return True
+
+    def run_step(self, entries: list[Entry]) -> None:
+        """The step's handlers, update and new events. What a step leaves behind when it
+        goes wrong or waits (the requests, additions, depth and place of a handler cut
+        short) is cleared on that path (``Runtime.rest``), not before every step."""
+        rt = self.rt
+        self.rerun = False
         rt.block = None
+        rt.counts = None
         rt.suspended = False
         self.step_size = len(entries)
+        if len(entries) < PAUSE_AT:
+            self.fire(entries)  # a small step: pausing the collector costs more than it saves
+        else:
+            with collector_paused():  # a big step makes many objects and few cycles
+                self.fire(entries)
+
+    def singles(self, max_steps: float, max_ticks: float) -> None:
+        """Run the next steps, while the run goes on (no answer awaited, no limit or
+        outcome reached, no stop asked for). A step of one event (most steps of a session)
+        is run right here, as ``begin`` and ``fire`` would: it pays only for what it uses
+        (the step opened, its handler, the update when an alter was requested, the
+        queueing of what it added). Other steps return after ``begin``."""
+        rt = self.rt
+        keys, buckets, seqs = self.keys, self.buckets, self.seqs
+        limits = self.limits
+        heappop, heappush = heapq.heappop, heapq.heappush
+        opened = self.opened
+        while True:
+            key = heappop(keys)
+            entries = buckets.pop(key)
+            if len(entries) != 1:
+                self.begin(key, entries)
+                return
+            if not opened(key, entries):
+                return
+            rt.block = None
+            rt.counts = None
+            self.step_size = 1
+            adds = rt.adds
+            seq, fn, arg = entries[0]
+            rt.seq = seq
+            rt.index = 0
+            rt.ops = 0
+            rt.state = None
+            try:
+                fn(rt, arg)
+                if len(adds) + self.queued > limits.max_events:
+                    self.too_many(entries)
+                if rt.requests:
+                    self.update()
+            except Suspend:
+                rt.depth = 0
+                self.wait_for_answers(entries)
+                return
+            except BaseException as error:
+                self.cut_short(entries, error)
+                return
+            if len(adds) == 1:  # self.push written out
+                ticks, priority, fn, arg = adds.pop()
+                key = (ticks, priority)
+                bucket = buckets.get(key)
+                if bucket is None:
+                    buckets[key] = [(next(seqs), fn, arg)]
+                    heappush(keys, key)
+                else:
+                    bucket.append((next(seqs), fn, arg))
+                self.queued += 1
+            elif adds:
+                self.queue(adds)
+            if not keys or self.outcome is not None or self.stop_requested:
+                return
+            if self.steps >= max_steps or keys[0][0] > max_ticks:
+                return
+
+    def fire(self, entries: list[Entry]) -> None:
+        """The two phases of a step: its handlers, the update, then its new events."""
+        rt = self.rt
+        adds = rt.adds  # empty between steps
         suspended = False
         try:
             for index, (seq, fn, arg) in enumerate(entries):
@@ -661,48 +794,62 @@ class Session:
                     suspended = True  # its answer comes later: start the others meanwhile
                     rt.depth = 0
             if suspended:
-                # The step runs again, from its start, when answers come; nothing of this
-                # run is kept but what was asked and told (not asked or told again).
-                self.waiting = entries
-                rt.requests = {}
-                rt.adds = []
-                happenings.discard_step(self)
+                self.wait_for_answers(entries)
                 return
             if len(adds) + self.queued > self.limits.max_events:
-                error = LimitExceeded(
-                    f"more than {self.limits.max_events} events would wait: events keep"
-                    " scheduling more events",
-                    "a handler probably schedules several events that each do the same",
-                )
-                error.frames = self.handler_frames(entries)
-                raise error
+                self.too_many(entries)
             if rt.requests:
                 self.update()
         except BaseException as error:
-            # The step is one whole: its effects go with it.
-            rt.requests = {}
-            rt.adds = []
-            happenings.discard_step(self)
-            if isinstance(error, Stop) or not isinstance(error, Exception):
-                # The run stops in the middle of the step (no answer left, interrupted):
-                # the step waits, as if for an answer, and runs again from its start
-                # when the session goes on (what it asked and told is not repeated).
-                self.waiting = entries
-                self.rerun = True
-                raise
-            if rt.suspended:
-                # A body waits for an answer, and a later one went wrong: the error is
-                # told when the step runs again with the answers, as it would have been
-                # had they come at once (the waiting body may also go wrong first).
-                self.waiting = entries
-                return
-            self.open = {}
-            rule_error = self.rule_error(error, sys.exc_info()[2])
-            self.report(rule_error)
+            self.cut_short(entries, error)
             return
-        # self.push for each new event, written out: this runs for most events. The
-        # additions are taken from the end of the reversed list, so that a big step does
-        # not hold them all and all the entries they become at once.
+        if adds:
+            self.queue(adds)
+
+    def wait_for_answers(self, entries: list[Entry]) -> None:
+        """A handler of the step waits for an answer: the step runs again, from its start,
+        when answers come; nothing of this run is kept but what was asked and told (not
+        asked or told again)."""
+        self.waiting = entries
+        self.rt.rest()
+        happenings.discard_step(self)
+
+    def too_many(self, entries: list[Entry]) -> None:
+        error = LimitExceeded(
+            f"more than {self.limits.max_events} events would wait: events keep"
+            " scheduling more events",
+            "a handler probably schedules several events that each do the same",
+        )
+        error.frames = self.handler_frames(entries)
+        raise error
+
+    def cut_short(self, entries: list[Entry], error: BaseException) -> None:
+        """The step went wrong, or the run stops in its middle: the step is one whole,
+        and its effects go with it."""
+        rt = self.rt
+        suspended = rt.suspended
+        rt.rest()
+        happenings.discard_step(self)
+        if isinstance(error, Stop) or not isinstance(error, Exception):
+            # The run stops in the middle of the step (no answer left, interrupted):
+            # the step waits, as if for an answer, and runs again from its start
+            # when the session goes on (what it asked and told is not repeated).
+            self.waiting = entries
+            self.rerun = True
+            raise error
+        if suspended:
+            # A body waits for an answer, and a later one went wrong: the error is
+            # told when the step runs again with the answers, as it would have been
+            # had they come at once (the waiting body may also go wrong first).
+            self.waiting = entries
+            return
+        self.open = {}
+        self.report(self.rule_error(error, error.__traceback__))
+
+    def queue(self, adds: list[tuple[int, int, Any, Any]]) -> None:
+        """Queue the events a step added (and empty ``adds``). They are taken from the end
+        of the reversed list, so that a big step does not hold them all and all the
+        entries they become at once."""
         buckets, keys, seqs = self.buckets, self.keys, self.seqs
         last: tuple[int, int] | None = None
         bucket: list[Entry] = []
@@ -753,14 +900,56 @@ class Session:
         """
         rt = self.rt
         requests: dict[tuple[LoreObject, str], Any] = rt.requests
-        rt.requests = {}
+        if len(requests) != 1 or self.hooks:
+            rt.requests = {}
+            self.rounds(requests)
+            return
+        # One alter (most steps): run at once, and applied at once when it requests no
+        # further alter. ``requests`` stays the runtime's (emptied): what the alter
+        # requests goes in it. (A step that goes wrong clears ``alter_index``.)
+        key, values = requests.popitem()
+        obj, alter = key
+        form = obj.form
+        assert form is not None
+        rt.alter_index = 0
+        rt.index = self.step_size
+        rt.state = None
+        rt.ops = 0
+        modifications = (form.vtable.get(alter) or form.resolve()[alter])(rt, obj, tuple(values))
+        rt.alter_index = None
+        if requests:
+            rt.requests = {}
+            self.rounds(requests, {key: modifications})
+            return
+        moves = "location" in modifications
+        before = obj.values.get("location") if moves else None
+        obj.values.update(modifications)
+        names = obj.altered
+        if names is None or alter not in names:
+            self.note_altered((key,))
+        if moves:
+            world_natives.after_moves(self, [(obj, before)])
+
+    def rounds(
+        self,
+        requests: dict[tuple[LoreObject, str], Any],
+        done: dict[tuple[LoreObject, str], Any] | None = None,
+    ) -> None:
+        """The rounds of an update, from ``requests``; ``done``: a first round that
+        already ran (each alter with what it modifies, not applied yet), when
+        ``requests`` are what it requested."""
+        rt = self.rt
         rt.depth = 0
         first = self.step_size  # the alters' places in the step come after the handlers'
-        ran = 0  # alters run so far in this update: each has its own place
-        rounds: list[dict[tuple[LoreObject, str], Any]] = []
+        ran = len(done or ())  # alters run so far in this update: each has its own place
+        # Each round: each (object, alter) with its requested values, replaced by what
+        # the alter modifies once it ran (so a big step holds the values no longer).
+        rounds: list[dict[tuple[LoreObject, str], Any]] = [done] if done else []
         undo: list[tuple[LoreObject, dict[str, Any]]] = []  # what earlier rounds changed
         moved: dict[LoreObject, Any] | None = None  # actors moved, with where they were
         try:
+            if done:
+                moved = self.apply(done, undo, moved)
             while requests:
                 if len(rounds) >= self.limits.max_alter_rounds:
                     raise LimitExceeded(
@@ -769,31 +958,30 @@ class Session:
                         "an alter probably requests itself, or two alters each other",
                     )
                 rounds.append(requests)
-                changes: list[tuple[LoreObject, dict[str, Any]]] = []
                 for key, values in requests.items():
                     obj, alter = key
-                    form = obj.form
-                    assert form is not None
+                    form: FormInfo = obj.form  # type: ignore[assignment]
                     rt.alter_index = ran
                     rt.index = first + ran
                     rt.state = None
                     rt.ops = 0  # each alter has its own budget
                     ran += 1
                     fn = form.vtable.get(alter) or form.resolve()[alter]
-                    changes.append((obj, fn(rt, obj, tuple(values))))
-                    requests[key] = None  # its values are done with: a big step holds less
+                    requests[key] = fn(rt, obj, tuple(values))
                 if self.hooks:
                     happenings.after_alters(self, requests)
-                requests = rt.requests  # what these alters requested: the next round
+                done, requests = (
+                    requests,
+                    rt.requests,
+                )  # what these alters requested: the next round
                 if requests:
                     rt.requests = {}
-                for obj, modifications in changes:
-                    if "location" in modifications:
-                        moved = moved if moved is not None else {}
-                        moved.setdefault(obj, obj.values.get("location"))
-                    if requests:  # a further round may fail: keep what to undo
-                        undo.append((obj, {k: obj.values.get(k, _MISSING) for k in modifications}))
-                    obj.values.update(modifications)
+                    moved = self.apply(done, undo, moved)
+                elif len(rounds) == 1:
+                    moved = self.apply(done, None, moved, note=True)  # (noted as it goes)
+                    rounds.clear()
+                else:
+                    moved = self.apply(done, None, moved)
         except BaseException:
             for obj, before in reversed(undo):
                 for name, value in before.items():
@@ -804,10 +992,33 @@ class Session:
             raise
         finally:
             rt.alter_index = None
-        for done in rounds:
-            self.note_altered(done)
+        for done_round in rounds:
+            self.note_altered(done_round)
         if moved:
             world_natives.after_moves(self, list(moved.items()))
+
+    def apply(
+        self,
+        changes: dict[tuple[LoreObject, str], dict[str, Any]],
+        undo: list[tuple[LoreObject, dict[str, Any]]] | None,
+        moved: dict[LoreObject, Any] | None,
+        note: bool = False,
+    ) -> dict[LoreObject, Any] | None:
+        """Apply a round's modifications; keep in ``undo`` what they replace (when a
+        further round follows, which may fail), and note the alters that ran when
+        ``note`` (see ``note_altered``); the actors moved, with where they were."""
+        for (obj, alter), modifications in changes.items():
+            if "location" in modifications:
+                moved = moved if moved is not None else {}
+                moved.setdefault(obj, obj.values.get("location"))
+            if undo is not None:
+                undo.append((obj, {k: obj.values.get(k, _MISSING) for k in modifications}))
+            obj.values.update(modifications)
+            if note:
+                names = obj.altered
+                if names is None or alter not in names:
+                    self.note_altered(((obj, alter),))
+        return moved
 
     def note_altered(self, requests: Iterable[tuple[LoreObject, str]]) -> None:
         """Note which alters ran on which objects (for the state shown in saves), on the

@@ -8,8 +8,8 @@ integer-based family rounds half up to a whole number of that unit.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from fractions import Fraction
+from typing import Final
 
 from lore.runtime.errors import RuleError, bounded_whole
 from lore.semantics.units import UnitFamily
@@ -24,18 +24,13 @@ class Quantity:
 
     __slots__ = ("family", "unit", "value")
 
-    family: UnitFamily
-    unit: str
-    value: int | float
-
     def __init__(self, value: int | float, unit: str, family: UnitFamily) -> None:
-        # The slots' own setters (``__setattr__`` refuses): quicker than object.__setattr__.
-        _set_value(self, value)
-        _set_unit(self, unit)
-        _set_family(self, family)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("quantities are immutable")
+        # Final: nothing sets them again (mypy holds the code to it). A guard in
+        # ``__setattr__`` would make every quantity, the clock's of each step among them,
+        # cost twice as much to make.
+        self.value: Final = value
+        self.unit: Final = unit
+        self.family: Final = family
 
     @classmethod
     def of(cls, amount: int | float, unit: str, family: UnitFamily) -> Quantity:
@@ -159,9 +154,3 @@ class Quantity:
         return f"{self.amount()}[{self.unit}]"
 
     __str__ = __repr__
-
-
-_SLOTS = Quantity.__dict__
-_set_value: Callable[[Quantity, int | float], None] = _SLOTS["value"].__set__
-_set_unit: Callable[[Quantity, str], None] = _SLOTS["unit"].__set__
-_set_family: Callable[[Quantity, UnitFamily], None] = _SLOTS["family"].__set__
