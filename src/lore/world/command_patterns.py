@@ -7,7 +7,6 @@ literal, instead of the session telling the GM when it starts.
 
 from __future__ import annotations
 
-from lore.dice.patterns import PatternError, parse_pattern
 from lore.semantics.check import CheckResult
 from lore.semantics.symbols import Container, FormSymbol, VarSymbol
 from lore.semantics.types import FormT
@@ -55,6 +54,10 @@ def commands(container: Container, command: FormSymbol) -> list[VarSymbol]:
 
 
 def pattern_problem(literal: ast.StringLit, symbol: VarSymbol) -> Diagnostic | None:
+    # Imported here: the dice commands take longer to load than a small file to check,
+    # and most files write no chat command.
+    from lore.dice.patterns import PatternError, parse_pattern
+
     try:
         parse_pattern(literal.value)
     except PatternError as error:
