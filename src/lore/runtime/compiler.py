@@ -17,10 +17,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from lore.runtime import ops
+from lore.runtime import lists, ops
+from lore.runtime.builtin_code import GLOBAL_CODE, code_for
 from lore.runtime.dice import MAX_SIDES, Dice
 from lore.runtime.quantity import Quantity
 from lore.runtime.values import EnumInfo, EnumValue, FormInfo, RuntimeType, TypedString
+from lore.semantics import builtins
 from lore.semantics.check import CheckResult
 from lore.semantics.expressions import Ref
 from lore.semantics.symbols import (
@@ -40,6 +42,7 @@ from lore.semantics.types import (
     STRING,
     AnonFormT,
     AnyT,
+    DictT,
     EnumT,
     FormT,
     FuncT,
@@ -49,7 +52,6 @@ from lore.semantics.types import (
     Type,
     TypeOf,
     UnitT,
-    is_numeric,
 )
 from lore.syntax import ast
 from lore.syntax.recursion import collector_paused, deeper
@@ -103,9 +105,10 @@ class Compiler:
         self.types = self.checker.bodies.types
         self.refs = self.checker.bodies.refs
         self.namespace: dict[str, Any] = {"_ops": ops, "_Closure": ops.Closure}
-        for name in dir(ops):
-            if not name.startswith("_"):
-                self.namespace["_" + name] = getattr(ops, name)
+        for module in (ops, lists):
+            for name in dir(module):
+                if not name.startswith("_"):
+                    self.namespace["_" + name] = getattr(module, name)
         self.line_maps: dict[str, LineMap] = {}
         self.counter = itertools.count()
         self.constants: dict[tuple[str, Any], str] = {}
@@ -1047,7 +1050,7 @@ class Emitter:
         assert ref.call is not None
         symbol = ref.symbol
         signature = ref.call
-        if signature.kind == "member":
+        if signature.kind in ("member", "builtin"):
             return self.builtin(node, signature.name, args)
         params = signature.params
         if signature.alter:
@@ -1085,60 +1088,31 @@ class Emitter:
         return "None"
 
     def builtin(self, node: ast.Name | ast.Member, name: str, args: tuple[ast.Expr, ...]) -> str:
-        assert isinstance(node, ast.Member)
+        compiled = [self.expr(arg) for arg in args]
+        if isinstance(node, ast.Name):  # min(a, b), max(a, b, c)
+            return GLOBAL_CODE[name].format(a=", ".join(compiled))
         receiver_type = self.type_of(node.target)
         target = self.expr(node.target)
-        compiled = [self.expr(arg) for arg in args]
         if name == "type":
             return f"rt.type_of({target})"
         if isinstance(receiver_type, TypeOf):
             return self.type_builtin(receiver_type.type, target, name, compiled, args)
-        if isinstance(receiver_type, ListT):
-            if name == "sum" and receiver_type.element == INTEGER:
-                return f"sum({target})"  # what _list_sum does, for whole numbers
-            return _LIST_BUILTINS[name].format(
-                t=target, a=", ".join(compiled), a0=compiled[0] if compiled else "None"
-            )
-        if isinstance(receiver_type, RangeT):
-            return {
-                "match": f"{target}.match({compiled[0] if compiled else 'None'})",
-                "low": f"{target}.low",
-                "high": f"{target}.high",
-            }[name]
-        if receiver_type == Prim("dice"):
+        if name == "sum" and isinstance(receiver_type, ListT) and receiver_type.element == INTEGER:
+            return f"sum({target})"  # what _list_sum does, for whole numbers
+        if name == "roll" and receiver_type == Prim("dice"):
             dice = node.target
-            if (
-                name == "roll"
-                and isinstance(dice, ast.DiceLit)
-                and dice.count == 1
-                and 1 <= dice.sides <= MAX_SIDES
-            ):
+            if isinstance(dice, ast.DiceLit) and dice.count == 1 and 1 <= dice.sides <= MAX_SIDES:
                 return f"rt.roll({dice.sides})"  # one die: what Dice.roll does
-            return {
-                "roll": f"{target}.roll(rt.random)",
-                "min": f"{target}.min()",
-                "max": f"{target}.max()",
-                "mean": f"{target}.mean()",
-            }[name]
-        if isinstance(receiver_type, UnitT) or (
-            receiver_type is not None and is_numeric(receiver_type)
-        ):
-            return self.number_builtin(target, name, compiled)
-        return {
-            "length": f"len(str({target}))",
-            "contains": f"(str({compiled[0] if compiled else ''}) in str({target}))",
-        }.get(name, "None")
-
-    def number_builtin(self, target: str, name: str, compiled: list[str]) -> str:
-        if name == "toReal":
-            return f"_to_real({target})"
-        if name == "toInt":
-            return f"_to_int({target})"
-        if name == "abs":
-            return f"abs({target})"
-        if name == "in":
-            return f"_in_range({target}, {compiled[0]})"
-        return f"_rounding({target}, {name!r})"
+        family = builtins.family_of(receiver_type) if receiver_type is not None else None
+        template = code_for(family, name) if family is not None else None
+        if template is None:
+            return "None"
+        return template.format(
+            t=target,
+            a=", ".join(compiled),
+            a0=compiled[0] if compiled else "None",
+            a1=compiled[1] if len(compiled) > 1 else "None",
+        )
 
     def type_builtin(
         self, inner: Type, target: str, name: str, compiled: list[str], args: tuple[ast.Expr, ...]
@@ -1147,7 +1121,7 @@ class Emitter:
             extra = "".join(f", {value}" for value in compiled)
             return f"_input_marker({target}{extra})"
         if name == "empty":
-            return "()"
+            return "_EMPTY_DICT" if isinstance(inner, DictT) else "()"
         if name == "values" and isinstance(inner, EnumT):
             info = self.compiler.enum_info(inner.symbol)
             return self.compiler.constant(tuple(info.values.values()), ("values", id(info)))
@@ -1164,26 +1138,6 @@ class Emitter:
             except OSError:
                 text = ""
         return self.compiler.constant(TypedString("xml", text), ("xmlfile", url.value, str(base)))
-
-
-_LIST_BUILTINS = {
-    "length": "len({t})",
-    "isEmpty": "(not {t})",
-    "get": "_list_get({t}, {a0})",
-    "get1st": "_list_first({t})",
-    "sum": "_list_sum({t})",
-    "add": "_list_add({t}, {a0})",
-    "addAll": "_list_add_all({t}, {a0})",
-    "remove": "_list_remove({t}, {a0})",
-    "contains": "({a0} in {t})",
-    "foreach": "rt.foreach({t}, {a0})",
-    "find1st": "_list_find(rt, {t}, {a0})",
-    "filter": "_list_filter(rt, {t}, {a0})",
-    "map": "_list_map(rt, {t}, {a0})",
-    "any": "_list_any(rt, {t}, {a0})",
-    "all": "_list_all(rt, {t}, {a0})",
-    "sort": "_list_sort(rt, {t}, {a})",
-}
 
 
 def compile_program(result: CheckResult) -> CompiledProgram:

@@ -12,6 +12,8 @@ from typing import Any
 
 from lore.runtime.dice import Dice
 from lore.runtime.errors import LimitExceeded, RuleError, bounded_whole
+from lore.runtime.lists import MAX_LIST as MAX_LIST
+from lore.runtime.lists import MAX_TEXT
 from lore.runtime.quantity import Quantity, round_half_up
 from lore.runtime.values import (
     EnumValue,
@@ -23,12 +25,14 @@ from lore.runtime.values import (
     show,
 )
 
-MAX_LIST = 1_000_000
-MAX_TEXT = 10_000_000  # characters
-
 
 class Closure:
-    """A lambda's value: its compiled code and the values it captured."""
+    """A lambda's value: its compiled code and the values it captured.
+
+    Compiled code and the list members call ``code(rt, captured, ...)`` themselves rather
+    than the closure: a call through ``__call__`` nests Python's C stack, a plain call of
+    a Python function does not (deep recursion stays safe).
+    """
 
     __slots__ = ("captured", "code", "node_id")
 
@@ -125,6 +129,22 @@ def concat(a: Any, b: Any) -> str:
     if len(joined) > MAX_TEXT:
         raise LimitExceeded(f"a text of more than {MAX_TEXT} characters")
     return joined
+
+
+def least(*values: Any) -> Any:
+    """``min(a, b, ...)``: the first of the smallest."""
+    try:
+        return min(values)
+    except TypeError:
+        raise RuleError("these values cannot be compared") from None
+
+
+def greatest(*values: Any) -> Any:
+    """``max(a, b, ...)``: the first of the largest."""
+    try:
+        return max(values)
+    except TypeError:
+        raise RuleError("these values cannot be compared") from None
 
 
 def to_int(value: Any) -> int:
@@ -260,100 +280,7 @@ def input_marker(rtype: RuntimeType, *args: Any) -> InputMarker:
     return InputMarker(rtype, args)
 
 
-# ------------------------------------------------------------ lists
-
-
-def checked_list(items: tuple[Any, ...]) -> tuple[Any, ...]:
-    if len(items) > MAX_LIST:
-        raise LimitExceeded(f"a list of more than {MAX_LIST} elements")
-    return items
-
-
-def list_get(items: tuple[Any, ...], index: int) -> Any:
-    if not 0 <= index < len(items):
-        raise RuleError(f"index {index} is outside the list (it has {len(items)} elements)")
-    return items[index]
-
-
-def list_first(items: tuple[Any, ...]) -> Any:
-    if not items:
-        raise RuleError("the list is empty: it has no first element")
-    return items[0]
-
-
-def list_sum(items: tuple[Any, ...]) -> Any:
-    if not items:
-        return 0
-    total = items[0]
-    for item in items[1:]:
-        total = total + item
-    return total
-
-
-def list_add(items: tuple[Any, ...], item: Any) -> tuple[Any, ...]:
-    return checked_list((*items, item))
-
-
-def list_add_all(items: tuple[Any, ...], more: tuple[Any, ...]) -> tuple[Any, ...]:
-    return checked_list(items + more)
-
-
-def list_remove(items: tuple[Any, ...], item: Any) -> tuple[Any, ...]:
-    return tuple(x for x in items if x != item)
-
-
-def list_find(rt: Any, items: tuple[Any, ...], fn: Callable[..., Any]) -> Any:
-    for item in items:
-        rt.count_op()
-        if fn(rt, item):
-            return item
-    raise RuleError("no element of the list was found", "check with .any first")
-
-
-def list_filter(rt: Any, items: tuple[Any, ...], fn: Callable[..., Any]) -> tuple[Any, ...]:
-    kept = []
-    for item in items:
-        rt.count_op()
-        if fn(rt, item):
-            kept.append(item)
-    return tuple(kept)
-
-
-def list_map(rt: Any, items: tuple[Any, ...], fn: Callable[..., Any]) -> tuple[Any, ...]:
-    mapped = []
-    for item in items:
-        rt.count_op()
-        mapped.append(fn(rt, item))
-    return tuple(mapped)
-
-
-def list_any(rt: Any, items: tuple[Any, ...], fn: Callable[..., Any]) -> bool:
-    for item in items:
-        rt.count_op()
-        if fn(rt, item):
-            return True
-    return False
-
-
-def list_all(rt: Any, items: tuple[Any, ...], fn: Callable[..., Any]) -> bool:
-    for item in items:
-        rt.count_op()
-        if not fn(rt, item):
-            return False
-    return True
-
-
-def list_sort(
-    rt: Any, items: tuple[Any, ...], fn: Callable[..., Any] | None = None
-) -> tuple[Any, ...]:
-    try:
-        if fn is None:
-            return tuple(sorted(items))
-        keys = [fn(rt, item) for item in items]
-        order = sorted(range(len(items)), key=keys.__getitem__)
-        return tuple(items[i] for i in order)
-    except TypeError:
-        raise RuleError("these elements cannot be put in order") from None
+# ------------------------------------------------------------ ranges
 
 
 def range_of(low: Any, high: Any, low_open: bool, high_open: bool) -> Range:

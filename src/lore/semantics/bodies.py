@@ -17,6 +17,7 @@ from lore.semantics.types import (
     BOOLEAN,
     UNKNOWN,
     VOID,
+    DictT,
     EnumT,
     FormT,
     FuncT,
@@ -122,6 +123,8 @@ class BodyChecker(ExpressionChecker):
             self.check_select(expr, ctx, as_value=False)
             return
         found = self.check_expr(expr, ctx)
+        if self.discarded_builtin(expr, found, ctx):
+            return
         called = isinstance(expr, ast.Call) or (
             id(expr) in self.invocations and id(expr) not in self.pure_reads
         )
@@ -133,6 +136,52 @@ class BodyChecker(ExpressionChecker):
                 "this value is computed but not used",
                 "give it a name with 'x = ...;' or call a rule",
             )
+
+    def discarded_builtin(self, expr: ast.Expr, found: Type, ctx: Context) -> bool:
+        """Warn of a builtin that only gives a value, called as a statement: its value is
+        dropped, so the statement does nothing (``h.items.add(5);`` changes no list)."""
+        func = expr.func if isinstance(expr, ast.Call) else expr
+        ref = self.refs.get(id(func))
+        call = ref.call if ref is not None else None
+        builtin = call.builtin if call is not None else None
+        if builtin is None or not builtin.pure or builtin.result is None or is_lenient(found):
+            return False
+        if not isinstance(expr, ast.Call) and not isinstance(found, ListT | DictT):
+            return False  # `xs.length;`: an unused value like any other
+        assert call is not None
+        if isinstance(found, ListT | DictT) and isinstance(func, ast.Member):
+            target = _text(func.target, ctx)
+            what = "list" if isinstance(found, ListT) else "dictionary"
+            message = f"'{call.name}' gives a new {what} and changes nothing: it is dropped here"
+            own = self.own_member(func.target)
+            if own is not None:
+                hint = f"in an alter, keep it: self.{own} := {_text(expr, ctx)};"
+            elif isinstance(func.target, ast.Name):
+                hint = f"keep it: {target} = {_text(expr, ctx)};"
+            elif isinstance(func.target, ast.Member):
+                name = func.target.name
+                hint = (
+                    f"to change {target}, call an alter of its object that sets it: "
+                    f"self.{name} := {name}.{call.name}(...);"
+                )
+            else:
+                hint = f"keep it: give it a name with 'x = {_text(expr, ctx)};'"
+        else:
+            message = f"'{call.name}' only gives a value ({found}): it is dropped here"
+            hint = "use it, or give it a name with 'x = ...;'"
+        self.checker.warning(ctx, expr.span, "check.discarded", message, hint)
+        return True
+
+    def own_member(self, expr: ast.Expr) -> str | None:
+        """The name of the member of ``self`` that ``expr`` reads (``self.bag``, or
+        ``bag`` in a form's rule), if it reads one."""
+        if isinstance(expr, ast.Member) and _is_self(expr.target):
+            return expr.name
+        ref = self.refs.get(id(expr)) if isinstance(expr, ast.Name) else None
+        symbol = ref.symbol if ref is not None else None
+        if isinstance(symbol, FieldSymbol | VarSymbol) and isinstance(symbol.parent, FormSymbol):
+            return symbol.name
+        return None
 
     def check_assign(self, statement: ast.Assign, ctx: Context) -> None:
         target = statement.target
@@ -363,6 +412,14 @@ class BodyChecker(ExpressionChecker):
                 "check.as-never",
                 f"a value of type {subject} is never of type {bound}: this arm never runs",
             )
+
+
+def _text(expr: ast.Expr, ctx: Context) -> str:
+    return " ".join(ctx.source.text[expr.span.start : expr.span.end].split())
+
+
+def _is_self(expr: ast.Expr) -> bool:
+    return isinstance(expr, ast.Name) and expr.name == "self"
 
 
 def _name_of(target: ast.Name | ast.Member) -> str:

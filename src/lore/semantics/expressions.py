@@ -40,6 +40,7 @@ from lore.semantics.types import (
     UNKNOWN,
     VOID,
     AnonFormT,
+    DictT,
     EnumT,
     FormT,
     FuncT,
@@ -77,9 +78,10 @@ class Signature:
     min_args: int
     alter: bool = False
     refine: Callable[[list[Type]], Type] | None = None
+    builtin: builtins.Builtin | None = None  # for a builtin member or function
 
     def describe(self) -> str:
-        if self.kind in ("member", "function value"):
+        if self.kind in ("member", "function value", "builtin"):
             return f"'{self.name}'"
         return f"{self.kind} '{self.name}'"
 
@@ -574,6 +576,11 @@ class ExpressionChecker:
             )
             return UNKNOWN
         self.invocations.add(id(expr))
+        checks = call.builtin.check if call.builtin is not None else None
+        problem = checks([]) if checks is not None else None
+        if problem is not None:
+            self.checker.error(ctx, expr.span, "check.builtin-argument", problem)
+            return UNKNOWN
         if call.result is not None and call.kind in ("member", "accessor"):
             self.pure_reads.add(id(expr))
         return call.result if call.result is not None else VOID
@@ -615,6 +622,8 @@ class ExpressionChecker:
         except AmbiguousName as ambiguous:
             checker.error(ctx, expr.span, "check.ambiguous", str(ambiguous), ambiguous.hint)
             return Ref(UNKNOWN)
+        if symbol is None and name in builtins.GLOBALS:
+            return Ref(call=_builtin_signature(name, "builtin", builtins.GLOBALS[name]))
         if symbol is None:
             checker.error(
                 ctx,
@@ -702,17 +711,7 @@ class ExpressionChecker:
                 return self.ref_of_symbol(symbol, ctx, span)
         builtin = builtins.member(target, name)
         if builtin is not None:
-            return Ref(
-                call=Signature(
-                    name,
-                    "member",
-                    builtin.params,
-                    (),
-                    builtin.result,
-                    builtin.required,
-                    refine=builtin.refine,
-                )
-            )
+            return Ref(call=_builtin_signature(name, "member", builtin))
         candidates = self.member_names(target, container)
         missing = f"has no member '{name}'"
         if container is not None:
@@ -829,12 +828,17 @@ class ExpressionChecker:
         if signature.alter and len(params) == 1 and isinstance(params[0], ListT):
             # An alter is called with one value; it receives all the step's values.
             params = (params[0].element,)
+        variadic = signature.builtin is not None and signature.builtin.variadic
+        if variadic and len(args) > len(params):
+            params = params + (params[-1],) * (len(args) - len(params))
         if not signature.min_args <= len(args) <= len(params):
             wanted = (
                 str(len(params))
                 if signature.min_args == len(params)
                 else f"{signature.min_args} to {len(params)}"
             )
+            if variadic:
+                wanted = f"{signature.min_args} or more"
             names = f" ({', '.join(signature.param_names)})" if signature.param_names else ""
             self.checker.error(
                 ctx,
@@ -856,6 +860,12 @@ class ExpressionChecker:
                 else:
                     what = f"argument {index + 1}"
                 self.expect(arg_type, param, arg, ctx, f"{what} of {signature.describe()}")
+        checks = signature.builtin.check if signature.builtin is not None else None
+        if checks is not None and not any(has_unknown(t) for t in found):
+            problem = checks(found)
+            if problem is not None:
+                self.checker.error(ctx, call.span, "check.builtin-argument", problem)
+                return UNKNOWN
         if signature.refine is not None:
             return signature.refine(found)
         if _is_query(signature, symbol) and len(found) == 2:
@@ -908,6 +918,19 @@ class ExpressionChecker:
                 )
             )
         return Ref(PRIMITIVES["xml"])
+
+
+def _builtin_signature(name: str, kind: str, builtin: builtins.Builtin) -> Signature:
+    return Signature(
+        name,
+        kind,
+        builtin.params,
+        builtin.names,
+        builtin.result,
+        builtin.required,
+        refine=builtin.refine,
+        builtin=builtin,
+    )
 
 
 def _shown_name(source: SourceFile, relative: str, path: Path) -> str:
@@ -1002,7 +1025,7 @@ def _arithmetic(op: str, left: Type, right: Type) -> Type | None:
         if (
             other in (*TYPED_STRINGS, STRING, BOOLEAN, DICE)
             or is_numeric(other)
-            or isinstance(other, UnitT | EnumT)
+            or isinstance(other, UnitT | EnumT | ListT | RangeT | DictT)
         ):
             return STRING
     if isinstance(left, UnitT) or isinstance(right, UnitT):

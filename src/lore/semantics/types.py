@@ -46,6 +46,14 @@ class RangeT(Type):
 
 
 @dataclass(frozen=True, slots=True)
+class DictT(Type):
+    """``dict<K, V>``: a dictionary from keys of ``key`` to values of ``value``."""
+
+    key: Type
+    value: Type
+
+
+@dataclass(frozen=True, slots=True)
 class FuncT(Type):
     """A function value: ``@<(T1,T2)->R>``; ``result`` None for rules (no value)."""
 
@@ -114,6 +122,14 @@ class SectionT(Type):
 
 
 @dataclass(frozen=True, slots=True)
+class TypeParam(Type):
+    """A stand-in for "any type" in the reference's member tables (``T`` in ``list<T>``);
+    the checker itself never meets one."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
 class VoidT(Type):
     """What a rule call gives: no value."""
 
@@ -166,6 +182,8 @@ def has_unknown(t: Type) -> bool:
         return True
     if isinstance(t, ListT | RangeT):
         return has_unknown(t.element)
+    if isinstance(t, DictT):
+        return has_unknown(t.key) or has_unknown(t.value)
     if isinstance(t, TypeOf | InputT):
         return has_unknown(t.type)
     if isinstance(t, FuncT):
@@ -191,6 +209,12 @@ def assignable(source: Type, target: Type) -> bool:
         return isinstance(source, ListT) and assignable(source.element, target.element)
     if isinstance(target, RangeT):
         return isinstance(source, RangeT) and assignable(source.element, target.element)
+    if isinstance(target, DictT):
+        return (
+            isinstance(source, DictT)
+            and assignable(source.key, target.key)
+            and assignable(source.value, target.value)
+        )
     if isinstance(target, FuncT):
         return isinstance(source, FuncT) and _func_assignable(source, target)
     if isinstance(target, FormT):
@@ -251,6 +275,10 @@ def display(t: Type) -> str:
         return f"list<{display(t.element)}>"
     if isinstance(t, RangeT):
         return f"range<{display(t.element)}>"
+    if isinstance(t, DictT):
+        return f"dict<{display(t.key)}, {display(t.value)}>"
+    if isinstance(t, TypeParam):
+        return t.name
     if isinstance(t, FuncT):
         if not t.params and t.result is None:
             return "@<>"
