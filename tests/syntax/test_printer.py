@@ -128,7 +128,25 @@ section s {
   [shaku] = 0.303[m];
   select(x) { case(1) { one; } };
   {a = 1;}.a;
+  for (item in items) { item.use; }
+  for (i in 1,...,n + 1) { }
+  count : integer = 3;
+  fn : @<-> real> = @ -> real 1.0;
+  (if (x > 0) a else b).go;
  }
+}
+""",
+    "conditionals": """
+section s {
+ a = if (x) 1 else 2;
+ b = (if (x) 1 else 2) + 3;
+ c = if (x) if (y) 1 else 2 else 3;
+ dd = if (x) 1 else if (y) 2 else 3;
+ e = @(n : integer) if (n > 0) n else -n;
+ f = (if (x) 1 else 2),...,(if (y) 5 else 6);
+ g = {if (x) 1 else 2, 3};
+ h = if (x) @(n : integer) n else @(n : integer) -n;
+ i = -(if (x) 1 else 2);
 }
 """,
     "select": """
@@ -167,6 +185,8 @@ section s {
 """,
     "types": """
 section s {
+ scores : dict<string, integer>; deep : dict<rules.PC, list<dict<string, real>>>;
+ nothing : @< -> real>; other : @<: integer>;
  a : number; b : integer; c : real; str : string; e : url; f : jid; g : html; h : xml;
  i : date; j : loc; k : dice; l : list<list<integer>>; m : list<? extends rules.PC>;
  n : range<integer>; o : unit[R]; p : @<(integer, real):boolean>; q : @<(PC)->real>;
@@ -176,6 +196,7 @@ section s {
 """,
     "type-values": """
 section s {
+ table = dict<string, integer>.empty;
  empty = list<Item>.empty;
  nested = list<list<integer>>.empty;
  rounds = unit[R].ceil(x);

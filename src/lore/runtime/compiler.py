@@ -276,6 +276,8 @@ class Compiler:
             return RuntimeType("list", "list", element=self.runtime_type(t.element))
         if isinstance(t, RangeT):
             return RuntimeType("range", "range", element=self.runtime_type(t.element))
+        if isinstance(t, DictT):
+            return RuntimeType("dict", "dict")
         if isinstance(t, FuncT):
             return RuntimeType("function", "function")
         return RuntimeType("any", "any")
@@ -505,8 +507,29 @@ class Emitter:
                     self.emit(code, node.span)
         elif isinstance(node, ast.If):
             self.if_statement(node)
+        elif isinstance(node, ast.For):
+            self.for_statement(node)
+        elif isinstance(node, ast.TypedLocal):
+            expected = self.compiler.types.get(id(node))
+            value = self.convert(self.expr(node.value), node.value, expected)
+            self.emit(f"{self.declare(node.name)} = {value}", node.span)
         else:
             self.local_definition(node.definition)
+
+    def for_statement(self, node: ast.For) -> None:
+        """Each step of the loop counts as an operation (as a list step with a lambda)."""
+        items = self.expr(node.items)
+        if isinstance(self.type_of(node.items), RangeT):
+            items = f"_range_numbers({items})"
+        self.scopes.append({})
+        name = self.declare(node.name)
+        self.emit(f"for {name} in {items}:", node.span)
+        self.indent += 1
+        self.emit("rt.ops = _o = rt.ops + 1", node.span)
+        self.emit("if _o > rt.max_ops: rt.limit(False)", node.span)
+        self.block(node.body)
+        self.indent -= 1
+        self.scopes.pop()
 
     def assign(self, node: ast.Assign) -> None:
         target = node.target
@@ -763,6 +786,34 @@ class Emitter:
         self.select(node, holder)
         self.result_var.pop()
         self.result_types.pop()
+        return holder
+
+    def expr_Conditional(self, node: ast.Conditional) -> str:
+        """``if (c) a else b``: an inline Python conditional, or statements when a branch
+        needs some (a select, a request): only the chosen branch may run them."""
+        condition = self.expr(node.condition)
+        start = len(self.lines)
+        then = self.expr(node.then)
+        middle = len(self.lines)
+        otherwise = self.expr(node.otherwise)
+        if len(self.lines) == start:
+            return f"({then} if {condition} else {otherwise})"
+        then_lines = self.lines[start:middle], self.spans[start:middle]
+        else_lines = self.lines[middle:], self.spans[middle:]
+        del self.lines[start:], self.spans[start:]
+        holder = self.temp()
+        self.emit(f"if {condition}:", node.condition.span)
+        for (lines, spans), value, branch in (
+            (then_lines, then, node.then),
+            (else_lines, otherwise, node.otherwise),
+        ):
+            if branch is node.otherwise:
+                self.emit("else:", None)
+            self.lines.extend("    " + line for line in lines)
+            self.spans.extend(spans)
+            self.indent += 1
+            self.emit(f"{holder} = {value}", branch.span)
+            self.indent -= 1
         return holder
 
     def expr_Unary(self, node: ast.Unary) -> str:

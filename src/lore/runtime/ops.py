@@ -18,6 +18,7 @@ from lore.runtime.quantity import Quantity, round_half_up
 from lore.runtime.values import (
     EnumValue,
     InputMarker,
+    LoreDict,
     LoreObject,
     Range,
     RuntimeType,
@@ -211,6 +212,8 @@ def is_a(value: Any, rtype: RuntimeType) -> bool:
         return isinstance(value, tuple)
     if kind == "range":
         return isinstance(value, Range)
+    if kind == "dict":
+        return isinstance(value, LoreDict)
     return kind == "any"
 
 

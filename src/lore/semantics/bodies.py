@@ -15,6 +15,7 @@ from lore.semantics.symbols import (
 )
 from lore.semantics.types import (
     BOOLEAN,
+    INTEGER,
     UNKNOWN,
     VOID,
     DictT,
@@ -22,6 +23,7 @@ from lore.semantics.types import (
     FormT,
     FuncT,
     ListT,
+    RangeT,
     Type,
     assignable,
     common_type,
@@ -115,6 +117,10 @@ class BodyChecker(ExpressionChecker):
             self.check_expression_statement(statement.expr, ctx)
         elif isinstance(statement, ast.If):
             self.check_if(statement, ctx)
+        elif isinstance(statement, ast.For):
+            self.check_for(statement, ctx)
+        elif isinstance(statement, ast.TypedLocal):
+            self.check_typed_local(statement, ctx)
         else:
             self.check_local_definition(statement.definition, ctx)
 
@@ -293,6 +299,59 @@ class BodyChecker(ExpressionChecker):
             self.check_block(statement.otherwise, ctx)
         elif statement.otherwise is not None:
             self.check_if(statement.otherwise, ctx)
+
+    def check_for(self, statement: ast.For, ctx: Context) -> None:
+        """``for (x in xs) { ... }``: ``x`` is each element of a list, or each whole number
+        of a range, in order."""
+        items = self.check_expr(statement.items, ctx)
+        element: Type = UNKNOWN
+        problem: tuple[str, str | None] | None = None
+        if isinstance(items, ListT):
+            element = items.element
+        elif isinstance(items, RangeT) and (items.element == INTEGER or is_lenient(items.element)):
+            element = INTEGER
+        elif isinstance(items, RangeT):
+            problem = (f"a for loop walks the whole numbers of a range, not {items}", None)
+        elif isinstance(items, DictT):
+            problem = (
+                "a for loop walks a list, not a dictionary",
+                "walk its keys or its entries: for (k in d.keys) or for (e in d.entries)",
+            )
+        elif not is_lenient(items):
+            problem = (f"a for loop walks a list or a range of whole numbers, not {items}", None)
+        if problem is not None:
+            message, hint = problem
+            self.checker.error(ctx, statement.items.span, "check.for", message, hint)
+        inner = ctx.nested()
+        self.new_local(inner, statement.name, element, statement.name_span, ctx)
+        self.check_statements(statement.body, inner)
+
+    def check_typed_local(self, statement: ast.TypedLocal, ctx: Context) -> None:
+        """``x : T = e;``: a new local of type ``T``."""
+        declared = self.checker.resolve_type(statement.type, ctx)
+        self.types[id(statement)] = declared
+        found = self.check_expr(statement.value, ctx, declared)
+        self.expect(found, declared, statement.value, ctx, f"'{statement.name}'")
+        self.new_local(ctx, statement.name, declared, statement.name_span, ctx)
+
+    def new_local(self, ctx: Context, name: str, type_: Type, span: Span, outer: Context) -> None:
+        """Declare a local that must be new (a loop's name, a typed local)."""
+        if name in ("result", "self"):
+            self.checker.error(
+                outer, span, "check.local-again", f"'{name}' is not a name for a local"
+            )
+            return
+        existing = outer.scope.lookup(name)
+        if existing is not None:
+            line = existing.source.position(existing.span.start).line
+            self.checker.error(
+                outer,
+                span,
+                "check.local-again",
+                f"'{name}' is already a local here (from line {line})",
+                f"choose another name, or give it a new value with {name} = ...;",
+            )
+        self.declare_local(ctx, name, type_, span)
 
     def check_local_definition(self, definition: ast.Definition, ctx: Context) -> None:
         checker = self.checker

@@ -32,6 +32,7 @@ from lore.semantics.types import (
     PRIMITIVES,
     UNKNOWN,
     VOID,
+    DictT,
     EnumT,
     FormT,
     FuncT,
@@ -312,6 +313,17 @@ class Checker:
             return RangeT(self.resolve_type(node.element, ctx))
         if isinstance(node, ast.UnitType):
             return self.unit_family(node.unit, ctx, node.span) or UNKNOWN
+        if isinstance(node, ast.DictType):
+            key = self.resolve_type(node.key, ctx)
+            if isinstance(key, DictT):
+                self.error(
+                    ctx,
+                    node.key.span,
+                    "check.dict-key",
+                    "a dictionary cannot be the key of another",
+                    "key it by a text, a number, an enum value or an object",
+                )
+            return DictT(key, self.resolve_type(node.value, ctx))
         params = tuple(self.resolve_type(p, ctx) for p in node.params)
         result = self.resolve_type(node.result, ctx) if node.result is not None else None
         return FuncT(params, result)

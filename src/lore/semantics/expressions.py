@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lore.semantics import builtins, literals
+from lore.semantics.constants import fold
 from lore.semantics.context import Context, ResultSlot
 from lore.semantics.symbols import (
     BuiltinTypeSymbol,
@@ -518,6 +519,14 @@ class ExpressionChecker:
 
     def combine(self, expr: ast.Binary, left: Type, right: Type, ctx: Context) -> Type:
         """The type of ``left op right``; reports operands that do not combine."""
+        if expr.op in ("/", "%") and fold(expr.right, self.symbol_of) == 0:
+            self.checker.error(
+                ctx,
+                expr.right.span,
+                "check.division-by-zero",
+                "division by zero" if expr.op == "/" else "remainder by zero",
+                "this is always 0 here",
+            )
         if is_lenient(left) or is_lenient(right):
             return BOOLEAN if expr.op not in _ARITHMETIC else UNKNOWN
         op = expr.op
@@ -550,6 +559,40 @@ class ExpressionChecker:
             )
             return UNKNOWN
         return result
+
+    def expr_Conditional(self, expr: ast.Conditional, ctx: Context, expected: Type | None) -> Type:
+        condition = self.check_expr(expr.condition, ctx, BOOLEAN)
+        self.expect(condition, BOOLEAN, expr.condition, ctx, "the condition")
+        then = self.check_expr(expr.then, ctx, expected)
+        otherwise = self.check_expr(expr.otherwise, ctx, expected)
+        for branch, found in ((expr.then, then), (expr.otherwise, otherwise)):
+            if found == VOID:
+                self.checker.error(
+                    ctx,
+                    branch.span,
+                    "check.no-value",
+                    "this has no value for the conditional expression to give",
+                    "to run one rule or another, use an if statement",
+                )
+                return UNKNOWN
+        if is_lenient(then) or is_lenient(otherwise):
+            return UNKNOWN if is_lenient(then) else then
+        joined = common_type(then, otherwise)
+        if joined is None:
+            self.checker.error(
+                ctx,
+                expr.otherwise.span,
+                "check.conditional",
+                f"the two values of a conditional expression must be of one type: "
+                f"this is {otherwise}, the other {then}",
+            )
+            return UNKNOWN
+        return joined
+
+    def symbol_of(self, expr: ast.Expr) -> Symbol | None:
+        """What a checked name stands for (None: not a name, or not resolved)."""
+        ref = self.refs.get(id(expr))
+        return ref.symbol if ref is not None else None
 
     # ------------------------------------------------------------ names and members
 

@@ -361,6 +361,12 @@ class _Printer:
                 return self.statement_start(statement.expr) + ";"
             case ast.If():
                 return self.if_statement(statement)
+            case ast.For():
+                head = f"for ({statement.name} in {self.expr(statement.items)}) "
+                return head + self.block(statement.body, statement.span.start)
+            case ast.TypedLocal():
+                written = f"{statement.name} : {_type(statement.type)}"
+                return f"{written} = {self.expr(statement.value)};"
             case ast.LocalDef():
                 return self.definition(statement.definition)
             case _:
@@ -370,7 +376,7 @@ class _Printer:
         """An expression that starts a statement: one starting with ``select`` would be
         read as a select statement, so it goes in parentheses."""
         text = self.expr(expr)
-        return f"({text})" if text.startswith("select(") else text
+        return f"({text})" if text.startswith(("select(", "if (")) else text
 
     def if_statement(self, statement: ast.If) -> str:
         condition = self.expr(statement.condition)
@@ -428,6 +434,12 @@ class _Printer:
                 return self.lambda_(e)
             case ast.Select():
                 return self.select(e)
+            case ast.Conditional():
+                condition = self.expr(e.condition)
+                then = self.expr(e.then)
+                if then.startswith("{"):
+                    then = f"({then})"  # a '{' right after the condition reads as a block
+                return f"if ({condition}) {then} else {self.expr(e.otherwise)}"
             case _:
                 return self.render_operation(e)
 
@@ -479,6 +491,8 @@ class _Printer:
         params = e.params
         if not e.parenthesized and len(params) == 1 and params[0].type is not None:
             head += _param(params[0])
+        elif not e.parenthesized and not params and e.result is not None:
+            pass  # `@ -> real 1.0`: the result type follows the '@' at once
         elif params or e.result is not None or not isinstance(e.body, ast.Block):
             head += _params(params)
         if e.result is not None:
@@ -497,6 +511,8 @@ class _Printer:
 def _level(e: ast.Expr) -> int:
     if isinstance(e, ast.Lambda) and not isinstance(e.body, ast.Block):
         return _LAMBDA
+    if isinstance(e, ast.Conditional):
+        return _LAMBDA  # its else branch takes all it can
     if isinstance(e, ast.RangeExpr):
         return _RANGE
     if isinstance(e, ast.Binary):
@@ -526,6 +542,8 @@ def _has_body(e: ast.Expr) -> bool:
             return bool(e.members)
         case ast.Select():
             return bool(e.arms) or e.default is not None or _has_body(e.subject)
+        case ast.Conditional():
+            return _has_body(e.condition) or _has_body(e.then) or _has_body(e.otherwise)
         case ast.Lambda():
             if isinstance(e.body, ast.Block):
                 return bool(e.body.statements)
@@ -595,6 +613,8 @@ def _type(t: ast.TypeExpr) -> str:
             return "list<" + ("? extends " if t.wildcard else "") + _type(t.element) + ">"
         case ast.RangeType():
             return f"range<{_type(t.element)}>"
+        case ast.DictType():
+            return f"dict<{_type(t.key)}, {_type(t.value)}>"
         case ast.UnitType():
             return f"unit[{t.unit}]"
         case ast.FunctionType():
@@ -604,6 +624,8 @@ def _type(t: ast.TypeExpr) -> str:
 
 
 def _function_type(t: ast.FunctionType) -> str:
+    if not t.parenthesized and not t.params and t.result is not None:
+        return f"@<{_result(t.result, t.arrow).lstrip()}>"  # `@<-> real>`
     if not t.parenthesized and len(t.params) == 1:
         params = _type(t.params[0])
     elif not t.params and t.result is None:
