@@ -121,6 +121,22 @@ def type_members(type_: Type) -> dict[str, Builtin]:
             note="an empty allowed range is refused",
         ),
     }
+    found["choice"] = Builtin(
+        (ListT(type_), type_),
+        InputT(type_),
+        "in a query: the participant picks one of the options (optionally: the default)",
+        ("options", "default"),
+        min_args=1,
+        note="an empty list of options, or a default not among them, is refused",
+    )
+    found["choices"] = Builtin(
+        (ListT(type_), INTEGER, INTEGER),
+        InputT(ListT(type_)),
+        "in a query: the participant picks some of the options, each once (optionally: at "
+        "least, at most; 0 to all by default)",
+        ("options", "least", "most"),
+        min_args=1,
+    )
     if isinstance(type_, ListT):
         found["empty"] = Builtin((), type_, "the empty list of this type")
     if isinstance(type_, DictT):

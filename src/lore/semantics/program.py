@@ -31,6 +31,9 @@ class Module:
     is_library: bool
     is_prelude: bool = False
     imports: list[Module] = field(default_factory=list)
+    # A file named to be run or checked (not only imported): its top-level events are
+    # the session's start.
+    is_root: bool = False
 
     @property
     def tree(self) -> ast.Module:
@@ -45,6 +48,22 @@ class Program:
     @property
     def prelude(self) -> Module:
         return self.modules[0]
+
+    def scenarios(self) -> list[Module]:
+        """The files whose top-level events start a session: the files named to run,
+        and, for a saved session (a file with a section ``_auto_stored``), the files it
+        imports. An imported file is a library: its events are not scheduled."""
+        roots = [module for module in self.modules if module.is_root]
+        if not roots:
+            roots = [module for module in self.modules if not module.is_library]
+        found = list(roots)
+        for root in roots:
+            if any(
+                isinstance(item, ast.SectionDef) and item.path[:1] == ("_auto_stored",)
+                for item in root.tree.body
+            ):
+                found.extend(m for m in root.imports if not m.is_library and m not in found)
+        return found
 
 
 def library_path() -> list[Path]:
@@ -83,7 +102,9 @@ class Loader:
 
     def load_path(self, path: Path, name: str | None = None) -> Module:
         source = SourceFile.from_path(path, name if name is not None else str(path))
-        return self._load(path, source, library=False)
+        module = self._load(path, source, library=False)
+        module.is_root = True
+        return module
 
     def load_text(self, text: str, name: str, base: Path | None = None) -> Module:
         """A program given as text, as if it were the file ``name`` in the folder
@@ -91,7 +112,9 @@ class Loader:
         folder)."""
         path = base / Path(name).name if base is not None else None
         source = SourceFile(name, text, path)
-        return self._load(path, source, library=False)
+        module = self._load(path, source, library=False)
+        module.is_root = True
+        return module
 
     def _load(self, path: Path | None, source: SourceFile, library: bool) -> Module:
         key = path.resolve() if path is not None else None

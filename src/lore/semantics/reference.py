@@ -97,16 +97,19 @@ def _in_prelude(symbol: Symbol) -> bool:
 
 
 def member_docs(result: CheckResult) -> dict[int, str]:
-    """The comment written right above each definition of the prelude, by its offset."""
+    """The comment written right above each definition of the prelude, by its offset. A
+    definition right under another, with no comment of its own, shares that one's comment
+    (``// The highest and the lowest face.`` above ``highest`` and ``lowest``)."""
     module = result.program.prelude
-    comments = module.parsed.comments
+    comments = [c for c in module.parsed.comments if c.own_line and not c.is_block]
     text = module.source.text
     docs: dict[int, str] = {}
+    previous: tuple[int, str] | None = None  # where the last definition ends, its comment
     for node in _definitions(module.tree.body):
         lines: list[str] = []
         end = node.span.start
         for comment in reversed(comments):
-            if comment.end > end or comment.is_block or not comment.own_line:
+            if comment.end > end:
                 continue
             if text[comment.end : end].strip():
                 break
@@ -114,6 +117,10 @@ def member_docs(result: CheckResult) -> dict[int, str]:
             end = comment.start
         if lines:
             docs[node.span.start] = " ".join(lines)
+        elif previous is not None and not text[previous[0] : node.span.start].strip():
+            docs[node.span.start] = previous[1]
+        found = docs.get(node.span.start)
+        previous = (node.span.end, found) if found is not None else None
     return docs
 
 
@@ -128,6 +135,8 @@ def form_rows(result: CheckResult, form: FormSymbol, docs: dict[int, str]) -> li
     checker = result.checker
     rows = []
     for name, symbol in form.members.items():
+        if symbol.private:
+            continue  # not for rule authors
         node = getattr(symbol, "node", None)
         start = node.span.start if isinstance(node, ast.Node) else -1
         doc = docs.get(start, "")
@@ -165,9 +174,18 @@ def _callable_row(result: CheckResult, symbol: CallableSymbol, doc: str) -> Row:
 
 
 def table(rows: list[Row], header: str = "| member | gives | what it does |") -> str:
+    """A table, one row a member; members next to each other with one comment share a row."""
     lines = [header, "|---|---|---|"]
+    groups: list[list[Row]] = []
     for row in rows:
-        lines.append(f"| `{_cell(row.member)}` | `{_cell(row.type)}` | {_cell(row.doc)} |")
+        if groups and row.doc and groups[-1][-1].doc == row.doc:
+            groups[-1].append(row)
+        else:
+            groups.append([row])
+    for group in groups:
+        members = ", ".join(f"`{_cell(row.member)}`" for row in group)
+        types = ", ".join(f"`{_cell(row.type)}`" for row in group)
+        lines.append(f"| {members} | {types} | {_cell(group[0].doc)} |")
     return "\n".join(lines) + "\n"
 
 
