@@ -861,8 +861,9 @@ class Emitter:
         """A name or member, called with ``args`` (None: not called, or no parentheses)."""
         ref = self.compiler.refs.get(id(node))
         if not isinstance(node, ast.Name | ast.Member) or ref is None:
-            callee = self.expr(node)
-            return f"{callee}(rt, {self.arguments(args or (), None)})"
+            pair, arguments = self.temp(), self.arguments(args or (), None)
+            extra = f", {arguments}" if arguments else ""
+            return f"({pair} := _callee({self.expr(node)}))[0](rt, {pair}[1]{extra})"
         if isinstance(node, ast.Name) and node.name == "self":
             return "self"
         if isinstance(node, ast.Name) and node.name == "result":
@@ -915,8 +916,10 @@ class Emitter:
             target = self.target_of(node)
             if target == "rt.schedule" and symbol.name == "add" and _is_prelude(symbol):
                 return f"rt.add_event({arguments})"  # the engine's own schedule.add
-            return f"rt.call_field({target}, {symbol.name!r}{extra})"
-        return f"{value}(rt{extra})"
+            pair = self.temp()
+            return f"({pair} := _field_callee({target}, {symbol.name!r}))[0](rt, {pair}[1]{extra})"
+        pair = self.temp()
+        return f"({pair} := _callee({value}))[0](rt, {pair}[1]{extra})"
 
     def request_own(self, alter: str, value: str, span: Span) -> str:
         """Request ``self``'s alter ``alter`` with ``value``; emits statements only."""
@@ -1135,7 +1138,8 @@ class Emitter:
                     f"({target}.form.vtable.get({name}) or _rule_of({target}, {name}))"
                     f"(rt, {target}{extra})"
                 )
-            return f"rt.method({target}, {signature.name!r}{extra})"
+            held = self.temp()
+            return f"_rule_of({held} := {target}, {signature.name!r})(rt, {held}{extra})"
         if isinstance(symbol, CallableSymbol):
             return f"{self.compiler.global_name(symbol)}(rt{extra})"
         return "None"

@@ -49,6 +49,41 @@ class Closure:
 Handler = Callable[[Any, Any], Any]
 
 
+def callee(value: Any) -> tuple[Callable[..., Any], Any]:
+    """A lambda value to call: ``code(rt, first, *args)`` (its code and the values it
+    captured). Compiled code calls lambdas so, not through ``Closure.__call__``: a plain
+    call of a Python function takes no room on the machine's stack, so deep recursion
+    through lambdas stays safe."""
+    if value.__class__ is Closure:
+        return value.code, value.captured
+    if value is None:
+        raise RuleError("this function has no value", "give it a lambda where it is written")
+    if not callable(value):
+        raise RuleError(f"{show(value)} cannot be called: it is no rule")
+    return _call_plain, value
+
+
+def field_callee(obj: Any, name: str) -> tuple[Callable[..., Any], Any]:
+    """The function member ``name`` of ``obj`` to call as ``code(rt, first, *args)``: the
+    lambda the object holds, or else the rule its form has (the engine's own)."""
+    if not isinstance(obj, LoreObject):
+        raise RuleError(f"{show(obj)} has no member '{name}'")
+    fn = obj.values.get(name)
+    if fn is not None:
+        return callee(fn)
+    form = obj.form
+    native = (form.vtable.get(name) or form.resolve().get(name)) if form is not None else None
+    if native is None:
+        raise RuleError(
+            f"{obj!r} has no value for '{name}'", "give it a function where the object is written"
+        )
+    return native, obj
+
+
+def _call_plain(rt: Any, fn: Callable[..., Any], *args: Any) -> Any:
+    return fn(rt, *args)
+
+
 def handler_call(handler: Any) -> tuple[Handler, Any]:
     """How the engine runs an event's ``handler`` value: as ``fn(rt, arg)``.
 
