@@ -360,3 +360,50 @@ def test_a_save_that_cannot_be_written_is_refused_before_the_run(
     assert "cannot save there: the folder" in captured.err
     assert captured.out == ""  # the session did not run
     assert main(["run", str(hello), "--save", str(tmp_path)]) == 2  # a folder
+
+
+CHATTY = """\
+import "basic.lore":url;
+section chatty {
+ go = { ticks = 0; priority = 0; handler = @{
+  for (i in 1,...,5000) { GM.message("line " + i); }
+ }; }:Event;
+ later = { ticks = 1; priority = 0; handler = @{ GM.message("later"); }; }:Event;
+}
+"""
+
+
+def test_a_closed_output_stops_the_session_quietly(tmp_path: Path) -> None:
+    # `lore run chatty.lore | head -1`: the reader goes away; that is no rule's error.
+    program = tmp_path / "chatty.lore"
+    program.write_text(CHATTY, encoding="utf-8")
+    transcript = tmp_path / "t.jsonl"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "lore", "run", str(program), "--transcript", str(transcript)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    assert process.stdout.readline() == "[0] GM: line 1\n"
+    process.stdout.close()
+    errors = process.stderr.read()
+    assert process.wait(timeout=60) == 0
+    assert "rule error" not in errors
+    assert "Traceback" not in errors and "BrokenPipe" not in errors
+    records = [json.loads(line) for line in transcript.read_text(encoding="utf-8").splitlines()]
+    assert records[-1] == {"tick": 0, "kind": "end", "reason": "stopped"}
+    assert not any(record["kind"] == "error" for record in records)
+
+
+def test_a_file_without_events_says_that_nothing_happened(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    program = tmp_path / "quiet.lore"
+    program.write_text('import "basic.lore":url;\nsection quiet { x = 1; }\n', encoding="utf-8")
+    assert main(["run", str(program)]) == 0
+    output = capsys.readouterr()
+    assert f"lore: nothing happened: {program} has no events to run" in output.err
+    assert "start = { ticks = 0; priority = 0;" in output.err
+    assert main(["sim", str(program), "--runs", "2"]) == 0
+    assert "has no events to run" in capsys.readouterr().err

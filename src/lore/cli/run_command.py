@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from lore.cli.io import print_diagnostics, unreadable, usage_error
+from lore.cli.io import no_events_note, print_diagnostics, unreadable, usage_error
 from lore.cli.terminal import Terminal
 from lore.engine.participants import (
     Participant,
@@ -26,7 +26,7 @@ from lore.engine.participants import (
     Scripted,
 )
 from lore.engine.saves import SaveError, Stored, read_stored, save_text
-from lore.engine.session import Limits, Session
+from lore.engine.session import Limits, Session, Stop
 from lore.engine.transcript import Record, Transcript, dumps
 from lore.runtime.compiler import compile_program
 from lore.runtime.errors import RuleError
@@ -135,6 +135,8 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if out is not None:
             out.close()
+    if reason == "no-events" and session.steps == 0:
+        print(no_events_note(path), file=sys.stderr)
     if args.save is not None:
         entry = path
         shown = len([r for r in transcript.records if r["kind"] != "end"])
@@ -201,8 +203,25 @@ class Printer:
         self.count = 0
         self.session: Session | None = None
         self.out = out
+        self.closed = False  # the output was closed (`lore run ... | head -1`)
 
     def __call__(self, record: Record) -> None:
+        if self.closed:
+            if self.out is not None:
+                self.out.write(dumps(record) + "\n")
+                self.out.flush()
+            return
+        try:
+            self.show(record)
+        except BrokenPipeError:
+            # Whoever read the output has gone: the session stops (it is saved with
+            # --save), quietly; it is no rule's error.
+            self.closed = True
+            _silence_stdout()
+            if record["kind"] != "end":
+                raise Stop("stopped", "the output was closed") from None
+
+    def show(self, record: Record) -> None:
         if self.out is not None:
             self.out.write(dumps(record) + "\n")
             self.out.flush()
@@ -237,6 +256,16 @@ class Printer:
                 file=sys.stderr,
                 flush=True,
             )
+
+
+def _silence_stdout() -> None:
+    """Send what is still printed to nowhere (Python flushes stdout once more on exit)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
 
 
 def resumed_summary(session: Session) -> str:

@@ -149,10 +149,13 @@ class Compiler:
         if info is None:
             info = EnumInfo(enum.qualified_name)
             self.enums[id(enum)] = info
-            for index, name in enumerate(enum.values):
-                info.values[name] = EnumValue(info, name, index)
             if enum.extends is not None:
+                # The values of the enum it extends come first (`B.values`, `B.input`).
                 info.parent = self.enum_info(enum.extends)
+                info.values.update(info.parent.values)
+            for name in enum.values:
+                if name not in info.values:
+                    info.values[name] = EnumValue(info, name, len(info.values))
         return info
 
     def fill_enum(self, enum: EnumSymbol) -> None:
