@@ -315,7 +315,27 @@ def convert(value: Any, unit: str) -> Any:
 
 
 def input_marker(rtype: RuntimeType, *args: Any) -> InputMarker:
+    allowed = args[0] if args else None
+    whole = rtype.kind == "prim" and rtype.name == "integer"
+    if isinstance(allowed, Range) and _is_empty(allowed, whole):
+        raise RuleError(
+            f"the allowed range {allowed} holds no value: nothing could be answered",
+            "write the smaller end first",
+        )
     return InputMarker(rtype, args)
+
+
+def _is_empty(bounds: Range, whole: bool) -> bool:
+    """Whether a range holds no value (no whole number, for ``whole``)."""
+    low, high = bounds.low, bounds.high
+    if whole and isinstance(low, int) and isinstance(high, int):
+        return low + bounds.low_open > high - bounds.high_open
+    try:
+        if low > high:
+            return True
+        return bool(low == high and (bounds.low_open or bounds.high_open))
+    except TypeError:
+        return False
 
 
 def choice_marker(rtype: RuntimeType, options: Any, *default: Any) -> InputMarker:

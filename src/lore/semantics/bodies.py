@@ -31,6 +31,7 @@ from lore.semantics.types import (
     is_lenient,
 )
 from lore.syntax import ast
+from lore.syntax.diagnostics import with_article
 from lore.syntax.source import Span
 
 if TYPE_CHECKING:
@@ -81,8 +82,8 @@ class BodyChecker(ExpressionChecker):
                 ctx,
                 node.name_span,
                 "check.member-kind",
-                f"'{node.name}' is a {inherited.kind} of form "
-                f"'{form.qualified_name}'; a {symbol.kind} cannot replace it",
+                f"'{node.name}' is {with_article(inherited.kind)} of form "
+                f"'{form.qualified_name}'; {with_article(symbol.kind)} cannot replace it",
                 "choose another name",
             )
         elif inherited is None and "override" in node.modifiers:

@@ -8,11 +8,14 @@ from lore.semantics.signatures import Builtin, needs_order
 from lore.semantics.types import (
     ANY,
     BOOLEAN,
+    DICE,
     INTEGER,
     REAL,
     STRING,
     XML,
+    DictT,
     EnumT,
+    FuncT,
     InputT,
     ListT,
     RangeT,
@@ -118,6 +121,7 @@ def type_members(type_: Type) -> dict[str, Builtin]:
             "an allowed range of numbers or quantities, and a default)",
             ("allowed", "default"),
             min_args=0,
+            check=lambda args: unanswerable(type_),
             note="an empty allowed range is refused",
         ),
     }
@@ -156,6 +160,18 @@ def type_members(type_: Type) -> dict[str, Builtin]:
     if isinstance(type_, EnumT):
         found.update(enum_type_members(type_))
     return found
+
+
+def unanswerable(type_: Type) -> str | None:
+    """Why no participant can give a value of ``type_`` in a query (None: one can)."""
+    if isinstance(type_, ListT):
+        return (
+            f"a participant cannot give a list in a query ({type_}.input); "
+            "let them pick several of a list of options with T.choices(options)"
+        )
+    if isinstance(type_, RangeT | DictT | FuncT) or type_ == DICE:
+        return f"a participant cannot give a value of type {type_} in a query"
+    return None
 
 
 def enum_type_members(enum: Type) -> dict[str, Builtin]:

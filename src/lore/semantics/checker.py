@@ -47,7 +47,7 @@ from lore.semantics.types import (
 )
 from lore.semantics.units import UnitError, UnitRegistry, basic_units
 from lore.syntax import ast
-from lore.syntax.diagnostics import Diagnostic, Severity
+from lore.syntax.diagnostics import Diagnostic, Severity, with_article
 from lore.syntax.source import SourceFile, Span
 
 BUILTIN_TYPES: dict[str, Type] = {"boolean": BOOLEAN, "any": ANY}
@@ -359,7 +359,7 @@ class Checker:
                     ctx,
                     node.span,
                     "check.not-a-type",
-                    f"'{node.dotted}' is a {symbol.kind}, not a type",
+                    f"'{node.dotted}' is {with_article(symbol.kind)}, not a type",
                 )
             return UNKNOWN
         return type_
@@ -484,7 +484,7 @@ class Checker:
                 symbol.source,
                 symbol.span,
                 "check.member-kind",
-                f"'{symbol.name}' is a {inherited.kind} of form '{form.extends.name}'; "
+                f"'{symbol.name}' is {with_article(inherited.kind)} of form '{form.extends.name}'; "
                 "it cannot be given a value",
                 "choose another name",
             )
@@ -628,8 +628,8 @@ class Checker:
                 symbol.source,
                 symbol.span,
                 "check.member-kind",
-                f"'{symbol.name}' is a {inherited.kind} of form '{form.extends.name}'; "
-                f"a {symbol.kind} cannot replace it",
+                f"'{symbol.name}' is {with_article(inherited.kind)} of form '{form.extends.name}'; "
+                f"{with_article(symbol.kind)} cannot replace it",
                 "choose another name",
             )
         elif inherited is None and marked:
@@ -767,7 +767,7 @@ class Checker:
                 ctx,
                 member.name_span,
                 "check.member-kind",
-                f"'{member.name}' is a {declared.kind} of enum '{enum.name}'; it "
+                f"'{member.name}' is {with_article(declared.kind)} of enum '{enum.name}'; it "
                 "cannot be given a value",
             )
         found = self.bodies.check_expr(member.value, ctx, expected)

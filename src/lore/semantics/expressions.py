@@ -6,6 +6,7 @@ A member that takes no arguments is called without parentheses (``goals.get1st``
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -59,7 +60,7 @@ from lore.semantics.types import (
     is_numeric,
 )
 from lore.syntax import ast
-from lore.syntax.diagnostics import Diagnostic, Severity
+from lore.syntax.diagnostics import Diagnostic, Severity, with_article
 from lore.syntax.parser import value_start
 from lore.syntax.source import SourceFile, Span
 
@@ -372,7 +373,7 @@ class ExpressionChecker:
                         ctx,
                         member.name_span,
                         "check.member-kind",
-                        f"'{member.name}' is a {target.kind} of form '{form.name}'; "
+                        f"'{member.name}' is {with_article(target.kind)} of form '{form.name}'; "
                         "it cannot be given a value",
                     )
                 self.check_expr(member.value, ctx)
@@ -767,11 +768,7 @@ class ExpressionChecker:
         else:
             what = str(target) if isinstance(target, TypeOf) else f"type {target}"
         checker.error(
-            ctx,
-            span,
-            "check.unknown-member",
-            f"{what} {missing}",
-            checker.did_you_mean(name, candidates),
+            ctx, span, "check.unknown-member", f"{what} {missing}", _members_hint(name, candidates)
         )
         return Ref(UNKNOWN)
 
@@ -903,6 +900,10 @@ class ExpressionChecker:
                 else:
                     what = f"argument {index + 1}"
                 self.expect(arg_type, param, arg, ctx, f"{what} of {signature.describe()}")
+        if signature.name == "input" and signature.builtin is not None and args:
+            result = signature.result
+            whole = isinstance(result, InputT) and result.type == INTEGER
+            self.check_allowed_range(args[0], ctx, whole)
         checks = signature.builtin.check if signature.builtin is not None else None
         if checks is not None and not any(has_unknown(t) for t in found):
             problem = checks(found)
@@ -914,6 +915,27 @@ class ExpressionChecker:
         if _is_query(signature, symbol) and len(found) == 2:
             return _query_result(found[1])
         return signature.result if signature.result is not None else VOID
+
+    def check_allowed_range(self, allowed: ast.Expr, ctx: Context, whole: bool) -> None:
+        """``integer.input(1,...,0)``: an allowed range that holds no value at all (no whole
+        number, for an ``integer.input``: ``1<...<2``)."""
+        if not isinstance(allowed, ast.RangeExpr):
+            return
+        low, high = fold(allowed.low, self.symbol_of), fold(allowed.high, self.symbol_of)
+        if low is None or high is None:
+            return
+        if whole and isinstance(low, int) and isinstance(high, int):
+            empty = low + allowed.low_open > high - allowed.high_open
+        else:
+            empty = low > high or (low == high and (allowed.low_open or allowed.high_open))
+        if empty:
+            self.checker.error(
+                ctx,
+                allowed.span,
+                "check.empty-range",
+                f"the range {_source_text(allowed, ctx)} holds no value: nothing could be answered",
+                "write the smaller end first, like 0,...,5",
+            )
 
     # ------------------------------------------------------------ files named in the code
 
@@ -961,6 +983,56 @@ class ExpressionChecker:
                 )
             )
         return Ref(PRIMITIVES["xml"])
+
+
+# Names of members in other languages, and the Lore member that does the same.
+_OTHER_NAMES = {
+    "size": "length",
+    "len": "length",
+    "count": "length",
+    "substring": "slice",
+    "substr": "slice",
+    "push": "add",
+    "append": "add",
+    "concat": "addAll",
+    "extend": "addAll",
+    "first": "get1st",
+    "at": "get",
+    "includes": "contains",
+    "has": "contains",
+    "find": "find1st",
+    "where": "filter",
+    "some": "any",
+    "every": "all",
+    "forEach": "foreach",
+    "each": "foreach",
+    "sorted": "sort",
+    "orderBy": "sortBy",
+    "reversed": "reverse",
+    "unique": "distinct",
+    "strip": "trim",
+}
+SHOWN_MEMBERS = 8
+
+
+def _members_hint(name: str, candidates: list[str]) -> str | None:
+    """What the value has instead: the Lore name of a member of another language, or the
+    closest name; then the members that exist, closest first."""
+    names = sorted(set(candidates) - {name})
+    if not names:
+        return None
+    other = _OTHER_NAMES.get(name)
+    guess = other if other in names else None
+    if guess is None:
+        matches = [n for n in names if n.casefold() == name.casefold()]
+        matches = matches or difflib.get_close_matches(name, names, n=1, cutoff=0.7)
+        guess = matches[0] if matches else None
+    ranked = sorted(
+        names, key=lambda n: (-difflib.SequenceMatcher(None, name.lower(), n.lower()).ratio(), n)
+    )
+    shown = ", ".join(ranked[:SHOWN_MEMBERS]) + (", ..." if len(ranked) > SHOWN_MEMBERS else "")
+    listed = f"its members: {shown}"
+    return f"did you mean '{guess}'? {listed}" if guess is not None else listed
 
 
 def _builtin_signature(name: str, kind: str, builtin: builtins.Builtin) -> Signature:

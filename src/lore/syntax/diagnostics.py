@@ -13,6 +13,17 @@ from dataclasses import dataclass
 from lore.syntax.source import SourceFile, Span, display_width
 
 
+def with_article(word: str) -> str:
+    """``word`` after "a" or "an", as English wants it: "an integer", "an alter", "a
+    rule", "a unit[m]", "a url", "an xml"."""
+    lower = word.lower()
+    if lower.startswith(("uni", "use", "usu", "uti", "url", "eu")):
+        return f"a {word}"  # sounds like "you"
+    if lower.startswith(("html", "xml")) or lower[:1] in ("a", "e", "i", "o", "u"):
+        return f"an {word}"
+    return f"a {word}"
+
+
 class Severity(enum.Enum):
     ERROR = "error"
     WARNING = "warning"
