@@ -750,7 +750,9 @@ class Session:
             line_map = maps.get(code.co_filename)
             if line_map is not None:
                 index = trace.tb_lineno - 1
-                span = line_map.spans[index] if 0 <= index < len(line_map.spans) else None
+                span = line_map.span_at(index, code, trace.tb_lasti)
+                if span is None and 0 <= index < len(line_map.spans):
+                    span = line_map.spans[index]
                 if span is None:
                     span = next((s for s in reversed(line_map.spans[:index]) if s), None)
                 if span is not None:

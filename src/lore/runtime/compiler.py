@@ -15,6 +15,7 @@ from __future__ import annotations
 import itertools
 import re
 from dataclasses import dataclass, field
+from types import CodeType
 from typing import Any
 
 from lore.runtime import lists, ops
@@ -58,6 +59,7 @@ from lore.syntax.recursion import collector_paused, deeper
 from lore.syntax.source import SourceFile, Span
 
 ENGINE_VALUES = ("GM", "schedule", "system")
+MAX_PENDING = 64  # expressions waiting to be found on a line (one statement's, usually)
 # How compiled code names them: objects of the engine, there before any rule runs.
 _ENGINE_OBJECTS = frozenset(f"rt.{name}" for name in ENGINE_VALUES)
 # What generated code that may run compiled code contains: a call passing ``rt`` (rules,
@@ -65,13 +67,37 @@ _ENGINE_OBJECTS = frozenset(f"rt.{name}" for name in ENGINE_VALUES)
 _CALLS_CODE = ("(rt,", "(rt)", "rt.method(", "rt.call_field(", "rt.new(", "rt.foreach(")
 
 
+# Where, in one generated line, the code of a Lore expression is: its first and last
+# byte (Python's traceback positions count bytes), and the expression's span.
+Place = tuple[int, int, Span]
+
+
 @dataclass
 class LineMap:
-    """For one generated function: its Lore name, file, and the span of each line."""
+    """For one generated function: its Lore name, file, the span of each line (its
+    statement), and where on each line the code of each expression is."""
 
     rule: str
     source: SourceFile
     spans: list[Span | None]
+    places: list[tuple[Place, ...]] = field(default_factory=list)
+
+    def span_at(self, index: int, code: CodeType, instruction: int) -> Span | None:
+        """The span of the innermost expression whose code holds the instruction at
+        ``instruction`` (a traceback's ``tb_lasti``) on line ``index``; None if unknown."""
+        if not 0 <= index < len(self.places) or not self.places[index]:
+            return None
+        positions = list(code.co_positions())
+        at = instruction // 2
+        if not 0 <= at < len(positions):
+            return None
+        first_line, last_line, start, end = positions[at]
+        if first_line != last_line or start is None or end is None:
+            return None
+        holding = [place for place in self.places[index] if place[0] <= start and end <= place[1]]
+        if not holding:
+            return None
+        return min(holding, key=lambda place: place[1] - place[0])[2]
 
 
 @dataclass
@@ -396,6 +422,9 @@ class Emitter:
         self.result_type = result_type
         self.lines: list[str] = []
         self.spans: list[Span | None] = []
+        self.places: list[tuple[Place, ...]] = []
+        # The code of the expressions compiled and not yet found on an emitted line.
+        self.fragments: list[tuple[str, Span]] = []
         self.indent = 1
         self.temps = itertools.count()
         self.scopes: list[dict[str, str]] = [{}]
@@ -407,8 +436,31 @@ class Emitter:
     # ------------------------------------------------------------ output
 
     def emit(self, text: str, span: Span | None) -> None:
-        self.lines.append("    " * self.indent + text)
+        line = "    " * self.indent + text
+        self.lines.append(line)
         self.spans.append(span)
+        self.places.append(self.place_fragments(line))
+
+    def place_fragments(self, line: str) -> tuple[Place, ...]:
+        """Where on ``line`` the expressions compiled since are (the k-th of equal code
+        at its k-th occurrence: equal code is compiled left to right)."""
+        found: list[Place] = []
+        kept: list[tuple[str, Span]] = []
+        used: dict[str, int] = {}
+        for fragment, span in self.fragments:
+            at = -1
+            for _ in range(used.get(fragment, 0) + 1):
+                at = line.find(fragment, at + 1)
+                if at < 0:
+                    break
+            if at < 0:
+                kept.append((fragment, span))
+                continue
+            used[fragment] = used.get(fragment, 0) + 1
+            start = len(line[:at].encode())
+            found.append((start, start + len(fragment.encode()), span))
+        self.fragments = kept[-MAX_PENDING:]
+        return tuple(found)
 
     def temp(self) -> str:
         return f"_t{next(self.temps)}"
@@ -420,12 +472,12 @@ class Emitter:
             at = 1 if self.lines[0].lstrip().endswith("= _cap") else 0
             self.lines.insert(at, "    _v = self.values")
             self.spans.insert(at, None)
+            self.places.insert(at, ())
         body = self.lines or ["    pass"]
         source_code = header + "\n" + "\n".join(body) + "\n"
         spans: list[Span | None] = [None, *self.spans]
-        return self.compiler.register(
-            source_code, self.name, LineMap(self.title, self.source, spans)
-        )
+        line_map = LineMap(self.title, self.source, spans, [(), *self.places])
+        return self.compiler.register(source_code, self.name, line_map)
 
     def prologue(self, span: Span) -> None:
         """Count the call against the handler's limits (see ``leaf``)."""
@@ -443,6 +495,7 @@ class Emitter:
     def drop_prologue(self, at: int) -> None:
         del self.lines[at : at + 3]
         del self.spans[at : at + 3]
+        del self.places[at : at + 3]
 
     def function(self, params: list[str], body: ast.Block, param_types: tuple[Type, ...]) -> Any:
         names = [self.declare(p) for p in params]
@@ -653,6 +706,8 @@ class Emitter:
     def expr(self, node: ast.Expr) -> str:
         method = getattr(self, "expr_" + type(node).__name__)
         result: str = method(node)
+        if len(result) > 4 and ("(" in result or "[" in result):  # code that can fail
+            self.fragments.append((result, node.span))
         return result
 
     def expr_IntLit(self, node: ast.IntLit) -> str:
@@ -774,6 +829,7 @@ class Emitter:
         if capture_names:
             inner.lines.insert(0, f"    {', '.join(capture_names)}, = _cap")
             inner.spans.insert(0, node.span)
+            inner.places.insert(0, ())
         header = f"def {inner.name}(rt, _cap, {', '.join(params)}):"
         inner.finish(header)
         capture = "(" + "".join(f"{name}, " for name in capture_names) + ")"
@@ -803,12 +859,12 @@ class Emitter:
         otherwise = self.expr(node.otherwise)
         if len(self.lines) == start:
             return f"({then} if {condition} else {otherwise})"
-        then_lines = self.lines[start:middle], self.spans[start:middle]
-        else_lines = self.lines[middle:], self.spans[middle:]
-        del self.lines[start:], self.spans[start:]
+        then_lines = self.lines[start:middle], self.spans[start:middle], self.places[start:middle]
+        else_lines = self.lines[middle:], self.spans[middle:], self.places[middle:]
+        del self.lines[start:], self.spans[start:], self.places[start:]
         holder = self.temp()
         self.emit(f"if {condition}:", node.condition.span)
-        for (lines, spans), value, branch in (
+        for (lines, spans, places), value, branch in (
             (then_lines, then, node.then),
             (else_lines, otherwise, node.otherwise),
         ):
@@ -816,6 +872,7 @@ class Emitter:
                 self.emit("else:", None)
             self.lines.extend("    " + line for line in lines)
             self.spans.extend(spans)
+            self.places.extend(tuple((a + 4, b + 4, s) for a, b, s in p) for p in places)
             self.indent += 1
             self.emit(f"{holder} = {value}", branch.span)
             self.indent -= 1

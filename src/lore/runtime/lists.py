@@ -71,8 +71,12 @@ def _caller(fn: Any) -> tuple[Callable[..., Any], Any]:
 
 def list_get(items: tuple[Any, ...], index: int) -> Any:
     if not 0 <= index < len(items):
-        raise RuleError(f"index {index} is outside the list (it has {len(items)} elements)")
+        raise RuleError(f"index {index} is outside the list (it has {_elements(len(items))})")
     return items[index]
+
+
+def _elements(count: int) -> str:
+    return "1 element" if count == 1 else f"{count} elements"
 
 
 def list_first(items: tuple[Any, ...]) -> Any:
@@ -135,7 +139,7 @@ def list_add_all(items: tuple[Any, ...], more: tuple[Any, ...], rt: Any) -> tupl
 def list_insert(items: tuple[Any, ...], index: int, item: Any, rt: Any) -> tuple[Any, ...]:
     if not 0 <= index <= len(items):
         raise RuleError(
-            f"cannot insert at index {index}: the list has {len(items)} elements",
+            f"cannot insert at index {index}: the list has {_elements(len(items))}",
             "insert at an index from 0 to the length",
         )
     copying(rt, len(items))
@@ -144,7 +148,7 @@ def list_insert(items: tuple[Any, ...], index: int, item: Any, rt: Any) -> tuple
 
 def list_remove_at(items: tuple[Any, ...], index: int, rt: Any) -> tuple[Any, ...]:
     if not 0 <= index < len(items):
-        raise RuleError(f"index {index} is outside the list (it has {len(items)} elements)")
+        raise RuleError(f"index {index} is outside the list (it has {_elements(len(items))})")
     copying(rt, len(items))
     return items[:index] + items[index + 1 :]
 
