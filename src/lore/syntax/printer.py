@@ -22,8 +22,11 @@ Layout:
   expression body as an operand. Literals keep the author's spelling: number text, dice
   words, the quote style of strings (escaped as needed; a long string gets more ``=`` if its
   text holds the closer), the lambda and function-type forms.
-- List literals (and header lists) stay on one line unless an element has a body or a
-  comment sits inside; then each element gets its own line.
+- List literals (and header lists) stay on one line unless an element has a body, a
+  comment sits inside or the line would be longer than 100 columns; then each element gets
+  its own line. A form literal of values only (`{ name = "Aki"; hp = 7; }:Hero`) stays on
+  one line when it fits too; one that defines rules, or holds a lambda with a body, gets a
+  line for each member.
 
 Comments: an own-line comment is printed on its own line before the item that follows it,
 at that item's indentation; a comment after code stays at the end of the item's line; one
@@ -47,10 +50,11 @@ from lore.errors import InternalError
 from lore.syntax import ast
 from lore.syntax.parser import ParseResult
 from lore.syntax.recursion import deeper
-from lore.syntax.source import Span
+from lore.syntax.source import Span, display_width
 from lore.syntax.tokens import BINARY_POWER, KEYWORDS, RELATION_POWER, Comment
 
 INDENT = "    "
+WIDTH = 100  # the longest line short literals are kept on
 
 # Precedence levels of expressions, loosest first (higher binds tighter).
 _LAMBDA = -1  # a lambda whose body is an expression: the body takes all it can
@@ -107,6 +111,7 @@ class _Printer:
         self.text = result.source.text if result.source is not None else ""
         self.comments = sorted(result.comments, key=lambda c: c.start)
         self.next = 0  # index of the first comment not printed yet
+        self.flat = True  # short form literals and lists may stand on one line
         self.level = 0
         self.last = 0  # source offset where what was printed last ends
 
@@ -209,12 +214,25 @@ class _Printer:
                 item.spaced or previous.spaced or item.group != previous.group
             )
             lines += self.leading(item.span.start, blank, not lines)
-            text = self.indent() + item.render() + item.suffix
+            text = self.fitted(item)
             self.last = item.span.end
             lines.append(text + self.trailing(item.span.end))
             previous = item
         lines += self.leading(end, False, not lines, closing=True)
         return lines
+
+    def fitted(self, item: _Item) -> str:
+        """The item's text: short form literals and lists on one line, unless its first
+        line is then too long; then it is printed again with them broken over lines."""
+        saved = (self.next, self.last, self.flat)
+        self.flat = True
+        text = self.indent() + item.render() + item.suffix
+        if display_width(text.split("\n", 1)[0]) > WIDTH:
+            self.next, self.last = saved[0], saved[1]
+            self.flat = False
+            text = self.indent() + item.render() + item.suffix
+        self.flat = saved[2]
+        return text
 
     def braced(self, span: Span, items: Sequence[_Item], head_start: int | None = None) -> str:
         """``{``, the items one a line one level deeper, ``}``; ``{}`` when there is nothing.
@@ -234,8 +252,9 @@ class _Printer:
     def listed(
         self, span: Span, nodes: Sequence[_N], render: Callable[[_N], str], tall: bool
     ) -> str:
-        """``{a, b}`` on one line, or one element a line if ``tall`` or a comment is inside."""
-        if not tall and not self.comment_inside(span):
+        """``{a, b}`` on one line, or one element a line if ``tall``, when a comment is
+        inside, or when the line would be too long (see ``fitted``)."""
+        if not tall and (self.flat or len(nodes) < 2) and not self.comment_inside(span):
             return "{" + ", ".join(render(node) for node in nodes) + "}"
         last = len(nodes) - 1
         items = [
@@ -429,6 +448,9 @@ class _Printer:
                 return self.listed(e.span, e.items, self.expr, any(map(_has_body, e.items)))
             case ast.FormLit():
                 typed = "" if e.type is None else ":" + _type(e.type)
+                if self.flat and e.members and _is_flat(e) and not self.comment_inside(e.span):
+                    inner = " ".join(self.definition(member) for member in e.members)
+                    return "{ " + inner + " }" + typed  # { name = "Aki"; hp = 7; }:Hero
                 return self.members(e.span, e.members) + typed
             case ast.Lambda():
                 return self.lambda_(e)
@@ -539,7 +561,7 @@ def _has_body(e: ast.Expr) -> bool:
     """Whether ``e`` contains a non-empty form literal, block or select (printed tall)."""
     match e:
         case ast.FormLit():
-            return bool(e.members)
+            return bool(e.members) and not _is_flat(e)
         case ast.Select():
             return bool(e.arms) or e.default is not None or _has_body(e.subject)
         case ast.Conditional():
@@ -565,6 +587,14 @@ def _has_body(e: ast.Expr) -> bool:
         case ast.DiceOf():
             return _has_body(e.count) or _has_body(e.sides)
     return False
+
+
+def _is_flat(e: ast.FormLit) -> bool:
+    """Whether a form literal may stand on one line: values only, none with a body."""
+    return all(
+        isinstance(member, ast.VarDef) and not member.modifiers and not _has_body(member.value)
+        for member in e.members
+    )
 
 
 def _is_default_sides(sides: ast.Expr) -> bool:
