@@ -11,6 +11,16 @@ from lore.syntax.parser import parse
 from lore.syntax.source import SourceFile
 
 
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = "Print a Lore file in the canonical layout (comments kept)."
+    parser.add_argument("files", nargs="+", type=Path, metavar="FILE")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--write", action="store_true", help="rewrite the files in place")
+    mode.add_argument(
+        "--check", action="store_true", help="exit 1 if a file is not in the canonical layout"
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     from lore.syntax.printer import format_module
 

@@ -38,6 +38,7 @@ _TAG = re.compile(r"<[^>]*>")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = __doc__
     parser.add_argument("file", type=Path, metavar="FILE")
     parser.add_argument("--seed", type=int, default=None, help="the random seed (default 0)")
     parser.add_argument(

@@ -4,7 +4,8 @@ function type (``message``, ``query``, ``add``) and the engine's values (``GM``,
 
 from __future__ import annotations
 
-from dataclasses import replace
+import threading
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from lore.engine import happenings, map_queries, rolls, world_natives
@@ -13,40 +14,92 @@ from lore.engine.queries import AnswerError, Query, fill, make_query, plain
 from lore.runtime.errors import RuleError
 from lore.runtime.ops import handler_call, ticks_of
 from lore.runtime.quantity import Quantity
-from lore.runtime.values import LoreObject, RuntimeType, TypedString, show
+from lore.runtime.values import FormInfo, LoreObject, RuntimeType, TypedString, show
 from lore.semantics.units import UnitFamily
 
 if TYPE_CHECKING:
     from lore.engine.session import Runtime, Session
+    from lore.runtime.compiler import CompiledProgram
 
 
-def install(session: Session) -> UnitFamily:
-    """Give the prelude's forms their native rules and the session its engine values.
+@dataclass(frozen=True, eq=False)
+class Prepared:
+    """What every session of a compiled program shares, worked out once per program.
 
-    The rules are the same for every session of a program: the first session adds them
-    to the (shared) compiled program, later ones find them there and change nothing.
+    A compiled program is a value shared by any number of sessions: nothing a session does
+    changes it. ``prepare`` gives the prelude's forms their native rules and builds every
+    form's table of rules before the first session, and keeps here what each session
+    would otherwise work out again: the names of the program's values, each form's member
+    defaults, and the forms that are actors, areas, triggers or schedules.
     """
-    program = session.program
+
+    labels: tuple[str, ...]  # the qualified name of each of program.values, in order
+    defaults: dict[FormInfo, list[tuple[str, Any]]]
+    actors: frozenset[FormInfo]
+    areas: frozenset[FormInfo]
+    triggers: frozenset[FormInfo]
+    schedules: frozenset[FormInfo]
+
+
+_PREPARING = threading.Lock()
+
+
+def prepare(program: CompiledProgram) -> Prepared:
+    """The program made ready for sessions (once; later calls return the same)."""
+    found: Prepared | None = program.engine
+    if found is not None:
+        return found
+    with _PREPARING:  # two threads may start the first sessions of a program at once
+        if program.engine is None:
+            program.engine = _prepared(program)
+        ready: Prepared = program.engine
+        return ready
+
+
+def _prepared(program: CompiledProgram) -> Prepared:
     forms = program.form_by_name
-    known = sum(len(form.methods) for form in forms.values())
     participant, actor, schedule = forms["Participant"], forms["Actor"], forms["Schedule"]
     participant.methods.setdefault("message", participant_message)
     participant.methods.setdefault("query", participant_query)
     actor.methods.setdefault("message", actor_message)
     actor.methods.setdefault("query", actor_query)
     schedule.methods.setdefault("add", schedule_add)
-    world_natives.install(session)
-    rolls.install(session)
-    happenings.install(session)
-    map_queries.install(session)
-    if sum(len(form.methods) for form in forms.values()) != known:
-        for form in forms.values():
-            form.vtable = {}  # built again, with the new rules, when first needed
+    world_natives.install(program)
+    rolls.install(program)
+    happenings.install(program)
+    map_queries.install(program)
+    every = list(program.forms.values())
+    for form in every:
+        form.vtable = {}  # built again below, with the native rules
+    for form in every:
+        form.resolve()
+
+    def kinds(base: FormInfo) -> frozenset[FormInfo]:
+        return frozenset(form for form in every if form.is_subform_of(base))
+
+    return Prepared(
+        labels=tuple(symbol.qualified_name for symbol, _, _ in program.values),
+        defaults={form: list(form.all_defaults().items()) for form in every},
+        actors=kinds(actor),
+        areas=kinds(forms["Area"]),
+        triggers=kinds(forms["Trigger"]),
+        schedules=kinds(schedule),
+    )
+
+
+def install(session: Session) -> UnitFamily:
+    """Give the session its engine values (``GM``, ``schedule``, ``system``); the
+    program is prepared for sessions first if it is not yet."""
+    prepare(session.program)
+    forms = session.program.form_by_name
     rt = session.rt
-    rt.GM = LoreObject(participant, {}, 0, "GM")
+    rt.GM = LoreObject(forms["Participant"], {}, 0, "GM")
     time = session.program.result.checker.units.units["sec"]
     rt.schedule = LoreObject(
-        schedule, {"ticks": Quantity(0, "sec", time), "priority": 0, "events": ()}, 0, "schedule"
+        forms["Schedule"],
+        {"ticks": Quantity(0, "sec", time), "priority": 0, "events": ()},
+        0,
+        "schedule",
     )
     rt.system = LoreObject(
         forms["System"], {"allPC": (), "gmSeat": happenings.GM_SEAT}, 0, "system"
@@ -57,17 +110,15 @@ def install(session: Session) -> UnitFamily:
 
 def after_values(session: Session) -> None:
     """Once the program's values exist: ``system.allPC`` is every actor among them."""
-    actor = session.program.form_by_name["Actor"]
+    prepared = prepare(session.program)
     actors = tuple(
         value
         for value in session.rt.g
-        if isinstance(value, LoreObject)
-        and value.form is not None
-        and value.form.is_subform_of(actor)
+        if isinstance(value, LoreObject) and value.form in prepared.actors
     )
     assert session.rt.system is not None
     session.rt.system.values["allPC"] = actors
-    session.world = world_natives.build(session)
+    session.world = world_natives.build(session, prepared)
 
 
 def set_time(session: Session, ticks: int, priority: int) -> None:

@@ -18,14 +18,17 @@ from lore.runtime.errors import LimitExceeded, RuleError
 from lore.runtime.values import LoreObject, show
 
 if TYPE_CHECKING:
-    from lore.engine.session import Runtime, Session
+    from lore.engine.session import Runtime
+    from lore.runtime.compiler import CompiledProgram
 
 MAX_EXPLOSIONS = 100  # rounds of dice added by explode
 Test = Callable[[Any, int], Any]  # a Lore function of a face, called as fn(rt, face)
 
 
-def install(session: Session) -> None:
-    forms = session.program.form_by_name
+def install(program: CompiledProgram) -> None:
+    """Give the prelude's forms these native rules (``natives.prepare`` does, once per
+    program)."""
+    forms = program.form_by_name
     forms["Participant"].methods.setdefault("roll", participant_roll)
     forms["Actor"].methods.setdefault("roll", actor_roll)
     methods = forms["Roll"].methods

@@ -20,12 +20,12 @@ from __future__ import annotations
 import heapq
 import itertools
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Any
 
-from lore.engine import happenings, natives, randomness, world_natives
+from lore.engine import happenings, natives, randomness, reach, world_natives
 from lore.engine.participants import Participants
 from lore.engine.queries import AnswerError, fill
 from lore.engine.randomness import GOLDEN, LIMITS, M1, M2, MASK, WORDS, Stream, mix
@@ -53,6 +53,7 @@ from lore.world.model import World
 FRAMES_PER_CALL = 4
 CHOICES_SALT = 0x5DEECE66D  # sets the bots' random stream apart from the dice
 ALTERS_SALT = 0xA17E5  # and the streams of the alters' questions apart from the handlers'
+PAUSE_AT = 64  # steps of this many events or more run with the cyclic collector paused
 
 
 @dataclass(frozen=True)
@@ -106,7 +107,7 @@ class Runtime:
         # before its first draw, which is word `index` of the step's block).
         self.index = 0
         self.state: int | None = None
-        self.block: list[int] | None = None
+        self.block: Sequence[int] | None = None
         self.choices_key = randomness.stream_key(session.seed, CHOICES_SALT)
         self.now: Quantity | None = None  # the time of the step, as schedule.current
         self.tick = 0  # the same, in ticks
@@ -391,8 +392,7 @@ class Session:
         self.told: set[Key] = set()
         self.open: dict[str, tuple[Key, Any, Any]] = {}
         self.errors: list[RuleError] = []
-        # The alters that have run, by object (for the state shown in saves).
-        self.altered: set[tuple[LoreObject, str]] = set()
+        self.alter_names: dict[str, tuple[str, ...]] = {}  # see note_altered
         self.ended: str | None = None
         # What rules subscribed to (step, "signal" or "alter", name, handler), counted or
         # recorded (step, "count" or "value", name, number), and the outcome that ends
@@ -401,18 +401,18 @@ class Session:
         self.stats: list[tuple[int, str, str, float | int]] = []
         self.outcome: tuple[int, str] | None = None
         self.rt = Runtime(self)
-        self._defaults: dict[FormInfo, list[tuple[str, Any]]] = {}
         self.world: World | None = None
         self.triggers: list[LoreObject] = []
-        self.time = natives.install(self)
+        self.time = natives.install(self)  # prepares the program, once for all its sessions
+        # Each form's member defaults: worked out once per program, shared, never changed.
+        self._defaults: dict[FormInfo, list[tuple[str, Any]]] = self.program.engine.defaults
 
     # ------------------------------------------------------------ setup
 
     def defaults(self, form: FormInfo) -> list[tuple[str, Any]]:
         found = self._defaults.get(form)
-        if found is None:
+        if found is None:  # a form that is not the program's: not kept
             found = list(form.all_defaults().items())
-            self._defaults[form] = found
         return found
 
     def start(self) -> None:
@@ -422,12 +422,13 @@ class Session:
         rt.block = None
         self.step_size = len(self.program.values)
         try:
-            for place, (symbol, index, init) in enumerate(self.program.values):
+            labels = self.program.engine.labels  # the values' names, worked out once
+            for place, (_, index, init) in enumerate(self.program.values):
                 rt.reset(0, place)
                 value = init(rt)
                 rt.g[index] = value
                 if isinstance(value, LoreObject) and value.label is None:
-                    value.label = symbol.qualified_name
+                    value.label = labels[place]
         except Exception as error:
             raise self.rule_error(error, sys.exc_info()[2]) from None
         natives.after_values(self)
@@ -448,14 +449,13 @@ class Session:
                 self.enqueue(event)
 
     def stored_schedule(self) -> LoreObject | None:
-        schedule = self.program.form_by_name["Schedule"]
-        for symbol, index, _ in self.program.values:
+        prepared = self.program.engine
+        for place, (_, index, _) in enumerate(self.program.values):
             value = self.rt.g[index]
             if (
-                symbol.qualified_name == "_auto_stored.schedule"
+                prepared.labels[place] == "_auto_stored.schedule"
                 and isinstance(value, LoreObject)
-                and value.form is not None
-                and value.form.is_subform_of(schedule)
+                and value.form in prepared.schedules
             ):
                 return value
         return None
@@ -499,8 +499,11 @@ class Session:
                     return self.end("stopped", "max-steps")
                 if limits.max_ticks is not None and self.keys[0][0] > limits.max_ticks:
                     return self.end("stopped", "max-ticks")
-                with collector_paused():  # a step makes many objects and few cycles
-                    self.step()
+                if len(self.buckets[self.keys[0]]) < PAUSE_AT:
+                    self.step()  # a small step: pausing the collector costs more than it saves
+                else:
+                    with collector_paused():  # a big step makes many objects and few cycles
+                        self.step()
                 if self.outcome is not None and self.waiting is None:
                     return self.end("ended", self.outcome[1])
         except Stop as stop:
@@ -534,14 +537,18 @@ class Session:
             self.ticks, self.priority = key
             self.steps += 1
             natives.set_time(self, *key)
-            self.step_answers, self.asked, self.told, self.open = {}, set(), set(), {}
+            if self.step_answers or self.asked or self.told or self.open:
+                # What the last step asked and was answered (made anew only when it was
+                # not empty: most steps ask nothing).
+                self.step_answers, self.asked, self.told, self.open = {}, set(), set(), {}
             if self.at_once > self.limits.max_steps_at_once:
                 self.drop_runaway(entries)
                 return
         self.waiting = None
         self.answered = False
         rt = self.rt
-        rt.requests = {}
+        if rt.requests:
+            rt.requests = {}  # left by alters calling alters (not applied)
         adds: list[tuple[int, int, Any, Any]] = []
         rt.adds = adds
         rt.depth = 0
@@ -594,11 +601,17 @@ class Session:
             rule_error = self.rule_error(error, sys.exc_info()[2])
             self.report(rule_error)
             return
-        # self.push for each new event, written out: this runs for most events.
+        # self.push for each new event, written out: this runs for most events. The
+        # additions are taken from the end of the reversed list, so that a big step does
+        # not hold them all and all the entries they become at once.
         buckets, keys, seqs = self.buckets, self.keys, self.seqs
         last: tuple[int, int] | None = None
         bucket: list[Entry] = []
-        for ticks, priority, fn, arg in adds:
+        self.queued += len(adds)
+        adds.reverse()
+        pop = adds.pop
+        while adds:
+            ticks, priority, fn, arg = pop()
             if last is None or ticks != last[0] or priority != last[1]:
                 last = (ticks, priority)
                 found = buckets.get(last)
@@ -607,7 +620,6 @@ class Session:
                     heapq.heappush(keys, last)
                 bucket = found
             bucket.append((next(seqs), fn, arg))
-        self.queued += len(adds)
 
     def drop_runaway(self, entries: list[Entry]) -> None:
         """Drop a step past the limit of steps at one time (its events do not run, so the
@@ -636,10 +648,12 @@ class Session:
         changes: list[tuple[LoreObject, dict[str, Any]]] = []
         rt = self.rt
         # Requests made while alters run (an alter calling one) are not applied.
-        requests, rt.requests = rt.requests, {}
+        requests: dict[tuple[LoreObject, str], Any] = rt.requests
+        rt.requests = {}
         rt.depth = 0
         first = self.step_size  # the alters' places in the step come after the handlers'
-        for index, ((obj, alter), values) in enumerate(requests.items()):
+        for index, (key, values) in enumerate(requests.items()):
+            obj, alter = key
             form = obj.form
             assert form is not None
             rt.alter_index = index
@@ -648,25 +662,46 @@ class Session:
             rt.ops = 0  # each alter has its own budget
             fn = form.vtable.get(alter) or form.resolve()[alter]
             changes.append((obj, fn(rt, obj, tuple(values))))
+            requests[key] = None  # its values are done with: a big step holds fewer at once
         rt.alter_index = None
-        self.altered.update(requests)
+        self.note_altered(requests)
         if self.hooks:
             happenings.after_alters(self, requests)
-        moved: list[tuple[LoreObject, Any]] = []
+        moved: list[tuple[LoreObject, Any]] | None = None
         for obj, modifications in changes:
             if "location" in modifications:
+                moved = moved or []
                 moved.append((obj, obj.values.get("location")))
             obj.values.update(modifications)
         if moved:
             world_natives.after_moves(self, moved)
 
+    def note_altered(self, requests: Iterable[tuple[LoreObject, str]]) -> None:
+        """Note which alters ran on which objects (for the state shown in saves), on the
+        object itself: the session keeps no list of them, so an object nothing else
+        holds is freed (``changed`` finds the others)."""
+        for obj, alter in requests:
+            names = obj.altered
+            if names is None:
+                # One tuple per alter name, shared by the objects it changed.
+                names = self.alter_names.get(alter)
+                obj.altered = names or self.alter_names.setdefault(alter, (alter,))
+            elif alter not in names:
+                obj.altered = (*names, alter)
+
     def changed(self) -> list[tuple[LoreObject, dict[str, Any]]]:
-        """The objects alters have changed, in the order they were made, each with the
-        members its alters modify (as they are now)."""
+        """The objects alters have changed that the session still holds (reached from its
+        values, engine objects, hooks and waiting events), in the order they were made,
+        each with the members its alters modify (as they are now)."""
+        rt = self.rt
+        roots: list[Any] = [rt.g, rt.GM, rt.schedule, rt.system, self.hooks]
+        roots.extend(self.buckets.values())
+        roots.append(self.waiting or ())
         names: dict[LoreObject, set[str]] = {}
-        for obj, alter in self.altered:
-            assert obj.form is not None
-            names.setdefault(obj, set()).update(obj.form.modified_by(alter) or ())
+        for obj in reach.reachable(roots):
+            if obj.altered is not None and obj.form is not None:
+                for alter in obj.altered:
+                    names.setdefault(obj, set()).update(obj.form.modified_by(alter) or ())
         return [
             (obj, {name: obj.values[name] for name in sorted(members) if name in obj.values})
             for obj, members in sorted(names.items(), key=lambda item: item[0].oid)

@@ -112,6 +112,9 @@ class CompiledProgram:
     value_index: dict[int, int] = field(default_factory=dict)
     events: list[int] = field(default_factory=list)  # indexes of top-level Events
     form_by_name: dict[str, FormInfo] = field(default_factory=dict)
+    # What the engine works out once for all the sessions of the program (set, once, by
+    # lore.engine.natives.prepare; the program does not change after that).
+    engine: Any = None
 
     def form(self, name: str) -> FormInfo:
         return self.form_by_name[name]

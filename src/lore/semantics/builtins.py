@@ -10,8 +10,8 @@ quantities, texts and types used as values, and the builtin functions ``min`` an
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
+from lore.records import record
 from lore.semantics.builtin_lists import (
     dict_members,
     integer_range_members,
@@ -116,7 +116,7 @@ _UNIT = UnitT(UnitFamily("U", integer=False, factors={}), "U")
 _ENUM = TypeParam("E")
 
 
-@dataclass(frozen=True)
+@record(slots=False)
 class Family:
     """A table of the reference: builtin members of one kind of value.
 

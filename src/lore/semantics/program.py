@@ -9,10 +9,12 @@ twice is loaded once, so import cycles are fine.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import field
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from lore.records import record
 from lore.syntax import ast
 from lore.syntax.diagnostics import Diagnostic, Severity
 from lore.syntax.parser import ParseResult, parse
@@ -24,7 +26,7 @@ PRELUDE = "prelude.lore"
 MAX_FILE_BYTES = 16 * 1024 * 1024
 
 
-@dataclass
+@record(frozen=False, slots=False)
 class Module:
     source: SourceFile
     parsed: ParseResult
@@ -40,7 +42,7 @@ class Module:
         return self.parsed.module
 
 
-@dataclass
+@record(frozen=False, slots=False)
 class Program:
     modules: list[Module]
     diagnostics: list[Diagnostic]
@@ -88,8 +90,13 @@ def display_name(path: Path) -> str:
 
 
 class Loader:
-    def __init__(self, search: list[Path] | None = None) -> None:
+    def __init__(
+        self, search: list[Path] | None = None, name_of: Callable[[Path], str] | None = None
+    ) -> None:
         self.search = library_path() if search is None else search
+        # How an imported file is named in diagnostics and errors (a server names the
+        # files of a bundle by their place in it).
+        self.name_of = name_of or display_name
         self.modules: list[Module] = []
         self.by_path: dict[Path, Module] = {}
         self.diagnostics: list[Diagnostic] = []
@@ -206,7 +213,7 @@ class Loader:
                     f"{MAX_FILE_BYTES})",
                 )
                 return None
-            source = SourceFile.from_path(path, display_name(path))
+            source = SourceFile.from_path(path, self.name_of(path))
         except OSError as error:
             self._error(
                 module,

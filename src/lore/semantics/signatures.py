@@ -10,8 +10,8 @@ drift apart. How each member runs is the compiler's (``lore.runtime.builtin_code
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
+from lore.records import record
 from lore.semantics.types import (
     DATE,
     STRING,
@@ -26,7 +26,7 @@ from lore.semantics.types import (
 )
 
 
-@dataclass(frozen=True)
+@record(slots=False)
 class Builtin:
     """A builtin member: its parameters and result (None: a rule, no value).
 

@@ -7,10 +7,10 @@ what Lore has instead. This module holds those words, so the parser only decides
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from lore.records import record
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Foreign:
     """A construct Lore does not have: what to say, and what to write instead.
 

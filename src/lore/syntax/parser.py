@@ -7,8 +7,9 @@ to the next statement or definition boundary, so one file yields all its errors.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from lore.records import record
 from lore.syntax import ast, foreign
 from lore.syntax.diagnostics import Diagnostic, Severity
 from lore.syntax.lexer import tokenize
@@ -34,7 +35,7 @@ __all__ = ["MAX_DIAGNOSTICS", "MAX_NESTING", "ParseResult", "parse", "parse_text
 _RUNS_TO_END = frozenset(("lex.unterminated-comment", "lex.unterminated-long-string"))
 
 
-@dataclass
+@record(frozen=False, slots=False)
 class ParseResult:
     module: ast.Module
     comments: list[Comment]

@@ -9,11 +9,12 @@ square gets a warning.
 
 from __future__ import annotations
 
-import difflib
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from lore.records import record
 from lore.semantics.check import CheckResult
 from lore.semantics.checker import Checker
 from lore.semantics.literals import XMLProblem, offset_of, parse_xml
@@ -24,13 +25,16 @@ from lore.syntax.diagnostics import Diagnostic, Severity
 from lore.syntax.parser import value_start
 from lore.syntax.source import SourceFile, Span
 from lore.syntax.walk import walk
-from lore.world.geometry import Geometry, SectionedGeometry, read_geometry
-from lore.world.xmldoc import XMLError, read_xml
+
+# The geometry reader (and its XML Schemas) is imported when an area has a map: most
+# files have none, and `lore check` should start fast.
+if TYPE_CHECKING:
+    from lore.world.geometry import Geometry
 
 PATH_RE = re.compile(r"/((?:[^\W\d]\w*)(?:/[^\W\d]\w*)*)?(?:\[([^\]]*)\])?")
 
 
-@dataclass(eq=False)
+@record(frozen=False, eq=False, slots=False)
 class Area:
     name: str
     label: str
@@ -41,7 +45,7 @@ class Area:
     path: str | None = None
 
 
-@dataclass(frozen=True)
+@record(slots=False)
 class Location:
     labels: tuple[str, ...]
     coordinate: str | None
@@ -135,6 +139,8 @@ class WorldCheck:
     ) -> None:
         """The terrains an area's ``terrainCosts`` literal names must be its map's, and
         their costs above zero."""
+        from lore.world.geometry import SectionedGeometry
+
         if not isinstance(geometry, SectionedGeometry):
             self.report(
                 source,
@@ -167,6 +173,9 @@ class WorldCheck:
                 )
 
     def geometry_of(self, expr: ast.Expr, source: SourceFile) -> Geometry | None:
+        from lore.world.geometry import read_geometry
+        from lore.world.xmldoc import XMLError, read_xml
+
         if isinstance(expr, ast.StringLit) and expr.kind == "xml":
             offset = value_start(expr, source)
             xml_source = None
@@ -311,6 +320,8 @@ class WorldCheck:
         coordinate = location.coordinate
         if coordinate is None or geometry is None:
             return
+        from lore.world.geometry import SectionedGeometry
+
         if isinstance(geometry, SectionedGeometry):
             section = geometry.section(coordinate)
             if section is None:
@@ -358,6 +369,8 @@ def _parses(text: str) -> bool:
 
 
 def _did_you_mean(name: str, candidates: list[str]) -> str | None:
+    import difflib  # only for a name that is not found
+
     matches = difflib.get_close_matches(name, candidates, n=1, cutoff=0.6)
     return f"did you mean '{matches[0]}'?" if matches else None
 
