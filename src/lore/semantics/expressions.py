@@ -6,7 +6,6 @@ A member that takes no arguments is called without parentheses (``goals.get1st``
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -16,6 +15,8 @@ from lore.records import record
 from lore.semantics import builtins, literals
 from lore.semantics.constants import fold
 from lore.semantics.context import Context, ResultSlot
+from lore.semantics.member_hints import members_hint
+from lore.semantics.operators import arithmetic, operand_hint, ordered
 from lore.semantics.symbols import (
     BuiltinTypeSymbol,
     CallableSymbol,
@@ -34,7 +35,6 @@ from lore.semantics.types import (
     BOOLEAN,
     DICE,
     INTEGER,
-    NUMBER,
     PRIMITIVES,
     REAL,
     STRING,
@@ -42,7 +42,6 @@ from lore.semantics.types import (
     UNKNOWN,
     VOID,
     AnonFormT,
-    DictT,
     EnumT,
     FormT,
     FuncT,
@@ -547,16 +546,16 @@ class ExpressionChecker:
                 else None
             )
         elif op in _ORDERING:
-            result = BOOLEAN if _ordered(left, right) else None
+            result = BOOLEAN if ordered(left, right) else None
         else:
-            result = _arithmetic(op, left, right)
+            result = arithmetic(op, left, right)
         if result is None:
             self.checker.error(
                 ctx,
                 expr.span,
                 "check.operands",
                 f"'{op}' cannot combine {left} and {right}",
-                _operand_hint(op, left, right),
+                operand_hint(op, left, right),
             )
             return UNKNOWN
         return result
@@ -768,7 +767,7 @@ class ExpressionChecker:
         else:
             what = str(target) if isinstance(target, TypeOf) else f"type {target}"
         checker.error(
-            ctx, span, "check.unknown-member", f"{what} {missing}", _members_hint(name, candidates)
+            ctx, span, "check.unknown-member", f"{what} {missing}", members_hint(name, candidates)
         )
         return Ref(UNKNOWN)
 
@@ -985,56 +984,6 @@ class ExpressionChecker:
         return Ref(PRIMITIVES["xml"])
 
 
-# Names of members in other languages, and the Lore member that does the same.
-_OTHER_NAMES = {
-    "size": "length",
-    "len": "length",
-    "count": "length",
-    "substring": "slice",
-    "substr": "slice",
-    "push": "add",
-    "append": "add",
-    "concat": "addAll",
-    "extend": "addAll",
-    "first": "get1st",
-    "at": "get",
-    "includes": "contains",
-    "has": "contains",
-    "find": "find1st",
-    "where": "filter",
-    "some": "any",
-    "every": "all",
-    "forEach": "foreach",
-    "each": "foreach",
-    "sorted": "sort",
-    "orderBy": "sortBy",
-    "reversed": "reverse",
-    "unique": "distinct",
-    "strip": "trim",
-}
-SHOWN_MEMBERS = 8
-
-
-def _members_hint(name: str, candidates: list[str]) -> str | None:
-    """What the value has instead: the Lore name of a member of another language, or the
-    closest name; then the members that exist, closest first."""
-    names = sorted(set(candidates) - {name})
-    if not names:
-        return None
-    other = _OTHER_NAMES.get(name)
-    guess = other if other in names else None
-    if guess is None:
-        matches = [n for n in names if n.casefold() == name.casefold()]
-        matches = matches or difflib.get_close_matches(name, names, n=1, cutoff=0.7)
-        guess = matches[0] if matches else None
-    ranked = sorted(
-        names, key=lambda n: (-difflib.SequenceMatcher(None, name.lower(), n.lower()).ratio(), n)
-    )
-    shown = ", ".join(ranked[:SHOWN_MEMBERS]) + (", ..." if len(ranked) > SHOWN_MEMBERS else "")
-    listed = f"its members: {shown}"
-    return f"did you mean '{guess}'? {listed}" if guess is not None else listed
-
-
 def _builtin_signature(name: str, kind: str, builtin: builtins.Builtin) -> Signature:
     return Signature(
         name,
@@ -1117,69 +1066,3 @@ def _source_offset(expr: ast.StringLit, source: SourceFile, index: int) -> int:
         match = _ESCAPE.match(body, position)
         position = match.end() if match else position + 1
     return start + position
-
-
-def _ordered(left: Type, right: Type) -> bool:
-    if is_numeric(left) and is_numeric(right):
-        return True
-    if isinstance(left, UnitT) and isinstance(right, UnitT):
-        return left.family is right.family
-    return left == right and left in (STRING, PRIMITIVES["date"])
-
-
-def _arithmetic(op: str, left: Type, right: Type) -> Type | None:
-    if is_numeric(left) and is_numeric(right):
-        if op == "/" and left == INTEGER and right == INTEGER:
-            return INTEGER
-        if left == right:
-            return left
-        return REAL if REAL in (left, right) else NUMBER
-    if op == "+" and STRING in (left, right):
-        # Text joins with text, typed strings, numbers and booleans: "HP: " + hp.
-        other = right if left == STRING else left
-        if (
-            other in (*TYPED_STRINGS, STRING, BOOLEAN, DICE)
-            or is_numeric(other)
-            or isinstance(other, UnitT | EnumT | ListT | RangeT | DictT)
-        ):
-            return STRING
-    if isinstance(left, UnitT) or isinstance(right, UnitT):
-        return _quantity_arithmetic(op, left, right)
-    if DICE in (left, right) and op in "+-" and {left, right} <= {DICE, INTEGER}:
-        return DICE
-    return None
-
-
-def _quantity_arithmetic(op: str, left: Type, right: Type) -> Type | None:
-    if isinstance(left, UnitT) and isinstance(right, UnitT):
-        if left.family is not right.family:
-            return None
-        if op in "+-%":
-            return left
-        if op == "/":
-            return REAL
-        return None
-    if op == "*" and isinstance(left, UnitT) and is_numeric(right):
-        return left
-    if op == "*" and isinstance(right, UnitT) and is_numeric(left):
-        return right
-    if op == "/" and isinstance(left, UnitT) and is_numeric(right):
-        return left
-    return None
-
-
-def _operand_hint(op: str, left: Type, right: Type) -> str | None:
-    if isinstance(left, UnitT) != isinstance(right, UnitT):
-        unit = left if isinstance(left, UnitT) else right
-        other = right if unit is left else left
-        assert isinstance(unit, UnitT)
-        if is_numeric(other):
-            return f"give the number a unit, like 1[{unit.unit}], or use .toReal"
-    if isinstance(left, UnitT) and isinstance(right, UnitT):
-        if left.family is right.family:
-            return (
-                "Lore does not build compound units: take bare numbers with .toReal "
-                "and give the result a unit"
-            )
-        return f"[{left.unit}] and [{right.unit}] measure different things"
-    return None
