@@ -14,6 +14,8 @@ import "basic.lore":url;
 section asked {
  [R] = 5[min];
  enum Stance { attack; defend; }
+ place = { location = "/":loc; geometry = [=[<?xml version="1.0" encoding="UTF-8"?>
+<geometry xmlns="http://www.xgmtk.org/Point"><point label="0" /></geometry>]=]:xml; }:Area;
  start = { ticks = 0; priority = 0; handler = @{ ask; }; }:Event;
  rule ask {
   a = GM.query("everything", {
@@ -23,7 +25,7 @@ section asked {
    either = number.input;
    yes = boolean.input;
    text = string.input;
-   place = loc.input;
+   where = loc.input;
    link = url.input;
    who = jid.input;
    when = date.input;
@@ -37,7 +39,7 @@ section asked {
   });
   ok = a.few > 1 & a.few < 4 & a.fraction >= 0.25 & a.fraction <= 0.5
    & a.far >= 1[km] & a.far <= 3[km] & {3, 5, 7}.contains(a.one) & a.some.length >= 1;
-  GM.message("answered " + ok + " " + a.place + " " + a.stance);
+  GM.message("answered " + ok + " " + a.where + " " + a.stance);
   schedule.add({ ticks = schedule.current + 1[R]; priority = 0; handler = @{ ask; }; }:Event);
  }
 }

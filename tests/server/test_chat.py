@@ -6,6 +6,7 @@ import pytest
 
 from lore.dice import FixedSource
 from lore.server.chat import RollError, chat_roll, clean_html
+from tests.engine.harness import play
 
 
 def test_a_line_that_is_a_dice_command_is_rolled() -> None:
@@ -33,3 +34,20 @@ def test_html_is_cleaned_and_images_come_from_the_bundle() -> None:
     assert "javascript" not in cleaned and "evil" not in cleaned and "style" not in cleaned
     assert "<big>宝物</big>" in cleaned
     assert '<img src="/bundle/abc/chest.jpg">' in cleaned
+
+
+def test_the_sessions_rule_system_adds_its_own_commands() -> None:
+    session = play(
+        'import "basic.lore":url;\nimport "ninja.lore":url;\nsection s {\n'
+        ' go = { ticks = 0; priority = 0; handler = @{ GM.message("ready"); }; }:Event;\n}\n',
+        dice=[],
+    )
+    roll = chat_roll("/r NJ3@1", FixedSource([8, 9, 2]), session, "y@x")
+    assert roll is not None and roll.text == "(NJ3@1) ＞ [8 9 2] ＞ 達成数2 ＞ 成功"
+    assert [die.value for die in roll.dice] == [8, 9, 2]
+    assert chat_roll("SNJ1", FixedSource([3]), session).secret  # type: ignore[union-attr]
+    plain = chat_roll("2D6", FixedSource([1, 2]), session)
+    assert plain is not None and plain.text == "(2D6) ＞ 3[1,2] ＞ 3"
+    assert chat_roll("忍殺", None, session) is None
+    with pytest.raises(RollError, match="more dice than the 1 faces given"):
+        chat_roll("NJ3", FixedSource([8]), session)

@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from lore.cli.atomic import write_atomically
 from lore.cli.io import print_diagnostics, summary, unreadable, usage_error
 from lore.syntax.parser import parse
 from lore.syntax.source import SourceFile
@@ -48,7 +49,11 @@ def run(args: argparse.Namespace) -> int:
                 status = 1
         elif args.write:
             if formatted != source.text:
-                path.write_text(formatted, encoding="utf-8")
+                try:
+                    write_atomically(path, formatted)
+                except OSError as error:
+                    usage_error(f"cannot write {path}: {error.strerror or error}")
+                    status = 1
         else:
             sys.stdout.write(formatted)
     return status

@@ -1,6 +1,7 @@
 """``lore``: check, format, run and simulate Lore programs.
 
-Exit codes: 0 clean (warnings allowed), 1 errors in the program, 2 usage error.
+Exit codes: 0 clean (warnings allowed), 1 errors in the program, 2 usage error, 130
+when interrupted (Ctrl-C).
 
 Each command lives in a module, with ``add_arguments(parser)`` (its arguments, and its
 description when it has a long one) and ``run(args)`` (the exit code); a module of
@@ -99,10 +100,12 @@ def command_of(argv: Sequence[str]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = sys.argv[1:] if argv is None else list(argv)
-    with collector_paused():  # importing a command makes many objects and no garbage
-        parser = build_parser(command_of(arguments))
-    args = parser.parse_args(arguments)
     try:
+        # Importing the command is inside: a Ctrl-C while it loads is an interruption
+        # like any other, not a traceback.
+        with collector_paused():  # importing a command makes many objects and no garbage
+            parser = build_parser(command_of(arguments))
+        args = parser.parse_args(arguments)
         status: int = args.handler(args)
     except KeyboardInterrupt:
         print("lore: interrupted", file=sys.stderr)

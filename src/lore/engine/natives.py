@@ -5,12 +5,14 @@ function type (``message``, ``query``, ``add``) and the engine's values (``GM``,
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from lore.engine import happenings, map_queries, rolls, world_natives
-from lore.engine.participants import Pending
+from lore.engine import command_rolls, happenings, map_queries, odds_values, rolls, world_natives
+from lore.engine.participants import Pending, Refusal
 from lore.engine.queries import AnswerError, Query, fill, make_query, plain
+from lore.engine.saves import Answer
 from lore.runtime.errors import RuleError
 from lore.runtime.ops import handler_call, ticks_of
 from lore.runtime.quantity import Quantity
@@ -66,8 +68,11 @@ def _prepared(program: CompiledProgram) -> Prepared:
     schedule.methods.setdefault("add", schedule_add)
     world_natives.install(program)
     rolls.install(program)
+    command_rolls.install(program)
+    odds_values.install(program)
     happenings.install(program)
     map_queries.install(program)
+    actor.methods["addKnownSecret"] = add_known_secret  # each key kept once
     every = list(program.forms.values())
     for form in every:
         form.vtable = {}  # built again below, with the native rules
@@ -108,6 +113,17 @@ def install(session: Session) -> UnitFamily:
     return time
 
 
+def add_known_secret(rt: Runtime, actor: LoreObject, keys: tuple[Any, ...]) -> dict[str, Any]:
+    """The alter ``Actor.addKnownSecret`` (the prelude declares it): the keys not known
+    yet join ``knownSecrets``, each once, in the order requested."""
+    known = actor.values.get("knownSecrets") or ()
+    added: list[Any] = []
+    for key in keys:
+        if key not in known and key not in added:
+            added.append(key)
+    return {"knownSecrets": (*known, *added)}
+
+
 def after_values(session: Session) -> None:
     """Once the program's values exist: ``system.allPC`` is every actor among them."""
     prepared = prepare(session.program)
@@ -119,6 +135,9 @@ def after_values(session: Session) -> None:
     assert session.rt.system is not None
     session.rt.system.values["allPC"] = actors
     session.world = world_natives.build(session, prepared)
+    from lore.engine import system_commands  # (it builds on the session module)
+
+    system_commands.prepare(session)
 
 
 def set_time(session: Session, ticks: int, priority: int) -> None:
@@ -201,10 +220,11 @@ def ask_query(rt: Runtime, query: Query, spec: Any = None) -> LoreObject:
     query = replace(query, id=f"{key[1]}/{'.'.join(map(str, key[2]))}/{key[3]}")
     known = session.step_answers.get(key)
     if known is not None:
-        filled = fill(query, spec, known)
+        filled = fill(query, spec, known, place_check(session))
         filled.oid = next(session.oids)
         return filled
     if query.id in session.open:
+        rt.suspended = True
         raise Suspend(query.id)
     to = query.to
     if key not in session.asked:
@@ -222,30 +242,50 @@ def ask_query(rt: Runtime, query: Query, spec: Any = None) -> LoreObject:
     participant = session.participants.get(to)
     if participant is None:
         raise Stop("no-answer", f"nobody answers for {to}")
-    while True:
-        answer = participant.ask(query, rt.choices)
-        if answer is None:
-            raise Stop("no-answer", f"{to} has no answer left")
-        if isinstance(answer, Pending):
-            session.open[query.id] = (key, query, spec)
-            raise Suspend(query.id)
-        try:
-            filled = fill(query, spec, answer)
-        except AnswerError as error:
-            if participant.rejected(query, answer, str(error)):
-                continue
-            raise Stop("error", f"answer of {to} to '{query.title}': {error}") from None
-        break
+    try:
+        while True:
+            answer = participant.ask(query, rt.choices)
+            if answer is None:
+                raise Stop("no-answer", f"{to} has no answer left")
+            if isinstance(answer, Pending):
+                session.open[query.id] = (key, query, spec)
+                rt.suspended = True
+                raise Suspend(query.id)
+            try:
+                filled = fill(query, spec, answer, place_check(session))
+            except AnswerError as error:
+                if participant.rejected(query, answer, str(error)):
+                    continue
+                raise Stop("error", f"answer of {to} to '{query.title}': {error}") from None
+            break
+    except Refusal as refusal:
+        raise Stop("error", str(refusal)) from None
     record_answer(session, query, key, answer)
     filled.oid = next(session.oids)
     return filled
 
 
+def place_check(session: Session) -> Callable[[str], str | None]:
+    """How an answer's location is checked: the reason it names no place of the
+    session's world, or None when it does."""
+
+    def check(text: str) -> str | None:
+        world = session.world
+        if world is None or world.root is None:
+            return "the session has no places"
+        try:
+            world.resolve(TypedString("loc", text))
+        except RuleError as error:
+            return error.message
+        return None
+
+    return check
+
+
 def record_answer(session: Session, query: Query, key: Any, answer: dict[str, Any]) -> None:
     """Keep an answer for the step, in the session's log and in the transcript."""
     session.step_answers[key] = answer
-    session.answers.append((query.to, answer))
-    session.answer_ids.append(query.id)
+    session.answers.append(Answer(query.to, answer, query.id, query.title))
     session.transcript.add(
         {
             "tick": session.ticks,

@@ -112,6 +112,14 @@ class Stream:
         return low + below(self.next64, high - low + 1)
 
 
+def path_key(key: int, path: tuple[int, ...]) -> int:
+    """The key of the stream of a ``foreach`` body at ``path`` (its index in each
+    enclosing ``foreach``), from the key of its handler's stream."""
+    for index in path:
+        key = mix((key + (index + 1) * STRIDE) & MASK)
+    return key
+
+
 def stream_key(seed: int, salt: int) -> int:
     """The key of a family of streams of a session (its seed and a salt)."""
     return mix((mix(seed & MASK) ^ salt) & MASK)

@@ -38,7 +38,9 @@ def install(program: CompiledProgram) -> None:
     forms["Actor"].methods.setdefault("action", action)
 
 
-def build(session: Session, prepared: Prepared) -> World:
+def build(session: Session, prepared: Prepared, report: bool = True) -> World:
+    """The session's world, from its values (the GM is told of refused geometries unless
+    ``report`` is False: a restored session was told before)."""
     program = session.program
     units = program.result.checker.units.units
     g = session.rt.g
@@ -50,7 +52,7 @@ def build(session: Session, prepared: Prepared) -> World:
         if id(g[index]) in named
     }
     world = World(areas, program.form_by_name["Area"], units["m"], units, labels)
-    for path, problem in world.problems:
+    for path, problem in world.problems if report else ():
         session.report(
             RuleError(
                 f"the geometry of area '{path}' is refused: {problem}",

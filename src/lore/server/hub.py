@@ -169,8 +169,13 @@ class Hub:
         if len(text) > MAX_CHAT:
             raise Refused(Code.TOO_LARGE, f"a chat line is at most {MAX_CHAT} characters")
         data: dict[str, Any] = {"from": connection.seat, "to": message.to, "at": time.time()}
+        master = room.table.master
         try:
-            roll = chat_roll(text)
+            # The rule system's own commands run its Lore rules: on the engine's side.
+            async with room.lock:
+                roll = await self.rooms.in_engine(
+                    lambda: chat_roll(text, session=master.session, seat=connection.seat)
+                )
         except RollError as error:
             raise Refused(Code.BAD_ROLL, str(error)) from None
         if roll is None:

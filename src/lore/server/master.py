@@ -20,8 +20,9 @@ from typing import Any
 from lore.engine.participants import PENDING, Participants, Pending, Replaying, ReplayLog
 from lore.engine.queries import Query
 from lore.engine.randomness import Stream
-from lore.engine.saves import Stored, save_text
+from lore.engine.saves import SaveData, Stored, save_text
 from lore.engine.session import Limits, Session
+from lore.engine.snapshot import describe_queue
 from lore.engine.transcript import Record, Transcript
 from lore.engine.views import GM, hidden_keys, placed_objects, view
 from lore.engine.world_natives import route_between, terrain_costs
@@ -66,7 +67,7 @@ class Master:
         self.program = program
         self.seed = seed
         self.transcript = Transcript()
-        log = ReplayLog(stored.answers, stored.ids) if stored and stored.answers else None
+        log = ReplayLog(stored.answers, "the save") if stored and stored.answers else None
 
         def participant(who: str) -> Later | Replaying:
             return Replaying(log, who, Later()) if log is not None else Later()
@@ -240,17 +241,20 @@ class Master:
         session = self.session
         shown = len([r for r in self.transcript.records if r["kind"] != "end"])
         changed = [(obj.label, members) for obj, members in session.changed() if obj.label]
-        return save_text(
-            entry,
-            target,
-            self.seed,
-            session.ticks,
-            session.answers,
-            shown,
-            title,
+        data = SaveData(
+            scenario=[entry],
+            seed=self.seed,
+            ticks=session.ticks,
+            answers=list(session.answers),
+            files=self.program.files(),
+            snapshot=session.snapshot(),
+            records=shown,
+            shown=shown,
+            title=title,
             changed=changed,
-            ids=session.answer_ids,
+            schedule=describe_queue(session),
         )
+        return save_text(data, target)
 
 
 def areas_of(root: AreaNode | None) -> list[AreaNode]:

@@ -123,7 +123,8 @@ class Rooms:
         folder = materialize(self.workdir, digest, files)
         result = checked(folder, entry)
         try:
-            stored = read_stored(result.program.modules)
+            found = read_stored(result.program.modules)
+            stored = found if found.format else None  # None: the entry is not a save
         except SaveError as error:
             raise BundleError([Problem(f"not a valid save: {error}", entry)]) from None
         return Program(result, compile_program(result), stored, folder)

@@ -351,8 +351,11 @@ class WorldCheck:
 
 
 def check_world(result: CheckResult) -> list[Diagnostic]:
-    """The world model's diagnostics for a checked program."""
-    return WorldCheck(result).run()
+    """The world model's diagnostics for a checked program (and those of the patterns of
+    its chat commands, also literals checked once the program's types are known)."""
+    from lore.world.command_patterns import check_command_patterns
+
+    return WorldCheck(result).run() + check_command_patterns(result)
 
 
 def _join(parent: str | None, label: str) -> str:
