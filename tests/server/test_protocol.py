@@ -299,7 +299,7 @@ section bad {
  rule ask {
   answer = GM.query("what?", { what = What.input; });
   select (answer.what) {
-   case (What.divide) { GM.message("x" + (1 / 0)); }
+   case (What.divide) { GM.message("x" + (1 / {0}.get(0))); }
    default { deeper(0); }
   }
  }
