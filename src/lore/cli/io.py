@@ -46,3 +46,13 @@ def summary(errors: int, warnings: int) -> None:
         if warnings:
             parts.append(f"{warnings} warning{'s' if warnings != 1 else ''}")
         print(", ".join(parts), file=sys.stderr)
+
+
+def no_events_note(path: Path) -> str:
+    """What to say when a file has nothing to run (its session ends before it starts)."""
+    return (
+        f"lore: nothing happened: {path} has no events to run\n"
+        "  hint: a scenario starts with an Event value at the top of a section, like\n"
+        '    start = { ticks = 0; priority = 0; handler = @{ GM.message("hello"); }; }:Event;\n'
+        "  (the events of the files it imports do not start: those are libraries)"
+    )

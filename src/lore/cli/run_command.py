@@ -20,7 +20,7 @@ from pathlib import Path
 from lore.cli.answers_file import Answers, load_answers, unknown_seats
 from lore.cli.atomic import AtomicFile, write_atomically
 from lore.cli.interrupts import Interrupts
-from lore.cli.io import print_diagnostics, unreadable, usage_error
+from lore.cli.io import no_events_note, print_diagnostics, unreadable, usage_error
 from lore.cli.printer import Printer, resumed_summary
 from lore.cli.terminal import Terminal
 from lore.engine.participants import (
@@ -188,6 +188,8 @@ def play_to(
             return 1
         if reason == "error":
             status = 1
+        if reason == "no-events" and session.steps == 0:
+            print(no_events_note(args.file), file=sys.stderr)
         if reason == "no-events":
             for script in scripts.values():
                 for left in script.left():

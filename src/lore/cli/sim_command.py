@@ -29,7 +29,7 @@ from lore.analysis.simulate import (
     simulate,
     summarize,
 )
-from lore.cli.io import print_diagnostics, unreadable, usage_error
+from lore.cli.io import no_events_note, print_diagnostics, unreadable, usage_error
 from lore.engine.session import Limits
 
 LABELS = {
@@ -112,6 +112,8 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(figures, ensure_ascii=False, indent=2))
     else:
         print(format_summary(summary, str(path)))
+    if summary.steps.high == 0:
+        print(no_events_note(path), file=sys.stderr)
     return 0
 
 

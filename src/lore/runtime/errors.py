@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lore.errors import LoreError
+from lore.syntax.diagnostics import underline
 from lore.syntax.source import SourceFile, Span
 
 
@@ -45,9 +46,9 @@ class RuleError(LoreError):
         lines = [f"{self.location()}: error: {self.message}"]
         if self.frames:
             last = self.frames[-1]
-            pos = last.source.position(last.span.start)
-            text = last.source.line_text(pos.line)
-            lines.append(f"{pos.line} | {text}")
+            line, text, marks = underline(last.source, last.span)
+            lines.append(f"{line} | {text}")
+            lines.append(f"{' ' * len(str(line))} | {marks}")
         if self.hint:
             lines.append(f"hint: {self.hint}")
         shown: list[str] = []

@@ -43,6 +43,24 @@ class Range:
         return f"{show(self.low)}{op}{show(self.high)}"
 
 
+class LoreDict:
+    """A dictionary value (``dict<K, V>``): a mapping that is never changed (``put`` gives
+    a new one). Keys keep the order in which they were first put."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: dict[Any, Any]) -> None:
+        self.items = items
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, LoreDict) and self.items == other.items
+
+    __hash__ = None  # type: ignore[assignment]  # a dictionary is no key
+
+    def __repr__(self) -> str:
+        return show(self)
+
+
 @dataclass(eq=False)
 class EnumInfo:
     """An enum of the running program: its values in order."""
@@ -184,6 +202,8 @@ def show(value: Any) -> str:
         return repr(value)
     if isinstance(value, tuple):
         return "{" + ", ".join(show(item) for item in value) + "}"
+    if isinstance(value, LoreDict):
+        return "{" + ", ".join(f"{show(k)}: {show(v)}" for k, v in value.items.items()) + "}"
     if isinstance(value, Quantity | Dice | Range | TypedString):
         return str(value)
     if isinstance(value, EnumValue):

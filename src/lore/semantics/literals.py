@@ -57,10 +57,12 @@ def check_url(value: str) -> list[Problem]:
             ]
     if not value:
         return [Problem(0, 0, "empty url")]
-    scheme = urlsplit(value).scheme if ":" in value else ""
+    try:
+        urlsplit(value)
+    except ValueError as error:  # `http://[m]/`: brackets that hold no IPv6 address
+        return [Problem(0, len(value), f"'{value}' is not a url: {error}")]
     if ":" in value.split("/")[0] and not _SCHEME_RE.fullmatch(value.split(":")[0]):
         return [Problem(0, len(value), f"'{value}' is not a url: bad scheme")]
-    del scheme
     return []
 
 
