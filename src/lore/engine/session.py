@@ -564,6 +564,8 @@ class Session:
                     value.label = labels[place]
         except Exception as error:
             raise self.rule_error(error, sys.exc_info()[2]) from None
+        finally:
+            rt.rest()  # a value requests and schedules nothing (the steps begin with none)
         natives.after_values(self)
         stored = self.stored_schedule()
         if stored is None:
