@@ -89,11 +89,22 @@ def test_unusable_files_are_usage_errors(
     assert message in err
 
 
-def test_binary_and_broken_encodings_give_diagnostics_not_tracebacks(
+def test_a_binary_file_is_refused_without_being_quoted(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     target = tmp_path / "junk.lore"
     target.write_bytes(bytes(range(256)) * 4)
+    status, out, err = run(["check", str(target)], capsys)
+    assert status == 2
+    assert out == ""
+    assert err == f"lore: error: cannot read {target}: it is not a text file (it holds binary data)\n"
+
+
+def test_broken_encodings_give_diagnostics_not_tracebacks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "junk.lore"
+    target.write_bytes(bytes(range(1, 256)) * 4)
     status, out, err = run(["check", str(target)], capsys)
     assert status == 1
     assert "Traceback" not in out + err

@@ -21,6 +21,7 @@ from lore.engine.session import Limits, Session
 from lore.runtime.compiler import compile_program
 from lore.runtime.errors import RuleError
 from lore.semantics.check import check_paths
+from lore.syntax.source import SourceFile
 from lore.world import geometry as geometry_module
 from lore.world import xmldoc
 from lore.world.xmldoc import XMLError, read_xml
@@ -275,14 +276,26 @@ def test_too_many_elements_are_reported_by_check(
 
 
 def session_with_map_changed_to(folder: Path, text: str) -> Session:
-    """A session whose geometry file was good when checked, then replaced by ``text``."""
+    """A session whose geometry passed the checker but is ``text`` when the world reads
+    it (the world checks every map again, whoever compiled the program)."""
     (folder / "map.xml").write_text(grid_xml(["..", ".."], 8), encoding="utf-8")
     result = check_paths([lore_file(folder, '("map.xml":url).loadXML')])
     assert result.ok
-    (folder / "map.xml").write_text(text, encoding="utf-8")
+    [url] = result.checker.xml_files
+    result.checker.xml_files[url] = SourceFile("map.xml", text)
     session = Session(compile_program(result), 0, Participants(), Limits(max_steps=5))
     session.run()
     return session
+
+
+def test_a_map_file_is_read_once_the_session_uses_what_was_checked(tmp_path: Path) -> None:
+    (tmp_path / "map.xml").write_text(grid_xml(["..", ".."], 8), encoding="utf-8")
+    result = check_paths([lore_file(tmp_path, '("map.xml":url).loadXML')])
+    assert result.ok
+    (tmp_path / "map.xml").write_text(million_squares(), encoding="utf-8")
+    session = Session(compile_program(result), 0, Participants(), Limits(max_steps=5))
+    session.run()
+    assert session.world is not None and session.world.problems == []
 
 
 @pytest.mark.parametrize("case", CASES, ids=str)

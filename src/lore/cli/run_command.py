@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from lore.cli.io import print_diagnostics, unreadable, usage_error
+from lore.cli.io import print_diagnostics, read_failure, unreadable, usage_error
 from lore.cli.terminal import Terminal
 from lore.engine.participants import (
     Participant,
@@ -32,6 +32,7 @@ from lore.runtime.compiler import compile_program
 from lore.runtime.errors import RuleError
 from lore.semantics.check import check_paths, ordered_diagnostics
 from lore.syntax.diagnostics import has_errors
+from lore.syntax.files import read_bytes
 from lore.world.static import check_world
 
 _TAG = re.compile(r"<[^>]*>")
@@ -65,7 +66,9 @@ def load_answers(path: Path) -> dict[str, list[dict[str, Any]]]:
     if problem is not None:
         raise ValueError(problem)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_bytes(path).decode("utf-8"))
+    except OSError as error:
+        raise ValueError(read_failure(path, error)) from None
     except UnicodeDecodeError:
         raise ValueError(f"{path}: not UTF-8 text") from None
     except json.JSONDecodeError as error:
@@ -92,7 +95,11 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         usage_error(str(error))
         return 2
-    result = check_paths([path])
+    try:
+        result = check_paths([path])
+    except OSError as error:
+        usage_error(read_failure(path, error))
+        return 2
     diagnostics = ordered_diagnostics(result.program, result.diagnostics + check_world(result))
     if has_errors(diagnostics):
         print_diagnostics(diagnostics)

@@ -1156,14 +1156,10 @@ class Emitter:
         return "None"
 
     def load_xml(self, url: ast.StringLit) -> str:
-        base = self.source.path.parent if self.source.path is not None else None
-        text = ""
-        if base is not None:
-            try:
-                text = (base / url.value).read_text(encoding="utf-8", errors="replace")
-            except OSError:
-                text = ""
-        return self.compiler.constant(TypedString("xml", text), ("xmlfile", url.value, str(base)))
+        # The file as the checker read it (it is not read again).
+        found = self.compiler.result.checker.xml_files.get(id(url))
+        text = found.text if found is not None else ""
+        return self.compiler.constant(TypedString("xml", text), ("xmlfile", id(url)))
 
 
 _LIST_BUILTINS = {

@@ -77,6 +77,8 @@ class Checker:
         self.deferred: list[Callable[[], None]] = []
         # The values whose types are being inferred, innermost last (to show a circle).
         self.value_stack: list[VarSymbol] = []
+        # The files of ``loadXML`` as read (None: refused), by the id of the url literal.
+        self.xml_files: dict[int, SourceFile | None] = {}
 
     # ------------------------------------------------------------ reporting
 

@@ -6,6 +6,7 @@ A member that takes no arguments is called without parentheses (``goals.get1st``
 
 from __future__ import annotations
 
+import errno
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -14,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from lore.semantics import builtins, literals
 from lore.semantics.context import Context, ResultSlot
+from lore.semantics.program import UrlProblem, local_path
 from lore.semantics.symbols import (
     BuiltinTypeSymbol,
     CallableSymbol,
@@ -58,6 +60,7 @@ from lore.semantics.types import (
 )
 from lore.syntax import ast
 from lore.syntax.diagnostics import Diagnostic, Severity
+from lore.syntax.files import describe
 from lore.syntax.parser import value_start
 from lore.syntax.source import SourceFile, Span
 
@@ -865,7 +868,9 @@ class ExpressionChecker:
     # ------------------------------------------------------------ files named in the code
 
     def check_load_xml(self, expr: ast.Member, ctx: Context) -> Ref | None:
-        """``("dungeon.xml":url).loadXML``: the file must exist and be well-formed XML."""
+        """``("dungeon.xml":url).loadXML``: the file must be in the program's folders,
+        exist and be well-formed XML. What was read is kept for the world check and the
+        compiler (``Checker.xml_files``), so the file is read once."""
         target = expr.target
         if (
             expr.name != "loadXML"
@@ -873,26 +878,9 @@ class ExpressionChecker:
             or target.kind != ("url")
         ):
             return None
-        base = ctx.source.path.parent if ctx.source.path is not None else Path.cwd()
-        path = base / target.value
-        if not path.is_file():
-            self.checker.error(
-                ctx,
-                target.span,
-                "check.missing-file",
-                f"cannot find '{target.value}'",
-                "the file is looked up next to this Lore file",
-            )
-            return Ref(PRIMITIVES["xml"])
-        try:
-            xml_source = SourceFile.from_path(path, _shown_name(ctx.source, target.value, path))
-        except OSError as error:
-            self.checker.error(
-                ctx,
-                target.span,
-                "check.unreadable-file",
-                f"cannot read '{target.value}': {error.strerror or error}",
-            )
+        xml_source = self.read_xml_file(target, ctx)
+        self.checker.xml_files[id(target)] = xml_source
+        if xml_source is None:
             return Ref(PRIMITIVES["xml"])
         try:
             literals.parse_xml(xml_source.text)
@@ -908,6 +896,44 @@ class ExpressionChecker:
                 )
             )
         return Ref(PRIMITIVES["xml"])
+
+    def read_xml_file(self, target: ast.StringLit, ctx: Context) -> SourceFile | None:
+        """The file a ``loadXML`` url names, or None (with the error said)."""
+        found = local_path(target.value)
+        if isinstance(found, UrlProblem):
+            self.checker.error(ctx, target.span, "check.url", found.message, found.hint)
+            return None
+        base = ctx.source.path.parent if ctx.source.path is not None else Path.cwd()
+        path = base / found
+        if not self.checker.program.allows(path):
+            self.checker.error(
+                ctx,
+                target.span,
+                "check.outside-file",
+                f"'{target.value}' is outside the folders Lore reads",
+                "Lore reads the folder of the file it runs (and below), its library and "
+                "the folders of LORE_PATH",
+            )
+            return None
+        try:
+            return SourceFile.from_path(path, _shown_name(ctx.source, target.value, path))
+        except OSError as error:
+            if error.errno == errno.ENOENT or describe(error) == "no such file":
+                self.checker.error(
+                    ctx,
+                    target.span,
+                    "check.missing-file",
+                    f"cannot find '{target.value}'",
+                    "the file is looked up next to this Lore file",
+                )
+            else:
+                self.checker.error(
+                    ctx,
+                    target.span,
+                    "check.unreadable-file",
+                    f"cannot read '{target.value}': {describe(error)}",
+                )
+            return None
 
 
 def _shown_name(source: SourceFile, relative: str, path: Path) -> str:

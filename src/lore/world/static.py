@@ -12,7 +12,6 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from lore.semantics.check import CheckResult
 from lore.semantics.checker import Checker
@@ -175,13 +174,11 @@ class WorldCheck:
             isinstance(expr, ast.Member)
             and expr.name == "loadXML"
             and isinstance(expr.target, ast.StringLit)
-            and source.path is not None
         ):
-            path = source.path.parent / expr.target.value
-            try:
-                xml_source = SourceFile.from_path(path, _shown_name(source, expr.target.value))
-            except OSError:
-                return None  # the checker reports a missing or unreadable file
+            # As the checker read it (it reported a file it could not read or refused).
+            xml_source = self.checker.xml_files.get(id(expr.target))
+            if xml_source is None:
+                return None
             offset, text = 0, xml_source.text
         else:
             return None
@@ -360,8 +357,3 @@ def _parses(text: str) -> bool:
 def _did_you_mean(name: str, candidates: list[str]) -> str | None:
     matches = difflib.get_close_matches(name, candidates, n=1, cutoff=0.6)
     return f"did you mean '{matches[0]}'?" if matches else None
-
-
-def _shown_name(source: SourceFile, relative: str) -> str:
-    parent = Path(source.name).parent
-    return str(parent / relative) if str(parent) != "." else relative
