@@ -6,7 +6,7 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
-from lore.syntax.diagnostics import Diagnostic, Severity
+from lore.syntax.diagnostics import Diagnostic, Severity, limit_per_file
 from lore.syntax.files import describe, why_not_readable
 
 
@@ -31,14 +31,13 @@ def usage_error(message: str) -> None:
 
 
 def print_diagnostics(diagnostics: Iterable[Diagnostic]) -> tuple[int, int]:
-    """Print rendered diagnostics; return the counts of errors and warnings."""
-    errors = warnings = 0
-    for diagnostic in diagnostics:
+    """Print rendered diagnostics (at most ``MAX_PER_FILE`` a file); return the counts
+    of errors and warnings (all of them)."""
+    found = list(diagnostics)
+    for diagnostic in limit_per_file(found):
         print(diagnostic.render())
-        if diagnostic.severity is Severity.ERROR:
-            errors += 1
-        elif diagnostic.severity is Severity.WARNING:
-            warnings += 1
+    errors = sum(1 for d in found if d.severity is Severity.ERROR)
+    warnings = sum(1 for d in found if d.severity is Severity.WARNING)
     return errors, warnings
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lore.errors import LoreError
+from lore.syntax.diagnostics import window
 from lore.syntax.source import SourceFile, Span
 
 
@@ -46,7 +47,7 @@ class RuleError(LoreError):
         if self.frames:
             last = self.frames[-1]
             pos = last.source.position(last.span.start)
-            text = last.source.line_text(pos.line)
+            text, _, _ = window(last.source.line_text(pos.line), pos.column, pos.column + 1)
             lines.append(f"{pos.line} | {text}")
         if self.hint:
             lines.append(f"hint: {self.hint}")

@@ -56,10 +56,19 @@ def check_url(value: str) -> list[Problem]:
             ]
     if not value:
         return [Problem(0, 0, "empty url")]
-    scheme = urlsplit(value).scheme if ":" in value else ""
     if ":" in value.split("/")[0] and not _SCHEME_RE.fullmatch(value.split(":")[0]):
         return [Problem(0, len(value), f"'{value}' is not a url: bad scheme")]
-    del scheme
+    try:
+        urlsplit(value)
+    except ValueError:  # an unbalanced '[' or ']' around a host
+        return [
+            Problem(
+                0,
+                len(value),
+                f"'{value}' is not a url: its host is not well formed",
+                "a host in brackets is an IPv6 address, like http://[::1]/",
+            )
+        ]
     return []
 
 
@@ -116,6 +125,8 @@ def parse_xml(value: str) -> Element:
             value.encode("utf-8"), forbid_dtd=True, forbid_entities=True, forbid_external=True
         )
         return element
+    except LookupError as error:  # encoding="..." that Python does not know
+        raise unknown_encoding(value, error) from None
     except ParseError as error:
         line, column = error.position
         message = str(error).split(":")[0]
@@ -152,6 +163,16 @@ def parse_xml(value: str) -> Element:
         ) from None
 
 
+def unknown_encoding(value: str, error: LookupError) -> XMLProblem:
+    """The problem of an XML declaration whose encoding Python does not know, at its
+    ``encoding=``."""
+    name = str(error).rsplit(":", 1)[-1].strip()
+    found = max(value.find("encoding"), 0)
+    line = value.count("\n", 0, found) + 1
+    column = found - (value.rfind("\n", 0, found) + 1) + 1
+    return XMLProblem(line, column, f"unknown encoding '{name}' (Lore's XML is UTF-8)")
+
+
 # Expat's words for the commonest problems, said the way a rule author thinks of them.
 _EXPAT_MESSAGES = {
     "junk after document element": "text after the root element (XML has one root element)",
@@ -183,7 +204,7 @@ def _open_element(value: str) -> str | None:
     parser.EndElementHandler = end
     parser.StartDoctypeDeclHandler = refuse
     parser.EntityDeclHandler = refuse
-    with contextlib.suppress(expat.ExpatError):
+    with contextlib.suppress(expat.ExpatError, LookupError):
         parser.Parse(value.encode("utf-8"), True)
     return stack[-1] if stack else None
 

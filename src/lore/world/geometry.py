@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from xml.etree.ElementTree import Element
 
-from lore.world.schemas import validate
+from lore.world.schemas import MAX_PROBLEMS, validate
 from lore.world.xmldoc import Document, Place, local_name, namespace
 
 MAX_SECTIONS = 160_000  # a 400x400 map (fewer than xmldoc.MAX_ELEMENTS)
@@ -135,7 +135,8 @@ class _Reader:
     def problem(
         self, message: str, place: Place, hint: str | None = None, warning: bool = False
     ) -> None:
-        self.problems.append(Problem(message, place, hint, warning))
+        if len(self.problems) < MAX_PROBLEMS:
+            self.problems.append(Problem(message, place, hint, warning))
 
     def quantity(self, element: Element, name: str) -> Quantity | None:
         text = element.get(name)
