@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Iterator
 
 from lore.semantics.context import Context
 from lore.semantics.declare import Declarer
+from lore.semantics.nesting import check_nesting
 from lore.semantics.program import Program
 from lore.semantics.symbols import (
     BuiltinTypeSymbol,
@@ -127,6 +128,8 @@ class Checker:
             self.check_enum(enum)
         for module in self.program.modules:
             self.check_header(module.source, module.tree.header)
+            if not module.is_library:
+                self.diagnostics.extend(check_nesting(module.tree, module.source))
         self.check_container(self.root)
         while self.deferred:
             pending, self.deferred = self.deferred, []

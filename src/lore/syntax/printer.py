@@ -439,9 +439,18 @@ class _Printer:
                     operand = f"({operand})"  # `- -x` reads badly, `--` worse
                 return e.op + operand
             case ast.Binary():
+                # A chain of operators of one level (`a + b - c ...`, which nests to the
+                # left) is printed in a loop: it may be thousands of terms long.
                 power = _BINARY[e.op]
-                left = self.expr(e.left, power + 1 if power == _RELATION else power)
-                return f"{left} {e.op} {self.expr(e.right, power + 1)}"
+                rights: list[str] = []
+                left: ast.Expr = e
+                while isinstance(left, ast.Binary) and _BINARY[left.op] == power:
+                    rights.append(f" {left.op} {self.expr(left.right, power + 1)}")
+                    left = left.left
+                    if power == _RELATION:
+                        break
+                start = self.expr(left, power + 1 if power == _RELATION else power)
+                return start + "".join(reversed(rights))
             case ast.RangeExpr():
                 return self.expr(e.low, _RANGE + 1) + e.op + self.expr(e.high, _RANGE + 1)
             case ast.Member():
