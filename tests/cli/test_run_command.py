@@ -111,7 +111,13 @@ def test_scripted_answers_fill_the_queries(
         "[0] hero@example.org: stance 下段, 1.5[m]\n[0] GM: go true\n"
     )
     assert records_of(transcript) == [
-        {"tick": 0, "kind": "query", "to": "hero@example.org", "title": "構え"},
+        {
+            "tick": 0,
+            "kind": "query",
+            "to": "hero@example.org",
+            "title": "構え",
+            "choices": {"stance": ["high", "low"]},
+        },
         {
             "tick": 0,
             "kind": "answer",
@@ -221,7 +227,13 @@ def test_an_answer_that_does_not_fit_ends_the_run_with_an_error(
     assert status == 1
     message = f"answer of hero@example.org to '構え': {problem}"
     assert records_of(transcript) == [
-        {"tick": 0, "kind": "query", "to": "hero@example.org", "title": "構え"},
+        {
+            "tick": 0,
+            "kind": "query",
+            "to": "hero@example.org",
+            "title": "構え",
+            "choices": {"stance": ["high", "low"]},
+        },
         {"tick": 0, "kind": "end", "reason": "error", "message": message},
     ]
     output = capsys.readouterr()

@@ -58,6 +58,7 @@ def test_hello_summary(capsys: pytest.CaptureFixture[str]) -> None:
     assert out == (
         f"{HELLO}: 4 sessions with bots (seeds 0..3)\n"
         "ended:\n"
+        "  ended by a rule               0\n"
         "  no events left                4\n"
         "  no answer                     0\n"
         "  stopped at --max-ticks        0\n"
@@ -77,12 +78,21 @@ def test_hello_json(capsys: pytest.CaptureFixture[str]) -> None:
         "sessions": 2,
         "seeds": [7, 8],
         "limits": {"max_steps": 10_000, "max_ticks": None},
-        "ends": {"no-events": 2, "no-answer": 0, "max-ticks": 0, "max-steps": 0, "error": 0},
+        "ends": {
+            "ended": 0,
+            "no-events": 2,
+            "no-answer": 0,
+            "max-ticks": 0,
+            "max-steps": 0,
+            "error": 0,
+        },
         "errors": [],
         "ticks": {"min": 0, "mean": 0.0, "max": 0},
         "steps": {"min": 1, "mean": 1.0, "max": 1},
         "messages": {"total": 2, "per_session": 1.0},
         "queries": {"total": 0, "per_session": 0.0},
+        "outcomes": {},
+        "statistics": {},
     }
 
 

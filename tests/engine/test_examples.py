@@ -40,6 +40,14 @@ CASES = {
     ),
     # Seed 7: both heroes land a blow in every round, so the oni's wound alter gets two.
     "duel": Example(EXAMPLES / "duel" / "scenario.lore", EXAMPLES / "duel" / "answers.json", 144),
+    # Seed 003's checks and a combat turn on a square map (won in turn 5).
+    "orm": Example(EXAMPLES / "orm" / "scenario.lore", EXAMPLES / "orm" / "answers.json"),
+    # Seed 65: a タツジン！, an ウカツ！ and an extended check that succeeds at its third try.
+    "ninja": Example(EXAMPLES / "ninja" / "scenario.lore", EXAMPLES / "ninja" / "answers.json", 65),
+    # Seed 001's core flow: a counter countered, then a game won by アオイ.
+    "blackpoker": Example(
+        EXAMPLES / "blackpoker" / "scenario.lore", EXAMPLES / "blackpoker" / "answers.json"
+    ),
 }
 
 Records = list[dict[str, Any]]

@@ -101,6 +101,7 @@ def test_hello_ends_with_no_events_after_one_greeting() -> None:
     summary = summarize(results, 0)
     assert summary.runs == 3
     assert summary.ends == {
+        "ended": 0,
         "no-events": 3,
         "no-answer": 0,
         "max-ticks": 0,

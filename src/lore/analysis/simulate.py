@@ -35,7 +35,9 @@ from lore.world.static import check_world
 
 DEFAULT_MAX_STEPS = 10_000
 # How a run ends: the engine's end reasons, with a stop by a limit told apart.
-ENDS = ("no-events", "no-answer", "max-ticks", "max-steps", "error")
+ENDS = ("ended", "no-events", "no-answer", "max-ticks", "max-steps", "error")
+# Distinct values of a statistic up to which its distribution is given.
+MAX_DISTRIBUTION = 30
 # Where a run that ended in an error other than a rule error (a bad answer) is counted.
 NOT_A_RULE = "(session)"
 
@@ -52,6 +54,9 @@ class RunResult:
     messages: int
     queries: int
     errors: tuple[tuple[str, str], ...] = ()  # (file:line:col, message) of each rule error
+    outcome: str | None = None  # what system.end gave
+    # The session's counters and values (system.count, system.record): (name, kind, number).
+    stats: tuple[tuple[str, str, float], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -61,13 +66,36 @@ class Spread:
     high: float
 
     @classmethod
-    def of(cls, values: Sequence[int]) -> Spread:
+    def of(cls, values: Sequence[float]) -> Spread:
         if not values:
             return cls(0, 0.0, 0)
         return cls(min(values), statistics.fmean(values), max(values))
 
     def to_json(self) -> dict[str, float]:
         return {"min": self.low, "mean": self.mean, "max": self.high}
+
+
+@dataclass(frozen=True)
+class Statistic:
+    """A counter or value over the sessions: a counter is 0 in a session that never
+    counted it; a value is summed up over the sessions that recorded it."""
+
+    name: str
+    kind: str  # "count" or "value"
+    sessions: int
+    spread: Spread
+    distribution: dict[float, int] | None  # value -> sessions, when there are few values
+
+    def to_json(self) -> dict[str, Any]:
+        found: dict[str, Any] = {"kind": self.kind, "sessions": self.sessions}
+        found.update(self.spread.to_json())
+        if self.distribution is not None:
+            found["distribution"] = {_number_text(k): n for k, n in self.distribution.items()}
+        return found
+
+
+def _number_text(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
 
 
 @dataclass(frozen=True)
@@ -99,6 +127,8 @@ class Summary:
     messages: int
     queries: int
     limits: dict[str, int | None] = field(default_factory=dict)
+    outcomes: dict[str, int] = field(default_factory=dict)  # how many sessions ended so
+    statistics: tuple[Statistic, ...] = ()
 
     @property
     def messages_per_run(self) -> float:
@@ -119,6 +149,11 @@ class Summary:
             "steps": self.steps.to_json(),
             "messages": {"total": self.messages, "per_session": self.messages_per_run},
             "queries": {"total": self.queries, "per_session": self.queries_per_run},
+            "outcomes": {
+                outcome: {"sessions": count, "rate": count / self.runs if self.runs else 0.0}
+                for outcome, count in self.outcomes.items()
+            },
+            "statistics": {stat.name: stat.to_json() for stat in self.statistics},
         }
 
 
@@ -172,7 +207,21 @@ def run_session(program: CompiledProgram, seed: int, limits: Limits) -> RunResul
         messages=transcript.kinds["message"],
         queries=transcript.kinds["query"],
         errors=tuple(errors),
+        outcome=session.outcome[1] if session.outcome is not None else None,
+        stats=_stats_of(session),
     )
+
+
+def _stats_of(session: Session) -> tuple[tuple[str, str, float], ...]:
+    """A session's counters (summed) and values (the last one), in the order first met."""
+    found: dict[str, tuple[str, float]] = {}
+    for _, kind, name, value in session.stats:
+        before = found.get(name)
+        if kind == "count":
+            found[name] = (kind, (before[1] if before else 0) + value)
+        else:
+            found[name] = (kind, value)
+    return tuple((name, kind, value) for name, (kind, value) in found.items())
 
 
 def simulate(
@@ -290,4 +339,26 @@ def summarize(
         limits={"max_steps": limits.max_steps, "max_ticks": limits.max_ticks}
         if limits is not None
         else {},
+        outcomes=dict(sorted(Counter(r.outcome for r in ordered if r.outcome).items())),
+        statistics=_statistics(ordered),
     )
+
+
+def _statistics(ordered: list[RunResult]) -> tuple[Statistic, ...]:
+    kinds: dict[str, str] = {}
+    for result in ordered:
+        for name, kind, _ in result.stats:
+            kinds.setdefault(name, kind)
+    found = []
+    for name in sorted(kinds):
+        values: list[float] = []
+        for result in ordered:
+            mine = [value for other, _, value in result.stats if other == name]
+            if mine:
+                values.append(mine[0])
+            elif kinds[name] == "count":
+                values.append(0)
+        tally = Counter(values)
+        distribution = dict(sorted(tally.items())) if len(tally) <= MAX_DISTRIBUTION else None
+        found.append(Statistic(name, kinds[name], len(values), Spread.of(values), distribution))
+    return tuple(found)

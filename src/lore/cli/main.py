@@ -62,6 +62,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim_command.add_arguments(sim)
     sim.set_defaults(handler=sim_command.run)
+
+    from lore.cli import dice_command  # roll, odds
+
+    dice_command.register(commands)
     return parser
 
 

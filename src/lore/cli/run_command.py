@@ -237,6 +237,8 @@ class Printer:
                     print(f"    {line}", file=sys.stderr, flush=True)
         elif kind == "end":
             why = f": {record['message']}" if record.get("message") else ""
+            if record.get("outcome"):
+                why = f": {record['outcome']}"
             print(
                 f"[{record['tick']}] session ended: {record['reason']}{why}",
                 file=sys.stderr,

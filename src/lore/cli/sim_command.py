@@ -33,6 +33,7 @@ from lore.cli.io import print_diagnostics, read_failure, unreadable, usage_error
 from lore.engine.session import Limits
 
 LABELS = {
+    "ended": "ended by a rule",
     "no-events": "no events left",
     "no-answer": "no answer",
     "max-ticks": "stopped at --max-ticks",
@@ -158,4 +159,34 @@ def format_summary(summary: Summary, name: str) -> str:
     lines.append(
         f"{'queries:':<10}{summary.queries:,} in all, {summary.queries_per_run:,.1f} per session"
     )
+    lines.extend(format_outcomes(summary))
     return "\n".join(lines)
+
+
+def format_outcomes(summary: Summary) -> list[str]:
+    """The outcomes rules ended the sessions with, and their counters and values."""
+    lines = []
+    if summary.outcomes:
+        lines.append("outcomes:")
+        width = max(len(outcome) for outcome in summary.outcomes)
+        for outcome, count in summary.outcomes.items():
+            rate = 100 * count / summary.runs if summary.runs else 0.0
+            lines.append(f"  {outcome:<{width}}  {count:>7,}  ({rate:.1f}%)")
+    if summary.statistics:
+        lines.append("statistics:")
+        for stat in summary.statistics:
+            spread = stat.spread
+            lines.append(
+                f"  {stat.name} ({stat.kind}, {stat.sessions:,} sessions): min {spread.low:,.6g}"
+                f"  mean {spread.mean:,.3f}  max {spread.high:,.6g}"
+            )
+            if stat.distribution is not None:
+                shown = "  ".join(
+                    f"{_short(value)}: {count:,}" for value, count in stat.distribution.items()
+                )
+                lines.append(f"    {shown}")
+    return lines
+
+
+def _short(value: float) -> str:
+    return f"{value:g}"

@@ -42,32 +42,58 @@ class Terminal:
         return answer
 
     def ask_input(self, item: Input) -> Any:
+        default = item.default_answer() if item.default is not None else None
         while True:
             try:
                 if item.choices:
-                    return self.choose(item)
+                    return self.choose(item, default)
+                shown = f", Enter for {default}" if default is not None else ""
                 text = self.read(
-                    f"{item.name} ({item.type}{', ' + str(item.allowed) if item.allowed else ''})> "
+                    f"{item.name} ({item.type}"
+                    f"{', ' + str(item.allowed) if item.allowed else ''}{shown})> "
                 )
             except EOFError:
                 return None
+            if not text.strip() and default is not None:
+                return default
             value = parse_typed(item, text.strip())
             if value is not None:
                 return value
             self.say(f"   please type a {item.type}")
 
-    def choose(self, item: Input) -> str:
+    def choose(self, item: Input, default: Any = None) -> Any:
+        """A numbered menu; one number (several, for a pick of several), or Enter for
+        the default."""
         choices = item.choices or ()
         captions = item.captions or choices
         for number, (choice, caption) in enumerate(zip(choices, captions, strict=False), 1):
-            self.say(f"   {number}. {caption}" + (f" ({choice})" if caption != choice else ""))
+            mark = " (default)" if choice == default else ""
+            self.say(
+                f"   {number}. {caption}" + (f" ({choice})" if caption != choice else "") + mark
+            )
+        span = f"[1-{len(choices)}]"
+        if item.multiple:
+            span = f"[{item.least} to {item.most} of 1-{len(choices)}, separated by spaces]"
         while True:
-            text = self.read(f"{item.name} [1-{len(choices)}]> ").strip()
-            if text.isdigit() and 1 <= int(text) <= len(choices):
-                return choices[int(text) - 1]
+            text = self.read(f"{item.name} {span}> ").strip()
+            if not text and default is not None:
+                return default
+            if not text and item.multiple and item.least == 0:
+                return []
+            picked = [self.numbered(choices, word) for word in text.split()] or [None]
+            if item.multiple and None not in picked:
+                return picked
+            if len(picked) == 1 and picked[0] is not None:
+                return picked[0]
             if text in choices:
-                return text
+                return [text] if item.multiple else text
             self.say(f"   type a number from 1 to {len(choices)}")
+
+    @staticmethod
+    def numbered(choices: tuple[str, ...], word: str) -> str | None:
+        if word.isdigit() and 1 <= int(word) <= len(choices):
+            return choices[int(word) - 1]
+        return word if word in choices else None
 
     def rejected(self, query: Query, answer: dict[str, Any], reason: str) -> bool:
         self.say(f"   {reason}; please answer again")

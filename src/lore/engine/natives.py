@@ -7,13 +7,13 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from lore.engine import world_natives
+from lore.engine import happenings, map_queries, rolls, world_natives
 from lore.engine.participants import Pending
 from lore.engine.queries import AnswerError, Query, fill, make_query, plain
 from lore.runtime.errors import RuleError
 from lore.runtime.ops import handler_call, ticks_of
 from lore.runtime.quantity import Quantity
-from lore.runtime.values import LoreObject, TypedString, show
+from lore.runtime.values import LoreObject, RuntimeType, TypedString, show
 from lore.semantics.units import UnitFamily
 
 if TYPE_CHECKING:
@@ -36,6 +36,9 @@ def install(session: Session) -> UnitFamily:
     actor.methods.setdefault("query", actor_query)
     schedule.methods.setdefault("add", schedule_add)
     world_natives.install(session)
+    rolls.install(session)
+    happenings.install(session)
+    map_queries.install(session)
     if sum(len(form.methods) for form in forms.values()) != known:
         for form in forms.values():
             form.vtable = {}  # built again, with the new rules, when first needed
@@ -45,7 +48,9 @@ def install(session: Session) -> UnitFamily:
     rt.schedule = LoreObject(
         schedule, {"ticks": Quantity(0, "sec", time), "priority": 0, "events": ()}, 0, "schedule"
     )
-    rt.system = LoreObject(forms["System"], {"allPC": ()}, 0, "system")
+    rt.system = LoreObject(
+        forms["System"], {"allPC": (), "gmSeat": happenings.GM_SEAT}, 0, "system"
+    )
     rt.now = rt.schedule.values["ticks"]
     return time
 
@@ -119,7 +124,16 @@ def actor_query(rt: Runtime, obj: LoreObject, title: Any, spec: Any) -> LoreObje
 
 
 def ask(rt: Runtime, to: str, title: Any, spec: Any) -> LoreObject:
-    return ask_query(rt, make_query(to, show(title), spec), spec)
+    from lore.engine.views import visible_objects
+
+    def objects(rtype: RuntimeType) -> tuple[Any, ...]:
+        return visible_objects(rt.session, to, rtype.form)
+
+    try:
+        query = make_query(to, show(title), spec, objects)
+    except AnswerError as error:
+        raise RuleError(str(error)) from None
+    return ask_query(rt, query, spec)
 
 
 def ask_query(rt: Runtime, query: Query, spec: Any = None) -> LoreObject:
@@ -144,9 +158,16 @@ def ask_query(rt: Runtime, query: Query, spec: Any = None) -> LoreObject:
     to = query.to
     if key not in session.asked:
         session.asked.add(key)
-        session.transcript.add(
-            {"tick": session.ticks, "kind": "query", "to": to, "title": query.title}
-        )
+        record: dict[str, Any] = {
+            "tick": session.ticks,
+            "kind": "query",
+            "to": to,
+            "title": query.title,
+        }
+        offered = query.offered()
+        if offered:
+            record["choices"] = offered
+        session.transcript.add(record)
     participant = session.participants.get(to)
     if participant is None:
         raise Stop("no-answer", f"nobody answers for {to}")

@@ -71,6 +71,11 @@ class Bot:
 
     @staticmethod
     def pick(item: Input, stream: Stream) -> Any:
+        if item.choices and item.multiple:
+            # A number of picks in the range allowed, then that many distinct choices.
+            left = list(item.choices)
+            count = stream.randint(item.least, min(item.most or 0, len(left)))
+            return [left.pop(stream.randint(0, len(left) - 1)) for _ in range(count)]
         if item.choices:
             return item.choices[stream.randint(0, len(item.choices) - 1)]
         kind, name = item.type.kind, item.type.name

@@ -8,32 +8,74 @@ string); the engine checks it and gives the rule the spec with the inputs filled
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from lore.runtime.quantity import Quantity
-from lore.runtime.values import InputMarker, LoreObject, Range, RuntimeType, TypedString, show
+from lore.runtime.values import (
+    EnumValue,
+    InputMarker,
+    LoreObject,
+    Range,
+    RuntimeType,
+    TypedString,
+    show,
+)
 from lore.semantics import literals
 
 
 @dataclass(frozen=True)
 class Input:
+    """One input of a query. With ``choices`` the participant picks among them, by name:
+    ``values`` holds the Lore value of each choice (None: an enum's values by name), and
+    ``most`` (not None) makes it a pick of ``least`` to ``most`` of them, answered with a
+    list of names."""
+
     name: str
     type: RuntimeType
     choices: tuple[str, ...] | None = None
     allowed: Range | None = None
     default: Any = None
     captions: tuple[str, ...] | None = None  # what each choice is called (enum captions)
+    values: tuple[Any, ...] | None = None
+    least: int = 1
+    most: int | None = None
+
+    @property
+    def multiple(self) -> bool:
+        return self.most is not None
 
     def describe(self) -> dict[str, Any]:
+        """The input as plain data, all a client needs to draw its control: its name, its
+        kind (``choice``, ``choices``, ``integer``, ``unit[m]`` ...), the choices with
+        their captions, the range allowed, how many picks, the default."""
         described: dict[str, Any] = {"name": self.name, "type": str(self.type)}
         if self.choices is not None:
-            described["choices"] = list(self.choices)
+            described["kind"] = "choices" if self.multiple else "choice"
+            captions = self.captions or self.choices
+            described["choices"] = [
+                {"id": choice, "caption": caption}
+                for choice, caption in zip(self.choices, captions, strict=True)
+            ]
+            if self.multiple:
+                described["least"] = self.least
+                described["most"] = self.most
+        else:
+            described["kind"] = str(self.type)
         if self.allowed is not None:
             described["range"] = str(self.allowed)
         if self.default is not None:
-            described["default"] = plain(self.default)
+            described["default"] = self.default_answer()
         return described
+
+    def default_answer(self) -> Any:
+        """The default as an answer gives it (a choice by its name)."""
+        if self.values is not None:
+            for choice, value in zip(self.choices or (), self.values, strict=True):
+                if value is self.default or value == self.default:
+                    return choice
+        return plain(self.default)
 
 
 @dataclass(frozen=True)
@@ -48,17 +90,31 @@ class Query:
     def record(self) -> dict[str, Any]:
         return {"to": self.to, "title": self.title, "inputs": [i.describe() for i in self.inputs]}
 
+    def offered(self) -> dict[str, list[str]]:
+        """The choices each input with choices offers, by input name (for the transcript)."""
+        return {i.name: list(i.choices) for i in self.inputs if i.choices is not None}
+
 
 class AnswerError(Exception):
     """An answer that does not fit the query."""
 
 
-def make_query(to: str, title: str, spec: Any) -> Query:
+def make_query(
+    to: str, title: str, spec: Any, objects: Callable[[RuntimeType], tuple[Any, ...]] | None = None
+) -> Query:
+    """The query ``spec`` makes; ``objects`` gives the objects of a form that ``to`` may
+    see, which an input of that form (``Actor.input``) offers."""
     texts: list[tuple[str, str]] = []
     inputs: list[Input] = []
     values = spec.values if isinstance(spec, LoreObject) else {}
     for name, value in values.items():
         if isinstance(value, InputMarker):
+            if value.options is None and value.type.kind == "form" and objects is not None:
+                found = objects(value.type)
+                if not found:
+                    raise AnswerError(f"there is no {value.type} to offer for '{name}'")
+                inputs.append(choice_input(name, value.type, found, value))
+                continue
             inputs.append(_input(name, value))
         else:
             texts.append((name, show(value)))
@@ -67,6 +123,8 @@ def make_query(to: str, title: str, spec: Any) -> Query:
 
 def _input(name: str, marker: InputMarker) -> Input:
     rtype: RuntimeType = marker.type
+    if marker.options is not None:
+        return choice_input(name, rtype, marker.options, marker)
     choices = captions = None
     if rtype.kind == "enum" and rtype.enum is not None:
         choices = tuple(rtype.enum.values)
@@ -78,6 +136,54 @@ def _input(name: str, marker: InputMarker) -> Input:
     if rtype.kind == "unit" and isinstance(default, int | float) and rtype.unit is not None:
         default = Quantity.of(default, rtype.unit, rtype.family)
     return Input(name, rtype, choices, allowed, default, captions)
+
+
+def choice_input(
+    name: str, rtype: RuntimeType, options: tuple[Any, ...], marker: InputMarker | None = None
+) -> Input:
+    """An input that picks among ``options`` (objects, enum values, numbers, texts), each
+    named as an answer names it: its ``name`` (when no other option has it), else its
+    label, else the name and its rank among the options of that name."""
+    names = [option_name(option) for option in options]
+    seen: dict[str, int] = {}
+    counts = {n: names.count(n) for n in names}
+    ids = []
+    for option, shown in zip(options, names, strict=True):
+        if counts[shown] == 1:
+            ids.append(shown)
+            continue
+        label = option.label if isinstance(option, LoreObject) else None
+        rank = seen[shown] = seen.get(shown, 0) + 1
+        ids.append(label.rsplit(".", 1)[-1] if label else f"{shown}#{rank}")
+    captions = tuple(option_caption(option) for option in options)
+    default = marker.args[1] if marker is not None and len(marker.args) > 1 else None
+    least = marker.least if marker is not None else 1
+    most = marker.most if marker is not None else None
+    return Input(name, rtype, tuple(ids), None, default, captions, options, least, most)
+
+
+def option_name(option: Any) -> str:
+    """How an answer names an option: an object by its name, an enum value by its name."""
+    if isinstance(option, LoreObject):
+        name = option.values.get("name")
+        if isinstance(name, str | TypedString) and str(name):
+            return str(name)
+        return (option.label or f"#{option.oid}").rsplit(".", 1)[-1]
+    if isinstance(option, EnumValue):
+        return option.name
+    return show(option)
+
+
+def option_caption(option: Any) -> str:
+    """How an option is shown: an enum value's caption, an object's caption or name."""
+    members = option.members if isinstance(option, EnumValue) else None
+    if isinstance(option, LoreObject):
+        members = option.values
+    if members is not None:
+        caption = members.get("caption")
+        if isinstance(caption, str | TypedString):
+            return str(caption)
+    return option_name(option)
 
 
 def fill(query: Query, spec: Any, answer: Any) -> LoreObject:
@@ -103,6 +209,8 @@ def fill(query: Query, spec: Any, answer: Any) -> LoreObject:
 
 
 def convert(item: Input, raw: Any) -> Any:
+    if item.values is not None:
+        return _picked(item, raw)
     rtype = item.type
     kind = rtype.kind
     value: Any
@@ -126,6 +234,38 @@ def convert(item: Input, raw: Any) -> Any:
     if item.allowed is not None and not item.allowed.match(value):
         raise AnswerError(f"'{item.name}' must lie in {item.allowed}, not {show(value)}")
     return value
+
+
+def _picked(item: Input, raw: Any) -> Any:
+    """The option (or, for several picks, the list of options) an answer names."""
+    if not item.multiple:
+        return _option(item, raw)
+    if not isinstance(raw, list):
+        raise AnswerError(f"'{item.name}' is a list of choices, not {raw!r}")
+    picked = [_option(item, one) for one in raw]
+    if len({id(p) for p in picked}) != len(picked) or len(set(map(repr, raw))) != len(raw):
+        raise AnswerError(f"'{item.name}' names a choice twice")
+    if not item.least <= len(picked) <= (item.most or 0):
+        raise AnswerError(
+            f"'{item.name}' takes from {item.least} to {item.most} choices, not {len(picked)}"
+        )
+    return tuple(picked)
+
+
+def _option(item: Input, raw: Any) -> Any:
+    choices = item.choices or ()
+    values = item.values or ()
+    wanted = raw if isinstance(raw, str) else show(raw) if _is_number(raw) else None
+    if wanted is not None:
+        for choice, value in zip(choices, values, strict=True):
+            if choice == wanted:
+                return value
+        captions = item.captions or ()
+        matches = [v for c, v in zip(captions, values, strict=True) if c == wanted]
+        if len(matches) == 1:
+            return matches[0]
+    shown = ", ".join(choices[:20]) + (" ..." if len(choices) > 20 else "")
+    raise AnswerError(f"'{item.name}' is one of {shown}, not {raw!r}")
 
 
 def _is_number(raw: Any) -> bool:
@@ -159,4 +299,6 @@ def plain(value: Any) -> Any:
         return value.amount()
     if isinstance(value, bool | int | float | str):
         return value
+    if isinstance(value, list | tuple):
+        return [plain(item) for item in value]
     return show(value)

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import Any
 
-from lore.engine import natives, randomness, world_natives
+from lore.engine import happenings, natives, randomness, world_natives
 from lore.engine.participants import Participants
 from lore.engine.queries import AnswerError, fill
 from lore.engine.randomness import GOLDEN, LIMITS, M1, M2, MASK, WORDS, Stream, mix
@@ -375,6 +375,12 @@ class Session:
         # The alters that have run, by object (for the state shown in saves).
         self.altered: set[tuple[LoreObject, str]] = set()
         self.ended: str | None = None
+        # What rules subscribed to (step, "signal" or "alter", name, handler), counted or
+        # recorded (step, "count" or "value", name, number), and the outcome that ends
+        # the session (step, outcome): see engine/happenings.py.
+        self.hooks: list[tuple[int, str, str, Any]] = []
+        self.stats: list[tuple[int, str, str, float | int]] = []
+        self.outcome: tuple[int, str] | None = None
         self.rt = Runtime(self)
         self._defaults: dict[FormInfo, list[tuple[str, Any]]] = {}
         self.world: World | None = None
@@ -472,6 +478,8 @@ class Session:
                     return self.end("stopped", "max-ticks")
                 with collector_paused():  # a step makes many objects and few cycles
                     self.step()
+                if self.outcome is not None and self.waiting is None:
+                    return self.end("ended", self.outcome[1])
         except Stop as stop:
             return self.end(stop.reason, stop.detail)
         except RuleError as error:
@@ -487,6 +495,8 @@ class Session:
             record: Record = {"tick": self.ticks, "kind": "end", "reason": reason}
             if reason == "error" and detail:
                 record["message"] = detail  # why the run could not go on (a bad answer ...)
+            if reason == "ended":
+                record["outcome"] = detail  # what a rule ended the session with
             self.transcript.add(record)
             self.detail = detail
         return reason
@@ -537,6 +547,7 @@ class Session:
                 self.waiting = entries
                 rt.requests = {}
                 rt.adds = []
+                happenings.discard_step(self)
                 return
             if len(adds) + self.queued > self.limits.max_events:
                 error = LimitExceeded(
@@ -554,6 +565,7 @@ class Session:
             self.open = {}
             rt.requests = {}
             rt.adds = []
+            happenings.discard_step(self)
             if isinstance(error, Stop) or not isinstance(error, Exception):
                 raise
             rule_error = self.rule_error(error, sys.exc_info()[2])
@@ -615,6 +627,8 @@ class Session:
             changes.append((obj, fn(rt, obj, tuple(values))))
         rt.alter_index = None
         self.altered.update(requests)
+        if self.hooks:
+            happenings.after_alters(self, requests)
         moved: list[tuple[LoreObject, Any]] = []
         for obj, modifications in changes:
             if "location" in modifications:

@@ -16,7 +16,7 @@ from lore.engine.natives import recipient
 from lore.engine.queries import plain
 from lore.engine.world_natives import destinations
 from lore.runtime.errors import RuleError
-from lore.runtime.values import EnumValue, LoreObject, TypedString
+from lore.runtime.values import EnumValue, FormInfo, LoreObject, TypedString
 from lore.world.model import AreaNode, World
 
 if TYPE_CHECKING:
@@ -73,6 +73,29 @@ def placed_objects(session: Session) -> list[LoreObject]:
         ):
             found.append(value)
     return found
+
+
+def visible_objects(
+    session: Session, participant: str, form: FormInfo | None
+) -> tuple[LoreObject, ...]:
+    """The session's objects of ``form`` that ``participant`` may know of (in the order
+    they are written): an input of that form (``Actor.input``) offers them."""
+    if form is None:
+        return ()
+    keys = None if participant == GM else known_keys(actors_of(session, participant))
+    found: list[LoreObject] = []
+    seen: set[int] = set()
+    for value in session.rt.g:
+        if (
+            isinstance(value, LoreObject)
+            and value.form is not None
+            and value.form.is_subform_of(form)
+            and id(value) not in seen
+            and (keys is None or not is_hidden(value, keys))
+        ):
+            seen.add(id(value))
+            found.append(value)
+    return tuple(found)
 
 
 def view(session: Session, participant: str) -> dict[str, Any]:

@@ -239,12 +239,14 @@ class Compiler:
             visit(id(symbol))
         self.program.values = ordered
         event = self.checker.root.members.get("Event")
+        # Only the scenario's events start the session: an imported file is a library.
+        scenarios = {id(module.source) for module in self.result.program.scenarios()}
         for symbol, index, _ in ordered:
             if (
                 isinstance(symbol.type, FormT)
                 and isinstance(event, FormSymbol)
                 and symbol.type.symbol.is_subform_of(event)
-                and not symbol.source.name.startswith("<")
+                and id(symbol.source) in scenarios
             ):
                 self.program.events.append(index)
 
@@ -1186,9 +1188,9 @@ class Emitter:
     def type_builtin(
         self, inner: Type, target: str, name: str, compiled: list[str], args: tuple[ast.Expr, ...]
     ) -> str:
-        if name == "input":
+        if name in ("input", "choice", "choices"):
             extra = "".join(f", {value}" for value in compiled)
-            return f"_input_marker({target}{extra})"
+            return f"_{name}_marker({target}{extra})"
         if name == "empty":
             return "()"
         if name == "values" and isinstance(inner, EnumT):

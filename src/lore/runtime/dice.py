@@ -28,6 +28,11 @@ class Dice:
     def of(cls, count: int, sides: int) -> Dice:
         if sides < 1:
             raise RuleError(f"a die has at least one side, not {sides}")
+        if count < 0:
+            raise RuleError(
+                f"cannot roll {count} dice",
+                "a number of dice is 0 or more; write -(n)d6 to subtract",
+            )
         if sides > MAX_SIDES:
             raise LimitExceeded(f"dice with {sides} sides are more than the limit of {MAX_SIDES}")
         if abs(count) > MAX_DICE:

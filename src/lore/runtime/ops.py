@@ -269,6 +269,34 @@ def input_marker(rtype: RuntimeType, *args: Any) -> InputMarker:
     return InputMarker(rtype, args)
 
 
+def choice_marker(rtype: RuntimeType, options: Any, *default: Any) -> InputMarker:
+    """``T.choice(options)`` (with a default): pick one of the options."""
+    picks = _options(options)
+    if default and default[0] not in picks:
+        raise RuleError(f"the default {show(default[0])} is not one of the options")
+    return InputMarker(rtype, (None, *default), picks)
+
+
+def choices_marker(rtype: RuntimeType, options: Any, least: int = 0, most: int = -1) -> InputMarker:
+    """``T.choices(options, least, most)``: pick from ``least`` to ``most`` of the options
+    (each at most once; ``most`` left out: as many as there are)."""
+    picks = _options(options)
+    top = len(picks) if most < 0 else most
+    if not 0 <= least <= top:
+        raise RuleError(f"cannot pick from {least} to {top} of {len(picks)} options")
+    if least > len(picks):
+        raise RuleError(f"cannot pick {least} of only {len(picks)} options")
+    return InputMarker(rtype, (), picks, least, top)
+
+
+def _options(options: Any) -> tuple[Any, ...]:
+    if not isinstance(options, tuple):
+        raise RuleError(f"the options of a choice are a list, not {show(options)}")
+    if not options:
+        raise RuleError("a choice needs at least one option", "check that the list is not empty")
+    return options
+
+
 # ------------------------------------------------------------ lists
 
 

@@ -140,10 +140,17 @@ class LoreObject:
 
 @dataclass(frozen=True, slots=True)
 class InputMarker:
-    """``T.input`` (or ``T.input(range, default)``): a member a participant fills in."""
+    """``T.input`` (or ``T.input(range, default)``): a member a participant fills in.
+
+    ``T.choice(options)`` and ``T.choices(options, least, most)`` give the ``options``
+    to pick from; ``most`` is None for one pick, a number for a list of picks.
+    """
 
     type: Any  # a RuntimeType
     args: tuple[Any, ...] = ()
+    options: tuple[Any, ...] | None = None
+    least: int = 1
+    most: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -176,6 +176,20 @@ def type_members(type_: Type) -> dict[str, Builtin]:
             min_args=0,
         ),
     }
+    found["choice"] = Builtin(
+        (ListT(type_), type_),
+        InputT(type_),
+        "a query member the participant fills in by picking one of the options "
+        "(optionally: the default)",
+        min_args=1,
+    )
+    found["choices"] = Builtin(
+        (ListT(type_), INTEGER, INTEGER),
+        InputT(ListT(type_)),
+        "a query member the participant fills in by picking some of the options, each "
+        "once (optionally: at least, at most; 0 to all by default)",
+        min_args=1,
+    )
     if isinstance(type_, ListT):
         found["empty"] = Builtin((), type_, "the empty list of this type")
     if isinstance(type_, UnitT):

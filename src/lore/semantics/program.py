@@ -33,6 +33,9 @@ class Module:
     is_library: bool
     is_prelude: bool = False
     imports: list[Module] = field(default_factory=list)
+    # A file named to be run or checked (not only imported): its top-level events are
+    # the session's start.
+    is_root: bool = False
 
     @property
     def tree(self) -> ast.Module:
@@ -53,6 +56,22 @@ class Program:
     @property
     def prelude(self) -> Module:
         return self.modules[0]
+
+    def scenarios(self) -> list[Module]:
+        """The files whose top-level events start a session: the files named to run,
+        and, for a saved session (a file with a section ``_auto_stored``), the files it
+        imports. An imported file is a library: its events are not scheduled."""
+        roots = [module for module in self.modules if module.is_root]
+        if not roots:
+            roots = [module for module in self.modules if not module.is_library]
+        found = list(roots)
+        for root in roots:
+            if any(
+                isinstance(item, ast.SectionDef) and item.path[:1] == ("_auto_stored",)
+                for item in root.tree.body
+            ):
+                found.extend(m for m in root.imports if not m.is_library and m not in found)
+        return found
 
 
 def library_path() -> list[Path]:
@@ -92,7 +111,6 @@ class Loader:
         self.by_path: dict[Path, Module] = {}
         self.diagnostics: list[Diagnostic] = []
         self.roots: list[Path] = [_resolved(folder) for folder in self.search]
-        self.entries: set[int] = set()  # the modules of the files loaded by name
 
     def load_prelude(self) -> Module:
         path = LIBRARY_DIR / PRELUDE
@@ -104,7 +122,7 @@ class Loader:
         """A file named by the user; raises ``OSError`` when it cannot be read."""
         self.allow(path.parent)
         source = SourceFile.from_path(path, name if name is not None else str(path))
-        return self._load(path, source, library=False, entry=True)
+        return self._load(path, source, library=False, root=True)
 
     def load_text(self, text: str, name: str, base: Path | None = None) -> Module:
         """A program given as text, as if it were the file ``name`` in the folder
@@ -113,7 +131,7 @@ class Loader:
         path = base / Path(name).name if base is not None else None
         self.allow(base if base is not None else Path.cwd())
         source = SourceFile(name, text, path)
-        return self._load(path, source, library=False, entry=True)
+        return self._load(path, source, library=False, root=True)
 
     def allow(self, folder: Path) -> None:
         """Let imports and ``loadXML`` read the files in ``folder`` and below it."""
@@ -128,7 +146,7 @@ class Loader:
         return Program(self.modules, self.diagnostics, self.roots)
 
     def _load(
-        self, path: Path | None, source: SourceFile, library: bool, entry: bool = False
+        self, path: Path | None, source: SourceFile, library: bool, root: bool = False
     ) -> Module:
         """Parse a file, then what it imports, depth first (without recursion: a chain
         of imports may be long)."""
@@ -136,8 +154,7 @@ class Loader:
         if key is not None and key in self.by_path:
             return self.by_path[key]
         module = self._parse(key, source, library)
-        if entry:
-            self.entries.add(id(module))
+        module.is_root = module.is_root or root
         pending = [(module, self._imports(module))]
         while pending:
             current, items = pending[-1]
@@ -222,7 +239,7 @@ class Loader:
     def _names_scenario(self, module: Module, candidate: Path) -> bool:
         """Whether ``candidate`` is the scenario a save names (a save is a file loaded
         by name with a section ``_auto_stored``; it imports a ``.lore`` file)."""
-        if candidate.suffix != ".lore" or id(module) not in self.entries:
+        if candidate.suffix != ".lore" or not module.is_root:
             return False
         return any(
             isinstance(d, ast.SectionDef) and d.path[:1] == (SAVE_SECTION,)

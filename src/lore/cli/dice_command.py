@@ -1,0 +1,241 @@
+"""``lore roll COMMAND`` and ``lore odds COMMAND``: BCDice dice commands at the terminal.
+
+``lore roll "2D6+3>=10" [--seed N] [--dice 6,4] [--json]`` rolls a command and prints
+BCDice's result text. ``--dice`` gives the faces to roll, in order (to replay a roll);
+``--json`` prints the text, every die with its sides, and the flags.
+
+``lore odds "7R10[10]>=8" [--successes N] [--critical COND] [--fumble COND]
+[--against COMMAND] [--json]`` prints the exact odds of a command's outcomes: a table of
+each total (or count of successes) with its chance, as a fraction and a percentage.
+``--successes N`` adds the chance of N or more successes; ``--critical`` and
+``--fumble`` take face conditions such as ``[6]>=2`` (two or more 6s) or ``[1]=all``;
+``--against`` compares the command with another (an opposed check).
+
+Exit status: 0 done, 1 not a dice command (or dice that do not fit it), 2 usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from fractions import Fraction
+from typing import Any
+
+from lore.cli.io import usage_error
+from lore.dice import DiceError, FixedSource, RandomSource, evaluate, seeded, system
+from lore.dice.distribution import OddsError
+from lore.dice.odds import Odds, Opposed, odds, opposed
+
+EXAMPLES = "for example 2D6+3>=10, 4D6KH3, 5B6>=4, 3R6[6]>=5, 4U6[6], D66, choice[A,B]"
+BAR_WIDTH = 30
+
+
+def register(commands: Any) -> None:
+    """Add ``roll`` and ``odds`` to the ``lore`` command's subcommands."""
+    roll = commands.add_parser(
+        "roll",
+        help="roll a BCDice dice command (2D6+3>=10)",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    roll.add_argument("command", metavar="COMMAND", help="a dice command, such as 2D6+3>=10")
+    roll.add_argument("--seed", type=int, default=None, metavar="N", help="roll from seed N")
+    roll.add_argument(
+        "--dice", metavar="FACES", help="the faces to roll, in order, such as 6,4 (a replay)"
+    )
+    roll.add_argument("--json", action="store_true", help="print the result as JSON")
+    roll.set_defaults(handler=run_roll)
+
+    chances = commands.add_parser(
+        "odds",
+        help="print the exact odds of a dice command",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    chances.add_argument("command", metavar="COMMAND", help="a dice command, such as 7R10[10]>=8")
+    chances.add_argument(
+        "--successes", type=int, metavar="N", help="the chance of N or more successes"
+    )
+    chances.add_argument("--critical", metavar="COND", help="a critical: such as [6]>=2")
+    chances.add_argument("--fumble", metavar="COND", help="a fumble: such as [1]=all")
+    chances.add_argument(
+        "--against", metavar="COMMAND", help="an opposed check: the passive side's command"
+    )
+    chances.add_argument("--json", action="store_true", help="print the odds as JSON")
+    chances.set_defaults(handler=run_odds)
+
+
+# -- lore roll
+
+
+def run_roll(args: argparse.Namespace) -> int:
+    if args.dice is not None and args.seed is not None:
+        usage_error("give --dice or --seed, not both")
+        return 2
+    source: RandomSource
+    fixed = None
+    if args.dice is not None:
+        faces = read_faces(args.dice)
+        if faces is None:
+            usage_error(f"--dice takes faces separated by commas, such as 6,4 (not {args.dice!r})")
+            return 2
+        source = fixed = FixedSource(faces)
+    else:
+        source = system() if args.seed is None else seeded(args.seed)
+    try:
+        result = evaluate(args.command, source)
+    except DiceError as error:
+        usage_error(str(error))
+        return 1
+    if result is None:
+        usage_error(f"{args.command!r} is not a dice command ({EXAMPLES})")
+        return 1
+    if fixed is not None and fixed.left:
+        used = len(result.dice)
+        usage_error(f"--dice gave {used + fixed.left} faces, but the command rolled {used}")
+        return 1
+    if args.json:
+        print(json.dumps(result.to_json(), ensure_ascii=False))
+    else:
+        print(result.text)
+    return 0
+
+
+def read_faces(text: str) -> list[int] | None:
+    parts = [part.strip() for part in text.split(",")] if text.strip() else []
+    if not all(part.isascii() and part.isdigit() and len(part) < 10 for part in parts):
+        return None
+    return [int(part) for part in parts]
+
+
+# -- lore odds
+
+
+def run_odds(args: argparse.Namespace) -> int:
+    try:
+        if args.against is not None:
+            if args.successes is not None or args.critical or args.fumble:
+                usage_error(
+                    "--against compares outcomes only (no --successes, --critical, --fumble)"
+                )
+                return 2
+            match = opposed(args.command, args.against)
+            print_json(opposed_json(match)) if args.json else print_opposed(match)
+            return 0
+        cap = args.successes
+        found = odds(args.command, critical=args.critical, fumble=args.fumble, cap=cap)
+        if args.successes is not None and found.measure != "successes":
+            usage_error(
+                f"{found.command} gives a total, not successes: use a target instead "
+                "(such as 2D6>=8)"
+            )
+            return 2
+    except OddsError as error:
+        usage_error(str(error))
+        return 1
+    if args.json:
+        print_json(odds_json(found, args.successes))
+    else:
+        print_odds(found, args.successes)
+    return 0
+
+
+def describe(chance: Fraction) -> str:
+    return f"{chance.numerator}/{chance.denominator} = {float(chance):.9g} ({percent(chance)})"
+
+
+def percent(chance: Fraction) -> str:
+    return f"{float(chance) * 100:.2f}%"
+
+
+def print_table(heading: str, rows: list[tuple[str, Fraction]]) -> None:
+    """Outcomes with their chances: fraction, percentage and a bar."""
+    top = max((chance for _, chance in rows), default=Fraction(1)) or Fraction(1)
+    shown = [(label, f"{c.numerator}/{c.denominator}", percent(c), c) for label, c in rows]
+    widths = [max(len(heading), *(len(row[0]) for row in shown)), max(len(row[1]) for row in shown)]
+    print(f"{heading:>{widths[0]}}  {'chance':>{widths[1]}}  {'%':>7}")
+    for label, fraction, share, chance in shown:
+        bar = "█" * round(BAR_WIDTH * chance / top)
+        print(f"{label:>{widths[0]}}  {fraction:>{widths[1]}}  {share:>7}  {bar}")
+
+
+def print_odds(found: Odds, successes: int | None) -> None:
+    name = "successes" if found.measure == "successes" else "total"
+    rows = []
+    for value, share in found.outcomes:
+        last = found.tail is not None and value >= found.tail
+        rows.append((f"{value}+" if last else str(value), share))
+    what = "count of successes" if name == "successes" else "total"
+    print(f"{found.command}: the chance of each {what}")
+    print_table(name, rows)
+    print()
+    if successes is not None:
+        print(f"{successes} or more successes: {describe(found.at_least(successes))}")
+    facts: tuple[tuple[str, Fraction | None], ...] = (
+        ("success", found.success),
+        ("failure", found.failure),
+        ("critical", found.critical),
+        ("fumble", found.fumble),
+    )
+    for label, chance in facts:
+        if chance is not None:
+            print(f"{label}: {describe(chance)}")
+    mean = found.mean()
+    if mean is not None:
+        print(f"average {name}: {float(mean):.4g}")
+
+
+def print_opposed(match: Opposed) -> None:
+    active, passive = match.active.command, match.passive.command
+    if match.margins:
+        print(f"{active} against {passive}: the chance of each margin (active minus passive)")
+        print_table("margin", [(str(value), chance) for value, chance in match.margins])
+        print()
+    print(f"{active} higher: {describe(match.higher)}")
+    print(f"equal: {describe(match.equal)}  (the rule says who wins a tie)")
+    print(f"{passive} higher: {describe(match.lower)}")
+    if match.undecided:
+        print(f"both past the counted range (undecided): {describe(match.undecided)}")
+
+
+def chance_json(chance: Fraction | None) -> dict[str, Any] | None:
+    if chance is None:
+        return None
+    return {"fraction": f"{chance.numerator}/{chance.denominator}", "decimal": float(chance)}
+
+
+def odds_json(found: Odds, successes: int | None) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "command": found.command,
+        "measure": found.measure,
+        "outcomes": [
+            {"value": value, "or_more": found.tail is not None and value >= found.tail}
+            | (chance_json(chance) or {})
+            for value, chance in found.outcomes
+        ],
+    }
+    for label in ("success", "failure", "critical", "fumble"):
+        data[label] = chance_json(getattr(found, label))
+    if successes is not None:
+        data["at_least"] = {"successes": successes} | (chance_json(found.at_least(successes)) or {})
+    return data
+
+
+def opposed_json(match: Opposed) -> dict[str, Any]:
+    return {
+        "active": match.active.command,
+        "passive": match.passive.command,
+        "higher": chance_json(match.higher),
+        "equal": chance_json(match.equal),
+        "lower": chance_json(match.lower),
+        "undecided": chance_json(match.undecided),
+        "margins": [
+            {"margin": value} | (chance_json(chance) or {}) for value, chance in match.margins
+        ],
+    }
+
+
+def print_json(data: dict[str, Any]) -> None:
+    json.dump(data, sys.stdout, ensure_ascii=False, indent=2)
+    print()

@@ -1,0 +1,162 @@
+"""Rules that go on after a step, hooks, outcomes and seats.
+
+- ``schedule.then(handler)``: the handler runs in a step right after this step's update
+  phase, at the same time and priority (with the events this step added for them).
+- ``system.on(name, handler)`` / ``system.signal(name, value)``: a signal's subscribers
+  run, each with the value, in a step right after the step that sent it.
+- ``system.onAlter(name, handler)``: after an update phase in which the alter ``name``
+  changed objects, the handler runs for each of them, in a step right after it.
+- ``system.end(outcome)``, ``system.count(name, n)``, ``system.record(name, x)``: the
+  session's outcome and statistics, which ``lore sim`` sums up.
+- ``system.messagePlayers(text)``: one message to every player seat; ``system.gmSeat``.
+
+Subscriptions, statistics and the outcome belong to the step that made them: when the
+step goes wrong (or waits for an answer and runs again), they go with it. They are plain
+session fields: lists of tuples of the step's number, names, numbers and handlers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from lore.runtime.errors import RuleError
+from lore.runtime.ops import handler_call
+from lore.runtime.values import LoreObject, TypedString, show
+
+if TYPE_CHECKING:
+    from lore.engine.session import Runtime, Session
+
+GM_SEAT = TypedString("jid", "GM")
+
+
+def install(session: Session) -> None:
+    forms = session.program.form_by_name
+    forms["Schedule"].methods.setdefault("then", then)
+    methods = forms["System"].methods
+    for name, fn in _SYSTEM_RULES.items():
+        methods.setdefault(name, fn)
+
+
+def then(rt: Runtime, schedule: LoreObject, handler: Any) -> None:
+    fn, arg = handler_call(handler)
+    rt.adds.append((rt.tick, rt.session.priority, fn, arg))
+
+
+# ------------------------------------------------------------ hooks
+
+
+def _name(value: Any, what: str) -> str:
+    if not isinstance(value, str | TypedString) or not str(value):
+        raise RuleError(f"{what} is named by a text, not {show(value)}")
+    return str(value)
+
+
+def on(rt: Runtime, system: LoreObject, name: Any, handler: Any) -> None:
+    session = rt.session
+    session.hooks.append((session.steps, "signal", _name(name, "a signal"), handler))
+
+
+def on_alter(rt: Runtime, system: LoreObject, name: Any, handler: Any) -> None:
+    session = rt.session
+    session.hooks.append((session.steps, "alter", _name(name, "an alter"), handler))
+
+
+def _run_hook(rt: Runtime, arg: tuple[Any, Any]) -> None:
+    handler, value = arg
+    handler(rt, value)
+
+
+def signal(rt: Runtime, system: LoreObject, name: Any, value: Any) -> None:
+    wanted = _name(name, "a signal")
+    session = rt.session
+    for _, kind, hooked, handler in session.hooks:
+        if kind == "signal" and hooked == wanted:
+            rt.adds.append((rt.tick, session.priority, _run_hook, (handler, value)))
+
+
+def after_alters(session: Session, altered: Any) -> None:
+    """Queue the handlers subscribed to the alters that ran (in the order they ran)."""
+    rt = session.rt
+    for obj, alter in altered:
+        for _, kind, hooked, handler in session.hooks:
+            if kind == "alter" and hooked == alter:
+                rt.adds.append((session.ticks, session.priority, _run_hook, (handler, obj)))
+
+
+def discard_step(session: Session) -> None:
+    """Forget what the step being run subscribed, counted and decided (it went wrong, or
+    it runs again once its answers have come)."""
+    step = session.steps
+    while session.hooks and session.hooks[-1][0] == step:
+        session.hooks.pop()
+    while session.stats and session.stats[-1][0] == step:
+        session.stats.pop()
+    if session.outcome is not None and session.outcome[0] == step:
+        session.outcome = None
+
+
+# ------------------------------------------------------------ outcomes
+
+
+def end(rt: Runtime, system: LoreObject, outcome: Any) -> None:
+    session = rt.session
+    text = _name(outcome, "an outcome")
+    if session.outcome is not None and session.outcome[0] == session.steps:
+        if session.outcome[1] != text:
+            raise RuleError(
+                f"the session cannot end both '{session.outcome[1]}' and '{text}'",
+                "decide the outcome in one place",
+            )
+        return
+    session.outcome = (session.steps, text)
+
+
+def _number(value: Any, name: str) -> float | int:
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        raise RuleError(f"'{name}' counts numbers, not {show(value)}")
+    return value
+
+
+def count(rt: Runtime, system: LoreObject, name: Any, amount: Any) -> None:
+    key = _name(name, "a counter")
+    rt.session.stats.append((rt.session.steps, "count", key, _number(amount, key)))
+
+
+def record(rt: Runtime, system: LoreObject, name: Any, value: Any) -> None:
+    key = _name(name, "a value")
+    rt.session.stats.append((rt.session.steps, "value", key, _number(value, key)))
+
+
+def statistics(session: Session) -> dict[str, float | int]:
+    """The session's counters (summed) and values (the last recorded), by name."""
+    found: dict[str, float | int] = {}
+    for _, kind, name, value in session.stats:
+        found[name] = found.get(name, 0) + value if kind == "count" else value
+    return found
+
+
+# ------------------------------------------------------------ seats
+
+
+def message_players(rt: Runtime, system: LoreObject, text: Any) -> None:
+    from lore.engine.natives import recipient, tell
+
+    seats: list[str] = []
+    for actor in system.values.get("allPC") or ():
+        seat = recipient(actor)
+        if seat != "GM" and seat not in seats:
+            seats.append(seat)
+    for seat in seats:
+        tell(rt, seat, text)
+
+
+_SYSTEM_RULES: dict[str, Callable[..., Any]] = {
+    "messagePlayers": message_players,
+    "end": end,
+    "count": count,
+    "record": record,
+    "on": on,
+    "signal": signal,
+    "onAlter": on_alter,
+}

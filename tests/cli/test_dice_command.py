@@ -1,0 +1,110 @@
+"""`lore roll` and `lore odds`: output, JSON and exit codes."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from lore.cli.main import main
+
+
+def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    status = main(args)
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def test_roll_with_given_dice(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["roll", "2D6+3>=10", "--dice", "6,3"], capsys) == (
+        0,
+        "(2D6+3>=10) ＞ 9[6,3]+3 ＞ 12 ＞ 成功\n",
+        "",
+    )
+
+
+def test_roll_json(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(["roll", "S3R6[6]>=5", "--dice", "6, 2, 5, 6, 1", "--json"], capsys)
+    assert status == 0
+    assert json.loads(out) == {
+        "text": "(3R6[6]>=5) ＞ 6,2,5 + 6 + 1 ＞ 成功数3",
+        "total": 3,
+        "dice": [{"sides": 6, "value": value} for value in (6, 2, 5, 6, 1)],
+        "secret": True,
+        "success": False,
+        "failure": False,
+        "critical": False,
+        "fumble": False,
+    }
+
+
+def test_roll_with_a_seed_is_repeatable(capsys: pytest.CaptureFixture[str]) -> None:
+    first = run(["roll", "10D6", "--seed", "42"], capsys)
+    assert first[0] == 0 and first[1].startswith("(10D6) ＞ ")
+    assert run(["roll", "10D6", "--seed", "42"], capsys) == first
+
+
+@pytest.mark.parametrize(
+    ("args", "status", "message"),
+    [
+        (["roll", "2d6もけけ"], 1, "'2d6もけけ' is not a dice command (for example 2D6+3>=10"),
+        (["roll", "2D6", "--dice", "6"], 1, "the command rolls more dice than the 1 faces given"),
+        (["roll", "2D6", "--dice", "6,9"], 1, "die 2 is given as 9, but a d6 is rolled"),
+        (["roll", "2D6", "--dice", "6,3,1"], 1, "--dice gave 3 faces, but the command rolled 2"),
+        (["roll", "2D6", "--dice", "six"], 2, "--dice takes faces separated by commas"),
+        (["roll", "2D6", "--dice", "6", "--seed", "1"], 2, "give --dice or --seed, not both"),
+        (["roll", "x100 200D6", "--seed", "1"], 1, "a command rolls at most 10,000 dice"),
+        (["odds", "hello"], 1, "'hello' is not a dice command"),
+        (["odds", "choice[A,B]"], 1, "not choices or tallies"),
+        (["odds", "2D6", "--successes", "3"], 2, "2D6 gives a total, not successes"),
+        (["odds", "3D6", "--critical", "6>=2"], 1, "write it like [6]>=2"),
+        (["odds", "2D6", "--against", "2D6", "--fumble", "[1]=all"], 2, "--against compares"),
+    ],
+)
+def test_bad_input_says_what_is_wrong(
+    args: list[str], status: int, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    found, out, err = run(args, capsys)
+    assert (found, out) == (status, "")
+    assert err.startswith("lore: error: ") and message in err
+    assert "Traceback" not in err
+
+
+def test_odds_table_and_at_least(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(["odds", "7R10[10]>=8", "--successes", "3"], capsys)
+    assert status == 0
+    assert out.splitlines()[0] == "7R10[10]>=8: the chance of each count of successes"
+    assert "3 or more successes: 207877533/500000000 = 0.415755066 (41.58%)" in out
+    assert "        0                 823543/10000000    8.24%  █████████\n" in out
+    assert "       9+   350093861931/1000000000000000    0.04%  \n" in out
+
+
+def test_odds_of_a_check_with_criticals(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(["odds", "3D6", "--critical", "[6]>=2", "--fumble", "[1]=all"], capsys)
+    assert status == 0
+    assert out.splitlines()[1:3] == ["total  chance        %", "    3   1/216    0.46%  █"]
+    assert "critical: 2/27 = 0.0740740741 (7.41%)" in out
+    assert "fumble: 1/216 = 0.00462962963 (0.46%)" in out
+    assert out.endswith("average total: 10.5\n")
+
+
+def test_odds_json(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(["odds", "2D6+3>=10", "--json"], capsys)
+    data = json.loads(out)
+    assert status == 0 and data["measure"] == "total"
+    assert data["success"] == {"fraction": "7/12", "decimal": 7 / 12}
+    assert data["outcomes"][0] == {
+        "value": 5,
+        "or_more": False,
+        "fraction": "1/36",
+        "decimal": 1 / 36,
+    }
+
+
+def test_opposed_odds(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(["odds", "2D6+4", "--against", "2D6+3"], capsys)
+    assert status == 0
+    assert "2D6+4 higher: 721/1296 = 0.55632716 (55.63%)" in out
+    assert "equal: 35/324 = 0.108024691 (10.80%)" in out
+    status, out, _ = run(["odds", "2D6+4", "--against", "2D6+3", "--json"], capsys)
+    assert json.loads(out)["lower"]["fraction"] == "145/432"
