@@ -550,9 +550,11 @@ class Session:
                 happenings.discard_step(self)
                 return
             if len(adds) + self.queued > self.limits.max_events:
+                dropped = self.drop_waiting({fn for _, fn, _ in entries} | {a[2] for a in adds})
                 error = LimitExceeded(
                     f"more than {self.limits.max_events} events would wait: events keep"
-                    " scheduling more events",
+                    f" scheduling more events (this step and the {dropped:,} waiting events"
+                    " of its handlers are dropped)",
                     "a handler probably schedules several events that each do the same",
                 )
                 error.frames = self.handler_frames(entries)
@@ -597,6 +599,25 @@ class Session:
         error.frames = self.handler_frames(entries)
         self.report(error)
         self.at_once = 0
+
+    def drop_waiting(self, handlers: set[Any]) -> int:
+        """Drop the waiting events whose handler is one of ``handlers`` (events that
+        multiply: dropping only the step that passed the limit would leave the others
+        to multiply again); how many were dropped."""
+        dropped = 0
+        for key in list(self.buckets):
+            bucket = self.buckets[key]
+            kept = [entry for entry in bucket if entry[1] not in handlers]
+            dropped += len(bucket) - len(kept)
+            if kept:
+                self.buckets[key] = kept
+            else:
+                del self.buckets[key]
+        if dropped:
+            self.keys = list(self.buckets)
+            heapq.heapify(self.keys)
+            self.queued -= dropped
+        return dropped
 
     def handler_frames(self, entries: list[Entry]) -> list[Frame]:
         """Where the first handler of a step is written (for an error of the whole step)."""

@@ -130,7 +130,7 @@ def fold(values: tuple[Any, ...], functions: tuple[Callable[[Any, Any], Any], ..
 
 
 def concat(a: Any, b: Any) -> str:
-    joined = show(a) + show(b)
+    joined = show(a, MAX_TEXT) + show(b, MAX_TEXT)
     if len(joined) > MAX_TEXT:
         raise LimitExceeded(f"a text of more than {MAX_TEXT} characters")
     return joined
