@@ -36,6 +36,9 @@ from lore.syntax.files import read_bytes
 from lore.world.static import check_world
 
 _TAG = re.compile(r"<[^>]*>")
+# Steps a run takes at most unless told otherwise: a rule that reschedules itself for
+# ever (each game second, say) stops instead of running until the memory is full.
+DEFAULT_MAX_STEPS = 1_000_000
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -56,8 +59,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="OUT.lore",
         help="save the session at the end (or when interrupted)",
     )
-    parser.add_argument("--max-steps", type=int, default=None, metavar="K")
-    parser.add_argument("--max-ticks", type=int, default=None, metavar="T")
+    parser.add_argument(
+        "--max-steps",
+        type=int,
+        default=DEFAULT_MAX_STEPS,
+        metavar="K",
+        help=f"stop after K steps (default {DEFAULT_MAX_STEPS:,}; 0 for no limit)",
+    )
+    parser.add_argument(
+        "--max-ticks",
+        type=int,
+        default=None,
+        metavar="T",
+        help="stop once the game time would pass T ticks (default: no limit)",
+    )
 
 
 def load_answers(path: Path) -> dict[str, list[dict[str, Any]]]:
@@ -86,7 +101,7 @@ def load_answers(path: Path) -> dict[str, list[dict[str, Any]]]:
 
 def run(args: argparse.Namespace) -> int:
     path: Path = args.file
-    problem = unreadable(path)
+    problem = unreadable(path) or bad_limits(args)
     if problem is not None:
         usage_error(problem)
         return 2
@@ -131,11 +146,16 @@ def run(args: argparse.Namespace) -> int:
             program,
             seed,
             participants,
-            Limits(max_steps=args.max_steps, max_ticks=args.max_ticks),
+            Limits(max_steps=args.max_steps or None, max_ticks=args.max_ticks),
             transcript,
         )
         printer.session = session
         reason = session.run()
+        if getattr(session, "detail", "") == "max-steps":
+            print(
+                f"lore: stopped after {session.steps:,} steps (--max-steps; 0 for no limit)",
+                file=sys.stderr,
+            )
     except RuleError as error:
         print(error.render(), file=sys.stderr)
         return 1
@@ -164,6 +184,14 @@ def run(args: argparse.Namespace) -> int:
             sys.stderr.write(text)
             return 1
     return 1 if reason == "error" else 0
+
+
+def bad_limits(args: argparse.Namespace) -> str | None:
+    if args.max_steps < 0:
+        return f"--max-steps must be 0 (no limit) or more (got {args.max_steps})"
+    if args.max_ticks is not None and args.max_ticks < 0:
+        return f"--max-ticks must be 0 or more (got {args.max_ticks})"
+    return None
 
 
 def unwritable(path: Path) -> str | None:
