@@ -151,6 +151,29 @@ CASES = [
         'height="0.3(m)" is not a quantity (expected like 0.3[m])',
     ),
     Hostile("distance-minus-1", BAD_DISTANCE, 4, 26, 'distance="-1" is not a positive number'),
+    *(
+        Hostile(
+            f"scale-{scale}",
+            f'{DECL}\n<geometry xmlns="{POINT}"\n scale="{scale}"><point label="0"/></geometry>\n',
+            3,
+            9,
+            f'scale="{scale}" {problem}',
+        )
+        for scale, problem in (
+            ("5[sec]", "is not a length ([sec] is not a unit of length like [m])"),
+            ("0[m]", "must be above 0"),
+            ("-5[m]", "must be above 0"),
+            ("1e999[m]", "is too large a number"),
+        )
+    ),
+    Hostile(
+        "height-in-minutes",
+        f'{DECL}\n<geometry xmlns="{SECTIONED}">\n <line><section height="3[min]"/></line>'
+        "\n</geometry>\n",
+        3,
+        25,
+        'height="3[min]" is not a length ([min] is not a unit of length like [m])',
+    ),
     Hostile(
         "missing-node",
         MISSING_NODE,

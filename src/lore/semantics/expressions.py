@@ -178,8 +178,9 @@ class ExpressionChecker:
         return BOOLEAN
 
     def expr_DiceLit(self, expr: ast.DiceLit, ctx: Context, expected: Type | None) -> Type:
-        if expr.sides < 1:
-            self.checker.error(ctx, expr.span, "check.dice", "a die has at least one side")
+        problem = literals.dice_problem(expr.count, expr.sides)
+        if problem is not None:
+            self.checker.error(ctx, expr.span, "check.dice", problem[0], problem[1])
         return DICE
 
     def expr_DiceOf(self, expr: ast.DiceOf, ctx: Context, expected: Type | None) -> Type:

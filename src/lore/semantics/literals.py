@@ -1,5 +1,5 @@
 """What a typed string literal (``"...":url``, ``:loc``, ``:jid``, ``:date``, ``:xml``,
-``:html``) must look like, checked when the program is checked.
+``:html``) and a dice literal must look like, checked when the program is checked.
 
 Each check returns the problems it finds as (offset in the value, length, message,
 hint); the checker turns them into diagnostics at the right place of the file.
@@ -20,6 +20,8 @@ from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import fromstring
 
 MAX_XML_CHARS = 4 * 1024 * 1024
+MAX_DICE = 10_000  # dice in one roll (the engine refuses more when they are computed)
+MAX_SIDES = 1_000_000  # sides of a die
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +43,20 @@ _SCHEME_RE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*")
 def check(kind: str, value: str) -> list[Problem]:
     checker = _CHECKS.get(kind)
     return checker(value) if checker is not None else []
+
+
+def dice_problem(count: int, sides: int) -> tuple[str, str | None] | None:
+    """What is wrong with the dice literal ``{count}d{sides}`` (a message and a hint)."""
+    if sides < 1:
+        return "a die has at least one side", None
+    if sides > MAX_SIDES:
+        return f"dice of {sides} sides are more than the limit of {MAX_SIDES:,}", None
+    if count > MAX_DICE:
+        return (
+            f"{count} dice are more than the limit of {MAX_DICE:,} in one roll",
+            "roll fewer dice, or count successes with a rule",
+        )
+    return None
 
 
 def check_url(value: str) -> list[Problem]:

@@ -192,7 +192,13 @@ class WorldCheck:
                 )
             return None  # the checker reports malformed XML
         units = self.checker.units.definitions
-        geometry, problems = read_geometry(document, lambda unit: unit in units)
+        families = self.checker.units.units
+        metre = families.get("m")
+        geometry, problems = read_geometry(
+            document,
+            lambda unit: unit in units,
+            lambda unit: metre is None or families.get(unit) is metre,
+        )
         for problem in problems:
             self.report_xml(
                 xml_source,
