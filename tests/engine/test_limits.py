@@ -370,3 +370,38 @@ def test_shown_and_json_values_are_bounded() -> None:
     as_json = plain(shared)
     assert json.dumps(as_json).count("1") <= MAX_PLAIN_ITEMS
     assert json.dumps(plain(deep)).count("[") == MAX_PLAIN_DEPTH
+
+
+FAN_OUT = """\
+section fan {
+ rule grow {
+  GM.message("grow");
+  {1, 2, 3}.foreach(@(i : integer) {
+   schedule.add({ ticks = schedule.current + 1[sec]; priority = 0;
+                  handler = @{ fan.grow; }; }:Event);
+  });
+ }
+ rule start {
+  tens = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+  tens.foreach(@(a : integer) { tens.foreach(@(b : integer) { tens.foreach(@(c : integer) {
+   schedule.add({ ticks = 1; priority = 0; handler = @{ fan.grow; }; }:Event);
+  }); }); });
+ }
+ go = { ticks = 0; priority = 0; handler = @{ fan.start; }; }:Event;
+}
+"""
+
+
+def test_a_step_stops_as_soon_as_its_events_pass_the_limit() -> None:
+    # 1,000 handlers at tick 1 each schedule 3 more: with room for 2,000 waiting events
+    # the step stops after the 667th handler, not after the 1,000th.
+    result = check_text(FAN_OUT, "fan.lore")
+    assert result.ok, [d.render() for d in result.diagnostics]
+    gm = Scripted([])
+    session = Session(compile_program(result), 0, Participants({"GM": gm}), Limits(max_events=2000))
+    assert session.run() == "no-events"
+    grown = [r for r in gm.told if r.get("text") == "grow"]
+    errors = [r for r in gm.told if r["kind"] == "error"]
+    assert len(grown) == 667
+    assert [r["tick"] for r in errors] == [1]
+    assert errors[0]["message"].startswith("more than 2000 events would wait")

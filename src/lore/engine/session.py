@@ -528,6 +528,10 @@ class Session:
         rt.block = None
         self.step_size = len(entries)
         suspended = False
+        # Events this step may add before the waiting limit: past it, the step stops at
+        # once (a step of half a million handlers that each add three would otherwise run
+        # to its end, and hold all it added, before being dropped).
+        room = self.limits.max_events - self.queued
         try:
             for index, (seq, fn, arg) in enumerate(entries):
                 # What rt.reset(seq, index) does that is not already so (a body restores
@@ -541,14 +545,8 @@ class Session:
                 except Suspend:
                     suspended = True  # its answer comes later: start the others meanwhile
                     rt.depth = 0
-            if suspended:
-                # The step runs again, from its start, when answers come; nothing of this
-                # run is kept but what was asked and told (not asked or told again).
-                self.waiting = entries
-                rt.requests = {}
-                rt.adds = []
-                happenings.discard_step(self)
-                return
+                if len(adds) > room:
+                    break
             if len(adds) + self.queued > self.limits.max_events:
                 dropped = self.drop_waiting({fn for _, fn, _ in entries} | {a[2] for a in adds})
                 error = LimitExceeded(
@@ -559,6 +557,14 @@ class Session:
                 )
                 error.frames = self.handler_frames(entries)
                 raise error
+            if suspended:
+                # The step runs again, from its start, when answers come; nothing of this
+                # run is kept but what was asked and told (not asked or told again).
+                self.waiting = entries
+                rt.requests = {}
+                rt.adds = []
+                happenings.discard_step(self)
+                return
             del entries  # the step's events are done with: freed before the update
             if rt.requests:
                 self.update()
