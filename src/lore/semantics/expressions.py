@@ -276,6 +276,13 @@ class ExpressionChecker:
                 "check.unit-number",
                 f"only a number can be given a unit, not {found}",
             )
+        elif unit is not None and isinstance(expr.value, ast.IntLit | ast.RealLit):
+            family = unit.family
+            problem = literals.quantity_problem(
+                expr.value.value, family.factor(expr.unit), family.integer
+            )
+            if problem is not None:
+                self.checker.error(ctx, expr.span, "check.quantity", problem)
         return unit or UNKNOWN
 
     def expr_TypeValue(self, expr: ast.TypeValue, ctx: Context, expected: Type | None) -> Type:

@@ -11,6 +11,7 @@ import contextlib
 import re
 from dataclasses import dataclass
 from datetime import datetime
+from fractions import Fraction
 from html.parser import HTMLParser
 from urllib.parse import urlsplit
 from xml.etree.ElementTree import Element, ParseError
@@ -20,6 +21,7 @@ from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import fromstring
 
 MAX_XML_CHARS = 4 * 1024 * 1024
+MAX_WHOLE_BITS = 13_000  # a whole number is below 2^13000 (about 3,900 digits)
 MAX_DICE = 10_000  # dice in one roll (the engine refuses more when they are computed)
 MAX_SIDES = 1_000_000  # sides of a die
 
@@ -56,6 +58,21 @@ def dice_problem(count: int, sides: int) -> tuple[str, str | None] | None:
             f"{count} dice are more than the limit of {MAX_DICE:,} in one roll",
             "roll fewer dice, or count successes with a rule",
         )
+    return None
+
+
+def quantity_problem(amount: int | float, factor: Fraction, integer: bool) -> str | None:
+    """What is wrong with a quantity literal ``amount[unit]``, given the unit's factor to
+    the base unit of its family and whether that family counts in whole numbers."""
+    value = Fraction(amount) * factor
+    if integer:
+        if abs(value).__ceil__().bit_length() > MAX_WHOLE_BITS:
+            return f"this quantity is larger than 2^{MAX_WHOLE_BITS} of its base unit"
+        return None
+    try:
+        float(value)
+    except OverflowError:
+        return "this quantity is too large a number"
     return None
 
 
