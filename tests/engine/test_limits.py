@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from lore.cli.main import main
-from lore.engine.participants import Participants, Scripted
+from lore.engine.participants import Bot, Participants, Scripted
 from lore.engine.queries import MAX_PLAIN_DEPTH, MAX_PLAIN_ITEMS, Query, plain
 from lore.engine.session import Limits, Session
 from lore.engine.transcript import Transcript
@@ -405,3 +405,43 @@ def test_a_step_stops_as_soon_as_its_events_pass_the_limit() -> None:
     assert len(grown) == 667
     assert [r["tick"] for r in errors] == [1]
     assert errors[0]["message"].startswith("more than 2000 events would wait")
+
+
+ASKING = """\
+section asking {
+ enum Go { on{ caption = "on"; } }
+ rule ask {
+  {1, 2, 3}.foreach(@(i : integer) {
+   picked = GM.query("again?", { go = Go.input; });
+   schedule.add({ ticks = schedule.current + 1[sec]; priority = 0;
+                  handler = @{ asking.ask; }; }:Event);
+  });
+ }
+ go = { ticks = 0; priority = 0; handler = @{ asking.ask; }; }:Event;
+ later = { ticks = 100; priority = 0; handler = @{ GM.message("still here"); }; }:Event;
+}
+"""
+
+
+def test_a_step_asking_too_many_questions_is_stopped() -> None:
+    # Each handler asks three questions and schedules three more handlers: the steps
+    # ask 3, 9, 27, 81 questions; with a limit of 50 the fourth step is dropped.
+    result = check_text(ASKING, "asking.lore")
+    assert result.ok, [d.render() for d in result.diagnostics]
+    gm = Bot()
+    transcript = Transcript()
+    session = Session(
+        compile_program(result),
+        0,
+        Participants({"GM": gm}),
+        Limits(max_questions=50),
+        transcript,
+    )
+    assert session.run() == "no-events"
+    records = transcript.records
+    errors = [r for r in records if r["kind"] == "error"]
+    assert [(r["tick"], r["message"]) for r in errors] == [
+        (3, "more than 50 questions in one step")
+    ]
+    assert [r["tick"] for r in records if r["kind"] == "query"].count(3) == 50
+    assert any(r.get("text") == "still here" for r in records)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from lore.engine import happenings, map_queries, rolls, world_natives
 from lore.engine.participants import Pending
 from lore.engine.queries import AnswerError, Query, fill, make_query, plain
-from lore.runtime.errors import RuleError
+from lore.runtime.errors import LimitExceeded, RuleError
 from lore.runtime.ops import handler_call, ticks_of
 from lore.runtime.quantity import Quantity
 from lore.runtime.values import LoreObject, RuntimeType, TypedString, show
@@ -157,6 +157,11 @@ def ask_query(rt: Runtime, query: Query, spec: Any = None) -> LoreObject:
         raise Suspend(query.id)
     to = query.to
     if key not in session.asked:
+        if len(session.asked) >= session.limits.max_questions:
+            raise LimitExceeded(
+                f"more than {session.limits.max_questions} questions in one step",
+                "a handler probably asks in a loop, or events that ask multiply",
+            )
         session.asked.add(key)
         record: dict[str, Any] = {
             "tick": session.ticks,

@@ -56,6 +56,9 @@ class Limits:
     # Events waiting at once: events that each schedule several more would otherwise fill
     # the memory.
     max_events: int = 1_000_000
+    # Questions asked in one step: no table answers ten thousand at once, and events that
+    # multiply, each asking, would otherwise keep bots (or people) busy for minutes.
+    max_questions: int = 10_000
 
 
 class Suspend(Exception):
