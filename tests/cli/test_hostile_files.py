@@ -234,3 +234,25 @@ def test_load_xml_of_a_device_or_a_link_to_it_is_refused(
         status, out, _ = run(["check", str(entry)], capsys)
         assert status == 1
         assert message in out
+
+
+def test_load_xml_of_a_file_past_the_limit_is_refused_unread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    library = REPO / "src" / "lore" / "lib"
+    limit = max(path.stat().st_size for path in library.rglob("*.lore")) + 1000
+    monkeypatch.setattr(files, "MAX_FILE_BYTES", limit)
+    text = "<a>" + "<b/>" * (limit // 4) + "</a>"
+    (tmp_path / "big.xml").write_text(text, encoding="utf-8")
+    entry = tmp_path / "main.lore"
+    entry.write_text(
+        'section w { a = { location = "/":loc; geometry = ("big.xml":url).loadXML; }:Area; }\n',
+        encoding="utf-8",
+    )
+    status, out, _ = run(["check", str(entry)], capsys)
+    assert status == 1
+    assert (
+        f"error: cannot read 'big.xml': it is too large ({len(text):,} bytes; Lore reads files "
+        f"of at most {limit} bytes)"
+    ) in out
+    assert out.count(": error: ") == 1  # read once: the world check does not read it again

@@ -445,3 +445,31 @@ def test_a_step_asking_too_many_questions_is_stopped() -> None:
     ]
     assert [r["tick"] for r in records if r["kind"] == "query"].count(3) == 50
     assert any(r.get("text") == "still here" for r in records)
+
+
+CHATTY = """\
+section chatty {
+ rule talk {
+  {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}.foreach(@(i : integer) {
+   {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}.foreach(@(j : integer) { GM.message("hello"); });
+  });
+ }
+ go = { ticks = 0; priority = 0; handler = @{ chatty.talk; }; }:Event;
+ later = { ticks = 1; priority = 0; handler = @{ GM.message("still here"); }; }:Event;
+}
+"""
+
+
+def test_a_step_sending_too_many_messages_is_stopped() -> None:
+    result = check_text(CHATTY, "chatty.lore")
+    assert result.ok, [d.render() for d in result.diagnostics]
+    gm = Scripted([])
+    limits = Limits(max_messages=30)
+    session = Session(compile_program(result), 0, Participants({"GM": gm}), limits)
+    assert session.run() == "no-events"
+    told = [(r["tick"], r.get("text") or r.get("message")) for r in gm.told]
+    assert told == [
+        *[(0, "hello")] * 30,
+        (0, "more than 30 messages in one step"),
+        (1, "still here"),
+    ]

@@ -99,6 +99,11 @@ def tell(rt: Runtime, to: str, text: Any) -> None:
     key = rt.next_key("m")
     if key in session.told:
         return  # told in an earlier run of this step
+    if len(session.told) >= session.limits.max_messages:
+        raise LimitExceeded(
+            f"more than {session.limits.max_messages} messages in one step",
+            "a handler probably sends messages in a loop, or events that do multiply",
+        )
     session.told.add(key)
     record = {"tick": session.ticks, "kind": "message", "to": to, "text": str(text), "format": fmt}
     session.transcript.add(record)

@@ -59,6 +59,8 @@ class Limits:
     # Questions asked in one step: no table answers ten thousand at once, and events that
     # multiply, each asking, would otherwise keep bots (or people) busy for minutes.
     max_questions: int = 10_000
+    # Messages sent in one step, for the same reason (a million printed take a minute).
+    max_messages: int = 10_000
 
 
 class Suspend(Exception):
