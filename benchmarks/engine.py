@@ -1,27 +1,39 @@
-"""Engine benchmark: how many events per second a Lore session runs.
+"""Engine benchmark: events per second and memory per waiting event of a Lore session.
 
 Run from the project root::
 
-    .venv/bin/python benchmarks/engine.py [--actors N] [--rounds R] [--repeat K] [--json]
-        [--no-freeze] [--profile [TOP]]
+    .venv/bin/python benchmarks/engine.py [--sizes 1e3,1e4,1e5,1e6] [--events E]
+        [--shapes lockstep,staggered] [--repeat K] [--quick] [--json] [--profile [TOP]]
 
-The workload: N actors (default 1,000), each with a rule that reads and compares a few of
-its members, rolls a die, requests an alter and schedules itself again one round (``[R]`` =
-5 minutes) later; R rounds (default 1,000), so N x R events (10^6 by default). The same
-logic runs three ways in one process:
+The workload: N actors (the size: N events always wait), each with a rule that reads and
+compares a few of its members, rolls a die, requests an alter and schedules itself again
+one period later. Two shapes:
 
-- Lore: the program below, generated as text, checked and compiled with the project's API
-  and run by ``Session`` with ``Limits(max_ticks=...)`` (all the engine's semantics: a step
-  per round, requests grouped and applied in the update phase, each handler's own dice,
-  the limits counted);
+- *lockstep*: every actor acts at the same times (period ``1[R]`` = 300 ticks), so each
+  step runs N events at once;
+- *staggered*: actor i acts at ticks i, i + N, i + 2N ...: every event has a time of its
+  own, so every step runs one event (as most events of a real session do).
+
+Each size runs about E events (default 2,000,000; at least two rounds), three ways in one
+process, counting the same events:
+
+- Lore: the ``Fighter`` form below, checked and compiled with the project's API; the
+  actors are made with the runtime and their first events queued as an Event literal
+  written in ``schedule.add`` is (the rule and its object), and ``Session`` runs them
+  with all its semantics (two-phase steps, alters applied in the update, each handler's
+  own dice, the limits counted);
 - SimPy: N processes, each looping read/compare, roll with ``random.Random``, update,
-  ``yield env.timeout(300)``;
+  ``yield env.timeout(period)``;
 - bare: a ``heapq`` loop calling a plain Python function per event.
 
-It prints events/s for each, the ratios Lore/SimPy and Lore/bare against the targets
-(Lore >= SimPy, Lore >= 0.3 x bare) with PASS/FAIL, and the peak memory per pending event
-(see ``traced_peak``). It exits 0, as it is a report; 1 if the Lore program does not check
-or its run goes wrong. ``--profile`` adds the top of a cProfile of a short Lore run.
+Figures: events/s (the fastest of K runs), the ratios against the targets (lockstep:
+Lore/SimPy >= 1.2, staggered: >= 1.0), and the memory per waiting event measured with
+tracemalloc: *steady* is what stays allocated after a few rounds (collected), less what
+existed before the events were queued (the program, the actors): the queue, its entries
+and whatever the engine keeps per event; *peak* is the highest allocation during those
+rounds above the same base (what a step holds at once). ``--quick`` runs tiny sizes for a
+smoke test (the figures mean nothing then). It exits 0, as it is a report; 1 if the Lore
+program does not check or a run goes wrong.
 """
 
 from __future__ import annotations
@@ -45,40 +57,24 @@ import simpy
 
 from lore.engine.session import Limits, Session
 from lore.runtime.compiler import CompiledProgram, compile_program
+from lore.runtime.ops import rule_of
+from lore.runtime.values import LoreObject
 from lore.semantics.check import check_text
 from lore.syntax.diagnostics import has_errors
 
-TARGET_VS_SIMPY = 1.0
+TARGETS = {"lockstep": 1.2, "staggered": 1.0}  # Lore/SimPy
 TARGET_VS_BARE = 0.3
-ROUND_TICKS = 300  # 1[R] = 5[min]
+LOCKSTEP_PERIOD = 300  # 1[R] = 5[min]
 SEED = 1
-NAME = "bench.lore"  # a name in <...> would make the events not be scheduled at start
-MEMORY_ROUNDS = 20  # rounds run while tracemalloc is on (it slows everything down)
+NAME = "bench.lore"
+MEMORY_ROUNDS = 3  # rounds run while tracemalloc is on (it slows everything down)
+SIZES = (1_000, 10_000, 100_000, 1_000_000)
+QUICK_SIZES = (10, 100)
 
-
-# ---------------------------------------------------------------- the workload
-
-
-@dataclass
-class ActorSpec:
-    hp: int
-    attack: int
-    guard: int
-
-
-def actor_specs(count: int) -> list[ActorSpec]:
-    rng = random.Random(SEED)
-    return [
-        ActorSpec(rng.randint(10, 30), rng.randint(0, 3), rng.randint(5, 15)) for _ in range(count)
-    ]
-
-
-LORE_HEAD = """\
+LORE_PROGRAM = """\
 import "basic.lore":url;
 
 section bench {
- [R] = 5[min];
-
  form Fighter extends Actor {
   hp : integer;
   attack : integer;
@@ -92,7 +88,7 @@ section bench {
     self.hurt(-roll);
    }
    schedule.add({
-    ticks = schedule.current + 1[R];
+    ticks = schedule.current + PERIOD[sec];
     priority = 0;
     handler = @{ self.act; };
    }:Event);
@@ -102,24 +98,51 @@ section bench {
    self.hp := hp - amounts.sum;
   }
  }
+}
 """
 
 
-def lore_program(specs: list[ActorSpec]) -> str:
-    """The Lore source: the Fighter form, then each actor and its first event (at 0)."""
-    lines = [LORE_HEAD]
-    for i, spec in enumerate(specs):
-        lines.append(
-            f' a{i} = {{ name = "a{i}"; hp = {spec.hp}; attack = {spec.attack}; '
-            f"guard = {spec.guard}; }}:Fighter;\n"
-            f" e{i} = {{ ticks = 0; priority = 0; handler = @{{ a{i}.act; }}; }}:Event;\n"
-        )
-    lines.append("}\n")
-    return "".join(lines)
+# ---------------------------------------------------------------- the workload
 
 
-def compile_lore(text: str) -> CompiledProgram:
-    result = check_text(text, NAME)
+@dataclass(frozen=True)
+class Shape:
+    name: str
+    actors: int
+    rounds: int
+
+    @property
+    def period(self) -> int:
+        return LOCKSTEP_PERIOD if self.name == "lockstep" else self.actors
+
+    def offset(self, actor: int) -> int:
+        """When actor ``actor`` acts first."""
+        return 0 if self.name == "lockstep" else actor
+
+    @property
+    def end(self) -> int:
+        """The first tick not run: every actor acts ``rounds`` times before it."""
+        return self.period * self.rounds
+
+    @property
+    def events(self) -> int:
+        return self.actors * self.rounds
+
+
+@dataclass
+class Spec:
+    hp: int
+    attack: int
+    guard: int
+
+
+def actor_specs(count: int) -> list[Spec]:
+    rng = random.Random(SEED)
+    return [Spec(rng.randint(10, 30), rng.randint(0, 3), rng.randint(5, 15)) for _ in range(count)]
+
+
+def compile_lore(period: int) -> CompiledProgram:
+    result = check_text(LORE_PROGRAM.replace("PERIOD", str(period)), NAME)
     if has_errors(result.diagnostics):
         for diagnostic in result.diagnostics[:10]:
             print(diagnostic.render(), file=sys.stderr)
@@ -127,54 +150,80 @@ def compile_lore(text: str) -> CompiledProgram:
     return compile_program(result)
 
 
-def lore_session(program: CompiledProgram, rounds: int) -> Session:
-    """A started session: every actor's first event is queued (events at 0 ... rounds-1)."""
-    session = Session(program, seed=0, limits=Limits(max_ticks=ROUND_TICKS * (rounds - 1)))
+def lore_session(program: CompiledProgram, shape: Shape) -> Session:
+    """A started session with no events yet (the program declares none)."""
+    session = Session(program, seed=0, limits=Limits(max_ticks=shape.end - 1))
     session.start()
     return session
 
 
-def run_lore(program: CompiledProgram, actors: int, rounds: int) -> int:
+def lore_actors(session: Session, specs: list[Spec]) -> list[LoreObject]:
+    form = session.program.form_by_name["bench.Fighter"]
+    rt = session.rt
+    return [
+        rt.new(form, {"name": f"a{i}", "hp": s.hp, "attack": s.attack, "guard": s.guard})
+        for i, s in enumerate(specs)
+    ]
+
+
+def lore_queue(session: Session, actors: list[LoreObject], shape: Shape) -> None:
+    """Each actor's first event, as an Event literal in ``schedule.add`` is queued."""
+    act = rule_of(actors[0], "act")
+    for i, actor in enumerate(actors):
+        session.push(shape.offset(i), 0, act, actor)
+
+
+def lore_prepared(program: CompiledProgram, specs: list[Spec], shape: Shape) -> Session:
+    session = lore_session(program, shape)
+    lore_queue(session, lore_actors(session, specs), shape)
+    return session
+
+
+def run_lore(session: Session, shape: Shape) -> int:
     """Run the session; the number of events that ran (checked against what must have)."""
-    session = lore_session(program, rounds)
     reason = session.run()
-    if session.errors or reason != "stopped" or session.steps != rounds:
+    steps = shape.rounds if shape.name == "lockstep" else shape.events
+    if session.errors or reason != "stopped" or session.steps != steps:
         message = session.errors[0].render() if session.errors else reason
         raise SystemExit(f"the Lore run went wrong: {message} after {session.steps} steps")
-    return actors * rounds
+    if session.pending() != shape.actors:
+        raise SystemExit(f"the Lore run left {session.pending()} events, not {shape.actors}")
+    return shape.events
 
 
 class State:
     __slots__ = ("attack", "guard", "hp")
 
-    def __init__(self, spec: ActorSpec) -> None:
+    def __init__(self, spec: Spec) -> None:
         self.hp = spec.hp
         self.attack = spec.attack
         self.guard = spec.guard
 
 
-def simpy_setup(specs: list[ActorSpec]) -> simpy.Environment:
+def simpy_setup(specs: list[Spec], shape: Shape) -> simpy.Environment:
     env = simpy.Environment()
     rng = random.Random(0)
+    period = shape.period
 
-    def fighter(state: State) -> Any:
+    def fighter(state: State, offset: int) -> Any:
+        if offset:
+            yield env.timeout(offset)
         while True:
             roll = rng.randint(1, 6)
             if state.hp > state.guard and roll + state.attack >= 5:
                 state.hp -= roll
             else:
                 state.hp += roll
-            yield env.timeout(ROUND_TICKS)
+            yield env.timeout(period)
 
-    for spec in specs:
-        env.process(fighter(State(spec)))
+    for i, spec in enumerate(specs):
+        env.process(fighter(State(spec), shape.offset(i)))
     return env
 
 
-def run_simpy(specs: list[ActorSpec], rounds: int) -> int:
-    env = simpy_setup(specs)
-    env.run(until=ROUND_TICKS * rounds)  # runs the events at 0 ... rounds-1
-    return len(specs) * rounds
+def run_simpy(env: simpy.Environment, shape: Shape) -> int:
+    env.run(until=shape.end)
+    return shape.events
 
 
 def bare_act(state: State, rng: random.Random) -> None:
@@ -185,132 +234,148 @@ def bare_act(state: State, rng: random.Random) -> None:
         state.hp += roll
 
 
-def bare_setup(specs: list[ActorSpec]) -> list[tuple[int, int, State]]:
-    queue = [(0, seq, State(spec)) for seq, spec in enumerate(specs)]
+def bare_setup(specs: list[Spec], shape: Shape) -> list[tuple[int, int, State]]:
+    queue = [(shape.offset(i), i, State(spec)) for i, spec in enumerate(specs)]
     heapq.heapify(queue)
     return queue
 
 
-def run_bare(specs: list[ActorSpec], rounds: int) -> int:
-    queue = bare_setup(specs)
+def run_bare(queue: list[tuple[int, int, State]], shape: Shape) -> int:
     rng = random.Random(0)
-    end = ROUND_TICKS * rounds
+    end, period = shape.end, shape.period
     seq = len(queue)
     events = 0
     while queue:
-        ticks, _, state = heapq.heappop(queue)
+        ticks, _, state = queue[0]
         if ticks >= end:
             break
         bare_act(state, rng)
         events += 1
         seq += 1
-        heapq.heappush(queue, (ticks + ROUND_TICKS, seq, state))
+        heapq.heapreplace(queue, (ticks + period, seq, state))
     return events
 
 
 # ---------------------------------------------------------------- measuring
 
 
-def timed(run: Callable[[], int], repeat: int) -> tuple[int, float]:
-    """(events, seconds) of the fastest of ``repeat`` runs, each after a full collection."""
-    events, best = 0, float("inf")
+def timed(prepare: Callable[[], Any], run: Callable[[Any], int], repeat: int) -> float:
+    """Events/s of the fastest of ``repeat`` runs (each prepared, then collected, first)."""
+    best = 0.0
     for _ in range(repeat):
+        state = prepare()
         gc.collect()
         start = time.perf_counter()
-        events = run()
-        best = min(best, time.perf_counter() - start)
-    return events, best
+        events = run(state)
+        best = max(best, events / (time.perf_counter() - start))
+        del state
+    return best
 
 
-def traced_peak(run: Callable[[], object]) -> int:
-    """The peak of the memory ``run`` allocates, in bytes, measured by tracemalloc.
-
-    The method: with tracemalloc on, the peak is reset right before the call and read
-    after it; the memory traced before the call (the compiled program, the specs) is
-    subtracted. A run builds the whole state (actors, queue, pending events) and then
-    runs MEMORY_ROUNDS rounds, so the peak holds everything an event keeps while it
-    waits (queue entry, event object, handler closure), what a step allocates while it
-    runs, and each actor's own state, as every actor has exactly one pending event.
-    Divided by the number of actors it is the peak memory per pending event.
-    """
+def traced(
+    prepare: Callable[[], Any], queue: Callable[[Any], Any], run: Callable[[Any], int], waiting: int
+) -> tuple[float, float]:
+    """(steady, peak) bytes per waiting event, measured by tracemalloc (see the module's
+    docstring): the base is taken once the objects exist and before the events are
+    queued."""
     gc.collect()
     tracemalloc.start()
     try:
-        before = tracemalloc.get_traced_memory()[0]
+        state = prepare()
+        gc.collect()
+        base = tracemalloc.get_traced_memory()[0]
         tracemalloc.reset_peak()
-        result = run()
+        queued = queue(state)
+        run(queued)
         peak = tracemalloc.get_traced_memory()[1]
+        gc.collect()
+        steady = tracemalloc.get_traced_memory()[0]
+        del state, queued
     finally:
         tracemalloc.stop()
-    del result
-    return peak - before
+    return (steady - base) / waiting, (peak - base) / waiting
 
 
 @dataclass
 class Report:
-    actors: int
+    shape: str
+    waiting: int
     rounds: int
-    repeat: int
-    frozen: bool
     events: int
+    repeat: int
     lore_events_per_s: float
     simpy_events_per_s: float
     bare_events_per_s: float
     lore_vs_simpy: float
     lore_vs_bare: float
-    lore_bytes_per_pending_event: float
-    simpy_bytes_per_pending_event: float
-    bare_bytes_per_pending_event: float
+    lore_steady_bytes_per_waiting_event: float
+    simpy_steady_bytes_per_waiting_event: float
+    bare_steady_bytes_per_waiting_event: float
+    lore_peak_bytes_per_waiting_event: float
+    simpy_peak_bytes_per_waiting_event: float
+    bare_peak_bytes_per_waiting_event: float
 
-    def passes(self) -> dict[str, bool]:
-        return {
-            "vs SimPy": self.lore_vs_simpy >= TARGET_VS_SIMPY,
-            "vs bare": self.lore_vs_bare >= TARGET_VS_BARE,
-        }
+    def passes(self) -> bool:
+        return self.lore_vs_simpy >= TARGETS[self.shape]
 
 
-def measure(actors: int, rounds: int, repeat: int, freeze: bool = True) -> Report:
+def measure(name: str, actors: int, events: int, repeat: int) -> Report:
+    rounds = max(2, events // actors)
+    shape = Shape(name, actors, rounds)
     specs = actor_specs(actors)
-    program = compile_lore(lore_program(specs))
-    if freeze:
-        # The checked and compiled program lives as long as the process: like ``lore sim``,
-        # take it (and all that exists now) out of the collector's way, so that full
-        # collections do not scan it again and again. The three runs below all gain alike.
-        gc.collect()
-        gc.freeze()
-    lore_events, lore_time = timed(lambda: run_lore(program, actors, rounds), repeat)
-    simpy_events, simpy_time = timed(lambda: run_simpy(specs, rounds), repeat)
-    bare_events, bare_time = timed(lambda: run_bare(specs, rounds), repeat)
-    assert lore_events == simpy_events == bare_events
-    lore_rate = lore_events / lore_time
-    simpy_rate = simpy_events / simpy_time
-    bare_rate = bare_events / bare_time
-    memory_rounds = min(rounds, MEMORY_ROUNDS)
-    lore_peak = traced_peak(lambda: run_lore(program, actors, memory_rounds))
-    simpy_peak = traced_peak(lambda: run_simpy(specs, memory_rounds))
-    bare_peak = traced_peak(lambda: run_bare(specs, memory_rounds))
+    program = compile_lore(shape.period)
+    lore = timed(lambda: lore_prepared(program, specs, shape), lambda s: run_lore(s, shape), repeat)
+    simpy_rate = timed(lambda: simpy_setup(specs, shape), lambda e: run_simpy(e, shape), repeat)
+    bare = timed(lambda: bare_setup(specs, shape), lambda q: run_bare(q, shape), repeat)
+
+    few = Shape(name, actors, min(rounds, MEMORY_ROUNDS))
+
+    def lore_base() -> tuple[Session, list[LoreObject]]:
+        session = lore_session(program, few)
+        return session, lore_actors(session, specs)
+
+    def lore_queued(base: tuple[Session, list[LoreObject]]) -> Session:
+        lore_queue(base[0], base[1], few)
+        return base[0]
+
+    lore_memory = traced(lore_base, lore_queued, lambda s: run_lore(s, few), actors)
+    # SimPy and the bare loop make their state and their events together: their base is
+    # the states alone, made the same way.
+    simpy_memory = traced(
+        lambda: [State(spec) for spec in specs],
+        lambda _: simpy_setup(specs, few),
+        lambda e: run_simpy(e, few),
+        actors,
+    )
+    bare_memory = traced(
+        lambda: [State(spec) for spec in specs],
+        lambda _: bare_setup(specs, few),
+        lambda q: run_bare(q, few),
+        actors,
+    )
     return Report(
-        actors=actors,
+        shape=name,
+        waiting=actors,
         rounds=rounds,
+        events=shape.events,
         repeat=repeat,
-        frozen=freeze,
-        events=lore_events,
-        lore_events_per_s=lore_rate,
+        lore_events_per_s=lore,
         simpy_events_per_s=simpy_rate,
-        bare_events_per_s=bare_rate,
-        lore_vs_simpy=lore_rate / simpy_rate,
-        lore_vs_bare=lore_rate / bare_rate,
-        lore_bytes_per_pending_event=lore_peak / actors,
-        simpy_bytes_per_pending_event=simpy_peak / actors,
-        bare_bytes_per_pending_event=bare_peak / actors,
+        bare_events_per_s=bare,
+        lore_vs_simpy=lore / simpy_rate,
+        lore_vs_bare=lore / bare,
+        lore_steady_bytes_per_waiting_event=lore_memory[0],
+        simpy_steady_bytes_per_waiting_event=simpy_memory[0],
+        bare_steady_bytes_per_waiting_event=bare_memory[0],
+        lore_peak_bytes_per_waiting_event=lore_memory[1],
+        simpy_peak_bytes_per_waiting_event=simpy_memory[1],
+        bare_peak_bytes_per_waiting_event=bare_memory[1],
     )
 
 
-def profile(actors: int, rounds: int, top: int) -> str:
-    program = compile_lore(lore_program(actor_specs(actors)))
-    gc.collect()
-    gc.freeze()
-    session = lore_session(program, rounds)
+def profile(name: str, actors: int, rounds: int, top: int) -> str:
+    shape = Shape(name, actors, rounds)
+    session = lore_prepared(compile_lore(shape.period), actor_specs(actors), shape)
     profiler = cProfile.Profile()
     profiler.runcall(session.run)
     out = io.StringIO()
@@ -321,45 +386,50 @@ def profile(actors: int, rounds: int, top: int) -> str:
 # ---------------------------------------------------------------- reporting
 
 
-def format_table(report: Report) -> str:
-    passes = report.passes()
-
-    def status(ok: bool) -> str:
-        return "PASS" if ok else "FAIL"
+def format_table(reports: list[Report]) -> str:
+    def memory(r: Report, who: str) -> str:
+        figures = asdict(r)
+        steady = figures[f"{who}_steady_bytes_per_waiting_event"]
+        peak = figures[f"{who}_peak_bytes_per_waiting_event"]
+        return f"{steady:,.0f}/{peak:,.0f}"
 
     lines = [
-        f"{report.actors:,} actors x {report.rounds:,} rounds = {report.events:,} events"
-        f" (fastest of {report.repeat}; program {'frozen' if report.frozen else 'not frozen'})",
+        "events/s (the fastest run); bytes per waiting event: steady/peak (see --help)",
         "",
-        f"{'':24}{'events/s':>12}{'bytes/pending event':>22}",
-        f"{'Lore':24}{report.lore_events_per_s:>12,.0f}"
-        f"{report.lore_bytes_per_pending_event:>22,.0f}",
-        f"{'SimPy':24}{report.simpy_events_per_s:>12,.0f}"
-        f"{report.simpy_bytes_per_pending_event:>22,.0f}",
-        f"{'bare heapq loop':24}{report.bare_events_per_s:>12,.0f}"
-        f"{report.bare_bytes_per_pending_event:>22,.0f}",
-        "",
-        f"Lore/SimPy {report.lore_vs_simpy:6.2f}  target >= {TARGET_VS_SIMPY:.1f}  "
-        f"{status(passes['vs SimPy'])}",
-        f"Lore/bare  {report.lore_vs_bare:6.2f}  target >= {TARGET_VS_BARE:.1f}  "
-        f"{status(passes['vs bare'])}",
+        f"{'shape':10}{'waiting':>10}{'events':>11}{'Lore':>10}{'SimPy':>10}{'bare':>10}"
+        f"{'L/SimPy':>9}{'L/bare':>8}  {'target':11}{'Lore B':>13}{'SimPy B':>13}{'bare B':>11}",
     ]
+    for r in reports:
+        verdict = f">={TARGETS[r.shape]:.1f} {'PASS' if r.passes() else 'FAIL'}"
+        lines.append(
+            f"{r.shape:10}{r.waiting:>10,}{r.events:>11,}{r.lore_events_per_s:>10,.0f}"
+            f"{r.simpy_events_per_s:>10,.0f}{r.bare_events_per_s:>10,.0f}"
+            f"{r.lore_vs_simpy:>9.2f}{r.lore_vs_bare:>8.2f}  {verdict:11}"
+            f"{memory(r, 'lore'):>13}{memory(r, 'simpy'):>13}{memory(r, 'bare'):>11}"
+        )
     return "\n".join(lines)
+
+
+def sizes(text: str) -> list[int]:
+    return [int(float(part)) for part in text.split(",") if part]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--actors", type=int, default=1_000, help="actors (default 1,000)")
-    parser.add_argument("--rounds", type=int, default=1_000, help="rounds (default 1,000)")
     parser.add_argument(
-        "--repeat", type=int, default=3, help="runs of each, the fastest counts (default 3)"
+        "--sizes", type=sizes, default=list(SIZES), help="waiting events (default 1e3,...,1e6)"
     )
+    parser.add_argument(
+        "--events", type=float, default=2e6, help="events run per size (default 2e6)"
+    )
+    parser.add_argument(
+        "--shapes", default="lockstep,staggered", help="lockstep, staggered or both (default)"
+    )
+    parser.add_argument(
+        "--repeat", type=int, default=1, help="runs of each, the fastest counts (default 1)"
+    )
+    parser.add_argument("--quick", action="store_true", help="tiny sizes, for a smoke test")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
-    parser.add_argument(
-        "--no-freeze",
-        action="store_true",
-        help="leave the compiled program in the garbage collector's generations",
-    )
     parser.add_argument(
         "--profile",
         type=int,
@@ -367,21 +437,29 @@ def main(argv: list[str] | None = None) -> int:
         const=25,
         default=None,
         metavar="TOP",
-        help="also print the top TOP functions of a cProfile of a 20-round Lore run",
+        help="also print the top TOP functions of a cProfile of a short Lore run per shape",
     )
     args = parser.parse_args(argv)
-    if args.actors < 1 or args.rounds < 1 or args.repeat < 1:
-        parser.error("--actors, --rounds and --repeat must be at least 1")
-    report = measure(args.actors, args.rounds, args.repeat, freeze=not args.no_freeze)
+    shapes = [name for name in args.shapes.split(",") if name]
+    if any(name not in TARGETS for name in shapes):
+        parser.error("--shapes takes lockstep and/or staggered")
+    chosen = list(QUICK_SIZES) if args.quick else args.sizes
+    events = 1_000 if args.quick else int(args.events)
+    if args.repeat < 1 or any(size < 1 for size in chosen):
+        parser.error("--repeat and the sizes must be at least 1")
+    # The compiled program and what exists now live as long as the process: like `lore
+    # sim`, take them out of the collector's way (all three ways gain alike).
+    gc.collect()
+    gc.freeze()
+    reports = [measure(name, size, events, args.repeat) for size in chosen for name in shapes]
     if args.json:
-        figures: dict[str, Any] = asdict(report)
-        figures["targets"] = {"vs SimPy": TARGET_VS_SIMPY, "vs bare": TARGET_VS_BARE}
-        figures["passes"] = report.passes()
+        figures = [{**asdict(r), "target": TARGETS[r.shape], "passes": r.passes()} for r in reports]
         print(json.dumps(figures, indent=2))
     else:
-        print(format_table(report))
+        print(format_table(reports))
     if args.profile is not None:
-        print(profile(args.actors, min(args.rounds, MEMORY_ROUNDS), args.profile))
+        for name in shapes:
+            print(f"\n{name}:\n{profile(name, 1_000, MEMORY_ROUNDS * 10, args.profile)}")
     return 0
 
 

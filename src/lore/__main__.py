@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import sys
+from lore.cli.main import entry
 
-from lore.cli.main import main
-
-sys.exit(main())
+entry()

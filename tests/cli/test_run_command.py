@@ -225,7 +225,7 @@ def test_an_answer_that_does_not_fit_ends_the_run_with_an_error(
     transcript = tmp_path / "t.jsonl"
     status = run(str(program), "--answers", str(answers), "--transcript", str(transcript))
     assert status == 1
-    message = f"answer of hero@example.org to '構え': {problem}"
+    message = f"answers.json: answer 1 of 'hero@example.org', to '構え': {problem}"
     assert records_of(transcript) == [
         {
             "tick": 0,
@@ -347,7 +347,8 @@ def test_a_save_shows_what_the_alters_changed(
         "  tavern_scenario_aki = { stamina = 7; };",
         "  tavern_scenario_ren = { stamina = 7; };",
     ]
-    assert state[3] == " }"
+    assert state[3].startswith("  // at 4200[sec], priority 1 (the step in progress")  # schedule
+    assert state[-2:] == [" }", "}"]
 
 
 def test_a_save_that_cannot_be_written_is_refused_before_the_run(
@@ -357,6 +358,6 @@ def test_a_save_that_cannot_be_written_is_refused_before_the_run(
     status = main(["run", str(hello), "--save", str(tmp_path / "missing" / "s.lore")])
     captured = capsys.readouterr()
     assert status == 2
-    assert "cannot save there: the folder" in captured.err
+    assert "cannot write --save" in captured.err and "the folder" in captured.err
     assert captured.out == ""  # the session did not run
     assert main(["run", str(hello), "--save", str(tmp_path)]) == 2  # a folder

@@ -85,4 +85,5 @@ def test_save_then_continue(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert 'location = "/region/dungeon[1,2]":loc;' in text
     assert 'knownSecrets = {"secret0"};' in text
     resumed = [json.loads(line) for line in transcript.read_text(encoding="utf-8").splitlines()]
-    assert resumed == uninterrupted
+    # It goes on from the save: the ninth query stays open, nobody answers it.
+    assert resumed == [uninterrupted[-1]] == [{"tick": 3600, "kind": "end", "reason": "no-answer"}]

@@ -38,20 +38,22 @@ section fz {{
 """
 
 NUMBERS = st.sampled_from(["hp", "power", "1D6.roll", "2D6.roll", "3", "0", "1D20.roll"])
+OPERATORS = ("+", "-", "*", "/", "%")
 
 
 @st.composite
-def numbers(draw: st.DrawFn, depth: int = 2) -> str:
+def numbers(draw: st.DrawFn, depth: int = 2, operators: tuple[str, ...] = OPERATORS) -> str:
     if depth == 0 or draw(st.booleans()):
         return draw(NUMBERS)
-    op = draw(st.sampled_from(["+", "-", "*", "/", "%"]))
-    return f"({draw(numbers(depth - 1))} {op} {draw(numbers(depth - 1))})"
+    op = draw(st.sampled_from(operators))
+    left, right = draw(numbers(depth - 1, operators)), draw(numbers(depth - 1, operators))
+    return f"({left} {op} {right})"
 
 
 @st.composite
-def conditions(draw: st.DrawFn) -> str:
+def conditions(draw: st.DrawFn, operators: tuple[str, ...] = OPERATORS) -> str:
     op = draw(st.sampled_from(["<", ">", "==", "!=", "<=", ">="]))
-    return f"{draw(numbers(1))} {op} {draw(numbers(1))}"
+    return f"{draw(numbers(1, operators))} {op} {draw(numbers(1, operators))}"
 
 
 @st.composite
@@ -83,23 +85,29 @@ def events(draw: st.DrawFn) -> tuple[str, str]:
 
 
 @st.composite
-def statements(draw: st.DrawFn, depth: int = 2) -> list[str]:
+def statements(
+    draw: st.DrawFn, depth: int = 2, operators: tuple[str, ...] = OPERATORS
+) -> list[str]:
     kind = draw(
         st.sampled_from(["let", "message", "hurt", "schedule", "if"] if depth else ["message"])
     )
     if kind == "let":
-        return [f"x{draw(st.integers(0, 2))} = {draw(numbers())};"]
+        return [f"x{draw(st.integers(0, 2))} = {draw(numbers(2, operators))};"]
     if kind == "message":
-        return [f'GM.message("m " + {draw(numbers())});']
+        return [f'GM.message("m " + {draw(numbers(2, operators))});']
     if kind == "hurt":
         who = draw(st.sampled_from(["self", "u0", "u1"]))
-        return [f"{who}.hurt({draw(numbers())});"]
+        return [f"{who}.hurt({draw(numbers(2, operators))});"]
     if kind == "schedule":
         fields, _ = draw(events())
         return [f"@schedule {fields}"]
-    then = [line for _ in range(draw(st.integers(1, 2))) for line in draw(statements(depth - 1))]
-    otherwise = draw(statements(depth - 1))
-    return [f"if ({draw(conditions())}) {{", *then, "} else {", *otherwise, "}"]
+    then = [
+        line
+        for _ in range(draw(st.integers(1, 2)))
+        for line in draw(statements(depth - 1, operators))
+    ]
+    otherwise = draw(statements(depth - 1, operators))
+    return [f"if ({draw(conditions(operators))}) {{", *then, "} else {", *otherwise, "}"]
 
 
 def spelled(lines: list[str], in_place: bool) -> str:

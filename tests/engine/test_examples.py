@@ -40,10 +40,12 @@ CASES = {
     ),
     # Seed 7: both heroes land a blow in every round, so the oni's wound alter gets two.
     "duel": Example(EXAMPLES / "duel" / "scenario.lore", EXAMPLES / "duel" / "answers.json", 144),
-    # Seed 003's checks and a combat turn on a square map (won in turn 5).
-    "orm": Example(EXAMPLES / "orm" / "scenario.lore", EXAMPLES / "orm" / "answers.json"),
-    # Seed 65: a タツジン！, an ウカツ！ and an extended check that succeeds at its third try.
-    "ninja": Example(EXAMPLES / "ninja" / "scenario.lore", EXAMPLES / "ninja" / "answers.json", 65),
+    # Seed 003 on the ORM library, seed 153: a fight on a square map won in turn 5, with
+    # cover, enemy identification, loot rolls and the after-play's growth.
+    "orm": Example(EXAMPLES / "orm" / "scenario.lore", EXAMPLES / "orm" / "answers.json", 153),
+    # Seed 004 on the ninja library, seed 34: タツジン！ and ウカツ！, an opposed check, a
+    # fight in the street and in the IRC Kotodama (a full dive), an extended check.
+    "ninja": Example(EXAMPLES / "ninja" / "scenario.lore", EXAMPLES / "ninja" / "answers.json", 34),
     # Seed 001's core flow: a counter countered, then a game won by アオイ.
     "blackpoker": Example(
         EXAMPLES / "blackpoker" / "scenario.lore", EXAMPLES / "blackpoker" / "answers.json"

@@ -14,7 +14,7 @@ from typing import Any
 from lore.engine.participants import PENDING, Participants, Pending, Replaying, ReplayLog
 from lore.engine.queries import Query
 from lore.engine.randomness import Stream
-from lore.engine.saves import Stored, read_stored, save_text
+from lore.engine.saves import SaveData, read_stored, save_text
 from lore.engine.session import Session
 from lore.runtime.compiler import compile_program
 from lore.semantics.check import check_paths, check_text
@@ -137,23 +137,29 @@ def test_a_save_while_waiting_restores_the_same_session(tmp_path: Path) -> None:
     session.answer(ren.id, {"move": "guard"})
     session.run()
     save = tmp_path / "save.lore"
-    save.write_text(
-        save_text(scenario, save, 0, session.ticks, session.answers, ids=session.answer_ids),
-        encoding="utf-8",
-    )
+    data = SaveData([scenario], 0, session.ticks, session.answers, [], session.snapshot(), 0, 0)
+    save.write_text(save_text(data, save), encoding="utf-8")
     result = check_paths([save])
     assert result.ok, [d.render() for d in result.diagnostics]
-    stored = read_stored(result.program.modules) or Stored()
-    assert stored.ids == [ren.id]
-    log = ReplayLog(stored.answers, stored.ids)
+    stored = read_stored(result.program.modules)
+    assert [(a.seat, a.query, a.title) for a in stored.answers] == [
+        ("ren@example.org", ren.id, "どうする？")
+    ]
+    assert stored.snapshot is not None
+    program = compile_program(result)
     live = {who: Later() for who in ("aki@example.org", "ren@example.org", "GM")}
-    restored = Session(
-        compile_program(result),
-        stored.seed,
-        Participants({who: Replaying(log, who, p) for who, p in live.items()}),
-    )
+    restored = Session.restore(program, stored.snapshot, participants=Participants(dict(live)))
     assert restored.run() == "waiting"
     assert [q.to for q in restored.open_questions()] == ["aki@example.org"]
-    assert json.dumps(kinds(restored), ensure_ascii=False) == json.dumps(
+    assert restored.transcript.records == []  # nothing told or asked again
+
+    # Replaying the saved answers from the start gives the same session.
+    log = ReplayLog(stored.answers, "save.lore")
+    replayed = Session(
+        program, stored.seed, Participants({w: Replaying(log, w, p) for w, p in live.items()})
+    )
+    assert replayed.run() == "waiting"
+    assert [q.id for q in replayed.open_questions()] == [q.id for q in session.open_questions()]
+    assert json.dumps(kinds(replayed), ensure_ascii=False) == json.dumps(
         kinds(session), ensure_ascii=False
     )

@@ -1,8 +1,8 @@
 """Simulating sessions: many runs of one program with a bot for every participant.
 
 Run ``i`` of a simulation uses the seed ``seed + i``. Each run is its own ``Session``: the
-compiled program is shared, and a session does not change it (the engine's rules that
-``natives.install`` gives the prelude's forms are the same for every session). With
+compiled program is shared, and a session does not change it (``natives.prepare`` makes
+it ready for sessions once, before the first). With
 several processes, each worker checks and compiles the program again (compiled rules are
 Python functions made at run time: they cannot be sent to another process), and the
 results are put back in seed order, so a simulation gives the same results whatever the
@@ -15,11 +15,9 @@ them into a ``Summary``; ``lore sim`` shows it.
 from __future__ import annotations
 
 import gc
-import multiprocessing
 import statistics
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -249,6 +247,10 @@ def simulate(
                 progress(result)
             results.append(result)
         return results
+    # Imported here: most simulations run in one process, and these imports are slow.
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
     found: list[RunResult] = []
     context = multiprocessing.get_context("spawn")
     # concurrent.futures rather than multiprocessing.Pool: when a run fails, the runs

@@ -11,6 +11,13 @@ from lore.syntax.diagnostics import Diagnostic
 from lore.world.static import check_world
 
 
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = (
+        "Parse and check Lore files and what they import; print each problem with its place."
+    )
+    parser.add_argument("files", nargs="+", type=Path, metavar="FILE")
+
+
 def run(args: argparse.Namespace) -> int:
     paths: list[Path] = args.files
     for path in paths:

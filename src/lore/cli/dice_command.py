@@ -31,28 +31,22 @@ EXAMPLES = "for example 2D6+3>=10, 4D6KH3, 5B6>=4, 3R6[6]>=5, 4U6[6], D66, choic
 BAR_WIDTH = 30
 
 
-def register(commands: Any) -> None:
-    """Add ``roll`` and ``odds`` to the ``lore`` command's subcommands."""
-    roll = commands.add_parser(
-        "roll",
-        help="roll a BCDice dice command (2D6+3>=10)",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+def add_roll_arguments(roll: argparse.ArgumentParser) -> None:
+    """The arguments of ``lore roll``."""
+    roll.description = __doc__
+    roll.formatter_class = argparse.RawDescriptionHelpFormatter
     roll.add_argument("command", metavar="COMMAND", help="a dice command, such as 2D6+3>=10")
     roll.add_argument("--seed", type=int, default=None, metavar="N", help="roll from seed N")
     roll.add_argument(
         "--dice", metavar="FACES", help="the faces to roll, in order, such as 6,4 (a replay)"
     )
     roll.add_argument("--json", action="store_true", help="print the result as JSON")
-    roll.set_defaults(handler=run_roll)
 
-    chances = commands.add_parser(
-        "odds",
-        help="print the exact odds of a dice command",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+
+def add_odds_arguments(chances: argparse.ArgumentParser) -> None:
+    """The arguments of ``lore odds``."""
+    chances.description = __doc__
+    chances.formatter_class = argparse.RawDescriptionHelpFormatter
     chances.add_argument("command", metavar="COMMAND", help="a dice command, such as 7R10[10]>=8")
     chances.add_argument(
         "--successes", type=int, metavar="N", help="the chance of N or more successes"
@@ -63,7 +57,6 @@ def register(commands: Any) -> None:
         "--against", metavar="COMMAND", help="an opposed check: the passive side's command"
     )
     chances.add_argument("--json", action="store_true", help="print the odds as JSON")
-    chances.set_defaults(handler=run_odds)
 
 
 # -- lore roll

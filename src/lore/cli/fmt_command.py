@@ -6,9 +6,20 @@ import argparse
 import sys
 from pathlib import Path
 
+from lore.cli.atomic import write_atomically
 from lore.cli.io import print_diagnostics, read_failure, summary, unreadable, usage_error
 from lore.syntax.parser import parse
 from lore.syntax.source import SourceFile
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = "Print a Lore file in the canonical layout (comments kept)."
+    parser.add_argument("files", nargs="+", type=Path, metavar="FILE")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--write", action="store_true", help="rewrite the files in place")
+    mode.add_argument(
+        "--check", action="store_true", help="exit 1 if a file is not in the canonical layout"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -42,7 +53,11 @@ def run(args: argparse.Namespace) -> int:
                 status = 1
         elif args.write:
             if formatted != source.text:
-                path.write_text(formatted, encoding="utf-8")
+                try:
+                    write_atomically(path, formatted)
+                except OSError as error:
+                    usage_error(f"cannot write {path}: {error.strerror or error}")
+                    status = 1
         else:
             sys.stdout.write(formatted)
     return status

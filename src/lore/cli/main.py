@@ -1,78 +1,111 @@
-"""``lore``: check, format (and later run) Lore programs.
+"""``lore``: check, format, run and simulate Lore programs.
 
-Exit codes: 0 clean (warnings allowed), 1 errors in the program, 2 usage error.
+Exit codes: 0 clean (warnings allowed), 1 errors in the program, 2 usage error, 130
+when interrupted (Ctrl-C).
+
+Each command lives in a module, with ``add_arguments(parser)`` (its arguments, and its
+description when it has a long one) and ``run(args)`` (the exit code); a module of
+several commands names them ``add_NAME_arguments`` and ``run_NAME``. Only the module of
+the command being run is imported: ``lore check`` does not pay for the engine, nor
+``lore --version`` for anything.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
+import os
 import sys
 from collections.abc import Sequence
-from pathlib import Path
+from typing import NoReturn
 
 from lore import __version__
-from lore.cli import check_command, fmt_command, run_command, sim_command
+from lore.syntax.recursion import collector_paused
 
 EXIT_OK = 0
 EXIT_ERRORS = 1
 EXIT_USAGE = 2
 
+# name: (module, the one-line help that `lore --help` lists)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "check": ("lore.cli.check_command", "report the problems of Lore files"),
+    "fmt": ("lore.cli.fmt_command", "print Lore files in the canonical layout"),
+    "run": ("lore.cli.run_command", "run a session in the terminal"),
+    "sim": ("lore.cli.sim_command", "run many sessions with bots and sum up what happened"),
+    "serve": ("lore.cli.serve_command", "serve online sessions to browsers"),
+    "join": ("lore.cli.join_command", "play one seat of an online session"),
+    "roll": ("lore.cli.dice_command", "roll a BCDice dice command (2D6+3>=10)"),
+    "odds": ("lore.cli.dice_command", "print the exact odds of a dice command"),
+}
 
-def build_parser() -> argparse.ArgumentParser:
+
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help layout, given the terminal's width without importing ``shutil``
+    (argparse imports it, and with it the compression modules, for every argument)."""
+
+    def __init__(
+        self,
+        prog: str,
+        indent_increment: int = 2,
+        max_help_position: int = 24,
+        width: int | None = None,
+    ) -> None:
+        super().__init__(prog, indent_increment, max_help_position, width or _columns() - 2)
+
+
+def _columns() -> int:
+    """The terminal's width, as ``shutil.get_terminal_size`` tells it."""
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of the ``lore`` command, with the arguments of ``command`` (and no other
+    command: that is all a run of it needs), or of every command (None, or a name that
+    is not a command: for the list of commands in the help and in errors)."""
     parser = argparse.ArgumentParser(
-        prog="lore", description="Lore: rules and scenarios for tabletop sessions."
+        prog="lore",
+        description="Lore: rules and scenarios for tabletop sessions.",
+        formatter_class=_Formatter,
     )
     parser.add_argument("--version", action="version", version=f"lore {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
-
-    check = commands.add_parser(
-        "check",
-        help="report the problems of Lore files",
-        description="Parse and check Lore files and what they "
-        "import; print each problem with its place.",
-    )
-    check.add_argument("files", nargs="+", type=Path, metavar="FILE")
-    check.set_defaults(handler=check_command.run)
-
-    fmt = commands.add_parser(
-        "fmt",
-        help="print Lore files in the canonical layout",
-        description="Print a Lore file in the canonical layout (comments kept).",
-    )
-    fmt.add_argument("files", nargs="+", type=Path, metavar="FILE")
-    mode = fmt.add_mutually_exclusive_group()
-    mode.add_argument("--write", action="store_true", help="rewrite the files in place")
-    mode.add_argument(
-        "--check", action="store_true", help="exit 1 if a file is not in the canonical layout"
-    )
-    fmt.set_defaults(handler=fmt_command.run)
-
-    run = commands.add_parser(
-        "run", help="run a session in the terminal", description=run_command.__doc__
-    )
-    run_command.add_arguments(run)
-    run.set_defaults(handler=run_command.run)
-
-    sim = commands.add_parser(
-        "sim",
-        help="run many sessions with bots and sum up what happened",
-        description=sim_command.__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    sim_command.add_arguments(sim)
-    sim.set_defaults(handler=sim_command.run)
-
-    from lore.cli import dice_command  # roll, odds
-
-    dice_command.register(commands)
+    chosen = [command] if command in COMMANDS else list(COMMANDS)
+    for name in chosen:
+        module_name, help_text = COMMANDS[name]
+        sub = commands.add_parser(
+            name, help=help_text, description=help_text, formatter_class=_Formatter
+        )
+        if command is None or name == command:
+            module = importlib.import_module(module_name)
+            add = getattr(module, f"add_{name}_arguments", None) or module.add_arguments
+            add(sub)
+            sub.set_defaults(handler=getattr(module, f"run_{name}", None) or module.run)
     return parser
 
 
+def command_of(argv: Sequence[str]) -> str:
+    """The command ``argv`` asks for ("" when there is none: only options)."""
+    return next((arg for arg in argv if not arg.startswith("-")), "")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    arguments = sys.argv[1:] if argv is None else list(argv)
     try:
+        # Importing the command is inside: a Ctrl-C while it loads is an interruption
+        # like any other, not a traceback.
+        with collector_paused():  # importing a command makes many objects and no garbage
+            parser = build_parser(command_of(arguments))
+        args = parser.parse_args(arguments)
         status: int = args.handler(args)
     except KeyboardInterrupt:
         print("lore: interrupted", file=sys.stderr)
@@ -82,5 +115,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     return status
 
 
+# Commands that end at once when done (see ``entry``): they hold no server, database or
+# worker that would want Python's orderly shutdown.
+QUICK = frozenset({"check", "fmt", "roll", "odds"})
+
+
+def entry() -> NoReturn:
+    """The ``lore`` command (its script, and ``python -m lore``).
+
+    A quick command ends the process at once after ``main``: freeing a run's objects one
+    by one as Python shuts down costs about as much as checking a small file, and the
+    system frees them anyway (mypy ends the same way). The output is flushed first, and
+    these commands close every file they write before they return. The others end as
+    usual."""
+    status = main()
+    if command_of(sys.argv[1:]) not in QUICK:
+        sys.exit(status)
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BrokenPipeError:
+        pass
+    os._exit(status)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    entry()

@@ -43,6 +43,8 @@ LABELS = {
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = __doc__
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument("file", type=Path, metavar="FILE")
     parser.add_argument("--runs", type=int, required=True, metavar="N", help="sessions to run")
     parser.add_argument(

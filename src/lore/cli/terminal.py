@@ -5,9 +5,10 @@ Every bad entry is explained and asked again; end of input (Ctrl-D) means no ans
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Callable
-from typing import Any, TextIO
+from typing import Any, ClassVar, TextIO
 
 from lore.engine.queries import Input, Query
 from lore.engine.randomness import Stream
@@ -15,6 +16,9 @@ from lore.engine.randomness import Stream
 
 class Terminal:
     """One participant at the terminal (several share it, each named in the prompt)."""
+
+    # Whether a terminal waits for a line now (a signal then interrupts the read).
+    reading: ClassVar[bool] = False
 
     def __init__(
         self, name: str, read: Callable[[str], str] | None = None, out: TextIO | None = None
@@ -25,6 +29,14 @@ class Terminal:
 
     def say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
+
+    def line(self, prompt: str) -> str:
+        """A line typed at ``prompt`` (EOFError at the end of input)."""
+        Terminal.reading = True
+        try:
+            return self.read(prompt)
+        finally:
+            Terminal.reading = False
 
     def ask(self, query: Query, stream: Stream) -> dict[str, Any] | None:
         self.say(f"\n== {self.name}: {query.title}")
@@ -48,7 +60,7 @@ class Terminal:
                 if item.choices:
                     return self.choose(item, default)
                 shown = f", Enter for {default}" if default is not None else ""
-                text = self.read(
+                text = self.line(
                     f"{item.name} ({item.type}"
                     f"{', ' + str(item.allowed) if item.allowed else ''}{shown})> "
                 )
@@ -75,7 +87,7 @@ class Terminal:
         if item.multiple:
             span = f"[{item.least} to {item.most} of 1-{len(choices)}, separated by spaces]"
         while True:
-            text = self.read(f"{item.name} {span}> ").strip()
+            text = self.line(f"{item.name} {span}> ").strip()
             if not text and default is not None:
                 return default
             if not text and item.multiple and item.least == 0:
@@ -91,8 +103,9 @@ class Terminal:
 
     @staticmethod
     def numbered(choices: tuple[str, ...], word: str) -> str | None:
-        if word.isdigit() and 1 <= int(word) <= len(choices):
-            return choices[int(word) - 1]
+        number = _whole(word)
+        if number is not None and 1 <= number <= len(choices):
+            return choices[number - 1]
         return word if word in choices else None
 
     def rejected(self, query: Query, answer: dict[str, Any], reason: str) -> bool:
@@ -103,13 +116,25 @@ class Terminal:
         pass  # the run command prints every message once, as it happens
 
 
+def _whole(text: str) -> int | None:
+    """A whole number typed in plain digits (not ``²``, not 5,000 of them), or None."""
+    digits = text.removeprefix("-")
+    if not digits or len(digits) > 300 or not all("0" <= c <= "9" for c in digits):
+        return None
+    return int(text)
+
+
 def parse_typed(item: Input, text: str) -> Any:
     kind, name = item.type.kind, item.type.name
     if kind == "unit" or name in ("integer", "real", "number"):
+        number = _whole(text)
+        if number is not None or name == "integer":
+            return number
         try:
-            return int(text) if name == "integer" or text.lstrip("-").isdigit() else float(text)
+            value = float(text)
         except ValueError:
             return None
+        return value if math.isfinite(value) and len(text) <= 320 else None
     if name == "boolean":
         lowered = text.lower()
         if lowered in ("y", "yes", "true", "1"):

@@ -26,12 +26,15 @@ from lore.runtime.values import LoreObject, TypedString, show
 
 if TYPE_CHECKING:
     from lore.engine.session import Runtime, Session
+    from lore.runtime.compiler import CompiledProgram
 
 GM_SEAT = TypedString("jid", "GM")
 
 
-def install(session: Session) -> None:
-    forms = session.program.form_by_name
+def install(program: CompiledProgram) -> None:
+    """Give the prelude's forms these native rules (``natives.prepare`` does, once per
+    program)."""
+    forms = program.form_by_name
     forms["Schedule"].methods.setdefault("then", then)
     methods = forms["System"].methods
     for name, fn in _SYSTEM_RULES.items():

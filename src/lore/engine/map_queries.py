@@ -33,13 +33,16 @@ from lore.world.render import render_map
 from lore.world.routes import grid_of, place_costs
 
 if TYPE_CHECKING:
-    from lore.engine.session import Runtime, Session
+    from lore.engine.session import Runtime
+    from lore.runtime.compiler import CompiledProgram
 
 Test = Callable[[Any, Any], Any]  # a Lore function of a location: fn(rt, loc)
 
 
-def install(session: Session) -> None:
-    forms = session.program.form_by_name
+def install(program: CompiledProgram) -> None:
+    """Give the prelude's forms these native rules (``natives.prepare`` does, once per
+    program)."""
+    forms = program.form_by_name
     for form, rules in (("Area", _AREA_RULES), ("System", _SYSTEM_RULES)):
         methods = forms[form].methods
         for name, fn in rules.items():

@@ -4,49 +4,107 @@ function type (``message``, ``query``, ``add``) and the engine's values (``GM``,
 
 from __future__ import annotations
 
-from dataclasses import replace
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from lore.engine import happenings, map_queries, rolls, world_natives
-from lore.engine.participants import Pending
+from lore.engine import command_rolls, happenings, map_queries, odds_values, rolls, world_natives
+from lore.engine.participants import Pending, Refusal
 from lore.engine.queries import AnswerError, Query, fill, make_query, plain
+from lore.engine.saves import Answer
 from lore.runtime.errors import LimitExceeded, RuleError
 from lore.runtime.ops import handler_call, ticks_of
 from lore.runtime.quantity import Quantity
-from lore.runtime.values import LoreObject, RuntimeType, TypedString, show
+from lore.runtime.values import FormInfo, LoreObject, RuntimeType, TypedString, show
 from lore.semantics.units import UnitFamily
 
 if TYPE_CHECKING:
     from lore.engine.session import Runtime, Session
+    from lore.runtime.compiler import CompiledProgram
 
 
-def install(session: Session) -> UnitFamily:
-    """Give the prelude's forms their native rules and the session its engine values.
+@dataclass(frozen=True, eq=False)
+class Prepared:
+    """What every session of a compiled program shares, worked out once per program.
 
-    The rules are the same for every session of a program: the first session adds them
-    to the (shared) compiled program, later ones find them there and change nothing.
+    A compiled program is a value shared by any number of sessions: nothing a session does
+    changes it. ``prepare`` gives the prelude's forms their native rules and builds every
+    form's table of rules before the first session, and keeps here what each session
+    would otherwise work out again: the names of the program's values, each form's member
+    defaults, and the forms that are actors, areas, triggers or schedules.
     """
-    program = session.program
+
+    labels: tuple[str, ...]  # the qualified name of each of program.values, in order
+    defaults: dict[FormInfo, list[tuple[str, Any]]]
+    actors: frozenset[FormInfo]
+    areas: frozenset[FormInfo]
+    triggers: frozenset[FormInfo]
+    schedules: frozenset[FormInfo]
+
+
+_PREPARING = threading.Lock()
+
+
+def prepare(program: CompiledProgram) -> Prepared:
+    """The program made ready for sessions (once; later calls return the same)."""
+    found: Prepared | None = program.engine
+    if found is not None:
+        return found
+    with _PREPARING:  # two threads may start the first sessions of a program at once
+        if program.engine is None:
+            program.engine = _prepared(program)
+        ready: Prepared = program.engine
+        return ready
+
+
+def _prepared(program: CompiledProgram) -> Prepared:
     forms = program.form_by_name
-    known = sum(len(form.methods) for form in forms.values())
     participant, actor, schedule = forms["Participant"], forms["Actor"], forms["Schedule"]
     participant.methods.setdefault("message", participant_message)
     participant.methods.setdefault("query", participant_query)
     actor.methods.setdefault("message", actor_message)
     actor.methods.setdefault("query", actor_query)
     schedule.methods.setdefault("add", schedule_add)
-    world_natives.install(session)
-    rolls.install(session)
-    happenings.install(session)
-    map_queries.install(session)
-    if sum(len(form.methods) for form in forms.values()) != known:
-        for form in forms.values():
-            form.vtable = {}  # built again, with the new rules, when first needed
+    world_natives.install(program)
+    rolls.install(program)
+    command_rolls.install(program)
+    odds_values.install(program)
+    happenings.install(program)
+    map_queries.install(program)
+    actor.methods["addKnownSecret"] = add_known_secret  # each key kept once
+    every = list(program.forms.values())
+    for form in every:
+        form.vtable = {}  # built again below, with the native rules
+    for form in every:
+        form.resolve()
+
+    def kinds(base: FormInfo) -> frozenset[FormInfo]:
+        return frozenset(form for form in every if form.is_subform_of(base))
+
+    return Prepared(
+        labels=tuple(symbol.qualified_name for symbol, _, _ in program.values),
+        defaults={form: list(form.all_defaults().items()) for form in every},
+        actors=kinds(actor),
+        areas=kinds(forms["Area"]),
+        triggers=kinds(forms["Trigger"]),
+        schedules=kinds(schedule),
+    )
+
+
+def install(session: Session) -> UnitFamily:
+    """Give the session its engine values (``GM``, ``schedule``, ``system``); the
+    program is prepared for sessions first if it is not yet."""
+    prepare(session.program)
+    forms = session.program.form_by_name
     rt = session.rt
-    rt.GM = LoreObject(participant, {}, 0, "GM")
+    rt.GM = LoreObject(forms["Participant"], {}, 0, "GM")
     time = session.program.result.checker.units.units["sec"]
     rt.schedule = LoreObject(
-        schedule, {"ticks": Quantity(0, "sec", time), "priority": 0, "events": ()}, 0, "schedule"
+        forms["Schedule"],
+        {"ticks": Quantity(0, "sec", time), "priority": 0, "events": ()},
+        0,
+        "schedule",
     )
     rt.system = LoreObject(
         forms["System"], {"allPC": (), "gmSeat": happenings.GM_SEAT}, 0, "system"
@@ -55,19 +113,31 @@ def install(session: Session) -> UnitFamily:
     return time
 
 
+def add_known_secret(rt: Runtime, actor: LoreObject, keys: tuple[Any, ...]) -> dict[str, Any]:
+    """The alter ``Actor.addKnownSecret`` (the prelude declares it): the keys not known
+    yet join ``knownSecrets``, each once, in the order requested."""
+    known = actor.values.get("knownSecrets") or ()
+    added: list[Any] = []
+    for key in keys:
+        if key not in known and key not in added:
+            added.append(key)
+    return {"knownSecrets": (*known, *added)}
+
+
 def after_values(session: Session) -> None:
     """Once the program's values exist: ``system.allPC`` is every actor among them."""
-    actor = session.program.form_by_name["Actor"]
+    prepared = prepare(session.program)
     actors = tuple(
         value
         for value in session.rt.g
-        if isinstance(value, LoreObject)
-        and value.form is not None
-        and value.form.is_subform_of(actor)
+        if isinstance(value, LoreObject) and value.form in prepared.actors
     )
     assert session.rt.system is not None
     session.rt.system.values["allPC"] = actors
-    session.world = world_natives.build(session)
+    session.world = world_natives.build(session, prepared)
+    from lore.engine import system_commands  # (it builds on the session module)
+
+    system_commands.prepare(session)
 
 
 def set_time(session: Session, ticks: int, priority: int) -> None:
@@ -155,10 +225,11 @@ def ask_query(rt: Runtime, query: Query, spec: Any = None) -> LoreObject:
     query = replace(query, id=f"{key[1]}/{'.'.join(map(str, key[2]))}/{key[3]}")
     known = session.step_answers.get(key)
     if known is not None:
-        filled = fill(query, spec, known)
+        filled = fill(query, spec, known, place_check(session))
         filled.oid = next(session.oids)
         return filled
     if query.id in session.open:
+        rt.suspended = True
         raise Suspend(query.id)
     to = query.to
     if key not in session.asked:
@@ -181,30 +252,50 @@ def ask_query(rt: Runtime, query: Query, spec: Any = None) -> LoreObject:
     participant = session.participants.get(to)
     if participant is None:
         raise Stop("no-answer", f"nobody answers for {to}")
-    while True:
-        answer = participant.ask(query, rt.choices)
-        if answer is None:
-            raise Stop("no-answer", f"{to} has no answer left")
-        if isinstance(answer, Pending):
-            session.open[query.id] = (key, query, spec)
-            raise Suspend(query.id)
-        try:
-            filled = fill(query, spec, answer)
-        except AnswerError as error:
-            if participant.rejected(query, answer, str(error)):
-                continue
-            raise Stop("error", f"answer of {to} to '{query.title}': {error}") from None
-        break
+    try:
+        while True:
+            answer = participant.ask(query, rt.choices)
+            if answer is None:
+                raise Stop("no-answer", f"{to} has no answer left")
+            if isinstance(answer, Pending):
+                session.open[query.id] = (key, query, spec)
+                rt.suspended = True
+                raise Suspend(query.id)
+            try:
+                filled = fill(query, spec, answer, place_check(session))
+            except AnswerError as error:
+                if participant.rejected(query, answer, str(error)):
+                    continue
+                raise Stop("error", f"answer of {to} to '{query.title}': {error}") from None
+            break
+    except Refusal as refusal:
+        raise Stop("error", str(refusal)) from None
     record_answer(session, query, key, answer)
     filled.oid = next(session.oids)
     return filled
 
 
+def place_check(session: Session) -> Callable[[str], str | None]:
+    """How an answer's location is checked: the reason it names no place of the
+    session's world, or None when it does."""
+
+    def check(text: str) -> str | None:
+        world = session.world
+        if world is None or world.root is None:
+            return "the session has no places"
+        try:
+            world.resolve(TypedString("loc", text))
+        except RuleError as error:
+            return error.message
+        return None
+
+    return check
+
+
 def record_answer(session: Session, query: Query, key: Any, answer: dict[str, Any]) -> None:
     """Keep an answer for the step, in the session's log and in the transcript."""
     session.step_answers[key] = answer
-    session.answers.append((query.to, answer))
-    session.answer_ids.append(query.id)
+    session.answers.append(Answer(query.to, answer, query.id, query.title))
     session.transcript.add(
         {
             "tick": session.ticks,

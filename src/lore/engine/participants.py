@@ -13,6 +13,7 @@ from typing import Any, Protocol
 
 from lore.engine.queries import Input, Query
 from lore.engine.randomness import Stream
+from lore.engine.saves import Answer
 
 
 class Pending:
@@ -38,11 +39,27 @@ class Participant(Protocol):
         """A message (or other record) for this participant."""
 
 
+class Refusal(Exception):
+    """A participant cannot go on (an answer that does not fit, or answers another
+    question than the one asked): the run stops with this error."""
+
+
+@dataclass(frozen=True)
+class Scripted1:
+    """One scripted answer: its values, the question it is for (an id or a title; None:
+    whatever is asked) and where it was written (for errors)."""
+
+    values: dict[str, Any]
+    query: str | None = None
+    where: str = ""
+
+
 @dataclass
 class Scripted:
-    """Answers from a list, in order; no answer left means the run stops."""
+    """Answers from a list, in order; no answer left means the run stops. An answer that
+    names its question must be given to that question (its id or its title)."""
 
-    answers: list[dict[str, Any]]
+    answers: list[dict[str, Any] | Scripted1]
     used: int = 0
     told: list[dict[str, Any]] = field(default_factory=list)
 
@@ -51,10 +68,26 @@ class Scripted:
             return None
         answer = self.answers[self.used]
         self.used += 1
-        return answer
+        if not isinstance(answer, Scripted1):
+            return answer
+        if answer.query is not None and answer.query not in (query.id, query.title):
+            raise Refusal(
+                f"{answer.where or 'an answer'} is for the question {answer.query!r}, but "
+                f"{query.to} is asked {query.title!r} (question {query.id})"
+            )
+        return answer.values
 
     def rejected(self, query: Query, answer: dict[str, Any], reason: str) -> bool:
+        given = self.answers[self.used - 1] if self.used else None
+        if isinstance(given, Scripted1) and given.where:
+            raise Refusal(f"{given.where}, to {query.title!r}: {reason}")
         return False
+
+    def left(self) -> list[Scripted1]:
+        """The answers not used that name their question (each matches no question)."""
+        return [
+            a for a in self.answers[self.used :] if isinstance(a, Scripted1) and a.query is not None
+        ]
 
     def tell(self, record: dict[str, Any]) -> None:
         self.told.append(record)
@@ -124,26 +157,77 @@ class Participants:
 
 
 class ReplayLog:
-    """The answers of a saved session, by participant; ``remaining`` counts them all."""
+    """The answers of a saved session, given again to the questions they answered.
 
-    def __init__(
-        self, answers: list[tuple[str, dict[str, Any]]], ids: list[str | None] | None = None
-    ) -> None:
-        self.by_participant: dict[str, list[dict[str, Any]]] = {}
-        # Answers saved with the id of their question are given to that question: answers
-        # to questions asked at once may have come in any order.
-        self.by_id: dict[str, dict[str, Any]] = {}
-        for index, (who, values) in enumerate(answers):
-            query_id = ids[index] if ids is not None and index < len(ids) else None
-            if query_id:
-                self.by_id[query_id] = values
+    An answer saved with the id of its question goes to that question (answers to
+    questions asked at once may have come in any order), and only if the question is
+    asked of the seat that gave it; others go to their seat in order. With ``checked``
+    (the files changed since the save, and the user asked to go on anyway), each
+    question asked must also have the title it had, and a question no answer is for,
+    while answers remain, stops the replay: the first mismatch is reported, with the
+    answer's line in the save."""
+
+    def __init__(self, answers: list[Answer], source: str = "the save", checked: bool = False):
+        self.answers = answers
+        self.source = source
+        self.checked = checked
+        self.used = [False] * len(answers)
+        self.by_id: dict[str, int] = {}
+        self.by_seat: dict[str, list[int]] = {}
+        for index, answer in enumerate(answers):
+            if answer.query:
+                self.by_id[answer.query] = index
             else:
-                self.by_participant.setdefault(who, []).append(values)
+                self.by_seat.setdefault(answer.seat, []).append(index)
         self.remaining = len(answers)
+        self.last = 0  # the answer given last
 
     @property
     def replaying(self) -> bool:
         return self.remaining > 0
+
+    def take(self, query: Query) -> dict[str, Any] | None:
+        """The saved answer to ``query``, if any (raises Refusal on a mismatch)."""
+        index = self.by_id.pop(query.id, None) if query.id else None
+        if index is None:
+            waiting = self.by_seat.get(query.to)
+            if waiting:
+                index = waiting.pop(0)
+            elif self.checked and self.remaining:
+                first = next(i for i, used in enumerate(self.used) if not used)
+                raise Refusal(
+                    f"the session now asks {query.to} {query.title!r} (question {query.id}),"
+                    f" which no answer of {self.source} is for; its next answer"
+                    f" ({self.where(first)}) is {self.describe(first)}"
+                )
+            else:
+                return None
+        answer = self.answers[index]
+        if answer.seat != query.to or (
+            self.checked and answer.title is not None and answer.title != query.title
+        ):
+            raise Refusal(
+                f"the answer at {self.where(index)} is {self.describe(index)}, but the "
+                f"session now asks {query.to} {query.title!r} there"
+            )
+        self.used[index] = True
+        self.remaining -= 1
+        self.last = index
+        return answer.values
+
+    def where(self, index: int) -> str:
+        line = self.answers[index].line
+        return f"{self.source}:{line}" if line else f"{self.source}, answer {index + 1}"
+
+    def describe(self, index: int) -> str:
+        answer = self.answers[index]
+        title = f" to {answer.title!r}" if answer.title is not None else ""
+        question = f" (question {answer.query})" if answer.query else ""
+        return f"{answer.seat}'s{title}{question}"
+
+    def unused(self) -> list[Answer]:
+        """The answers not given yet, in their order."""
+        return [a for a, used in zip(self.answers, self.used, strict=True) if not used]
 
 
 class Replaying:
@@ -151,25 +235,21 @@ class Replaying:
 
     def __init__(self, log: ReplayLog, who: str, live: Participant | None) -> None:
         self.log = log
-        self.stored = log.by_participant.get(who, [])
         self.live = live
+        self.replayed: bool = False  # whether the last answer came from the log
 
     def ask(self, query: Query, stream: Stream) -> dict[str, Any] | Pending | None:
-        found = self.log.by_id.pop(query.id, None) if query.id else None
+        found = self.log.take(query)
+        self.replayed = found is not None
         if found is not None:
-            self.log.remaining -= 1
             return found
-        if self.stored:
-            self.log.remaining -= 1
-            return self.stored.pop(0)
         return self.live.ask(query, stream) if self.live is not None else None
 
     def rejected(self, query: Query, answer: dict[str, Any], reason: str) -> bool:
-        return (
-            self.live is not None
-            and not self.log.replaying
-            and self.live.rejected(query, answer, reason)
-        )
+        if self.replayed:
+            where = self.log.where(self.log.last)
+            raise Refusal(f"the answer at {where}, to {query.title!r}: {reason}")
+        return self.live is not None and self.live.rejected(query, answer, reason)
 
     def tell(self, record: dict[str, Any]) -> None:
         if self.live is not None and not self.log.replaying:

@@ -8,6 +8,7 @@ string); the engine checks it and gives the rule the spec with the inputs filled
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -88,7 +89,15 @@ class Query:
     id: str = ""
 
     def record(self) -> dict[str, Any]:
-        return {"to": self.to, "title": self.title, "inputs": [i.describe() for i in self.inputs]}
+        """The question as plain data (JSON): its id, whom it asks (``to``), its title,
+        the members shown as they are (``texts``) and its inputs (``Input.describe``)."""
+        return {
+            "id": self.id,
+            "to": self.to,
+            "title": self.title,
+            "texts": [[name, text] for name, text in self.texts],
+            "inputs": [i.describe() for i in self.inputs],
+        }
 
     def offered(self) -> dict[str, list[str]]:
         """The choices each input with choices offers, by input name (for the transcript)."""
@@ -186,8 +195,11 @@ def option_caption(option: Any) -> str:
     return option_name(option)
 
 
-def fill(query: Query, spec: Any, answer: Any) -> LoreObject:
-    """The spec with its inputs replaced by the answer's values (raises AnswerError)."""
+def fill(
+    query: Query, spec: Any, answer: Any, places: Callable[[str], str | None] | None = None
+) -> LoreObject:
+    """The spec with its inputs replaced by the answer's values (raises AnswerError).
+    ``places`` tells why a location answered names no place (None: it does)."""
     if not isinstance(answer, dict):
         raise AnswerError(f"an answer is an object of input names, not {answer!r}")
     names = {i.name for i in query.inputs}
@@ -200,7 +212,7 @@ def fill(query: Query, spec: Any, answer: Any) -> LoreObject:
     values = dict(spec.values) if isinstance(spec, LoreObject) else {}
     for item in query.inputs:
         if item.name in answer:
-            values[item.name] = convert(item, answer[item.name])
+            values[item.name] = convert(item, answer[item.name], places)
         elif item.default is not None:
             values[item.name] = item.default
         else:
@@ -208,7 +220,7 @@ def fill(query: Query, spec: Any, answer: Any) -> LoreObject:
     return LoreObject(None, values, 0)
 
 
-def convert(item: Input, raw: Any) -> Any:
+def convert(item: Input, raw: Any, places: Callable[[str], str | None] | None = None) -> Any:
     if item.values is not None:
         return _picked(item, raw)
     rtype = item.type
@@ -218,17 +230,21 @@ def convert(item: Input, raw: Any) -> Any:
         found = rtype.enum.values.get(raw) if isinstance(raw, str) else None
         if found is None:
             raise AnswerError(
-                f"'{item.name}' is one of {', '.join(item.choices or ())}, not {raw!r}"
+                f"'{item.name}' is one of {', '.join(item.choices or ())}, not {_shown(raw)}"
             )
         return found
     if item.choices is not None and raw not in item.choices:
-        raise AnswerError(f"'{item.name}' is one of {', '.join(item.choices)}, not {raw!r}")
+        raise AnswerError(f"'{item.name}' is one of {', '.join(item.choices)}, not {_shown(raw)}")
     if kind == "unit":
         if not _is_number(raw) or rtype.unit is None:
-            raise AnswerError(f"'{item.name}' is a number of [{rtype.unit}], not {raw!r}")
+            raise AnswerError(f"'{item.name}' is a number of [{rtype.unit}], not {_shown(raw)}")
         value = Quantity.of(raw, rtype.unit, rtype.family)
     elif kind == "prim":
         value = _primitive(item, rtype.name, raw)
+        if rtype.name == "loc" and places is not None:
+            problem = places(str(value))
+            if problem is not None:
+                raise AnswerError(f"'{item.name}': {raw!r} is no place of the session: {problem}")
     else:
         raise AnswerError(f"'{item.name}' asks for a {rtype}, which cannot be answered yet")
     if item.allowed is not None and not item.allowed.match(value):
@@ -268,13 +284,31 @@ def _option(item: Input, raw: Any) -> Any:
     raise AnswerError(f"'{item.name}' is one of {shown}, not {raw!r}")
 
 
+# The largest magnitude of a number answered (whole numbers of rules are bounded much
+# like this; a real past it would be infinite in a rule's arithmetic).
+MAX_ANSWER = 10**300
+
+
 def _is_number(raw: Any) -> bool:
-    return isinstance(raw, int | float) and not isinstance(raw, bool)
+    """A finite number of a sane size (NaN, infinities and 1e309 are not)."""
+    if isinstance(raw, bool) or not isinstance(raw, int | float):
+        return False
+    if isinstance(raw, float):
+        return math.isfinite(raw) and abs(raw) <= MAX_ANSWER
+    return -MAX_ANSWER <= raw <= MAX_ANSWER
+
+
+def _shown(raw: Any) -> str:
+    """An answered value as the error shows it (short, also for a huge number)."""
+    if isinstance(raw, int) and not isinstance(raw, bool) and abs(raw) > MAX_ANSWER:
+        return f"a number of {len(str(abs(raw))) if raw.bit_length() < 10000 else 'many'} digits"
+    text = repr(raw)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _primitive(item: Input, name: str, raw: Any) -> Any:
     if name == "integer":
-        if isinstance(raw, int) and not isinstance(raw, bool):
+        if isinstance(raw, int) and _is_number(raw):
             return raw
     elif name in ("real", "number"):
         if _is_number(raw):
@@ -290,7 +324,7 @@ def _primitive(item: Input, name: str, raw: Any) -> Any:
         if problems:
             raise AnswerError(f"'{item.name}': {problems[0].message}")
         return TypedString(name, raw)
-    raise AnswerError(f"'{item.name}' is a {name}, not {raw!r}")
+    raise AnswerError(f"'{item.name}' is a {name}, not {_shown(raw)}")
 
 
 MAX_PLAIN_ITEMS = 10_000  # items of lists in one value as JSON (then "…")

@@ -25,7 +25,9 @@ from __future__ import annotations
 import hashlib
 import sys
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from typing import Any
 
 MASK = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
@@ -48,14 +50,24 @@ def mix(z: int) -> int:
     return z ^ (z >> 31)
 
 
-def block(seed: int, step: int, count: int) -> list[int]:
+def block(seed: int, step: int, count: int) -> Sequence[int]:
     """The first ``count`` random words of step ``step`` (a longer block of the same step
-    begins with the same words)."""
+    begins with the same words). Kept as 8-byte words: a step of a million handlers
+    holds 8 MB of them, not the 40 MB of a list of Python integers."""
+    digest = _prefix(seed).copy()  # the hash of "lore-dice:<seed>:" goes on with the step
+    digest.update(str(step).encode())
+    if count == 1:  # most steps run one handler
+        return (int.from_bytes(digest.digest(8), "little"),)
     words = array("Q")
-    words.frombytes(hashlib.shake_128(f"lore-dice:{seed}:{step}".encode()).digest(8 * count))
+    words.frombytes(digest.digest(8 * count))
     if sys.byteorder == "big":  # pragma: no cover
         words.byteswap()
-    return words.tolist()
+    return words
+
+
+@lru_cache(maxsize=64)
+def _prefix(seed: int) -> Any:
+    return hashlib.shake_128(f"lore-dice:{seed}:".encode())
 
 
 def below(draw: Callable[[], int], span: int) -> int:
@@ -98,6 +110,14 @@ class Stream:
     def randint(self, low: int, high: int) -> int:
         """A uniform integer in [low, high]."""
         return low + below(self.next64, high - low + 1)
+
+
+def path_key(key: int, path: tuple[int, ...]) -> int:
+    """The key of the stream of a ``foreach`` body at ``path`` (its index in each
+    enclosing ``foreach``), from the key of its handler's stream."""
+    for index in path:
+        key = mix((key + (index + 1) * STRIDE) & MASK)
+    return key
 
 
 def stream_key(seed: int, salt: int) -> int:

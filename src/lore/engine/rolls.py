@@ -18,14 +18,17 @@ from lore.runtime.errors import LimitExceeded, RuleError
 from lore.runtime.values import LoreObject, show
 
 if TYPE_CHECKING:
-    from lore.engine.session import Runtime, Session
+    from lore.engine.session import Runtime
+    from lore.runtime.compiler import CompiledProgram
 
 MAX_EXPLOSIONS = 100  # rounds of dice added by explode
 Test = Callable[[Any, int], Any]  # a Lore function of a face, called as fn(rt, face)
 
 
-def install(session: Session) -> None:
-    forms = session.program.form_by_name
+def install(program: CompiledProgram) -> None:
+    """Give the prelude's forms these native rules (``natives.prepare`` does, once per
+    program)."""
+    forms = program.form_by_name
     forms["Participant"].methods.setdefault("roll", participant_roll)
     forms["Actor"].methods.setdefault("roll", actor_roll)
     methods = forms["Roll"].methods
@@ -47,9 +50,17 @@ def actor_roll(rt: Runtime, actor: LoreObject, dice: Any) -> LoreObject:
 
 
 def roll(rt: Runtime, who: str, seat: str, dice: Any) -> LoreObject:
-    """Roll ``dice`` for ``who`` (played from ``seat``): a Roll, recorded."""
+    """Roll ``dice`` (or a dice command) for ``who`` (played from ``seat``): a Roll,
+    recorded. While a system command runs, its dice are rolled in the name of the one
+    who rolls the command."""
+    if rt.roller is not None:
+        who, seat = rt.roller
     if not isinstance(dice, Dice):
-        raise RuleError(f"roll takes dice, not {show(dice)}")
+        from lore.engine import command_rolls
+
+        if command_rolls.is_command(dice):
+            return command_rolls.roll_command(rt, who, seat, dice)
+        raise RuleError(f'roll takes dice (3d6) or a dice command ("2D6+3>=10"), not {show(dice)}')
     faces: list[int] = []
     kinds: list[int] = []  # each die's sides, negative for a die that is subtracted
     for count, sides in dice.groups:
@@ -73,30 +84,40 @@ def make_roll(
         "kinds": tuple(kinds),
         "total": total,
         "text": "[" + " ".join(map(str, faces)) + "]",
+        "command": "",
+        "success": False,
+        "failure": False,
+        "critical": False,
+        "fumble": False,
+        "secret": False,
     }
     return LoreObject(rt.session.program.form_by_name["Roll"], values, next(rt.session.oids))
 
 
-def record(rt: Runtime, made: LoreObject, how: str) -> None:
-    """The ``dice`` record of a roll (once per step, however often the step is run)."""
+def record(rt: Runtime, made: LoreObject, how: str, extra: dict[str, Any] | None = None) -> None:
+    """The ``dice`` record of a roll (once per step, however often the step is run; none
+    for a roll of a chat command, which the chat keeps)."""
+    if not rt.records_dice:
+        return
     session = rt.session
     key = rt.next_key("d")
     if key in session.told:
         return
     session.told.add(key)
     values = made.values
-    session.transcript.add(
-        {
-            "tick": session.ticks,
-            "kind": "dice",
-            "by": values["by"],
-            "seat": values["seat"],
-            "dice": str(values["rolled"]),
-            "how": how,
-            "faces": list(values["faces"]),
-            "total": values["total"],
-        }
-    )
+    entry = {
+        "tick": session.ticks,
+        "kind": "dice",
+        "by": values["by"],
+        "seat": values["seat"],
+        "dice": str(values["rolled"]),
+        "how": how,
+        "faces": list(values["faces"]),
+        "total": values["total"],
+    }
+    if extra:
+        entry.update(extra)
+    session.transcript.add(entry)
 
 
 # ------------------------------------------------------------ the rules of a Roll

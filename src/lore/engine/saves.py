@@ -1,49 +1,180 @@
 """Saved sessions: a Lore file that imports the scenario and adds ``_auto_stored``.
 
-A session is its files, its seed and the log of answers: replaying the answers
-reproduces it exactly, also a step that was waiting for answers when it was saved
-(the answers given so far are kept; the open query is asked again). The save records:
+A save holds what the session was made from and everything needed to go on exactly:
 
 ```
-import "scenario.lore":url;
+docinfo{encoding="UTF-8", version="http://xgmtk.org/lore/1.0":url}
+desc("[saved session] tavern.lore"){"Saved by lore run: ..."}
+history("2025-06-01T12:00:00+00:00":date){reviser="lore run", desc="saved at 3000[sec]"}
+import "tavern.lore":url;
 section _auto_stored {
+ format = 2;
+ master = "GM";
  seed = 42;
  ticks = 3000;
- shown = 17;
- answers = {"{\"from\":\"GM\",\"values\":{...}}", ...};
+ files = {"sha256:… tavern.lore", "sha256:… <lore>/basic.lore"};
+ answers = {"{\\"from\\":\\"GM\\",\\"query\\":\\"3//0\\",\\"title\\":\\"…\\",\\"values\\":{…}}", …};
+ count = 17;
+ records = 40;
+ shown = 40;
+ snapshot = "base64 of the engine's snapshot";
+ section state { … }
 }
 ```
+
+``files`` are the files the program was made from, with their SHA-256: a session whose
+files changed is not continued unless asked to. ``answers`` is every answer given, with
+who gave it and the question it answered. ``snapshot`` is the whole state at the save
+(``engine/snapshot.py``): restoring is the snapshot, then the answers after the
+``answers`` count it holds (none, unless the save was written in the middle of a replay).
+``records`` is how many transcript records the session had made at the snapshot, and
+``shown`` how many it had made (and shown) in all. ``state`` shows the objects that
+changed and the schedule, for people and tools; nothing reads it back.
+
+A save without ``format`` (written before snapshots) has ``seed``, ``ticks``, ``shown``
+and ``answers``: it is replayed from the start. A save in the paper's format (a stored
+``schedule``, no ``seed``) is run by the engine from its schedule.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from lore.engine.answer_json import JSONError, loads
 from lore.runtime.quantity import Quantity
 from lore.runtime.values import EnumValue, TypedString
 from lore.semantics.program import Module
 from lore.syntax import ast
+from lore.syntax.source import SourceFile
 
 SECTION = "_auto_stored"
+FORMAT = 2
+MARK = "[saved session]"  # how a save's desc title begins
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One answer of the log: who gave it, its values, the question it answered (id and
+    title, when known) and, for an answer read from a save, its line there."""
+
+    seat: str
+    values: dict[str, Any]
+    query: str | None = None
+    title: str | None = None
+    line: int = 0
+
+    def record(self) -> dict[str, Any]:
+        found: dict[str, Any] = {"from": self.seat}
+        if self.query is not None:
+            found["query"] = self.query
+        if self.title is not None:
+            found["title"] = self.title
+        found["values"] = self.values
+        return found
 
 
 @dataclass
 class Stored:
-    """What a save file holds (None when the program has no ``_auto_stored`` data)."""
+    """What a save file holds."""
 
+    source: SourceFile | None = None  # the save file
+    format: int = 0  # 0: no save; 1: a save of before snapshots
     seed: int = 0
     ticks: int = 0
-    shown: int = 0  # transcript records the session had made (without its end)
-    answers: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
-    ids: list[str | None] = field(default_factory=list)  # the question of each answer
+    answers: list[Answer] = field(default_factory=list)
+    files: list[tuple[str, str]] | None = None
+    snapshot: bytes | None = None
+    records: int = 0
+    shown: int = 0
+    history: list[str] = field(default_factory=list)  # the save's history lines, as written
+    imports: list[Path] = field(default_factory=list)  # the files it imports (resolved)
+
+    @property
+    def path(self) -> Path | None:
+        return self.source.path if self.source is not None else None
 
 
 class SaveError(Exception):
-    pass
+    """A save that cannot be read: the message names the file and line."""
+
+
+# ------------------------------------------------------------ writing
+
+
+@dataclass
+class SaveData:
+    """What ``save_text`` writes."""
+
+    scenario: list[Path]  # the files the save imports
+    seed: int
+    ticks: int
+    answers: list[Answer]
+    files: list[tuple[str, str]]
+    snapshot: bytes | None
+    records: int
+    shown: int
+    title: str = ""
+    history: list[str] = field(default_factory=list)
+    when: str = ""  # the date of this save (an ISO date-time)
+    changed: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    schedule: list[str] = field(default_factory=list)  # lines that tell the schedule
+
+
+def save_text(data: SaveData, target: Path) -> str:
+    """The text of a save, to be written at ``target``."""
+    folder = target.resolve().parent
+    lines = [
+        'docinfo{encoding="UTF-8", version="http://xgmtk.org/lore/1.0":url}',
+        f"desc({_quote(MARK + ' ' + (data.title or data.scenario[0].name))}){{"
+        f"{_quote('Saved by lore run: the files, the seed, every answer and the state.')}}}",
+        *data.history,
+    ]
+    if data.when:
+        lines.append(
+            f"history({_quote(data.when)}:date){{reviser={_quote('lore run')}, "
+            f"desc={_quote(f'session saved at {data.ticks}[sec], {len(data.answers)} answers')}}}"
+        )
+    lines.append("")
+    for path in data.scenario:
+        relative = Path(os.path.relpath(path.resolve(), folder)).as_posix()
+        lines.append(f"import {_quote(relative)}:url;")
+    lines += [
+        "",
+        f"section {SECTION} {{",
+        f" format = {FORMAT};",
+        ' master = "GM";',
+        f" seed = {data.seed};",
+        f" ticks = {data.ticks};",
+        " files = {",
+        *_items([f"sha256:{sha} {name}" for name, sha in data.files]),
+        " };",
+        " answers = {",
+        *_items(
+            [
+                json.dumps(a.record(), ensure_ascii=False, separators=(",", ":"))
+                for a in data.answers
+            ]
+        ),
+        " };",
+        f" count = {len(data.answers)};",
+        f" records = {data.records};",
+        f" shown = {data.shown};",
+    ]
+    if data.snapshot is not None:
+        lines.append(f" snapshot = {_quote(base64.b64encode(data.snapshot).decode('ascii'))};")
+    lines.extend(state_lines(data.changed, data.schedule))
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _items(texts: list[str]) -> list[str]:
+    return [f"  {_quote(text)}{',' if i < len(texts) - 1 else ''}" for i, text in enumerate(texts)]
 
 
 def lore_literal(value: Any) -> str | None:
@@ -51,7 +182,7 @@ def lore_literal(value: Any) -> str | None:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int | float):
-        return repr(value)
+        return repr(value) if isinstance(value, int) or value == value else None
     if isinstance(value, str):
         return _quote(value)
     if isinstance(value, TypedString):
@@ -67,11 +198,12 @@ def lore_literal(value: Any) -> str | None:
     return None
 
 
-def state_lines(changed: list[tuple[str, dict[str, Any]]]) -> list[str]:
-    """``section state { ... }``: the changed members of each changed object."""
+def state_lines(changed: list[tuple[str, dict[str, Any]]], schedule: list[str]) -> list[str]:
+    """``section state { ... }``: the changed members of each changed object, and the
+    schedule as comments (its handlers are compiled rules, not Lore text)."""
     lines = [
-        " // The state when saved, for people and tools: replaying the answers above",
-        " // restores the session exactly.",
+        " // The state when saved, for people and tools (the snapshot above is what the",
+        " // session goes on from).",
         " section state {",
     ]
     for label, members in changed:
@@ -79,109 +211,163 @@ def state_lines(changed: list[tuple[str, dict[str, Any]]]) -> list[str]:
         inner = " ".join(f"{name} = {text};" for name, text in written if text is not None)
         name = "".join(c if c.isalnum() or c == "_" else "_" for c in label)
         lines.append(f"  {name} = {{ {inner} }};")
+    lines.extend(f"  // {line}" for line in schedule)
     lines.append(" }")
     return lines
-
-
-def save_text(
-    entry: Path,
-    target: Path,
-    seed: int,
-    ticks: int,
-    answers: list[tuple[str, dict[str, Any]]],
-    shown: int = 0,
-    title: str = "",
-    changed: list[tuple[str, dict[str, Any]]] | None = None,
-    ids: list[str] | None = None,
-) -> str:
-    """The text of a save of a session of ``entry``, to be written at ``target``."""
-    relative = os.path.relpath(entry.resolve(), target.resolve().parent)
-    url = Path(relative).as_posix()
-    lines = [
-        'docinfo{encoding="UTF-8", version="http://xgmtk.org/lore/1.0":url}',
-        f"desc({_quote('[saved session] ' + (title or entry.name))}){{"
-        f"{_quote('Saved by lore run: the seed and every answer given.')}}}",
-        "",
-        f"import {_quote(url)}:url;",
-        "",
-        f"section {SECTION} {{",
-        f" seed = {seed};",
-        f" ticks = {ticks};",
-        f" shown = {shown};",
-    ]
-    if answers:
-        lines.append(" answers = {")
-        records: list[dict[str, Any]] = [{"from": who, "values": values} for who, values in answers]
-        for record, query_id in zip(records, ids or (), strict=False):
-            record["query"] = query_id  # the question it answered
-        encoded = [
-            json.dumps(record, ensure_ascii=False, separators=(",", ":")) for record in records
-        ]
-        lines.extend(
-            f"  {_quote(item)}{',' if i < len(encoded) - 1 else ''}"
-            for i, item in enumerate(encoded)
-        )
-        lines.append(" };")
-    if changed:
-        lines.extend(state_lines(changed))
-    lines.append("}")
-    return "\n".join(lines) + "\n"
 
 
 def _quote(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
-def read_stored(modules: list[Module]) -> Stored | None:
-    """The ``_auto_stored`` data of a loaded save file, if the program has one."""
+# ------------------------------------------------------------ reading
+
+
+def read_stored(modules: list[Module], entry: Path | None = None) -> Stored:
+    """The ``_auto_stored`` data of a loaded save (``format`` 0 when the program is not
+    a save of ``lore run``). Raises SaveError, naming the file and line, for a damaged
+    save: one cut short, without its seed, with an answer that is not valid."""
+    found = [
+        (module, definition)
+        for module in modules
+        for definition in module.tree.body
+        if isinstance(definition, ast.SectionDef) and definition.path == (SECTION,)
+    ]
+    # A save of lore run (it has a seed) before a save in the paper's format it imports.
+    found.sort(key=lambda item: not any(_is_seed(m) for m in item[1].members))
+    if found:
+        return _stored(*found[0])
     for module in modules:
-        for definition in module.tree.body:
-            if isinstance(definition, ast.SectionDef) and definition.path == (SECTION,):
-                return _stored(definition)
+        path = module.source.path
+        if entry is not None and path is not None and path.resolve() == entry.resolve():
+            title = _desc_title(module.tree)
+            if title is not None and title.startswith(MARK):
+                raise SaveError(
+                    f"{module.source.name}: it is a saved session without its section "
+                    f"{SECTION} (the file was cut short?)"
+                )
+    return Stored()
+
+
+def _is_seed(member: ast.Definition) -> bool:
+    return isinstance(member, ast.VarDef) and member.name == "seed"
+
+
+def _desc_title(tree: ast.Module) -> str | None:
+    for item in tree.header:
+        if isinstance(item, ast.Desc) and isinstance(item.title, ast.StringLit):
+            return item.title.value
     return None
 
 
-def _stored(section: ast.SectionDef) -> Stored | None:
-    values = {m.name: m.value for m in section.members if isinstance(m, ast.VarDef)}
+class _Reader:
+    def __init__(self, module: Module, section: ast.SectionDef) -> None:
+        self.source = module.source
+        self.section = section
+        self.values = {m.name: m for m in section.members if isinstance(m, ast.VarDef)}
+
+    def error(self, node: ast.Node | None, message: str) -> SaveError:
+        span = node.span if node is not None else self.section.span
+        line = self.source.position(span.start).line
+        return SaveError(f"{self.source.name}:{line}: {message}")
+
+    def integer(self, name: str, default: int | None = None) -> int:
+        member = self.values.get(name)
+        if member is None:
+            if default is None:
+                raise self.error(None, f"the save has no '{name}' (it is damaged)")
+            return default
+        expr = member.value
+        if isinstance(expr, ast.IntLit):
+            return expr.value
+        if isinstance(expr, ast.Unary) and expr.op == "-" and isinstance(expr.operand, ast.IntLit):
+            return -expr.operand.value
+        raise self.error(member, f"'{name}' must be a whole number")
+
+    def strings(self, name: str) -> list[tuple[str, ast.Node]]:
+        member = self.values.get(name)
+        if member is None or (isinstance(member.value, ast.FormLit) and not member.value.members):
+            return []  # none (`{}` reads as an empty form literal)
+        if not isinstance(member.value, ast.ListLit):
+            raise self.error(member, f"'{name}' must be a list of strings")
+        found: list[tuple[str, ast.Node]] = []
+        for item in member.value.items:
+            if not isinstance(item, ast.StringLit):
+                raise self.error(item, f"each item of '{name}' is a string")
+            found.append((item.value, item))
+        return found
+
+
+def _stored(module: Module, section: ast.SectionDef) -> Stored:
+    reader = _Reader(module, section)
+    values = reader.values
+    ours = ("format", "answers", "shown", "snapshot", "files", "count")
     if "seed" not in values:
-        return None  # a save in the paper's state format, not a replay log
-    stored = Stored()
-    stored.seed = _integer(values["seed"], "seed")
-    if "ticks" in values:
-        stored.ticks = _integer(values["ticks"], "ticks")
-    if "shown" in values:
-        stored.shown = _integer(values["shown"], "shown")
-    answers = values.get("answers")
-    if answers is not None:
-        if not isinstance(answers, ast.ListLit):
-            raise SaveError("'answers' must be a list of answer records")
-        for item in answers.items:
-            who, values, query_id = _answer(item)
-            stored.answers.append((who, values))
-            stored.ids.append(query_id)
+        if any(name in values for name in ours):
+            raise reader.error(None, "the save has no 'seed' (it is damaged)")
+        return Stored(source=module.source)  # a save in the paper's format
+    stored = Stored(source=module.source)
+    stored.format = reader.integer("format", 1)
+    if stored.format not in (1, FORMAT):
+        raise reader.error(
+            values["format"], f"the save has format {stored.format}; this Lore reads 1 and 2"
+        )
+    stored.seed = reader.integer("seed")
+    stored.ticks = reader.integer("ticks", 0)
+    stored.shown = reader.integer("shown", 0)
+    stored.records = reader.integer("records", 0)
+    for text, node in reader.strings("answers"):
+        stored.answers.append(_answer(reader, text, node))
+    if stored.format >= 2:
+        count = reader.integer("count")
+        if count != len(stored.answers):
+            raise reader.error(
+                values["count"],
+                f"the save should hold {count} answers and holds {len(stored.answers)}"
+                " (it is damaged)",
+            )
+        stored.files = [_file(reader, text, node) for text, node in reader.strings("files")]
+        snapshot = values.get("snapshot")
+        if snapshot is not None:
+            if not isinstance(snapshot.value, ast.StringLit):
+                raise reader.error(snapshot, "'snapshot' must be a string")
+            try:
+                stored.snapshot = base64.b64decode(snapshot.value.value, validate=True)
+            except (binascii.Error, ValueError):
+                raise reader.error(snapshot, "the snapshot is damaged (not base64)") from None
+    stored.history = [
+        module.source.text[item.span.start : item.span.end]
+        for item in module.tree.header
+        if isinstance(item, ast.History)
+    ]
+    stored.imports = [m.source.path for m in module.imports if m.source.path is not None]
     return stored
 
 
-def _integer(expr: ast.Expr, name: str) -> int:
-    if isinstance(expr, ast.IntLit):
-        return expr.value
-    if isinstance(expr, ast.Unary) and expr.op == "-" and isinstance(expr.operand, ast.IntLit):
-        return -expr.operand.value
-    raise SaveError(f"'{name}' must be a whole number")
+def _file(reader: _Reader, text: str, node: ast.Node) -> tuple[str, str]:
+    digest, _, name = text.partition(" ")
+    if not digest.startswith("sha256:") or not name:
+        raise reader.error(node, f"a file of the save is 'sha256:HEX name', not {text!r}")
+    return name, digest.removeprefix("sha256:")
 
 
-def _answer(item: ast.Expr) -> tuple[str, dict[str, Any], str | None]:
-    if not isinstance(item, ast.StringLit):
-        raise SaveError("each stored answer is a JSON string")
+def _answer(reader: _Reader, text: str, node: ast.Node) -> Answer:
+    line = reader.source.position(node.span.start).line
     try:
-        record = json.loads(item.value)
-    except json.JSONDecodeError as error:
-        raise SaveError(f"a stored answer is not valid JSON: {error.msg}") from None
+        record = loads(text)
+    except JSONError as error:
+        raise reader.error(node, f"a stored answer is not valid: {error.message}") from None
     if (
         not isinstance(record, dict)
         or not isinstance(record.get("from"), str)
         or not isinstance(record.get("values"), dict)
     ):
-        raise SaveError('a stored answer is {"from": participant, "values": {...}}')
-    query_id = record.get("query")
-    return record["from"], record["values"], query_id if isinstance(query_id, str) else None
+        raise reader.error(node, 'a stored answer is {"from": participant, "values": {...}}')
+    query, title = record.get("query"), record.get("title")
+    return Answer(
+        record["from"],
+        record["values"],
+        query if isinstance(query, str) else None,
+        title if isinstance(title, str) else None,
+        line,
+    )

@@ -20,15 +20,17 @@ from __future__ import annotations
 import heapq
 import itertools
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Any
 
-from lore.engine import happenings, natives, randomness, world_natives
+from lore.dice import RandomSource as DiceSource
+from lore.engine import happenings, natives, randomness, reach, world_natives
 from lore.engine.participants import Participants
-from lore.engine.queries import AnswerError, fill
+from lore.engine.queries import AnswerError, Query, fill
 from lore.engine.randomness import GOLDEN, LIMITS, M1, M2, MASK, WORDS, Stream, mix
+from lore.engine.saves import Answer
 from lore.engine.transcript import Record, Transcript
 from lore.runtime.compiler import CompiledProgram
 from lore.runtime.dice import RandomSource
@@ -40,8 +42,11 @@ from lore.runtime.values import FormInfo, LoreObject, RuntimeType, TypedString, 
 from lore.syntax.recursion import collector_paused
 from lore.world.model import World
 
+PRELUDE_NAME = "<lore>/prelude.lore"
+_MISSING = object()  # a member that had no value (to undo its modification)
 CHOICES_SALT = 0x5DEECE66D  # sets the bots' random stream apart from the dice
 ALTERS_SALT = 0xA17E5  # and the streams of the alters' questions apart from the handlers'
+PAUSE_AT = 64  # steps of this many events or more run with the cyclic collector paused
 
 
 @dataclass(frozen=True)
@@ -61,6 +66,9 @@ class Limits:
     max_questions: int = 10_000
     # Messages sent in one step, for the same reason (a million printed take a minute).
     max_messages: int = 10_000
+    # Rounds of one update phase: alters that request alters run in a further round, and
+    # alters that keep requesting each other would otherwise never end.
+    max_alter_rounds: int = 100
 
 
 class Suspend(Exception):
@@ -83,6 +91,13 @@ class Stop(Exception):
 class Runtime:
     """What compiled rules see as ``rt``: the session, and the handler being run."""
 
+    # Who rolls while a system command runs (its dice are the roller's), and whether
+    # rolls are written to the transcript (a chat command's are kept by the chat).
+    roller: tuple[str, str] | None = None
+    records_dice = True
+    # What a snapshot keeps of it (the rest is the handler being run, or derived).
+    SAVED = ("GM", "schedule", "system", "now", "tick")
+
     def __init__(self, session: Session) -> None:
         self.session = session
         self.g: list[Any] = []
@@ -98,7 +113,7 @@ class Runtime:
         # before its first draw, which is word `index` of the step's block).
         self.index = 0
         self.state: int | None = None
-        self.block: list[int] | None = None
+        self.block: Sequence[int] | None = None
         self.choices_key = randomness.stream_key(session.seed, CHOICES_SALT)
         self.now: Quantity | None = None  # the time of the step, as schedule.current
         self.tick = 0  # the same, in ticks
@@ -114,6 +129,7 @@ class Runtime:
         self.path: tuple[int, ...] = ()
         self.counts: dict[Key, int] | None = None
         self._choices: tuple[Any, Stream] | None = None
+        self.suspended = False  # whether a body of the step run now waits for an answer
 
     # -- per handler
 
@@ -224,17 +240,20 @@ class Runtime:
         """What a bot answering this handler's queries draws from. It is apart from the
         dice, so that replaying the answers from a log rolls the same dice. A handler's
         stream is numbered by its event's seq; an alter's by its step and place."""
-        owner: Any = self.seq
+        owner: Any = (self.seq, self.path)
         if self.alter_index is not None:
-            owner = ("alter", self.session.steps, self.index)
+            owner = ("alter", self.session.steps, self.index, self.path)
         kept = self._choices
         if kept is None or kept[0] != owner:
             if self.alter_index is None:
-                stream = Stream(self.choices_key, self.seq)
+                key = self.choices_key
+                number = self.seq
             else:
                 key = randomness.stream_key(self.session.seed, CHOICES_SALT ^ self.session.steps)
-                stream = Stream(randomness.mix(key ^ ALTERS_SALT), self.index)
-            kept = self._choices = (owner, stream)
+                key, number = randomness.mix(key ^ ALTERS_SALT), self.index
+            if self.path:  # a foreach body: a stream of its own
+                key = randomness.path_key(key, self.path)
+            kept = self._choices = (owner, Stream(key, number))
         return kept[1]
 
     def limit(self, at_entry: bool = True) -> None:
@@ -304,17 +323,26 @@ class Runtime:
 
     def foreach(self, items: Iterable[Any], fn: Callable[..., Any]) -> None:
         """Run ``fn`` for every element, all at once: a body waiting for an answer does not
-        keep the next ones from starting (and asking); the call ends when all are done."""
+        keep the next ones from starting (and asking); the call ends when all are done.
+
+        Each body rolls its dice from a stream of its own (made from the handler's first
+        word and the body's place), and the handler's stream is left as it was: what a
+        body rolls never depends on what the bodies before it rolled, nor on whether
+        they are still waiting for an answer."""
         base = self.path
+        outer = self.state
+        origin = self.word(self.index)
         waiting: Suspend | None = None
         for index, item in enumerate(items):
             self.count_op()
-            self.path = (*base, index)
+            path = self.path = (*base, index)
+            self.state = randomness.path_key(origin, path)
             try:
                 fn(self, item)
             except Suspend as suspend:
                 waiting = suspend
         self.path = base
+        self.state = outer
         if waiting is not None:
             raise waiting
 
@@ -339,7 +367,57 @@ class Runtime:
         raise RuleError(f"the engine provides no value '{name}'")
 
 
+class GivenDice(Runtime):
+    """A runtime whose dice come from a given source (``lore.dice.FixedSource`` in a
+    test: the faces in the order the rules roll them) instead of the seed's streams."""
+
+    def __init__(self, session: Session, source: DiceSource) -> None:
+        super().__init__(session)
+        self.source = source
+
+    def roll(self, sides: int) -> int:
+        return self.source.roll(sides)
+
+    def randint(self, low: int, high: int) -> int:
+        return low - 1 + self.source.roll(high - low + 1)
+
+
+def trigger_handler(rt: Runtime, call: tuple[LoreObject, LoreObject]) -> None:
+    """The handler of a step that fires a trigger for an actor (``Session.fire_soon``)."""
+    trigger, actor = call
+    rt.call_field(trigger, "handler", actor)
+
+
 class Session:
+    """A running session. Driving it from another program (a server): see
+    ``docs/design.md``, "Driving a session from another program"."""
+
+    # What a snapshot does not hold: what is given again at restore, or rebuilt from the
+    # rest (TRANSIENT), and the history the transcript and the save keep (HISTORY).
+    # Every other attribute is saved, whatever it is named (see ``engine/snapshot.py``).
+    TRANSIENT = frozenset(
+        {
+            "program",
+            "participants",
+            "limits",
+            "transcript",
+            "rt",
+            "_defaults",
+            "world",
+            "triggers",
+            "time",
+            "ended",
+            "detail",
+            "running",
+            "stop_requested",
+            "alter_names",
+        }
+    )
+    HISTORY = frozenset({"answers", "errors", "answers_before"})
+    # The step in progress: saved only while a step waits (a step that ran to its end
+    # leaves them behind until the next one begins).
+    STEP = frozenset({"step_answers", "asked", "told", "open", "step_oid"})
+
     def __init__(
         self,
         program: CompiledProgram,
@@ -347,6 +425,7 @@ class Session:
         participants: Participants | None = None,
         limits: Limits | None = None,
         transcript: Transcript | None = None,
+        dice: DiceSource | None = None,
     ) -> None:
         self.program = program
         self.seed = seed
@@ -366,39 +445,48 @@ class Session:
         self.step_size = 0  # how many handlers the step being run has
         self.at_once = 0  # steps run so far at the time of the step being run
         self.queued = 0  # events waiting in the buckets
-        self.answers: list[tuple[str, dict[str, Any]]] = []
-        self.answer_ids: list[str] = []  # the question each answer answered
+        # The answers given (who, values, and the question's id and title).
+        self.answers: list[Answer] = []
+        self.answers_before = 0  # answers given before a restore (not in ``answers``)
         # A step waiting for answers: its events (to run again once answers come), the
         # answers it has, what it already asked and told, and its open questions by id.
+        # ``rerun``: run it again at the next ``run()`` (an answer came, or the run
+        # stopped in the middle of it). ``step_oid``: the first object id of the step
+        # (a step run again makes its objects with the same ids).
         self.waiting: list[Entry] | None = None
-        self.answered = False
+        self.rerun = False
+        self.step_oid = 1
         self.step_answers: dict[Key, dict[str, Any]] = {}
         self.asked: set[Key] = set()
         self.told: set[Key] = set()
         self.open: dict[str, tuple[Key, Any, Any]] = {}
         self.errors: list[RuleError] = []
-        # The alters that have run, by object (for the state shown in saves).
-        self.altered: set[tuple[LoreObject, str]] = set()
+        self.alter_names: dict[str, tuple[str, ...]] = {}  # see note_altered
         self.ended: str | None = None
+        self.detail = ""
+        self.running = False
+        # Set (by a signal handler, say) to stop the run before the next step.
+        self.stop_requested = False
         # What rules subscribed to (step, "signal" or "alter", name, handler), counted or
         # recorded (step, "count" or "value", name, number), and the outcome that ends
         # the session (step, outcome): see engine/happenings.py.
         self.hooks: list[tuple[int, str, str, Any]] = []
         self.stats: list[tuple[int, str, str, float | int]] = []
         self.outcome: tuple[int, str] | None = None
-        self.rt = Runtime(self)
-        self._defaults: dict[FormInfo, list[tuple[str, Any]]] = {}
+        # The rules' dice: the seed's streams, or a given source (a test's fixed faces).
+        self.rt = Runtime(self) if dice is None else GivenDice(self, dice)
         self.world: World | None = None
         self.triggers: list[LoreObject] = []
-        self.time = natives.install(self)
+        self.time = natives.install(self)  # prepares the program, once for all its sessions
+        # Each form's member defaults: worked out once per program, shared, never changed.
+        self._defaults: dict[FormInfo, list[tuple[str, Any]]] = self.program.engine.defaults
 
     # ------------------------------------------------------------ setup
 
     def defaults(self, form: FormInfo) -> list[tuple[str, Any]]:
         found = self._defaults.get(form)
-        if found is None:
+        if found is None:  # a form that is not the program's: not kept
             found = list(form.all_defaults().items())
-            self._defaults[form] = found
         return found
 
     def start(self) -> None:
@@ -408,19 +496,24 @@ class Session:
         rt.block = None
         self.step_size = len(self.program.values)
         try:
-            for place, (symbol, index, init) in enumerate(self.program.values):
+            labels = self.program.engine.labels  # the values' names, worked out once
+            for place, (_, index, init) in enumerate(self.program.values):
                 rt.reset(0, place)
                 value = init(rt)
                 rt.g[index] = value
                 if isinstance(value, LoreObject) and value.label is None:
-                    value.label = symbol.qualified_name
+                    value.label = labels[place]
         except Exception as error:
             raise self.rule_error(error, sys.exc_info()[2]) from None
         natives.after_values(self)
         stored = self.stored_schedule()
         if stored is None:
+            queued: set[int] = set()
             for index in self.program.events:
-                self.enqueue(rt.g[index])
+                event = rt.g[index]
+                if id(event) not in queued:  # one Event bound to two names runs once
+                    queued.add(id(event))
+                    self.enqueue(event)
             return
         # A saved session (the paper's `_auto_stored` format): its schedule replaces the
         # scenario's start. Events before the stored time are history and do not run.
@@ -434,15 +527,18 @@ class Session:
                 self.enqueue(event)
 
     def stored_schedule(self) -> LoreObject | None:
-        schedule = self.program.form_by_name["Schedule"]
-        for symbol, index, _ in self.program.values:
+        """The schedule of a save in the paper's format. Its slot then holds the live
+        schedule: the stored events' handlers, written inside ``_auto_stored``, name it
+        ``schedule`` too, and must read the clock as it is when they run."""
+        prepared = self.program.engine
+        for place, (_, index, _) in enumerate(self.program.values):
             value = self.rt.g[index]
             if (
-                symbol.qualified_name == "_auto_stored.schedule"
+                prepared.labels[place] == "_auto_stored.schedule"
                 and isinstance(value, LoreObject)
-                and value.form is not None
-                and value.form.is_subform_of(schedule)
+                and value.form in prepared.schedules
             ):
+                self.rt.g[index] = self.rt.schedule
                 return value
         return None
 
@@ -466,13 +562,24 @@ class Session:
     # ------------------------------------------------------------ running
 
     def run(self) -> str:
-        """Run until the queue is empty or the run stops; returns the end reason."""
+        """Run until the queue is empty or the run stops; returns the end reason, or
+        ``"waiting"`` when the step waits for answers that come later."""
+        self.running = True
         try:
-            if self.ended is None and not self.steps and not self.keys:
+            return self.run_steps()
+        finally:
+            self.running = False
+
+    def run_steps(self) -> str:
+        try:
+            if self.ended is None and not self.steps and not self.keys and not self.rt.g:
                 self.start()
             while self.keys or self.waiting is not None:
+                if self.stop_requested:
+                    self.stop_requested = False
+                    return self.end("stopped", "interrupted")
                 if self.waiting is not None:
-                    if not self.answered:
+                    if not self.rerun:
                         return "waiting"  # for Session.answer; not an end
                     self.step()
                     continue
@@ -481,8 +588,11 @@ class Session:
                     return self.end("stopped", "max-steps")
                 if limits.max_ticks is not None and self.keys[0][0] > limits.max_ticks:
                     return self.end("stopped", "max-ticks")
-                with collector_paused():  # a step makes many objects and few cycles
-                    self.step()
+                if len(self.buckets[self.keys[0]]) < PAUSE_AT:
+                    self.step()  # a small step: pausing the collector costs more than it saves
+                else:
+                    with collector_paused():  # a big step makes many objects and few cycles
+                        self.step()
                 if self.outcome is not None and self.waiting is None:
                     return self.end("ended", self.outcome[1])
         except Stop as stop:
@@ -516,14 +626,22 @@ class Session:
             self.ticks, self.priority = key
             self.steps += 1
             natives.set_time(self, *key)
-            self.step_answers, self.asked, self.told, self.open = {}, set(), set(), {}
+            if self.step_answers or self.asked or self.told or self.open:
+                # What the last step asked and was answered (made anew only when it was
+                # not empty: most steps ask nothing).
+                self.step_answers, self.asked, self.told, self.open = {}, set(), set(), {}
+            self.step_oid = self.oids.__reduce__()[1][0]  # type: ignore[assignment]
             if self.at_once > self.limits.max_steps_at_once:
                 self.drop_runaway(entries)
                 return
+        else:
+            # Run again: its objects get the ids they got the first time.
+            self.oids = itertools.count(self.step_oid)
         self.waiting = None
-        self.answered = False
+        self.rerun = False
         rt = self.rt
-        rt.requests = {}
+        if rt.requests:
+            rt.requests = {}  # left by a step that went wrong
         adds: list[tuple[int, int, Any, Any]] = []
         rt.adds = adds
         rt.depth = 0
@@ -531,6 +649,7 @@ class Session:
         rt.counts = None
         rt.alter_index = None
         rt.block = None
+        rt.suspended = False
         self.step_size = len(entries)
         suspended = False
         # Events this step may add before the waiting limit: past it, the step stops at
@@ -570,25 +689,41 @@ class Session:
                 rt.adds = []
                 happenings.discard_step(self)
                 return
-            del entries  # the step's events are done with: freed before the update
             if rt.requests:
                 self.update()
         except BaseException as error:
-            # The step is one whole: its effects and its waiting questions go with it.
-            self.open = {}
+            # The step is one whole: its effects go with it.
             rt.requests = {}
             rt.adds = []
             happenings.discard_step(self)
             if isinstance(error, Stop) or not isinstance(error, Exception):
+                # The run stops in the middle of the step (no answer left, interrupted):
+                # the step waits, as if for an answer, and runs again from its start
+                # when the session goes on (what it asked and told is not repeated).
+                self.waiting = entries
+                self.rerun = True
                 raise
+            if rt.suspended:
+                # A body waits for an answer, and a later one went wrong: the error is
+                # told when the step runs again with the answers, as it would have been
+                # had they come at once (the waiting body may also go wrong first).
+                self.waiting = entries
+                return
+            self.open = {}
             rule_error = self.rule_error(error, sys.exc_info()[2])
             self.report(rule_error)
             return
-        # self.push for each new event, written out: this runs for most events.
+        # self.push for each new event, written out: this runs for most events. The
+        # additions are taken from the end of the reversed list, so that a big step does
+        # not hold them all and all the entries they become at once.
         buckets, keys, seqs = self.buckets, self.keys, self.seqs
         last: tuple[int, int] | None = None
         bucket: list[Entry] = []
-        for ticks, priority, fn, arg in adds:
+        self.queued += len(adds)
+        adds.reverse()
+        pop = adds.pop
+        while adds:
+            ticks, priority, fn, arg = pop()
             if last is None or ticks != last[0] or priority != last[1]:
                 last = (ticks, priority)
                 found = buckets.get(last)
@@ -597,7 +732,6 @@ class Session:
                     heapq.heappush(keys, last)
                 bucket = found
             bucket.append((next(seqs), fn, arg))
-        self.queued += len(adds)
 
     def drop_runaway(self, entries: list[Entry]) -> None:
         """Drop a step past the limit of steps at one time (its events do not run, so the
@@ -641,52 +775,113 @@ class Session:
         return []
 
     def update(self) -> None:
-        """Run each requested alter once with all values requested for it."""
-        changes: list[tuple[LoreObject, dict[str, Any]]] = []
+        """Run each requested alter once with all values requested for it; their
+        modifications apply together, in the order of the alters' first requests (so
+        when two alters modify one member, the one requested later stands).
+
+        Alters that request alters (``addKnownSecret`` in an alter, say) start a further
+        round of the same update phase, after the modifications of this one; past
+        ``Limits.max_alter_rounds`` rounds the step is dropped, with a ``LimitExceeded``.
+        """
         rt = self.rt
-        # Requests made while alters run (an alter calling one) are not applied.
-        requests, rt.requests = rt.requests, {}
+        requests: dict[tuple[LoreObject, str], Any] = rt.requests
+        rt.requests = {}
         rt.depth = 0
         first = self.step_size  # the alters' places in the step come after the handlers'
-        for index, ((obj, alter), values) in enumerate(requests.items()):
-            form = obj.form
-            assert form is not None
-            rt.alter_index = index
-            rt.index = first + index
-            rt.state = None
-            rt.ops = 0  # each alter has its own budget
-            fn = form.vtable.get(alter) or form.resolve()[alter]
-            changes.append((obj, fn(rt, obj, tuple(values))))
-        rt.alter_index = None
-        self.altered.update(requests)
-        if self.hooks:
-            happenings.after_alters(self, requests)
-        moved: list[tuple[LoreObject, Any]] = []
-        for obj, modifications in changes:
-            if "location" in modifications:
-                moved.append((obj, obj.values.get("location")))
-            obj.values.update(modifications)
+        ran = 0  # alters run so far in this update: each has its own place
+        rounds: list[dict[tuple[LoreObject, str], Any]] = []
+        undo: list[tuple[LoreObject, dict[str, Any]]] = []  # what earlier rounds changed
+        moved: dict[LoreObject, Any] | None = None  # actors moved, with where they were
+        try:
+            while requests:
+                if len(rounds) >= self.limits.max_alter_rounds:
+                    raise LimitExceeded(
+                        f"alters kept requesting alters for more than"
+                        f" {self.limits.max_alter_rounds} rounds of one update",
+                        "an alter probably requests itself, or two alters each other",
+                    )
+                rounds.append(requests)
+                changes: list[tuple[LoreObject, dict[str, Any]]] = []
+                for key, values in requests.items():
+                    obj, alter = key
+                    form = obj.form
+                    assert form is not None
+                    rt.alter_index = ran
+                    rt.index = first + ran
+                    rt.state = None
+                    rt.ops = 0  # each alter has its own budget
+                    ran += 1
+                    fn = form.vtable.get(alter) or form.resolve()[alter]
+                    changes.append((obj, fn(rt, obj, tuple(values))))
+                    requests[key] = None  # its values are done with: a big step holds less
+                if self.hooks:
+                    happenings.after_alters(self, requests)
+                requests = rt.requests  # what these alters requested: the next round
+                if requests:
+                    rt.requests = {}
+                for obj, modifications in changes:
+                    if "location" in modifications:
+                        moved = moved if moved is not None else {}
+                        moved.setdefault(obj, obj.values.get("location"))
+                    if requests:  # a further round may fail: keep what to undo
+                        undo.append((obj, {k: obj.values.get(k, _MISSING) for k in modifications}))
+                    obj.values.update(modifications)
+        except BaseException:
+            for obj, before in reversed(undo):
+                for name, value in before.items():
+                    if value is _MISSING:
+                        obj.values.pop(name, None)
+                    else:
+                        obj.values[name] = value
+            raise
+        finally:
+            rt.alter_index = None
+        for done in rounds:
+            self.note_altered(done)
         if moved:
-            world_natives.after_moves(self, moved)
+            world_natives.after_moves(self, list(moved.items()))
+
+    def note_altered(self, requests: Iterable[tuple[LoreObject, str]]) -> None:
+        """Note which alters ran on which objects (for the state shown in saves), on the
+        object itself: the session keeps no list of them, so an object nothing else
+        holds is freed (``changed`` finds the others)."""
+        for obj, alter in requests:
+            names = obj.altered
+            if names is None:
+                # One tuple per alter name, shared by the objects it changed.
+                names = self.alter_names.get(alter)
+                obj.altered = names or self.alter_names.setdefault(alter, (alter,))
+            elif alter not in names:
+                obj.altered = (*names, alter)
 
     def changed(self) -> list[tuple[LoreObject, dict[str, Any]]]:
-        """The objects alters have changed, in the order they were made, each with the
-        members its alters modify (as they are now)."""
+        """The objects alters have changed that the session still holds (reached from its
+        values, engine objects, hooks and waiting events), in the order they were made,
+        each with the members its alters modify (as they are now)."""
+        rt = self.rt
+        roots: list[Any] = [rt.g, rt.GM, rt.schedule, rt.system, self.hooks]
+        roots.extend(self.buckets.values())
+        roots.append(self.waiting or ())
         names: dict[LoreObject, set[str]] = {}
-        for obj, alter in self.altered:
-            assert obj.form is not None
-            names.setdefault(obj, set()).update(obj.form.modified_by(alter) or ())
+        for obj in reach.reachable(roots):
+            if obj.altered is not None and obj.form is not None:
+                for alter in obj.altered:
+                    names.setdefault(obj, set()).update(obj.form.modified_by(alter) or ())
         return [
             (obj, {name: obj.values[name] for name in sorted(members) if name in obj.values})
             for obj, members in sorted(names.items(), key=lambda item: item[0].oid)
         ]
 
-    def open_questions(self) -> list[Any]:
-        """The questions the waiting step asked and has no answer to yet."""
+    def open_questions(self) -> list[Query]:
+        """The questions the waiting step asked and has no answer to yet (in the order
+        they were asked); ``Query.record()`` gives each as plain data."""
         return [query for _, query, _ in self.open.values()]
 
-    def answer(self, query_id: str, values: dict[str, Any]) -> str | None:
-        """Give the answer to an open question; the reason when it does not fit.
+    def answer(
+        self, query_id: str, values: dict[str, Any], *, seat: str | None = None
+    ) -> str | None:
+        """Give the answer to an open question; the reason when it does not fit (and
+        then nothing changes). With ``seat``, a question asked of another seat is refused.
 
         The next ``run()`` runs the waiting step again from its start, with this answer.
         """
@@ -694,22 +889,81 @@ class Session:
         if entry is None:
             return f"there is no open question '{query_id}'"
         key, query, spec = entry
+        if seat is not None and seat != query.to:
+            return f"question '{query_id}' is asked of {query.to}, not of {seat}"
         try:
-            fill(query, spec, values)
+            fill(query, spec, values, natives.place_check(self))
         except AnswerError as error:
             return str(error)
         del self.open[query_id]
         natives.record_answer(self, query, key, values)
-        self.answered = True
+        self.rerun = True
         return None
+
+    def reopen(self) -> None:
+        """Ask the open questions again, of the participants the session has now (after a
+        restore, say): the waiting step runs again at the next ``run()``. They are not
+        recorded in the transcript again."""
+        if self.waiting is not None and self.open:
+            self.open = {}
+            self.rerun = True
+
+    # ------------------------------------------------------------ snapshots
+
+    def snapshot(self) -> bytes:
+        """The whole state of the session as bytes (between ``run()`` calls, also while a
+        step waits for answers): ``Session.restore`` goes on from it exactly."""
+        from lore.engine import snapshot
+
+        if self.running:
+            raise snapshot.SnapshotError("a snapshot is taken between run() calls")
+        return snapshot.take(self)
+
+    @classmethod
+    def restore(
+        cls,
+        program: CompiledProgram,
+        data: bytes,
+        *,
+        participants: Participants | None = None,
+        transcript: Transcript | None = None,
+        limits: Limits | None = None,
+    ) -> Session:
+        """The session of a snapshot (``snapshot()``), for ``program`` compiled from the
+        same files (else ``SnapshotError`` names the files that differ). It rolls the same
+        dice and makes the same transcript from there on as the session it was taken of.
+        """
+        from lore.engine import snapshot
+
+        decoded = snapshot.header(data)
+        changed = snapshot.changed_files(decoded.get("files"), program)
+        if changed:
+            raise snapshot.SnapshotError(
+                "the snapshot was made from other files: " + ", ".join(changed)
+            )
+        seed = snapshot.seed_of(decoded)
+        session = cls(program, seed, participants, limits, transcript)
+        snapshot.restore_into(session, decoded)
+        if session.rt.g:
+            prepared = natives.prepare(program)
+            session.world = world_natives.build(session, prepared, report=False)
+        return session
+
+    def seats(self) -> list[str]:
+        """Who takes part: ``"GM"``, then the player of each actor of the program (its
+        values are made first if the session has not started; RuleError if one fails)."""
+        if not self.rt.g:
+            self.start()
+        found = ["GM"]
+        system = self.rt.system
+        for actor in system.values.get("allPC", ()) if system is not None else ():
+            if isinstance(actor, LoreObject) and (seat := natives.recipient(actor)) not in found:
+                found.append(seat)
+        return found
 
     def fire_soon(self, trigger: LoreObject, actor: LoreObject) -> None:
         """Run ``trigger``'s handler for ``actor`` in a step right after this one."""
-
-        def handler(rt: Runtime, _: object) -> None:
-            rt.call_field(trigger, "handler", actor)
-
-        self.rt.adds.append((self.ticks, self.priority, handler, None))
+        self.rt.adds.append((self.ticks, self.priority, trigger_handler, (trigger, actor)))
 
     # ------------------------------------------------------------ errors
 
@@ -736,6 +990,8 @@ class Session:
             found.frames = self.frames(trace)
             if isinstance(found, LimitExceeded) and found.at_entry and len(found.frames) > 1:
                 found.frames.pop()  # the rule just entered: the call that entered it is the place
+            while len(found.frames) > 1 and found.frames[-1].source.name == PRELUDE_NAME:
+                found.frames.pop()  # a prelude function (roll): the place is where it was called
         return found
 
     def reader_of(self, trace: TracebackType | None) -> LoreObject | None:

@@ -98,8 +98,9 @@ def visible_objects(
     return tuple(found)
 
 
-def view(session: Session, participant: str) -> dict[str, Any]:
-    """What ``participant`` may know now (the GM: everything)."""
+def view(session: Session, participant: str, *, messages: bool = True) -> dict[str, Any]:
+    """What ``participant`` may know now (the GM: everything). Without ``messages`` the
+    view leaves out the messages (a server sends those as they come)."""
     actors = actors_of(session, participant)
     is_gm = participant == GM
     keys = known_keys(actors)
@@ -126,19 +127,20 @@ def view(session: Session, participant: str) -> dict[str, Any]:
         if place is None or place[0].path not in areas:
             continue
         objects.append(describe(obj))
-    messages = [
-        record
-        for record in session.transcript.records
-        if record["kind"] == "message" and (is_gm or record["to"] == participant)
-    ]
-    return {
+    found = {
         "participant": participant,
         "tick": session.ticks,
         "actors": actor_views,
         "areas": area_views,
         "objects": objects,
-        "messages": messages,
     }
+    if messages:
+        found["messages"] = [
+            record
+            for record in session.transcript.records
+            if record["kind"] == "message" and (is_gm or record["to"] == participant)
+        ]
+    return found
 
 
 def describe(obj: LoreObject) -> dict[str, Any]:

@@ -25,34 +25,42 @@ from lore.world.render import render_map
 from lore.world.routes import grid_of, linked_reachable, linked_route, place_costs
 
 if TYPE_CHECKING:
+    from lore.engine.natives import Prepared
     from lore.engine.session import Runtime, Session
+    from lore.runtime.compiler import CompiledProgram
 
 
-def install(session: Session) -> None:
-    forms = session.program.form_by_name
+def install(program: CompiledProgram) -> None:
+    """Give the prelude's forms the world's native rules (``natives.prepare`` does)."""
+    forms = program.form_by_name
     forms["System"].methods.setdefault("areaOf", area_of)
     forms["Area"].methods.setdefault("choiceRoute", choice_route)
     forms["Actor"].methods.setdefault("action", action)
 
 
-def build(session: Session) -> World:
+def build(session: Session, prepared: Prepared, report: bool = True) -> World:
+    """The session's world, from its values (the GM is told of refused geometries unless
+    ``report`` is False: a restored session was told before)."""
     program = session.program
     units = program.result.checker.units.units
-    labels = {id(session.rt.g[index]): symbol.qualified_name for symbol, index, _ in program.values}
-    world = World(session.rt.g, program.form_by_name["Area"], units["m"], units, labels)
-    for path, problem in world.problems:
+    g = session.rt.g
+    areas = [v for v in g if isinstance(v, LoreObject) and v.form in prepared.areas]
+    named = {id(area) for area in areas}
+    labels = {
+        id(g[index]): prepared.labels[place]
+        for place, (_, index, _) in enumerate(program.values)
+        if id(g[index]) in named
+    }
+    world = World(areas, program.form_by_name["Area"], units["m"], units, labels)
+    for path, problem in world.problems if report else ():
         session.report(
             RuleError(
                 f"the geometry of area '{path}' is refused: {problem}",
                 "fix the map and check the scenario with lore check",
             )
         )
-    trigger = program.form_by_name["Trigger"]
-    session.triggers = [
-        v
-        for v in session.rt.g
-        if isinstance(v, LoreObject) and v.form is not None and v.form.is_subform_of(trigger)
-    ]
+    triggers = prepared.triggers
+    session.triggers = [v for v in session.rt.g if isinstance(v, LoreObject) and v.form in triggers]
     return world
 
 

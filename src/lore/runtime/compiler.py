@@ -12,11 +12,14 @@ the access (local, member of ``self``, section value, rule).
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import operator
+import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from lore.runtime import ops
@@ -86,9 +89,61 @@ class CompiledProgram:
     value_index: dict[int, int] = field(default_factory=dict)
     events: list[int] = field(default_factory=list)  # indexes of top-level Events
     form_by_name: dict[str, FormInfo] = field(default_factory=dict)
+    # Every generated function by a name that stays the same when the same files are
+    # compiled again ("rule a.Hero.turn#0", "lambda in rule a.Hero.turn#1"), and back:
+    # how a snapshot names the handlers and rules it holds.
+    functions: dict[str, Any] = field(default_factory=dict)
+    function_names: dict[Any, str] = field(default_factory=dict)
+    # Files read while compiling (the XML of ``loadXML``): path and text.
+    read_files: dict[Path, str] = field(default_factory=dict)
+    # What the engine works out once for all the sessions of the program (set, once, by
+    # lore.engine.natives.prepare; the program does not change after that).
+    engine: Any = None
 
     def form(self, name: str) -> FormInfo:
         return self.form_by_name[name]
+
+    def files(self) -> list[tuple[str, str]]:
+        """The files the program was made from, each as (name, SHA-256 of its text): the
+        Lore files loaded (the library's as ``<lore>/name``, the others relative to the
+        folder of the first file that is not a saved session) and the XML files read.
+        Saves of ``lore run`` are left out: they hold a session, not rules."""
+        modules = [m for m in self.result.program.modules if not is_save_module(m.tree)]
+        base = next(
+            (m.source.path.parent for m in modules if not m.is_library and m.source.path),
+            None,
+        )
+        found = [(file_name(m.source.name, m.source.path, base), m.source.text) for m in modules]
+        found += [(file_name(str(p), p, base), text) for p, text in self.read_files.items()]
+        return [(name, hashlib.sha256(text.encode("utf-8")).hexdigest()) for name, text in found]
+
+    def digest(self) -> str:
+        """One SHA-256 of ``files()``: equal for programs made from the same files."""
+        lines = "".join(f"{name}\0{sha}\n" for name, sha in self.files())
+        return hashlib.sha256(lines.encode("utf-8")).hexdigest()
+
+
+def is_save_module(tree: ast.Module) -> bool:
+    """Whether a file is a save of ``lore run`` (a top-level ``section _auto_stored``
+    with a ``seed``; a save in the paper's format holds a schedule to start from, so it
+    counts among the files a session is made from)."""
+    return any(
+        isinstance(d, ast.SectionDef)
+        and d.path == ("_auto_stored",)
+        and any(isinstance(m, ast.VarDef) and m.name == "seed" for m in d.members)
+        for d in tree.body
+    )
+
+
+def file_name(shown: str, path: Path | None, base: Path | None) -> str:
+    """How ``files()`` names a file: the library's by their shown name, others relative to
+    ``base`` (with ``/``)."""
+    if path is None or shown.startswith("<") or base is None:
+        return shown
+    try:
+        return Path(os.path.relpath(path.resolve(), base.resolve())).as_posix()
+    except ValueError:
+        return path.resolve().as_posix()
 
 
 def mangle(name: str) -> str:
@@ -110,6 +165,7 @@ class Compiler:
                 self.namespace["_" + name] = getattr(ops, name)
         self.line_maps: dict[str, LineMap] = {}
         self.counter = itertools.count()
+        self.titles: dict[str, int] = {}  # how many functions of each title so far
         self.constants: dict[tuple[str, Any], str] = {}
         self.forms: dict[int, FormInfo] = {}
         self.enums: dict[int, EnumInfo] = {}
@@ -235,8 +291,12 @@ class Compiler:
             state[key] = 2
             ordered.append(by_id[key])
 
+        # A save of lore run holds a session, not rules: its values are never made (the
+        # values of a session and the places of their dice are the same with it or not).
+        saves = {id(m.source) for m in self.result.program.modules if is_save_module(m.tree)}
         for symbol, _, _ in self.program.values:
-            visit(id(symbol))
+            if id(symbol.source) not in saves:
+                visit(id(symbol))
         self.program.values = ordered
         event = self.checker.root.members.get("Event")
         # Only the scenario's events start the session: an imported file is a library.
@@ -347,7 +407,14 @@ class Compiler:
         code = compile(source_code, filename, "exec")
         exec(code, self.namespace)
         self.line_maps[filename] = line_map
-        return self.namespace[name]
+        function = self.namespace[name]
+        # Its stable name: its Lore title and how many functions of that title came before.
+        number = self.titles.get(line_map.rule, 0)
+        self.titles[line_map.rule] = number + 1
+        stable = f"{line_map.rule}#{number}"
+        self.program.functions[stable] = function
+        self.program.function_names[function] = stable
+        return function
 
 
 def _value_dependencies(expr: ast.Expr) -> list[ast.Node]:
@@ -1204,6 +1271,8 @@ class Emitter:
         # The file as the checker read it (it is not read again).
         found = self.compiler.result.checker.xml_files.get(id(url))
         text = found.text if found is not None else ""
+        if found is not None and found.path is not None:
+            self.compiler.program.read_files[found.path.resolve()] = text
         return self.compiler.constant(TypedString("xml", text), ("xmlfile", id(url)))
 
 

@@ -57,7 +57,7 @@ def handler_call(handler: Any) -> tuple[Handler, Any]:
         return no_handler, None
     if not callable(handler):
         raise RuleError(f"an event's handler is a rule, not {show(handler)}")
-    return _plain_handler, handler
+    return plain_handler, handler
 
 
 def run_entry(rt: Any, entry: tuple[Handler, Any]) -> Any:
@@ -71,7 +71,8 @@ def no_handler(rt: Any, arg: Any) -> None:
     """The handler of an event that has none."""
 
 
-def _plain_handler(rt: Any, handler: Callable[[Any], Any]) -> None:
+def plain_handler(rt: Any, handler: Callable[[Any], Any]) -> None:
+    """The handler of an event whose handler is a rule value (not a lambda)."""
     handler(rt)
 
 

@@ -123,7 +123,7 @@ class FormInfo:
 class LoreObject:
     """An object of a form (``form`` None for an anonymous form literal)."""
 
-    __slots__ = ("form", "label", "oid", "values")
+    __slots__ = ("altered", "form", "label", "oid", "values")
 
     def __init__(
         self, form: FormInfo | None, values: dict[str, Any], oid: int, label: str | None = None
@@ -132,6 +132,9 @@ class LoreObject:
         self.values = values
         self.oid = oid
         self.label = label
+        # The names of the alters that have changed it (None: none has); the session
+        # notes them for the state its saves show.
+        self.altered: tuple[str, ...] | None = None
 
     def __repr__(self) -> str:
         name = self.form.name if self.form is not None else "form"

@@ -8,8 +8,8 @@ strings and types used as values.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
+from lore.records import record
 from lore.semantics.types import (
     ANY,
     BOOLEAN,
@@ -33,7 +33,7 @@ from lore.semantics.types import (
 )
 
 
-@dataclass(frozen=True)
+@record(slots=False)
 class Builtin:
     """A builtin member: its parameters and result (None: a rule, no value).
 

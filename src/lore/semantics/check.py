@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
+from lore.records import record
 from lore.semantics.checker import Checker
 from lore.semantics.program import Loader, Program, load_program
 from lore.syntax.diagnostics import Diagnostic, has_errors
 from lore.syntax.recursion import collector_paused, deeper
 
 
-@dataclass
+@record(frozen=False, slots=False)
 class CheckResult:
     program: Program
     diagnostics: list[Diagnostic]

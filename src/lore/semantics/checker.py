@@ -8,7 +8,6 @@ forms (extends, override), enums (every value has the same members) and every bo
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Iterable, Iterator
 
 from lore.semantics.context import Context
@@ -303,6 +302,8 @@ class Checker:
         # The same name in other letter case first (`pc` for `PC`), then a near spelling;
         # the cutoff keeps far-fetched guesses (`Missing` for `string`) out.
         matches = [n for n in names if n.casefold() == name.casefold()]
+        import difflib  # only for a name that is not found
+
         matches = matches or difflib.get_close_matches(name, names, n=1, cutoff=0.7)
         return f"did you mean {template.format(matches[0])}?" if matches else None
 

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from lore.records import record
 from lore.semantics.symbols import Container, FormSymbol, LocalSymbol
 from lore.semantics.types import Type
 from lore.syntax.source import SourceFile
 
 
-@dataclass(eq=False)
+@record(frozen=False, eq=False, slots=False)
 class Scope:
     """One block's local names; ``parent`` is the enclosing block."""
 
@@ -35,7 +36,7 @@ class Scope:
         return names
 
 
-@dataclass(eq=False)
+@record(frozen=False, eq=False, slots=False)
 class ResultSlot:
     """What ``result = e;`` sets here: a function's value or a select expression's."""
 
@@ -44,7 +45,7 @@ class ResultSlot:
     assigned: list[Type] = field(default_factory=list)
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False, slots=False)
 class Context:
     source: SourceFile
     container: Container

@@ -9,10 +9,10 @@ from __future__ import annotations
 import errno
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from lore.records import record
 from lore.semantics import builtins, literals
 from lore.semantics.context import Context, ResultSlot
 from lore.semantics.program import UrlProblem, local_path
@@ -68,7 +68,7 @@ if TYPE_CHECKING:
     from lore.semantics.checker import Checker
 
 
-@dataclass(frozen=True)
+@record(slots=False)
 class Signature:
     """Something that can be called: a rule, function, accessor, alter or builtin."""
 
@@ -87,7 +87,7 @@ class Signature:
         return f"{self.kind} '{self.name}'"
 
 
-@dataclass(frozen=True)
+@record(slots=False)
 class Ref:
     """What a name or member stands for: a value, or something to call."""
 

@@ -9,16 +9,17 @@ from __future__ import annotations
 
 import contextlib
 import re
-from dataclasses import dataclass
-from datetime import datetime
 from fractions import Fraction
-from html.parser import HTMLParser
+from functools import cache
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
-from xml.etree.ElementTree import Element, ParseError
-from xml.parsers import expat
 
-from defusedxml import DefusedXmlException
-from defusedxml.ElementTree import fromstring
+# The XML, HTML and date parsers are imported by the checks that use them: most files
+# have no such literal, and `lore check` should start fast.
+if TYPE_CHECKING:
+    from xml.etree.ElementTree import Element
+
+from lore.records import record
 
 MAX_XML_CHARS = 4 * 1024 * 1024
 MAX_WHOLE_BITS = 13_000  # a whole number is below 2^13000 (about 3,900 digits)
@@ -26,7 +27,7 @@ MAX_DICE = 10_000  # dice in one roll (the engine refuses more when they are com
 MAX_SIDES = 1_000_000  # sides of a die
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Problem:
     offset: int  # in the string's value
     length: int
@@ -132,6 +133,8 @@ def check_jid(value: str) -> list[Problem]:
 
 
 def check_date(value: str) -> list[Problem]:
+    from datetime import datetime
+
     try:
         datetime.fromisoformat(value)
     except ValueError:
@@ -151,6 +154,11 @@ def parse_xml(value: str) -> Element:
 
     Raises ``XMLProblem`` with the line and column (1-based) in ``value``.
     """
+    from xml.etree.ElementTree import ParseError
+
+    from defusedxml import DefusedXmlException
+    from defusedxml.ElementTree import fromstring
+
     if len(value) > MAX_XML_CHARS:
         raise XMLProblem(1, 1, f"the XML is too large ({len(value)} characters)")
     try:
@@ -220,6 +228,8 @@ def _open_element(value: str) -> str | None:
     Only called after the safe parser found a syntax error (so there is no DTD to
     expand before it); the document is read again just to follow the open elements.
     """
+    from xml.parsers import expat
+
     parser = expat.ParserCreate()
     stack: list[str] = []
 
@@ -283,35 +293,45 @@ _OPTIONAL_END = frozenset(
 )
 
 
-class _Balance(HTMLParser):
-    """Follows the open elements; records end tags that do not fit."""
+@cache
+def _balance() -> Any:
+    """The class that follows the open elements of an HTML text (made when first needed:
+    ``html.parser`` is slow to import)."""
+    from html.parser import HTMLParser
 
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.open: list[tuple[str, tuple[int, int]]] = []
-        self.problems: list[tuple[tuple[int, int], str]] = []
+    class _Balance(HTMLParser):
+        """Follows the open elements; records end tags that do not fit."""
 
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag not in _VOID:
-            self.open.append((tag, self.getpos()))
+        def __init__(self) -> None:
+            super().__init__(convert_charrefs=True)
+            self.open: list[tuple[str, tuple[int, int]]] = []
+            self.problems: list[tuple[tuple[int, int], str]] = []
 
-    def handle_endtag(self, tag: str) -> None:
-        if tag in _VOID:
-            return
-        if all(name != tag for name, _ in self.open):
-            self.problems.append((self.getpos(), f"</{tag}> closes nothing: no <{tag}> is open"))
-            return
-        while self.open[-1][0] != tag:
-            name, _ = self.open.pop()
-            if name not in _OPTIONAL_END:
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            if tag not in _VOID:
+                self.open.append((tag, self.getpos()))
+
+        def handle_endtag(self, tag: str) -> None:
+            if tag in _VOID:
+                return
+            if all(name != tag for name, _ in self.open):
                 self.problems.append(
-                    (self.getpos(), f"</{tag}> comes before </{name}>: <{name}> is still open")
+                    (self.getpos(), f"</{tag}> closes nothing: no <{tag}> is open")
                 )
-        self.open.pop()
+                return
+            while self.open[-1][0] != tag:
+                name, _ = self.open.pop()
+                if name not in _OPTIONAL_END:
+                    self.problems.append(
+                        (self.getpos(), f"</{tag}> comes before </{name}>: <{name}> is still open")
+                    )
+            self.open.pop()
+
+    return _Balance
 
 
 def check_html(value: str) -> list[Problem]:
-    parser = _Balance()
+    parser = _balance()()
     parser.feed(value)
     parser.close()
     problems = [

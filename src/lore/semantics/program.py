@@ -9,11 +9,12 @@ twice is loaded once, so import cycles are fine.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator
+from dataclasses import field
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from lore.records import record
 from lore.syntax import ast
 from lore.syntax.diagnostics import Diagnostic, Severity
 from lore.syntax.files import FileRefused, describe
@@ -26,7 +27,7 @@ PRELUDE = "prelude.lore"
 SAVE_SECTION = "_auto_stored"  # the section of a save written by lore run
 
 
-@dataclass
+@record(frozen=False, slots=False)
 class Module:
     source: SourceFile
     parsed: ParseResult
@@ -42,7 +43,7 @@ class Module:
         return self.parsed.module
 
 
-@dataclass
+@record(frozen=False, slots=False)
 class Program:
     modules: list[Module]
     diagnostics: list[Diagnostic]
@@ -105,8 +106,13 @@ class Loader:
     imports its scenario: the folder of that ``.lore`` file joins the roots.
     """
 
-    def __init__(self, search: list[Path] | None = None) -> None:
+    def __init__(
+        self, search: list[Path] | None = None, name_of: Callable[[Path], str] | None = None
+    ) -> None:
         self.search = library_path() if search is None else search
+        # How an imported file is named in diagnostics and errors (a server names the
+        # files of a bundle by their place in it).
+        self.name_of = name_of or display_name
         self.modules: list[Module] = []
         self.by_path: dict[Path, Module] = {}
         self.diagnostics: list[Diagnostic] = []
@@ -251,7 +257,7 @@ class Loader:
         if key in self.by_path:
             return self.by_path[key], False
         try:
-            source = SourceFile.from_path(path, display_name(path))
+            source = SourceFile.from_path(path, self.name_of(path))
         except OSError as error:
             code = _READ_CODES.get(error.kind if isinstance(error, FileRefused) else "")
             self._error(
@@ -274,7 +280,7 @@ class Loader:
 _READ_CODES = {"too-large": "import.too-large", "binary": "import.binary"}
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class UrlProblem:
     code: str
     message: str

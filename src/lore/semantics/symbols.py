@@ -7,14 +7,15 @@ node and the file it comes from, so that diagnostics can point at it.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from lore.records import record
 from lore.semantics.types import Type
 from lore.syntax import ast
 from lore.syntax.source import SourceFile, Span
 
 
-@dataclass(eq=False)
+@record(frozen=False, eq=False, slots=False)
 class Symbol:
     name: str
     source: SourceFile
@@ -36,7 +37,7 @@ class Symbol:
         return ".".join(reversed(names))
 
 
-@dataclass(eq=False)
+@record(frozen=False, eq=False, slots=False)
 class Container(Symbol):
     """Something with named members: the root, a section, a form, an enum."""
 
@@ -47,7 +48,7 @@ class Container(Symbol):
         return False
 
 
-@dataclass(eq=False)
+@record(frozen=False, eq=False, slots=False)
 class SectionSymbol(Container):
     nodes: list[ast.SectionDef] = field(default_factory=list)
     root: bool = False
@@ -61,7 +62,7 @@ class SectionSymbol(Container):
         return self.root
 
 
-@dataclass(eq=False)
+@record(frozen=False, eq=False, slots=False)
 class VarSymbol(Symbol):
     """A value definition ``name = e;`` (in a section, or a form member with a default)."""
 
@@ -75,7 +76,7 @@ class VarSymbol(Symbol):
         return "value"
 
 
-@dataclass(eq=False)
+@record(frozen=False, eq=False, slots=False)
 class FieldSymbol(Symbol):
     """A form member declared ``name : T;`` (each object gives it a value)."""
 
@@ -88,7 +89,7 @@ class FieldSymbol(Symbol):
         return "field"
 
 
-@dataclass(eq=False)
+@record(frozen=False, eq=False, slots=False)
 class CallableSymbol(Symbol):
     """A rule, function, accessor or alter."""
 
@@ -109,7 +110,7 @@ class CallableSymbol(Symbol):
         return "accessor"
 
 
-@dataclass(eq=False)
+@record(frozen=False, eq=False, slots=False)
 class FormSymbol(Container):
     node: ast.FormDef | None = None
     extends: FormSymbol | None = None
@@ -146,7 +147,7 @@ class FormSymbol(Container):
         return names
 
 
-@dataclass(eq=False)
+@record(frozen=False, eq=False, slots=False)
 class EnumValueSymbol(Symbol):
     node: ast.EnumValue | None = None
     enum: EnumSymbol | None = None
@@ -156,7 +157,7 @@ class EnumValueSymbol(Symbol):
         return "enum value"
 
 
-@dataclass(eq=False)
+@record(frozen=False, eq=False, slots=False)
 class EnumSymbol(Container):
     """An enum: its values, and the members every value has."""
 
@@ -189,7 +190,7 @@ class EnumSymbol(Container):
         return None
 
 
-@dataclass(eq=False)
+@record(frozen=False, eq=False, slots=False)
 class BuiltinTypeSymbol(Symbol):
     """A type the prelude cannot define in Lore itself (``boolean``, ``any``)."""
 
@@ -200,7 +201,7 @@ class BuiltinTypeSymbol(Symbol):
         return "type"
 
 
-@dataclass(eq=False)
+@record(frozen=False, eq=False, slots=False)
 class LocalSymbol(Symbol):
     """A parameter, a local binding or an ``as`` binding inside a body."""
 

@@ -6,28 +6,29 @@ Types are frozen values. Forms, enums and sections are referred to by their symb
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from lore.records import record
 
 if TYPE_CHECKING:
     from lore.semantics.symbols import EnumSymbol, FormSymbol, SectionSymbol
     from lore.semantics.units import UnitFamily
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Type:
     def __str__(self) -> str:
         return display(self)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Prim(Type):
     """integer, real, number, string, boolean, url, jid, html, xml, date, loc, dice."""
 
     name: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class UnitT(Type):
     """A quantity in a unit family, shown in one of its units: ``unit[R]``."""
 
@@ -35,17 +36,17 @@ class UnitT(Type):
     unit: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ListT(Type):
     element: Type
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RangeT(Type):
     element: Type
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class FuncT(Type):
     """A function value: ``@<(T1,T2)->R>``; ``result`` None for rules (no value)."""
 
@@ -53,7 +54,7 @@ class FuncT(Type):
     result: Type | None
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(eq=False)
 class FormT(Type):
     symbol: FormSymbol
 
@@ -64,7 +65,7 @@ class FormT(Type):
         return id(self.symbol)
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(eq=False)
 class EnumT(Type):
     symbol: EnumSymbol
 
@@ -75,7 +76,7 @@ class EnumT(Type):
         return id(self.symbol)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class AnonFormT(Type):
     """The type of an untyped form literal ``{ a = 1; b = "x"; }``."""
 
@@ -88,21 +89,21 @@ class AnonFormT(Type):
         return None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TypeOf(Type):
     """A type used as a value (``integer`` in ``integer.input``, ``list<Item>``)."""
 
     type: Type
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class InputT(Type):
     """``T.input``: a query member that the participant fills in with a ``T``."""
 
     type: Type
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(eq=False)
 class SectionT(Type):
     symbol: SectionSymbol
 
@@ -113,17 +114,17 @@ class SectionT(Type):
         return id(self.symbol)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class VoidT(Type):
     """What a rule call gives: no value."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class UnknownT(Type):
     """The type of something already reported as wrong; fits everywhere, says nothing."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class AnyT(Type):
     """``any``: the prelude's escape hatch for engine-provided members of any type."""
 

@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 
+from lore.records import record
 from lore.syntax import ast
 from lore.syntax.source import SourceFile, Span
 
 
-@dataclass(eq=False)
+@record(frozen=False, eq=False, slots=False)
 class UnitFamily:
     base: str
     integer: bool
@@ -30,7 +31,7 @@ class UnitFamily:
         return f"UnitFamily([{self.base}])"
 
 
-@dataclass
+@record(frozen=False, slots=False)
 class UnitDefinition:
     name: str
     node: ast.UnitDef
@@ -53,7 +54,7 @@ class UnitError(Exception):
         self.source: SourceFile | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Quantity:
     """A constant met while evaluating a unit definition: magnitude and unit (or None)."""
 

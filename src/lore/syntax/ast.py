@@ -1,18 +1,18 @@
 """The Lore abstract syntax tree.
 
-Every node is a frozen, slotted dataclass with a ``span`` (character offsets in its
-file). Equality compares spans too; :func:`lore.syntax.dump.dump` gives the
-span-free structure used by golden files and round-trip properties.
+Every node is a frozen, slotted dataclass (a ``record``: its methods are made when first
+used) with a ``span`` (character offsets in its file). Equality compares spans too;
+:func:`lore.syntax.dump.dump` gives the span-free structure used by golden files and
+round-trip properties.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from lore.records import record
 from lore.syntax.source import Span
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Node:
     span: Span
 
@@ -20,7 +20,7 @@ class Node:
 # ---------------------------------------------------------------- types
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class NamedType(Node):
     """A builtin type keyword or a (qualified) form/enum name: ``integer``, ``rules.PC``."""
 
@@ -31,23 +31,23 @@ class NamedType(Node):
         return ".".join(self.parts)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ListType(Node):
     element: TypeExpr
     wildcard: bool = False  # list<? extends T>
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RangeType(Node):
     element: TypeExpr
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class UnitType(Node):
     unit: str  # the name inside the brackets: "R" for unit[R]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class FunctionType(Node):
     """``@<(T1,T2):R>``, ``@<(T)->R>``, ``@<T->R>``, ``@<(PC)>``, ``@<>``."""
 
@@ -63,24 +63,24 @@ TypeExpr = NamedType | ListType | RangeType | UnitType | FunctionType
 # ---------------------------------------------------------------- expressions
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class IntLit(Node):
     value: int
     text: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RealLit(Node):
     value: float
     text: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class BoolLit(Node):
     value: bool
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class StringLit(Node):
     """A string; ``delimiter`` is ``"``, ``'`` or the opener of a long string (``[=[``).
 
@@ -93,7 +93,7 @@ class StringLit(Node):
     kind_span: Span | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DiceLit(Node):
     """``3D6``, ``d6``, ``4d`` (4d6), ``D`` (1d6); ``text`` keeps the author's spelling."""
 
@@ -102,40 +102,40 @@ class DiceLit(Node):
     text: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Name(Node):
     """An identifier, ``self`` or ``result``."""
 
     name: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Member(Node):
     target: Expr
     name: str
     name_span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Call(Node):
     func: Expr
     args: tuple[Expr, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Unary(Node):
     op: str  # "-" or "!"
     operand: Expr
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Binary(Node):
     op: str  # + - * / % == != < > <= >= & |
     left: Expr
     right: Expr
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RangeExpr(Node):
     """``a,...,b`` [a,b]; ``a<...,b`` (a,b]; ``a,...<b`` [a,b); ``a<...<b`` (a,b)."""
 
@@ -149,7 +149,7 @@ class RangeExpr(Node):
         return ("<..." if self.low_open else ",...") + ("<" if self.high_open else ",")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class WithUnit(Node):
     """``5[min]``: a number (or expression) given a unit."""
 
@@ -157,7 +157,7 @@ class WithUnit(Node):
     unit: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DiceOf(Node):
     """``(1+2)d6``, ``x d6``, ``2 D 6``: a computed number of dice."""
 
@@ -166,12 +166,12 @@ class DiceOf(Node):
     text: str  # the dice word as written after the count ("d6", "D")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ListLit(Node):
     items: tuple[Expr, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class FormLit(Node):
     """``{ a = 1; rule r {...} }`` optionally typed ``{...}:Event``."""
 
@@ -179,7 +179,7 @@ class FormLit(Node):
     type: TypeExpr | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Lambda(Node):
     """``@{...}``, ``@(x : T){...}``, ``@(x:T):R{...}``, ``@ x:real -> real x*x``."""
 
@@ -190,20 +190,20 @@ class Lambda(Node):
     arrow: bool = False  # '->' rather than ':' before the result type
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TypeValue(Node):
     """A type used as a value: ``list<Item>`` in ``list<Item>.empty``, ``unit[R]``."""
 
     type: TypeExpr
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CaseArm(Node):
     values: tuple[Expr, ...]
     body: Block
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class AsArm(Node):
     name: str
     name_span: Span
@@ -211,7 +211,7 @@ class AsArm(Node):
     body: Block
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Select(Node):
     """``select(e){ case(v){...} ... default{...} }`` or with ``as(x : T){...}`` arms."""
 
@@ -245,12 +245,12 @@ Expr = (
 # ---------------------------------------------------------------- statements
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Block(Node):
     statements: tuple[Statement, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Assign(Node):
     """``x = e;`` (a local, or ``result``) or ``self.x = e;`` (a modification, G14)."""
 
@@ -258,7 +258,7 @@ class Assign(Node):
     value: Expr
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Modify(Node):
     """``self.x := e;`` or ``x := e;``: a modification, allowed only in an alter."""
 
@@ -266,12 +266,12 @@ class Modify(Node):
     value: Expr
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ExprStmt(Node):
     expr: Expr
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class If(Node):
     """``if (c) {...} else {...}``: a documented extension to the original language."""
 
@@ -280,7 +280,7 @@ class If(Node):
     otherwise: Block | If | None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class LocalDef(Node):
     """A function, rule, form, enum or unit defined inside a block."""
 
@@ -293,13 +293,13 @@ Statement = Assign | Modify | ExprStmt | If | LocalDef
 # ---------------------------------------------------------------- definitions
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Param(Node):
     name: str
     type: TypeExpr | None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class VarDef(Node):
     """``name = e;`` (optionally ``name : T = e;``) in a section, form or enum value."""
 
@@ -310,7 +310,7 @@ class VarDef(Node):
     type: TypeExpr | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class FieldDecl(Node):
     """``name : T;``: a member that each object gives a value to."""
 
@@ -320,7 +320,7 @@ class FieldDecl(Node):
     modifiers: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class UnitDef(Node):
     """``[R] = 5[min];`` or ``[m] = 1.0;`` (a base unit)."""
 
@@ -329,13 +329,13 @@ class UnitDef(Node):
     modifiers: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class EnumValue(Node):
     name: str
     members: tuple[Definition, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class EnumDef(Node):
     name: str
     name_span: Span
@@ -345,7 +345,7 @@ class EnumDef(Node):
     modifiers: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class FormDef(Node):
     name: str
     name_span: Span
@@ -354,7 +354,7 @@ class FormDef(Node):
     modifiers: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RuleDef(Node):
     """``rule name[(params)] { ... }``: a procedure."""
 
@@ -365,7 +365,7 @@ class RuleDef(Node):
     modifiers: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class FunctionDef(Node):
     """``function f(x : T) : R { ... }`` (or ``-> R``); sets ``result``."""
 
@@ -378,7 +378,7 @@ class FunctionDef(Node):
     arrow: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class AccessorDef(Node):
     """``name(params) : T { ... }`` (G13) or ``name(params) -> T { ... }`` (G14)."""
 
@@ -391,7 +391,7 @@ class AccessorDef(Node):
     arrow: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class AlterDef(Node):
     """``alter moved(goals : list<loc>) { self.location := goals.get1st; }``."""
 
@@ -402,7 +402,7 @@ class AlterDef(Node):
     modifiers: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SectionDef(Node):
     """``section a.b.c { ... }`` (equal to nested sections ``a { b { c { ... } } }``)."""
 
@@ -428,7 +428,7 @@ Definition = (
 # ---------------------------------------------------------------- documents
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Entry(Node):
     """``name = value`` inside docinfo{...} or history(...){...}."""
 
@@ -436,30 +436,30 @@ class Entry(Node):
     value: Expr
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DocInfo(Node):
     entries: tuple[Entry, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Desc(Node):
     title: Expr
     body: tuple[Expr, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Author(Node):
     name: Expr
     contacts: tuple[Expr, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class History(Node):
     date: Expr
     entries: tuple[Entry, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Import(Node):
     url: Expr
 
@@ -467,7 +467,7 @@ class Import(Node):
 Header = DocInfo | Desc | Author | History | Import
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Module(Node):
     header: tuple[Header, ...]
     body: tuple[Definition, ...]

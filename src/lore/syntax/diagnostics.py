@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
-from dataclasses import dataclass
 
+from lore.records import record
 from lore.syntax.source import SourceFile, Span, display_width
 
 MAX_PER_FILE = 100  # diagnostics shown for one file
@@ -23,7 +23,7 @@ class Severity(enum.Enum):
     NOTE = "note"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Diagnostic:
     """One problem found in one file."""
 

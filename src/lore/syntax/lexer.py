@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from lore.records import record
 from lore.syntax.diagnostics import Diagnostic, Severity
 from lore.syntax.source import SourceFile, Span
 from lore.syntax.tokens import (
@@ -167,7 +168,7 @@ class _TooManyErrors(Exception):
     pass
 
 
-@dataclass
+@record(frozen=False, slots=False)
 class LexResult:
     tokens: list[Token]
     comments: list[Comment]

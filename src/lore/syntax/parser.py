@@ -8,9 +8,10 @@ to the next statement or definition boundary, so one file yields all its errors.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import NoReturn
 
+from lore.records import record
 from lore.syntax import ast
 from lore.syntax.diagnostics import Diagnostic, Severity
 from lore.syntax.lexer import tokenize, unescape
@@ -68,7 +69,7 @@ class _Fatal(Exception):
     """Raised when the file cannot be parsed further (nesting too deep, too many errors)."""
 
 
-@dataclass
+@record(frozen=False, slots=False)
 class ParseResult:
     module: ast.Module
     comments: list[Comment]

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import bisect
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
+from lore.records import record
 from lore.syntax.files import FileRefused, is_binary, read_bytes
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Span:
     """A half-open range ``[start, end)`` of character offsets in one source file."""
 
@@ -26,13 +27,13 @@ class Span:
         return Span(self.start, other.end)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Position:
     line: int
     column: int
 
 
-@dataclass(eq=False, slots=True)
+@record(frozen=False, eq=False)
 class SourceFile:
     """The text of one Lore (or XML) file and the name it is shown under."""
 

@@ -15,12 +15,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from functools import cache
+from typing import TYPE_CHECKING
 from xml.etree.ElementTree import Element
 
-import xmlschema
-
 from lore.semantics.program import LIBRARY_DIR
+from lore.world import schema_cache
 from lore.world.xmldoc import Document, Place, local_name
+
+if TYPE_CHECKING:
+    import xmlschema
 
 SCHEMA_DIR = LIBRARY_DIR / "geometry"
 MAX_PROBLEMS = 100  # reported for one document (the rest is not looked for)
@@ -42,10 +45,18 @@ _EXPECTED = {
 
 @cache
 def schema(style: str, namespace: str) -> xmlschema.XMLSchema:
+    import xmlschema  # slow to import: only when a geometry is validated
+
     common = (SCHEMA_DIR / "common.xsd.txt").read_text(encoding="utf-8")
     text = (SCHEMA_DIR / f"{style}.xsd").read_text(encoding="utf-8")
     text = text.replace("{common}", common).replace("{namespace}", namespace)
-    return xmlschema.XMLSchema(text)
+    name = schema_cache.key(text, xmlschema.__version__)
+    found = schema_cache.load(name)  # compiled by an earlier process
+    if isinstance(found, xmlschema.XMLSchema):
+        return found
+    compiled = xmlschema.XMLSchema(text)
+    schema_cache.store(name, compiled)
+    return compiled
 
 
 def validate(

@@ -9,10 +9,11 @@ square gets a warning.
 
 from __future__ import annotations
 
-import difflib
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
+from typing import TYPE_CHECKING
 
+from lore.records import record
 from lore.semantics.check import CheckResult
 from lore.semantics.checker import Checker
 from lore.semantics.literals import XMLProblem, offset_of, parse_xml
@@ -23,13 +24,16 @@ from lore.syntax.diagnostics import Diagnostic, Severity
 from lore.syntax.parser import value_start
 from lore.syntax.source import SourceFile, Span
 from lore.syntax.walk import walk
-from lore.world.geometry import Geometry, SectionedGeometry, read_geometry
-from lore.world.xmldoc import XMLError, read_xml
+
+# The geometry reader (and its XML Schemas) is imported when an area has a map: most
+# files have none, and `lore check` should start fast.
+if TYPE_CHECKING:
+    from lore.world.geometry import Geometry
 
 PATH_RE = re.compile(r"/((?:[^\W\d]\w*)(?:/[^\W\d]\w*)*)?(?:\[([^\]]*)\])?")
 
 
-@dataclass(eq=False)
+@record(frozen=False, eq=False, slots=False)
 class Area:
     name: str
     label: str
@@ -40,7 +44,7 @@ class Area:
     path: str | None = None
 
 
-@dataclass(frozen=True)
+@record(slots=False)
 class Location:
     labels: tuple[str, ...]
     coordinate: str | None
@@ -134,6 +138,8 @@ class WorldCheck:
     ) -> None:
         """The terrains an area's ``terrainCosts`` literal names must be its map's, and
         their costs above zero."""
+        from lore.world.geometry import SectionedGeometry
+
         if not isinstance(geometry, SectionedGeometry):
             self.report(
                 source,
@@ -166,6 +172,9 @@ class WorldCheck:
                 )
 
     def geometry_of(self, expr: ast.Expr, source: SourceFile) -> Geometry | None:
+        from lore.world.geometry import read_geometry
+        from lore.world.xmldoc import XMLError, read_xml
+
         if isinstance(expr, ast.StringLit) and expr.kind == "xml":
             offset = value_start(expr, source)
             xml_source = None
@@ -314,6 +323,8 @@ class WorldCheck:
         coordinate = location.coordinate
         if coordinate is None or geometry is None:
             return
+        from lore.world.geometry import SectionedGeometry
+
         if isinstance(geometry, SectionedGeometry):
             section = geometry.section(coordinate)
             if section is None:
@@ -343,8 +354,11 @@ class WorldCheck:
 
 
 def check_world(result: CheckResult) -> list[Diagnostic]:
-    """The world model's diagnostics for a checked program."""
-    return WorldCheck(result).run()
+    """The world model's diagnostics for a checked program (and those of the patterns of
+    its chat commands, also literals checked once the program's types are known)."""
+    from lore.world.command_patterns import check_command_patterns
+
+    return WorldCheck(result).run() + check_command_patterns(result)
 
 
 def _join(parent: str | None, label: str) -> str:
@@ -361,5 +375,7 @@ def _parses(text: str) -> bool:
 
 
 def _did_you_mean(name: str, candidates: list[str]) -> str | None:
+    import difflib  # only for a name that is not found
+
     matches = difflib.get_close_matches(name, candidates, n=1, cutoff=0.6)
     return f"did you mean '{matches[0]}'?" if matches else None

@@ -1,0 +1,320 @@
+"""Server benchmark: sessions of scripted players answering over loopback WebSockets.
+
+Run from the project root::
+
+    .venv/bin/python benchmarks/server.py [--sessions N] [--seconds S] [--json]
+
+The workload: ``lore serve`` (a subprocess, its SQLite store in a temporary folder) holds N
+sessions (default 200) of the round-table example, made endless; each has 3 scripted
+players, connected from this process, who answer their question the moment it comes.
+Turns go round the table, so each session has one question open at a time: an answer is
+followed by the next question, to the next player. For S seconds (default 60) it counts:
+
+- answers per second (acknowledged: stored and synced before the acknowledgement);
+- the latency from an answer to the next question of its session (p50, p99);
+
+Beside it, in the same run, the baseline: a plain ``websockets`` echo server (a
+subprocess) with the same connections, passing one message round each group of three the
+same way (one message in flight per group), so its round trips per second are what the
+loopback, the WebSocket library and this client cost. Before the clients connect, the
+server's memory per idle session: its resident memory before and after the N sessions are
+made.
+
+Targets (issue 10): p99 under 100 ms, answers/s at least 0.4 x the echo round trips/s,
+under 1 MB per idle session. It prints the figures with PASS/FAIL and exits 0 (it is a
+report); 1 when the server cannot be started.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from websockets.asyncio.client import ClientConnection, connect
+
+ROOT = Path(__file__).resolve().parents[1]
+ROUND = ROOT / "examples" / "round" / "scenario.lore"
+TARGET_P99 = 0.100
+TARGET_RATIO = 0.4
+TARGET_IDLE = 1024 * 1024
+
+ECHO_SERVER = """
+import asyncio, sys
+from websockets.asyncio.server import serve
+
+async def echo(socket):
+    async for message in socket:
+        await socket.send(message)
+
+async def main():
+    async with serve(echo, "127.0.0.1", 0, compression=None, max_queue=None) as server:
+        print(server.sockets[0].getsockname()[1], flush=True)
+        await asyncio.Future()
+
+asyncio.run(main())
+"""
+
+
+@dataclass
+class Figures:
+    sessions: int
+    seconds: float
+    answers_per_s: float = 0.0
+    p50_ms: float = 0.0
+    p99_ms: float = 0.0
+    echo_round_trips_per_s: float = 0.0
+    ratio: float = 0.0
+    idle_bytes_per_session: float = 0.0
+    errors: int = 0
+    notes: list[str] = field(default_factory=list)
+
+
+# ------------------------------------------------------------ the Lore server
+
+
+def endless_example(folder: Path) -> Path:
+    text = ROUND.read_text(encoding="utf-8").replace("last = 60[sec];", "last = 1000000000[sec];")
+    target = folder / "round"
+    target.mkdir()
+    (target / "scenario.lore").write_text(text, encoding="utf-8")
+    return target
+
+
+def start_server(folder: Path, example: Path) -> tuple[subprocess.Popen[bytes], int]:
+    log = (folder / "serve.log").open("wb")
+    argv = [sys.executable, "-m", "lore", "serve", "--db", str(folder / "bench.db")]
+    argv += ["--port", "0", str(example)]
+    process = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        text = (folder / "serve.log").read_text(errors="replace")
+        found = re.search(r"http://127\.0\.0\.1:(\d+)/", text)
+        if found:
+            return process, int(found.group(1))
+        if process.poll() is not None:
+            break
+        time.sleep(0.1)
+    raise RuntimeError(f"lore serve did not start: {(folder / 'serve.log').read_text()}")
+
+
+def create(port: int) -> list[str]:
+    """A new session's player tokens."""
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/api/sessions",
+        data=json.dumps({"source": "round"}).encode(),
+        headers={"content-type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=60) as response:
+        found = json.loads(response.read())
+    return [s["link"].split("#", 1)[1] for s in found["seats"] if s["seat"] != "GM"]
+
+
+def rss(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    return 0
+
+
+@dataclass
+class Table:
+    sent: float | None = None
+    latencies: list[float] = field(default_factory=list)
+    answers: int = 0
+    errors: int = 0
+
+
+async def player(
+    port: int, token: str, table: Table, stop: asyncio.Event, ready: asyncio.Event
+) -> None:
+    async with connect(f"ws://127.0.0.1:{port}/ws", compression=None, max_size=None) as socket:
+        await socket.send(json.dumps({"type": "hello", "token": token}))
+        seq = 0
+        pending: list[str] = []
+        await ready.wait()
+        while not stop.is_set():
+            try:
+                text = await asyncio.wait_for(socket.recv(), 0.5)
+            except TimeoutError:
+                continue
+            frame = json.loads(text)
+            kind = frame["type"]
+            if kind == "snapshot":
+                seq = frame["seq"]
+                pending += [q["id"] for q in frame["questions"]]
+            elif kind == "update":
+                seq = frame["seq"]
+                opened = [q["id"] for q in frame.get("opened", ())]
+                if opened and table.sent is not None:
+                    table.latencies.append(time.perf_counter() - table.sent)
+                pending += opened
+                for gone in frame.get("closed", ()):
+                    if gone in pending:
+                        pending.remove(gone)
+            elif kind == "ack":
+                table.answers += 1
+            elif kind == "error":
+                table.errors += 1
+            if pending and not stop.is_set():
+                query = pending.pop(0)
+                table.sent = time.perf_counter()
+                await answer(socket, query, seq)
+
+
+async def answer(socket: ClientConnection, query: str, seq: int) -> None:
+    message = {"type": "answer", "id": query, "values": {"move": "roll"}, "seq": seq}
+    await socket.send(json.dumps(message))
+
+
+async def run_lore(port: int, tokens: list[list[str]], seconds: float) -> list[Table]:
+    tables = [Table() for _ in tokens]
+    stop, ready = asyncio.Event(), asyncio.Event()
+    tasks = [
+        asyncio.create_task(player(port, token, table, stop, ready))
+        for table, group in zip(tables, tokens, strict=True)
+        for token in group
+    ]
+    await asyncio.sleep(min(5.0, 0.01 * len(tasks)))  # everyone connected
+    ready.set()
+    warmup = 2.0
+    await asyncio.sleep(warmup)
+    for table in tables:
+        table.latencies.clear()
+        table.answers = 0
+    await asyncio.sleep(seconds)
+    stop.set()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return tables
+
+
+# ------------------------------------------------------------ the echo baseline
+
+
+async def echo_group(port: int, count: list[int], stop: asyncio.Event) -> None:
+    sockets = [
+        await connect(f"ws://127.0.0.1:{port}", compression=None, max_size=None) for _ in range(3)
+    ]
+    message = json.dumps({"type": "answer", "id": "12//0", "values": {"move": "roll"}, "seq": 7})
+    turn = 0
+    while not stop.is_set():
+        socket = sockets[turn % 3]
+        await socket.send(message)
+        await socket.recv()
+        count[0] += 1
+        turn += 1
+    for socket in sockets:
+        await socket.close()
+
+
+async def run_echo(port: int, groups: int, seconds: float) -> float:
+    stop = asyncio.Event()
+    count = [0]
+    tasks = [asyncio.create_task(echo_group(port, count, stop)) for _ in range(groups)]
+    await asyncio.sleep(2.0)
+    start, before = time.perf_counter(), count[0]
+    await asyncio.sleep(seconds)
+    done = count[0] - before
+    elapsed = time.perf_counter() - start
+    stop.set()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return done / elapsed
+
+
+# ------------------------------------------------------------ the report
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def measure(sessions: int, seconds: float) -> Figures:
+    figures = Figures(sessions, seconds)
+    folder = Path(tempfile.mkdtemp(prefix="lore-bench-"))
+    echo = subprocess.Popen([sys.executable, "-c", ECHO_SERVER], stdout=subprocess.PIPE)
+    server = None
+    try:
+        assert echo.stdout is not None
+        echo_port = int(echo.stdout.readline())
+        server, port = start_server(folder, endless_example(folder))
+        create(port)  # the program is checked and compiled once, shared by the sessions
+        time.sleep(1.0)
+        before = rss(server.pid)
+        tokens = [create(port) for _ in range(sessions)]
+        time.sleep(1.0)
+        figures.idle_bytes_per_session = (rss(server.pid) - before) / sessions
+        tables = asyncio.run(run_lore(port, tokens, seconds))
+        latencies = [x for t in tables for x in t.latencies]
+        figures.answers_per_s = sum(t.answers for t in tables) / seconds
+        figures.p50_ms = percentile(latencies, 0.50) * 1000
+        figures.p99_ms = percentile(latencies, 0.99) * 1000
+        figures.errors = sum(t.errors for t in tables)
+        figures.echo_round_trips_per_s = asyncio.run(run_echo(echo_port, sessions, seconds))
+        figures.ratio = figures.answers_per_s / max(1.0, figures.echo_round_trips_per_s)
+    finally:
+        echo.kill()
+        if server is not None:
+            server.kill()
+            server.wait()
+        shutil.rmtree(folder, ignore_errors=True)
+    return figures
+
+
+def report(figures: Figures) -> str:
+    def verdict(ok: bool) -> str:
+        return "PASS" if ok else "FAIL"
+
+    return "\n".join(
+        [
+            f"sessions: {figures.sessions} x 3 players, {figures.seconds:g} s",
+            f"  answers/s            {figures.answers_per_s:10.1f}",
+            f"  echo round trips/s   {figures.echo_round_trips_per_s:10.1f}  (plain websockets)",
+            f"  ratio                {figures.ratio:10.2f}  target >= {TARGET_RATIO}"
+            f"  {verdict(figures.ratio >= TARGET_RATIO)}",
+            f"  latency p50          {figures.p50_ms:10.1f} ms",
+            f"  latency p99          {figures.p99_ms:10.1f} ms  target < {TARGET_P99 * 1000:g} ms"
+            f"  {verdict(figures.p99_ms < TARGET_P99 * 1000)}",
+            f"  memory/idle session  {figures.idle_bytes_per_session / 1024:10.1f} KiB"
+            f"  target < 1024 KiB  {verdict(figures.idle_bytes_per_session < TARGET_IDLE)}",
+            f"  errors               {figures.errors:10d}",
+        ]
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sessions", type=int, nargs="+", default=[200])
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    os.chdir(ROOT)
+    results = []
+    for sessions in args.sessions:
+        try:
+            figures = measure(sessions, args.seconds)
+        except RuntimeError as error:
+            print(error, file=sys.stderr)
+            return 1
+        results.append(figures)
+        if not args.json:
+            print(report(figures), flush=True)
+    if args.json:
+        print(json.dumps([asdict(f) for f in results], indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,74 @@
+"""``--answers ANSWERS.json``: each participant's answers, in order.
+
+```
+{"GM": [{"go": true}],
+ "aki@example.org": [{"action": "move"}, {"query": "行き先", "values": {"goal": "/town[2]"}}]}
+```
+
+An answer maps input names to plain values; written as ``{"query": Q, "values": {...}}``
+it names its question (the id a save records, or the title), and is given only to that
+question: an answers file cannot silently shift. The file is read strictly
+(``engine/answer_json.py``): NaN, infinities, numbers too long, nesting too deep are
+errors naming the place; a byte-order mark is fine.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from lore.cli.io import unreadable
+from lore.engine.answer_json import JSONError, loads
+from lore.engine.participants import Scripted1
+from lore.syntax.files import describe, read_bytes
+
+Answers = dict[str, list[Scripted1]]
+
+
+def load_answers(path: Path) -> Answers:
+    """Read ANSWERS.json; raises ValueError with a message that names the place."""
+    problem = unreadable(path)
+    if problem is not None:
+        raise ValueError(problem)
+    try:
+        text = read_bytes(path).decode("utf-8")  # a regular file, of bounded size
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: not UTF-8 text") from None
+    except OSError as error:
+        raise ValueError(f"cannot read {path}: {describe(error)}") from None
+    try:
+        data = loads(text)
+    except JSONError as error:
+        raise ValueError(f"{path}:{error.where() or ' '}{error.message}") from None
+    if not isinstance(data, dict):
+        raise ValueError(f'{path}: expected an object like {{"GM": [{{...}}, ...]}}')
+    found: Answers = {}
+    for who, answers in data.items():
+        if not isinstance(answers, list) or not all(isinstance(a, dict) for a in answers):
+            raise ValueError(
+                f"{path}: the answers of '{who}' must be a list of objects "
+                '(input name to value), like [{"action": "move"}]'
+            )
+        found[who] = [_answer(path, who, index, answer) for index, answer in enumerate(answers)]
+    return found
+
+
+def _answer(path: Path, who: str, index: int, answer: dict[str, Any]) -> Scripted1:
+    where = f"{path.name}: answer {index + 1} of '{who}'"
+    if set(answer) == {"query", "values"} and isinstance(answer["values"], dict):
+        if not isinstance(answer["query"], str) or not answer["query"]:
+            raise ValueError(f"{where}: 'query' names a question by its id or its title")
+        return Scripted1(answer["values"], answer["query"], where)
+    return Scripted1(answer, None, where)
+
+
+def unknown_seats(answers: Answers, seats: list[str]) -> str | None:
+    """The error for participants of the answers file that the session does not have."""
+    unknown = [who for who in answers if who not in seats]
+    if not unknown:
+        return None
+    known = ", ".join(repr(seat) for seat in seats)
+    return (
+        f"the answers file names {', '.join(repr(u) for u in unknown)}, who does not take part"
+        f" in the session (its participants: {known})"
+    )

@@ -1,0 +1,257 @@
+"""``lore join URL``: play one seat of an online session from the terminal.
+
+The URL is the seat's link (``http://host:8000/play#TOKEN``). Messages are printed as
+they come; each question is asked with numbered menus, like ``lore run``; a line typed
+while no question is open is said in the chat (``/roll 2D6`` rolls dice). The client
+reconnects by itself when the connection drops, and gets what it missed. A line that starts
+with ``/`` is always for the chat (``/say hello``, ``/roll 2D6``). End of input (Ctrl-D)
+leaves.
+"""
+
+from __future__ import annotations
+
+import queue
+import re
+import sys
+import threading
+import time
+from typing import Any, TextIO
+
+from websockets.exceptions import ConnectionClosed, WebSocketException
+
+from lore.clients.seat import Frame, JoinError, SeatClient
+
+_TAG = re.compile(r"<[^>]*>")
+GONE = (OSError, ConnectionClosed, WebSocketException)
+
+
+class Asker:
+    """Asks one question input by input; ``feed`` takes each typed line."""
+
+    def __init__(self, spec: Frame, out: TextIO) -> None:
+        self.spec = spec
+        self.out = out
+        self.values: dict[str, Any] = {}
+        self.index = 0
+
+    def say(self, text: str) -> None:
+        print(text, file=self.out, flush=True)
+
+    def start(self, who: str) -> None:
+        title = self.spec["title"] + (f" (for {self.spec['to']})" if who else "")
+        self.say(f"\n== {title}")
+        for text in self.spec["texts"]:
+            if text["name"] == "map":
+                self.say("\n".join("   " + line for line in text["text"].splitlines()))
+            elif text["name"] == "message":
+                self.say(f"   {text['text']}")
+            else:
+                self.say(f"   {text['name']}: {text['text']}")
+        self.prompt()
+
+    @property
+    def current(self) -> Frame | None:
+        inputs = self.spec["inputs"]
+        return inputs[self.index] if self.index < len(inputs) else None
+
+    def prompt(self) -> None:
+        item = self.current
+        if item is None:
+            return
+        choices = choice_ids(item)
+        if choices:
+            captions = [
+                c.get("caption", c.get("id")) if isinstance(c, dict) else c for c in item["choices"]
+            ]
+            for number, (choice, caption) in enumerate(zip(choices, captions, strict=False), 1):
+                extra = f" ({choice})" if caption != choice else ""
+                self.say(f"   {number}. {caption}{extra}")
+            many = " (numbers with spaces)" if item.get("kind") == "choices" else ""
+            self.say(f"{item['name']} [1-{len(choices)}]{many}> ")
+        else:
+            unit = f"[{item['unit']}]" if item.get("unit") else item["type"]
+            bounds = f", {item['range']}" if item.get("range") else ""
+            self.say(f"{item['name']} ({unit}{bounds})> ")
+
+    def feed(self, line: str) -> bool:
+        """Take a typed line; True when every input has its value."""
+        item = self.current
+        if item is None:
+            return True
+        value = typed(item, line.strip())
+        if value is None:
+            self.say("   please answer again")
+            self.prompt()
+            return False
+        self.values[item["name"]] = value
+        self.index += 1
+        if self.current is None:
+            return True
+        self.prompt()
+        return False
+
+
+def choice_ids(item: Frame) -> list[Any]:
+    """The ids of an input's choices (each is ``{"id", "caption"}``)."""
+    return [c.get("id") if isinstance(c, dict) else c for c in item.get("choices") or ()]
+
+
+def typed(item: Frame, text: str) -> Any:
+    """A typed line as the value of an input, or None when it is not one."""
+    choices = choice_ids(item)
+    if choices and item.get("kind") == "choices":
+        picked = [typed({"choices": item["choices"]}, word) for word in text.split()]
+        return picked if picked and None not in picked else None
+    if choices:
+        if text.isdigit() and 1 <= int(text) <= len(choices):
+            return choices[int(text) - 1]
+        return text if text in choices else None
+    kind = str(item.get("type", ""))
+    if kind.startswith("unit[") or kind in ("integer", "real", "number"):
+        try:
+            return int(text) if kind == "integer" or text.lstrip("-").isdigit() else float(text)
+        except ValueError:
+            return None
+    if kind == "boolean":
+        lowered = text.lower()
+        return {"y": True, "yes": True, "n": False, "no": False}.get(lowered)
+    return text or None
+
+
+class Join:
+    def __init__(self, client: SeatClient, out: TextIO) -> None:
+        self.client = client
+        self.out = out
+        self.printed = 0
+        self.asking: Asker | None = None
+        self.waiting_ref: int | None = None
+        self.done: set[str] = set()
+
+    def say(self, text: str) -> None:
+        print(text, file=self.out, flush=True)
+
+    def show_messages(self) -> None:
+        messages = self.client.state.messages
+        if self.printed > len(messages):
+            self.printed = 0  # a snapshot replaced them
+        for message in messages[self.printed :]:
+            self.say(describe(message))
+        self.printed = len(messages)
+
+    def handle(self, frame: Frame) -> None:
+        if frame.get("ref") is not None and frame.get("ref") == self.waiting_ref:
+            self.waiting_ref = None
+            if frame["type"] == "error":
+                self.say(f"   refused ({frame['code']}): {frame['message']}")
+                if self.asking is not None:
+                    self.done.discard(self.asking.spec["id"])
+                self.asking = None
+        elif frame["type"] == "error":
+            self.say(f"   {frame['code']}: {frame['message']}")
+
+    def next_question(self) -> None:
+        if self.asking is not None or self.waiting_ref is not None:
+            return
+        for query_id, spec in self.client.state.questions.items():
+            if query_id not in self.done:
+                self.asking = Asker(spec, self.out)
+                self.asking.start(spec["to"] if self.client.state.role == "gm" else "")
+                return
+
+    def line(self, text: str) -> None:
+        if text.startswith("/"):  # a chat command, also while a question is asked
+            said = text.strip().removeprefix("/say ")
+            if said.strip() and said != "/say":
+                self.client.send({"type": "chat", "text": said.strip()})
+            return
+        if self.asking is not None:
+            if self.asking.feed(text):
+                spec = self.asking.spec
+                if spec["id"] not in self.client.state.questions:
+                    self.say("   that question is no longer open")
+                    self.asking = None
+                    return
+                self.done.add(spec["id"])
+                message = {"type": "answer", "id": spec["id"], "values": self.asking.values}
+                self.waiting_ref = self.client.send({**message, "seq": self.client.state.seq or 0})
+                self.asking = None
+        elif text.strip():
+            self.client.send({"type": "chat", "text": text.strip()})
+
+
+def describe(message: Frame) -> str:
+    tick = message.get("tick", "")
+    kind = message["kind"]
+    if kind == "message":
+        text = message["text"]
+        if message.get("format") == "html":
+            text = " ".join(_TAG.sub(" ", text).split())
+        return f"[{tick}] {text}"
+    if kind in ("chat", "roll"):
+        to = f" -> {message['to']}" if message.get("to") else ""
+        text = message.get("text") or "(a secret roll)"
+        return f"[{tick}] {message['from']}{to}: {text}"
+    if kind == "answer":
+        return f"[{tick}] {message['from']} answered {message['values']}"
+    if kind == "error":
+        return f"[{tick}] rule error at {message.get('where')}: {message['text']}"
+    return f"[{tick}] {message.get('text', '')}"
+
+
+def read_lines(lines: queue.Queue[str | None], source: TextIO) -> None:
+    for text in source:
+        lines.put(text)
+    lines.put(None)
+
+
+def play(link: str, source: TextIO = sys.stdin, out: TextIO = sys.stdout) -> int:
+    try:
+        client = SeatClient(link)
+        client.connect()
+    except JoinError as error:
+        print(f"lore join: {error}", file=sys.stderr)
+        return 2
+    except GONE as error:
+        print(f"lore join: cannot reach {client.url}: {error}", file=sys.stderr)
+        return 2
+    join = Join(client, out)
+    print(f"Joined '{client.state.title}' as {client.state.seat}", file=out, flush=True)
+    lines: queue.Queue[str | None] = queue.Queue()
+    threading.Thread(target=read_lines, args=(lines, source), daemon=True).start()
+    while True:
+        try:
+            for frame in client.pump(0.1):
+                join.handle(frame)
+        except GONE:
+            print("(connection lost: reconnecting)", file=out, flush=True)
+            reconnect(client)
+            continue
+        join.show_messages()
+        if client.state.status.get("ended") and not client.state.questions:
+            print(f"session ended: {client.state.status['ended']}", file=out, flush=True)
+            return 0
+        join.next_question()
+        if join.waiting_ref is not None:
+            continue
+        try:
+            text = lines.get(timeout=0.05)
+        except queue.Empty:
+            continue
+        if text is None:
+            client.close()
+            return 0
+        try:
+            join.line(text)
+        except GONE:
+            reconnect(client)
+
+
+def reconnect(client: SeatClient) -> None:
+    delay = 0.2
+    while True:
+        try:
+            client.connect()
+            return
+        except GONE:
+            time.sleep(delay)
+            delay = min(delay * 2, 5.0)

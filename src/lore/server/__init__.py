@@ -1,0 +1,1 @@
+"""The online session server: session masters, the store, the protocol, the ASGI app."""

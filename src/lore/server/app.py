@@ -1,0 +1,277 @@
+"""The ASGI app: the web client's files, a small HTTP API, and the WebSocket.
+
+- ``GET /`` and ``GET /play``: the web client (one page; a seat's link is
+  ``/play#TOKEN``, the token in the fragment so that it never reaches a log or a referrer).
+- ``GET /api/sources``: what a session can be started from.
+- ``POST /api/sessions``: start a session, of a source (``{"source": NAME}``) or of an
+  uploaded zip (the body, ``application/zip``). The bundle is checked first: its errors
+  come back (422) with file, line, column and the caret, and nothing is created.
+- ``GET /api/save`` with the GM's token (``Authorization: Bearer TOKEN``): the session as
+  a zip of its bundle and a Lore save ``save.lore``, which starts a new session when
+  uploaded.
+- ``GET /bundle/DIGEST/PATH``: the images of a bundle (for rules' HTML messages).
+- ``/ws``: the WebSocket (``docs/protocol.md``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager, suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.websockets import WebSocket
+
+from lore.server import sources as catalog
+from lore.server.bundles import (
+    IMAGE_TYPES,
+    MAX_UPLOAD,
+    Bundle,
+    BundleError,
+    Problem,
+    choose_entry,
+    read_zip,
+    safe_name,
+    title_of,
+)
+from lore.server.connection import Connection, Limits
+from lore.server.hub import Hub
+from lore.server.rooms import Room, Rooms
+from lore.server.saving import save_zip
+
+WEB = Path(__file__).resolve().parent.parent / "web"
+HELLO_WAIT = 10.0  # seconds a client has to say hello
+log = logging.getLogger("lore.server")
+
+HEADERS = [
+    (
+        b"content-security-policy",
+        b"default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self';"
+        b" connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+    ),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+]
+
+
+@dataclass
+class Server:
+    rooms: Rooms
+    examples: list[Path] = field(default_factory=list)
+    limits: Limits = field(default_factory=Limits)
+    restored: list[tuple[str, str]] = field(default_factory=list)  # sessions that failed
+
+    def __post_init__(self) -> None:
+        self.hub = Hub(self.rooms)
+        self.sources = catalog.sources(self.examples)
+
+
+def security_headers(app: ASGIApp) -> ASGIApp:
+    async def wrapped(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await app(scope, receive, send)
+            return
+
+        async def sending(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *HEADERS]
+            await send(message)
+
+        await app(scope, receive, sending)
+
+    return wrapped
+
+
+def create_app(server: Server) -> ASGIApp:
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        server.restored = await server.rooms.restore_all()
+        for session, problem in server.restored:
+            log.error("session %s was not restored: %s", session, problem)
+        yield
+        await server.rooms.close()
+        await server.rooms.store.close()
+
+    async def page(request: Request) -> Response:
+        return FileResponse(WEB / "index.html")
+
+    async def list_sources(request: Request) -> Response:
+        return JSONResponse(
+            [{"name": s.name, "kind": s.kind, "title": s.title} for s in server.sources]
+        )
+
+    async def create(request: Request) -> Response:
+        try:
+            bundle = await bundle_of(request, server)
+            room = await server.rooms.create(bundle)
+        except BundleError as error:
+            return JSONResponse({"problems": [problem_json(p) for p in error.problems]}, 422)
+        return JSONResponse(created(room), 201)
+
+    async def save(request: Request) -> Response:
+        room = gm_room(request, server.rooms)
+        if room is None:
+            return JSONResponse({"problems": [{"message": "the GM's token is needed"}]}, 403)
+        async with room.lock:
+            data = await server.rooms.in_engine(lambda: save_zip(room))
+        return Response(
+            data,
+            media_type="application/zip",
+            headers={"content-disposition": 'attachment; filename="lore-session.zip"'},
+        )
+
+    async def image(request: Request) -> Response:
+        digest = request.path_params["digest"]
+        path = safe_name(request.path_params["path"])
+        suffix = Path(path or "").suffix.lower()
+        if path is None or suffix not in IMAGE_TYPES or not digest.isalnum():
+            return Response(status_code=404)
+        folder = next(
+            (r.program.folder for r in server.rooms.by_id.values() if r.record.digest == digest),
+            None,
+        )
+        target = folder / path if folder is not None else None
+        if target is None or not target.is_file() or target.is_symlink():
+            return Response(status_code=404)
+        return FileResponse(target, media_type=IMAGE_TYPES[suffix])
+
+    async def socket(websocket: WebSocket) -> None:
+        await serve_socket(websocket, server)
+
+    routes = [
+        Route("/", page),
+        Route("/play", page),
+        Route("/api/sources", list_sources),
+        Route("/api/sessions", create, methods=["POST"]),
+        Route("/api/save", save),
+        Route("/bundle/{digest}/{path:path}", image),
+        WebSocketRoute("/ws", socket),
+        Mount("/static", StaticFiles(directory=WEB), name="static"),
+    ]
+    return security_headers(Starlette(routes=routes, lifespan=lifespan))
+
+
+async def bundle_of(request: Request, server: Server) -> Bundle:
+    kind = request.headers.get("content-type", "").split(";")[0].strip()
+    if kind == "application/json":
+        try:
+            body = await request.json()
+        except ValueError:
+            body = None
+        name = body.get("source") if isinstance(body, dict) else None
+        source = next((s for s in server.sources if s.name == name), None)
+        if source is None:
+            raise BundleError([Problem(f"there is no example '{name}'")])
+        return await asyncio.to_thread(catalog.load, source.path)
+    data = bytearray()
+    async for chunk in request.stream():
+        data += chunk
+        if len(data) > MAX_UPLOAD:
+            raise BundleError([Problem(f"the upload is larger than {MAX_UPLOAD} bytes")])
+    files = read_zip(bytes(data))
+    entry = choose_entry(files)
+    return Bundle(files, entry, title_of(files, entry, "uploaded session"))
+
+
+def problem_json(problem: Problem) -> dict[str, Any]:
+    return {
+        "message": problem.message,
+        "file": problem.file,
+        "line": problem.line,
+        "column": problem.column,
+        "text": problem.text(),
+    }
+
+
+def created(room: Room) -> dict[str, Any]:
+    seats = [
+        {"seat": s.seat, "label": s.label, "link": f"/play#{s.token}"}
+        for s in room.seats.values()
+        if s.token is not None
+    ]
+    return {"session": room.id, "title": room.record.title, "seats": seats}
+
+
+def gm_room(request: Request, rooms: Rooms) -> Room | None:
+    header = request.headers.get("authorization", "")
+    token = header[7:].strip() if header.lower().startswith("bearer ") else ""
+    found = rooms.find(token) if token else None
+    if found is None or found[1] != "GM":
+        return None
+    return found[0]
+
+
+async def serve_socket(websocket: WebSocket, server: Server) -> None:
+    await websocket.accept()
+
+    async def send(text: str) -> None:
+        await websocket.send_text(text)
+
+    async def close(code: int) -> None:
+        await websocket.close(code)
+
+    connection = Connection(send, close, server.limits)
+    connection.start()
+    hub = server.hub
+    try:
+        first = await asyncio.wait_for(receive(websocket), HELLO_WAIT)
+        if first is None or await hub.hello(connection, first) is None:
+            return
+        while True:
+            data = await receive(websocket)
+            if data is None:
+                break
+            await hub.receive(connection, data)
+    except TimeoutError:
+        connection.close(4000)
+    finally:
+        await hub.leave(connection)
+        if connection.closed:
+            await drain(connection)
+        await connection.stop()
+
+
+async def receive(websocket: WebSocket) -> str | bytes | None:
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        return None
+    text = message.get("text")
+    if text is not None:
+        return str(text)
+    return bytes(message.get("bytes") or b"")
+
+
+async def drain(connection: Connection) -> None:
+    """Let the frames queued before a close go out (an error saying why, mostly)."""
+    task = connection.task
+    if task is not None:
+        with suppress(TimeoutError, asyncio.CancelledError):
+            await asyncio.wait_for(asyncio.shield(task), 2.0)
+
+
+def uvicorn_config(app: ASGIApp, host: str, port: int) -> uvicorn.Config:
+    """How the server listens: WebSocket frames up to 1 MiB (messages above the protocol's
+    limit are refused with an error, larger frames close the connection), pings every 5
+    seconds so that a client that vanished is shown offline within seconds."""
+    return uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        ws_max_size=1024 * 1024,
+        ws_ping_interval=5.0,
+        ws_ping_timeout=5.0,
+        ws_per_message_deflate=False,
+        lifespan="on",
+    )

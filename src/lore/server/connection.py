@@ -1,0 +1,110 @@
+"""One client's connection: its outbox, and the limits on what it may send.
+
+Frames for a client wait in its outbox and are written by a task of their own, so a slow
+client never holds up the session or the other clients; a client whose outbox overflows
+is disconnected (it reconnects and catches up). A client may send so many messages per
+second (a token bucket); past it, messages are refused with ``rate_limited``, and a
+client that goes on regardless is disconnected.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+OUTBOX = 2000  # frames waiting for one client
+CLOSE_POLICY = 1008  # WebSocket close code: a policy was violated
+CLOSE_REVOKED = 4003  # the seat's link was revoked
+CLOSE_OVERFLOW = 4008  # the client did not keep up
+
+
+@dataclass(frozen=True)
+class Limits:
+    rate: float = 30.0  # messages per second, on average
+    burst: float = 60.0  # messages at once
+    refusals: int = 200  # refused messages in a row before the client is disconnected
+
+
+class Bucket:
+    """A token bucket: ``take`` is False when the client is over its rate."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = burst
+        self.last = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+Send = Callable[[str], Awaitable[None]]
+Close = Callable[[int], Awaitable[None]]
+
+
+class Connection:
+    def __init__(self, send: Send, close: Close, limits: Limits) -> None:
+        self._send = send
+        self._close = close
+        self.limits = limits
+        self.bucket = Bucket(limits.rate, limits.burst)
+        self.refused = 0
+        self.outbox: asyncio.Queue[bytes | int] = asyncio.Queue(OUTBOX + 1)
+        self.session = ""
+        self.seat = ""
+        self.closed = False
+        self.task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self.task = asyncio.create_task(self.pump())
+
+    def send(self, frame: bytes) -> None:
+        if self.closed:
+            return
+        if self.outbox.qsize() >= OUTBOX:
+            self.close(CLOSE_OVERFLOW)
+            return
+        self.outbox.put_nowait(frame)
+
+    def close(self, code: int = 1000) -> None:
+        """Close after the frames already queued are sent."""
+        if not self.closed:
+            self.closed = True
+            self.outbox.put_nowait(code)
+
+    async def pump(self) -> None:
+        try:
+            while True:
+                item = await self.outbox.get()
+                if isinstance(item, int):
+                    await self._close(item)
+                    return
+                await self._send(item.decode("utf-8"))
+        except Exception:  # the socket is gone: the reader notices and cleans up
+            self.closed = True
+
+    async def stop(self) -> None:
+        self.closed = True
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.task
+
+    def allow(self) -> bool:
+        """Whether the client may send this message now (its rate)."""
+        if self.bucket.take():
+            self.refused = 0
+            return True
+        self.refused += 1
+        if self.refused > self.limits.refusals:
+            self.close(CLOSE_POLICY)
+        return False

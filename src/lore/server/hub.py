@@ -1,0 +1,283 @@
+"""The hub: what the server does with each message of each client.
+
+A client first says ``hello`` with its link's token and the last sequence number it saw;
+it gets ``welcome``, then what it missed (or a snapshot). Then each message is checked
+(rate, size, schema), and dispatched:
+
+- an answer, a chat line, a roll or a GM command becomes an entry of the session's log:
+  it is applied to the table (which refuses it, changing nothing, when it does not fit),
+  stored durably, acknowledged, and only then are its updates sent to the seats. A
+  crash before the store has the entry loses nothing anyone was told of;
+- a route preview, the log and a ping are answered at once and change nothing.
+
+Entries of one session are applied one at a time (the room's lock); the engine runs on
+worker threads, so a long step holds up its own session only.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from lore.engine.views import GM
+from lore.server import protocol
+from lore.server.chat import MAX_CHAT, RollError, chat_roll
+from lore.server.connection import CLOSE_REVOKED, Connection
+from lore.server.protocol import Code, Refused, encode, error_frame
+from lore.server.rooms import Room, Rooms, new_token
+from lore.server.store import ENDED, LogEntry, StoreError
+from lore.server.table import Refusal
+
+log = logging.getLogger("lore.server")
+
+
+class Hub:
+    def __init__(self, rooms: Rooms) -> None:
+        self.rooms = rooms
+
+    # ------------------------------------------------------------ joining
+
+    async def hello(self, connection: Connection, data: str | bytes) -> Room | None:
+        """Handle the first message; the room joined, or None (the client is told why and
+        disconnected)."""
+        try:
+            message = protocol.decode(data)
+        except Refused as refused:
+            connection.send(error_frame(refused.code, refused.message))
+            connection.close(protocol_close(refused.code))
+            return None
+        if not isinstance(message, protocol.Hello):
+            connection.send(error_frame(Code.NOT_HELLO, "say hello first, with your link's token"))
+            connection.close(4000)
+            return None
+        found = self.rooms.find(message.token)
+        if found is None:
+            connection.send(error_frame(Code.BAD_TOKEN, "this link is unknown or was revoked"))
+            connection.close(4001)
+            return None
+        room, seat = found
+        connection.session, connection.seat = room.id, seat
+        async with room.lock:
+            room = self.rooms.by_id[room.id]  # a reload may have replaced it
+            first = not room.connections.get(seat)
+            room.connections.setdefault(seat, set()).add(connection)
+            connection.send(self.welcome(room, seat))
+            if seat == GM:
+                connection.send(self.links(room))
+            for frame in room.table.catch_up(seat, message.seq):
+                connection.send(frame)
+            if first:
+                room.broadcast(self.presence(room))
+            else:
+                connection.send(self.presence(room))
+        return room
+
+    def welcome(self, room: Room, seat: str) -> bytes:
+        return encode(
+            {
+                "type": "welcome",
+                "protocol": protocol.PROTOCOL,
+                "session": {"id": room.id, "title": room.record.title},
+                "seat": seat,
+                "label": room.seats[seat].label,
+                "role": "gm" if seat == GM else "player",
+            }
+        )
+
+    def presence(self, room: Room) -> bytes:
+        return encode({"type": "presence", "online": sorted(room.online())})
+
+    def links(self, room: Room) -> bytes:
+        """For the GM: the link of every seat (None when revoked)."""
+        links = [
+            {
+                "seat": seat.seat,
+                "label": seat.label,
+                "link": f"/play#{seat.token}" if seat.token is not None else None,
+            }
+            for seat in room.seats.values()
+        ]
+        return encode({"type": "links", "links": links})
+
+    async def leave(self, connection: Connection) -> None:
+        room = self.rooms.by_id.get(connection.session)
+        if room is None:
+            return
+        found = room.connections.get(connection.seat)
+        if found is None or connection not in found:
+            return
+        found.discard(connection)
+        if not found:
+            room.broadcast(self.presence(room))
+
+    # ------------------------------------------------------------ messages
+
+    async def receive(self, connection: Connection, data: str | bytes) -> None:
+        """One message from a client that has joined."""
+        if not connection.allow():
+            connection.send(error_frame(Code.RATE_LIMITED, "too many messages: slow down"))
+            return
+        try:
+            message = protocol.decode(data)
+        except Refused as refused:
+            connection.send(error_frame(refused.code, refused.message))
+            return
+        room = self.rooms.by_id.get(connection.session)
+        if room is None:
+            connection.close(4001)
+            return
+        try:
+            await self.dispatch(room, connection, message)
+        except Refused as refused:
+            connection.send(error_frame(refused.code, refused.message, message.ref))
+
+    async def dispatch(self, room: Room, connection: Connection, message: Any) -> None:
+        seat = connection.seat
+        if isinstance(message, protocol.GM_ONLY) and seat != GM:
+            raise Refused(Code.FORBIDDEN, "only the GM may do that")
+        if isinstance(message, protocol.Ping):
+            connection.send(encode({"type": "pong", "ref": message.ref}))
+        elif isinstance(message, protocol.Hello):
+            raise Refused(Code.MALFORMED, "hello is said once, first")
+        elif isinstance(message, protocol.Answer):
+            await self.answer(room, connection, message)
+        elif isinstance(message, protocol.Chat):
+            await self.chat(room, connection, message)
+        elif isinstance(message, protocol.Preview):
+            await self.preview(room, connection, message)
+        elif isinstance(message, protocol.Log):
+            records = room.table.master.records(0)
+            connection.send(encode({"type": "log", "ref": message.ref, "records": records}))
+        else:
+            await self.command(room, connection, message)
+
+    async def answer(self, room: Room, connection: Connection, message: protocol.Answer) -> None:
+        stream = room.table.streams[connection.seat]
+        if message.seq < stream.state_seq:
+            raise Refused(
+                Code.STALE,
+                f"your view is older than update {stream.state_seq}: look again and answer",
+            )
+        data = {"seat": connection.seat, "id": message.id, "values": message.values}
+        await self.commit(room, connection, "answer", data, message.ref)
+
+    async def chat(self, room: Room, connection: Connection, message: protocol.Chat) -> None:
+        text = message.text.strip()
+        if not text:
+            raise Refused(Code.MALFORMED, "the chat line is empty")
+        if len(text) > MAX_CHAT:
+            raise Refused(Code.TOO_LARGE, f"a chat line is at most {MAX_CHAT} characters")
+        data: dict[str, Any] = {"from": connection.seat, "to": message.to, "at": time.time()}
+        master = room.table.master
+        try:
+            # The rule system's own commands run its Lore rules: on the engine's side.
+            async with room.lock:
+                roll = await self.rooms.in_engine(
+                    lambda: chat_roll(text, session=master.session, seat=connection.seat)
+                )
+        except RollError as error:
+            raise Refused(Code.BAD_ROLL, str(error)) from None
+        if roll is None:
+            data["text"] = text
+            await self.commit(room, connection, "chat", data, message.ref)
+            return
+        data.update(text=roll.text, roll=roll.to_json(), secret=message.secret or roll.secret)
+        await self.commit(room, connection, "roll", data, message.ref)
+
+    async def preview(self, room: Room, connection: Connection, message: protocol.Preview) -> None:
+        master = room.table.master
+        async with room.lock:
+            query = master.question(message.id)
+            if query is None or (connection.seat != GM and query.to != connection.seat):
+                raise Refused(Code.UNKNOWN_QUESTION, f"no open question of yours is '{message.id}'")
+            found = await self.rooms.in_engine(lambda: master.route(query, message.goal))
+        frame: dict[str, Any] = {"type": "route", "ref": message.ref, "id": message.id}
+        frame["goal"] = message.goal
+        if found is not None:
+            frame.update(area=found[0], path=found[1], distance=found[2])
+        connection.send(encode(frame))
+
+    async def command(self, room: Room, connection: Connection, message: Any) -> None:
+        """The GM's commands."""
+        if isinstance(message, protocol.Pause | protocol.Resume):
+            kind = "pause" if isinstance(message, protocol.Pause) else "resume"
+            await self.commit(room, connection, kind, {"from": GM}, message.ref)
+        elif isinstance(message, protocol.End):
+            if await self.commit(room, connection, "end", {"from": GM}, message.ref):
+                await self.rooms.store.set_status(room.id, ENDED)
+        elif isinstance(message, protocol.Assign):
+            data = {"from": GM, "actor": message.actor, "seat": message.seat}
+            await self.commit(room, connection, "assign", data, message.ref)
+        elif isinstance(message, protocol.AddSeat):
+            label = message.label.strip() or "player"
+            seat_id = self.rooms.seat_id(room)
+            data = {"from": GM, "seat": seat_id, "label": label}
+            index = await self.commit(room, connection, "seat", data, message.ref)
+            if index:
+                await self.rooms.add_seat(room, seat_id, label, index)
+                self.send_links(room)
+        elif isinstance(message, protocol.Revoke | protocol.NewLink):
+            await self.relink(room, message)
+            connection.send(encode({"type": "ack", "ref": message.ref}))
+
+    async def relink(self, room: Room, message: protocol.Revoke | protocol.NewLink) -> None:
+        if message.seat not in room.seats:
+            raise Refused(Code.BAD_COMMAND, f"there is no seat '{message.seat}'")
+        if message.seat == GM and isinstance(message, protocol.Revoke):
+            raise Refused(Code.BAD_COMMAND, "the GM's own link is not revoked; make a new one")
+        token = new_token() if isinstance(message, protocol.NewLink) else None
+        await self.rooms.set_token(room, message.seat, token)
+        for connection in list(room.connections.get(message.seat, ())):
+            if message.seat != GM:
+                connection.send(error_frame(Code.BAD_TOKEN, "the GM revoked this link"))
+                connection.close(CLOSE_REVOKED)
+        self.send_links(room)
+
+    def send_links(self, room: Room) -> None:
+        frame = self.links(room)
+        for connection in room.connections.get(GM, ()):
+            connection.send(frame)
+
+    # ------------------------------------------------------------ the log
+
+    async def commit(
+        self, room: Room, connection: Connection, kind: str, data: dict[str, Any], ref: int | None
+    ) -> int:
+        """Apply, store, acknowledge and deliver an entry; its index (0: refused)."""
+        async with room.lock:
+            room = self.rooms.by_id[room.id]
+            table = room.table
+            entry = LogEntry(table.applied + 1, kind, data)
+            try:
+                outcome = await self.rooms.in_engine(lambda: table.apply(entry))
+            except Exception:
+                log.exception("session %s: entry %s failed; reloading it", room.id, entry.index)
+                await self.reload(room)
+                raise Refused(Code.INTERNAL, "the server failed: nothing was changed") from None
+            if isinstance(outcome, Refusal):
+                raise Refused(outcome.code, outcome.message)
+            try:
+                await self.rooms.store.append(room.id, entry)
+            except StoreError:
+                log.exception("session %s: entry %s not stored; reloading", room.id, entry.index)
+                await self.reload(room)
+                raise Refused(Code.INTERNAL, "the answer could not be stored: try again") from None
+            ack: dict[str, Any] = {"type": "ack", "index": entry.index}
+            if ref is not None:
+                ack["ref"] = ref
+            connection.send(encode(ack))
+            room.deliver(outcome)
+            return entry.index
+
+    async def reload(self, room: Room) -> None:
+        """Build a room again from the store (after a failure left it unsure), and give
+        each of its clients a fresh snapshot."""
+        restored = await self.rooms.restore(room.record)
+        for seat, connections in restored.connections.items():
+            for connection in connections:
+                connection.send(restored.table.snapshot(seat))
+
+
+def protocol_close(code: Code) -> int:
+    return 1009 if code is Code.TOO_LARGE else 1008

@@ -1,0 +1,277 @@
+"""The session master: the one place where a session's engine runs.
+
+Everything the server asks of the engine goes through this module: starting a session
+(also from a save), giving it an answer that came later, moving an actor to another seat,
+the views of each participant, the open questions, route previews and the save. Clients
+only render what the master's views hold and send answers.
+
+A session is restored by replaying its log: the engine is deterministic (same files, seed
+and answers give the same session), so the master built again from the same program and
+fed the same entries is the same session, down to its dice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from lore.engine.participants import PENDING, Participants, Pending, Replaying, ReplayLog
+from lore.engine.queries import Query
+from lore.engine.randomness import Stream
+from lore.engine.saves import SaveData, Stored, save_text
+from lore.engine.session import Limits, Session
+from lore.engine.snapshot import describe_queue
+from lore.engine.transcript import Record, Transcript
+from lore.engine.views import GM, hidden_keys, placed_objects, view
+from lore.engine.world_natives import route_between, terrain_costs
+from lore.runtime.compiler import CompiledProgram
+from lore.runtime.errors import RuleError
+from lore.runtime.values import LoreObject, TypedString
+from lore.world.model import AreaNode
+
+WAITING = "waiting"
+
+
+class Later:
+    """A participant at a client: asked now, answers whenever (``Master.answer``)."""
+
+    def ask(self, query: Query, stream: Stream) -> dict[str, Any] | Pending | None:
+        return PENDING
+
+    def rejected(self, query: Query, answer: dict[str, Any], reason: str) -> bool:
+        return False
+
+    def tell(self, record: dict[str, Any]) -> None:
+        pass  # the master reads what was told from the transcript
+
+
+@dataclass(frozen=True, slots=True)
+class ActorInfo:
+    label: str
+    name: str
+    participant: str
+
+
+class Master:
+    """One session's engine, driven from outside."""
+
+    def __init__(
+        self,
+        program: CompiledProgram,
+        seed: int,
+        stored: Stored | None = None,
+        limits: Limits | None = None,
+    ) -> None:
+        self.program = program
+        self.seed = seed
+        self.transcript = Transcript()
+        log = ReplayLog(stored.answers, "the save") if stored and stored.answers else None
+
+        def participant(who: str) -> Later | Replaying:
+            return Replaying(log, who, Later()) if log is not None else Later()
+
+        self.session = Session(
+            program, seed, Participants(default=participant), limits, self.transcript
+        )
+        self.state = ""
+        self.placed: list[LoreObject] | None = None
+
+    # ------------------------------------------------------------ running
+
+    def start(self) -> None:
+        self.state = self.session.run()
+
+    @property
+    def ended(self) -> str | None:
+        return self.session.ended
+
+    @property
+    def tick(self) -> int:
+        return self.session.ticks
+
+    def records(self, start: int) -> list[Record]:
+        """The transcript records from number ``start`` on."""
+        return self.transcript.records[start:]
+
+    def open_questions(self) -> list[Query]:
+        return [q for q in self.session.open_questions() if isinstance(q, Query)]
+
+    def question(self, query_id: str) -> Query | None:
+        return next((q for q in self.open_questions() if q.id == query_id), None)
+
+    def answer(self, query_id: str, values: dict[str, Any]) -> str | None:
+        """Give an open question its answer and run on; the reason when it does not fit
+        (then nothing changed)."""
+        problem = self.session.answer(query_id, values)
+        if problem is None:
+            self.state = self.session.run()
+        return problem
+
+    def assign(self, actor_label: str, participant: str) -> str | None:
+        """Give an actor to another participant (``GM`` takes it back); the reason when
+        there is no such actor. Questions already open stay with their seat."""
+        actor = self.actor(actor_label)
+        if actor is None:
+            return f"there is no actor '{actor_label}'"
+        actor.values["player"] = TypedString("jid", participant)  # "GM": the GM's seat
+        return None
+
+    # ------------------------------------------------------------ reading
+
+    def actor(self, label: str) -> LoreObject | None:
+        return next((a for a in self.actor_objects() if a.label == label), None)
+
+    def actor_objects(self) -> tuple[LoreObject, ...]:
+        system = self.session.rt.system
+        found = system.values.get("allPC", ()) if system is not None else ()
+        return tuple(a for a in found if isinstance(a, LoreObject))
+
+    def actors(self) -> list[ActorInfo]:
+        found = []
+        for actor in self.actor_objects():
+            player = actor.values.get("player")
+            name = actor.values.get("name")
+            found.append(
+                ActorInfo(
+                    actor.label or f"#{actor.oid}",
+                    str(name) if name is not None else (actor.label or ""),
+                    str(player) if player is not None and str(player) else GM,
+                )
+            )
+        return found
+
+    def view(self, participant: str) -> dict[str, Any]:
+        """What ``participant`` may know now, without messages (the engine's view)."""
+        return view(self.session, participant, messages=False)
+
+    def view_key(self) -> tuple[Any, ...]:
+        """What the views are made of: the members the engine's view reads, of every
+        placed object and area (the program's values; areas and their maps do not move).
+        While it stays the same, so do the views, but for the time."""
+        if self.placed is None:
+            self.placed = [
+                *placed_objects(self.session),
+                *(node.obj for node in self.areas()),
+            ]
+        return tuple(
+            (
+                values.get("location"),
+                values.get("player"),
+                values.get("knownSecrets"),
+                values.get("secrets"),
+                values.get("name"),
+                values.get("description"),
+                values.get("environment"),
+            )
+            for values in (obj.values for obj in self.placed)
+        )
+
+    def hidden(self) -> dict[str, dict[str, list[str]]]:
+        """For the GM: the objects hidden by secrets, by id, with the keys hiding them and
+        the players' actors that know them all (and so see the object)."""
+        found: dict[str, dict[str, list[str]]] = {}
+        players = [a for a in self.actor_objects() if str(a.values.get("player") or GM) != GM]
+        for obj in placed_objects(self.session):
+            keys = hidden_keys(obj)
+            if not keys:
+                continue
+            seen = [
+                actor.label or f"#{actor.oid}"
+                for actor in players
+                if all(
+                    key in {str(k) for k in actor.values.get("knownSecrets") or ()} for key in keys
+                )
+            ]
+            found[obj.label or f"#{obj.oid}"] = {"keys": keys, "seenBy": seen}
+        return found
+
+    def area(self, path: str) -> AreaNode | None:
+        world = self.session.world
+        if world is None:
+            return None
+        return next((node for node in areas_of(world.root) if node.path == path), None)
+
+    def areas(self) -> list[AreaNode]:
+        world = self.session.world
+        return areas_of(world.root) if world is not None else []
+
+    def route(self, query: Query, goal: str) -> tuple[str, list[str], float] | None:
+        """The route a location question's answer ``goal`` would take: the area's path,
+        the places and the length in metres (None when there is none to show)."""
+        item = next((i for i in query.inputs if i.type.name == "loc" and i.choices), None)
+        world = self.session.world
+        if item is None or world is None or goal not in (item.choices or ()):
+            return None
+        try:
+            target = world.resolve(goal)
+        except RuleError:
+            return None
+        start = self.start_of(query.to, target.area)
+        if target.coordinate is None:
+            return None
+        try:
+            found = route_between(target.area, start, target.coordinate, terrain_costs(target.area))
+        except RuleError:
+            return None
+        if found is None:
+            return None
+        return target.area.path, found[1], found[0]
+
+    def start_of(self, participant: str, area: AreaNode) -> str | None:
+        """Where the participant's first actor in ``area`` stands (where a route starts)."""
+        world = self.session.world
+        for actor in self.actor_objects():
+            owner = actor.values.get("player")
+            owner_id = str(owner) if owner is not None and str(owner) else GM
+            if owner_id != participant or world is None:
+                continue
+            try:
+                place = world.resolve(actor.values.get("location"))
+            except RuleError:
+                continue
+            if place.area is area:
+                return place.coordinate
+        return None
+
+    def save(self, entry: Path, target: Path, title: str) -> str:
+        """The session as a Lore save (the format ``lore run --save`` writes) of the
+        scenario ``entry``, to be written at ``target``."""
+        session = self.session
+        shown = len([r for r in self.transcript.records if r["kind"] != "end"])
+        changed = [(obj.label, members) for obj, members in session.changed() if obj.label]
+        data = SaveData(
+            scenario=[entry],
+            seed=self.seed,
+            ticks=session.ticks,
+            answers=list(session.answers),
+            files=self.program.files(),
+            snapshot=session.snapshot(),
+            records=shown,
+            shown=shown,
+            title=title,
+            changed=changed,
+            schedule=describe_queue(session),
+        )
+        return save_text(data, target)
+
+
+def areas_of(root: AreaNode | None) -> list[AreaNode]:
+    """Every area below ``root`` (itself first), parents before children."""
+    found: list[AreaNode] = []
+    stack = [root] if root is not None else []
+    while stack:
+        node = stack.pop()
+        found.append(node)
+        stack.extend(reversed(list(node.children.values())))
+    return found
+
+
+def participants_of(actors: Iterable[ActorInfo]) -> list[str]:
+    """The players of the actors, in order, once each (the GM aside)."""
+    found: list[str] = []
+    for actor in actors:
+        if actor.participant != GM and actor.participant not in found:
+            found.append(actor.participant)
+    return found

@@ -1,0 +1,162 @@
+"""The wire protocol: JSON messages over one WebSocket per client.
+
+Every message a client sends is decoded by a typed schema (msgspec) on arrival, after its
+size is checked; what does not fit is refused with a stable error code and changes
+nothing. ``docs/protocol.md`` describes every message for client writers.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated, Any
+
+import msgspec
+
+MAX_MESSAGE = 64 * 1024  # bytes of one client message
+PROTOCOL = 1
+
+Text = Annotated[str, msgspec.Meta(max_length=200)]
+Long = Annotated[str, msgspec.Meta(max_length=4000)]
+Scalar = str | int | float | bool | None
+Value = Scalar | Annotated[list[str | int | float | bool], msgspec.Meta(max_length=200)]
+Ref = Annotated[int, msgspec.Meta(ge=0, le=2**53)] | None
+
+
+class Code(StrEnum):
+    """Error codes: stable, for clients to act on (the message is for people)."""
+
+    BAD_TOKEN = "bad_token"  # the link is unknown or revoked
+    NOT_HELLO = "not_hello"  # the first message must be hello
+    MALFORMED = "malformed"  # not JSON, or a message of the wrong shape
+    TOO_LARGE = "too_large"  # larger than MAX_MESSAGE
+    UNKNOWN_TYPE = "unknown_type"  # a "type" the server does not know
+    RATE_LIMITED = "rate_limited"  # too many messages too fast
+    STALE = "stale"  # answered from an outdated view: update first
+    UNKNOWN_QUESTION = "unknown_question"  # no open question of this seat has that id
+    BAD_ANSWER = "bad_answer"  # the values do not fit the question
+    PAUSED = "paused"  # the GM paused the session
+    ENDED = "ended"  # the session is over
+    FORBIDDEN = "forbidden"  # only the GM may do that
+    BAD_COMMAND = "bad_command"  # a GM command naming no such seat or actor
+    BAD_ROLL = "bad_roll"  # a dice command that cannot be read
+    INTERNAL = "internal"  # a fault of the server; nothing was changed
+
+
+class Message(msgspec.Struct, tag_field="type", forbid_unknown_fields=True):
+    ref: Ref = None  # echoed in the reply (ack, error, route, log)
+
+
+class Hello(Message, tag="hello"):
+    token: Text = ""
+    seq: Annotated[int, msgspec.Meta(ge=0)] | None = None  # the last sequence number seen
+    lang: Text | None = None
+
+
+class Answer(Message, tag="answer"):
+    id: Text = ""
+    values: Annotated[dict[Text, Value], msgspec.Meta(max_length=64)] = {}
+    seq: Annotated[int, msgspec.Meta(ge=0)] = 0
+
+
+class Chat(Message, tag="chat"):
+    text: Long = ""
+    to: Text | None = None  # a seat: a private message (the GM sees it too)
+    secret: bool = False  # a roll seen only by the roller and the GM
+
+
+class Preview(Message, tag="preview"):
+    id: Text = ""
+    goal: Text = ""
+
+
+class Ping(Message, tag="ping"):
+    pass
+
+
+class Pause(Message, tag="pause"):
+    pass
+
+
+class Resume(Message, tag="resume"):
+    pass
+
+
+class End(Message, tag="end"):
+    pass
+
+
+class Assign(Message, tag="assign"):
+    actor: Text = ""
+    seat: Text = ""
+
+
+class AddSeat(Message, tag="add_seat"):
+    label: Text = ""
+
+
+class Revoke(Message, tag="revoke"):
+    seat: Text = ""
+
+
+class NewLink(Message, tag="new_link"):
+    seat: Text = ""
+
+
+class Log(Message, tag="log"):
+    pass
+
+
+ClientMessage = (
+    Hello
+    | Answer
+    | Chat
+    | Preview
+    | Ping
+    | Pause
+    | Resume
+    | End
+    | Assign
+    | AddSeat
+    | Revoke
+    | NewLink
+    | Log
+)
+GM_ONLY = (Pause, Resume, End, Assign, AddSeat, Revoke, NewLink, Log)
+
+_decoder = msgspec.json.Decoder(ClientMessage)
+_encoder = msgspec.json.Encoder()
+
+
+class Refused(Exception):
+    def __init__(self, code: Code, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def decode(data: str | bytes) -> ClientMessage:
+    """A client message (Refused with MALFORMED, TOO_LARGE or UNKNOWN_TYPE)."""
+    size = len(data.encode("utf-8") if isinstance(data, str) else data)
+    if size > MAX_MESSAGE:
+        raise Refused(Code.TOO_LARGE, f"a message is at most {MAX_MESSAGE} bytes, not {size}")
+    try:
+        message: ClientMessage = _decoder.decode(data)
+    except msgspec.ValidationError as error:
+        text = str(error)
+        if text.endswith("at `$.type`") or text.startswith("Object missing required field `type`"):
+            raise Refused(Code.UNKNOWN_TYPE, f"unknown message type: {text}") from None
+        raise Refused(Code.MALFORMED, text) from None
+    except msgspec.DecodeError as error:
+        raise Refused(Code.MALFORMED, f"not JSON: {error}") from None
+    return message
+
+
+def encode(frame: dict[str, Any]) -> bytes:
+    return _encoder.encode(frame)
+
+
+def error_frame(code: Code, message: str, ref: int | None = None) -> bytes:
+    frame: dict[str, Any] = {"type": "error", "code": code.value, "message": message}
+    if ref is not None:
+        frame["ref"] = ref
+    return encode(frame)

@@ -1,0 +1,251 @@
+"""Rooms: the sessions a server holds, made from bundles or restored from the store.
+
+A room is one session: its record, its seats (with their link tokens), its table (the
+session master and the seats' streams), the clients connected to each seat, and a lock
+that keeps its entries in order. Programs are checked and compiled once per bundle and
+shared by the sessions made of it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+import uuid
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TypeVar
+
+from lore.engine.saves import SaveError, Stored, read_stored
+from lore.engine.session import Limits as EngineLimits
+from lore.engine.views import GM
+from lore.runtime.compiler import CompiledProgram, compile_program
+from lore.semantics.check import CheckResult
+from lore.server.bundles import (
+    Bundle,
+    BundleError,
+    Problem,
+    checked,
+    confined,
+    materialize,
+)
+from lore.server.connection import Connection
+from lore.server.master import Master, participants_of
+from lore.server.store import SeatRecord, SessionRecord, Store, bundle_digest
+from lore.server.table import Refusal, Table
+
+T = TypeVar("T")
+
+
+@dataclass
+class Program:
+    result: CheckResult
+    compiled: CompiledProgram
+    stored: Stored | None  # the save's seed and answers, when the entry is a save
+    folder: Path
+
+
+@dataclass
+class Room:
+    record: SessionRecord
+    table: Table
+    program: Program
+    seats: dict[str, SeatRecord]
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    connections: dict[str, set[Connection]] = field(default_factory=dict)
+
+    @property
+    def id(self) -> str:
+        return self.record.id
+
+    def online(self) -> list[str]:
+        return [seat for seat, found in self.connections.items() if found]
+
+    def deliver(self, frames: dict[str, bytes]) -> None:
+        for seat, frame in frames.items():
+            for connection in self.connections.get(seat, ()):
+                connection.send(frame)
+
+    def broadcast(self, frame: bytes) -> None:
+        for found in self.connections.values():
+            for connection in found:
+                connection.send(frame)
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class Rooms:
+    """The rooms of a server, and how they are made and restored."""
+
+    def __init__(
+        self,
+        store: Store,
+        workdir: Path,
+        limits: EngineLimits | None = None,
+        engine_threads: int = 4,
+    ) -> None:
+        self.store = store
+        self.workdir = workdir
+        self.limits = limits
+        self.by_id: dict[str, Room] = {}
+        self.tokens: dict[str, tuple[str, str]] = {}  # token -> (session, seat)
+        self.programs: dict[tuple[str, str], Program] = {}
+        self.pool = ThreadPoolExecutor(engine_threads, thread_name_prefix="lore-engine")
+        self.checking = asyncio.Lock()  # one bundle is checked at a time
+
+    async def in_engine(self, fn: Callable[[], T]) -> T:
+        """Run engine work off the event loop (a long step must not stop the server)."""
+        return await asyncio.get_running_loop().run_in_executor(self.pool, fn)
+
+    # ------------------------------------------------------------ programs
+
+    async def program(self, digest: str, entry: str, files: dict[str, bytes]) -> Program:
+        """The checked, compiled program of a bundle (BundleError when it has errors)."""
+        key = (digest, entry)
+        found = self.programs.get(key)
+        if found is not None:
+            return found
+        async with self.checking:
+            found = self.programs.get(key)
+            if found is None:
+                found = await self.in_engine(lambda: self._compile(digest, entry, files))
+                self.programs[key] = found
+        return found
+
+    def _compile(self, digest: str, entry: str, files: dict[str, bytes]) -> Program:
+        problems = confined(files)
+        if problems:
+            raise BundleError(problems)
+        folder = materialize(self.workdir, digest, files)
+        result = checked(folder, entry)
+        try:
+            found = read_stored(result.program.modules)
+            stored = found if found.format else None  # None: the entry is not a save
+        except SaveError as error:
+            raise BundleError([Problem(f"not a valid save: {error}", entry)]) from None
+        return Program(result, compile_program(result), stored, folder)
+
+    # ------------------------------------------------------------ making rooms
+
+    def _table(self, record: SessionRecord, program: Program, seats: list[SeatRecord]) -> Table:
+        master = Master(program.compiled, record.seed, program.stored, self.limits)
+        players = [(s.seat, s.label) for s in seats if s.seat != GM and not s.added]
+        return Table(master, players, record.digest)
+
+    async def create(self, bundle: Bundle, seed: int | None = None) -> Room:
+        """A new session of a bundle, kept in the store (BundleError when the bundle is
+        refused: then nothing is created)."""
+        digest = bundle_digest(bundle.files)
+        program = await self.program(digest, bundle.entry, bundle.files)
+        if program.stored is not None:
+            seed = program.stored.seed
+        elif seed is None:
+            seed = secrets.randbits(48)
+        record = SessionRecord(
+            uuid.uuid4().hex, bundle.title, digest, bundle.entry, seed, time.time()
+        )
+        probe = Master(program.compiled, seed, program.stored, self.limits)
+        await self.in_engine(probe.start)
+        actors = probe.actors()
+        seats = [SeatRecord(record.id, GM, "GM", new_token())]
+        for participant in participants_of(actors):
+            names = [a.name for a in actors if a.participant == participant]
+            seats.append(SeatRecord(record.id, participant, ", ".join(names), new_token()))
+        table = self._table(record, program, seats)
+        await self.in_engine(table.start)
+        await self.store.create(record, bundle.files, seats)
+        return self._add(record, table, program, seats)
+
+    def _add(
+        self, record: SessionRecord, table: Table, program: Program, seats: list[SeatRecord]
+    ) -> Room:
+        room = Room(record, table, program, {s.seat: s for s in seats})
+        self.by_id[record.id] = room
+        for seat in seats:
+            if seat.token is not None:
+                self.tokens[seat.token] = (record.id, seat.seat)
+        return room
+
+    async def restore_all(self) -> list[tuple[str, str]]:
+        """Restore every open session of the store; the ones that could not be restored,
+        with why (they stay in the store, untouched)."""
+        failed = []
+        for record in await self.store.sessions():
+            try:
+                await self.restore(record)
+            except BundleError as error:
+                failed.append((record.id, str(error)))
+            except Exception as error:  # a fault restoring one session stops no other
+                failed.append((record.id, f"{type(error).__name__}: {error}"))
+        return failed
+
+    async def restore(self, record: SessionRecord) -> Room:
+        """A session built again from the store: its table replays the log."""
+        files = await self.store.files(record.digest)
+        program = await self.program(record.digest, record.entry, files)
+        seats = await self.store.seats(record.id)
+        entries = await self.store.log(record.id)
+        table = self._table(record, program, seats)
+
+        def replay() -> None:
+            table.start()
+            for entry in entries:
+                outcome = table.apply(entry)
+                if isinstance(outcome, Refusal):  # cannot be: it was applied before
+                    raise BundleError(
+                        [Problem(f"entry {entry.index} of the log no longer applies")]
+                    )
+
+        await self.in_engine(replay)
+        old = self.by_id.get(record.id)
+        room = self._add(record, table, program, seats)
+        if old is not None:  # a reload: its clients stay, and catch up
+            room.connections = old.connections
+            room.lock = old.lock
+        return room
+
+    # ------------------------------------------------------------ seats
+
+    def find(self, token: str) -> tuple[Room, str] | None:
+        found = self.tokens.get(token)
+        if found is None:
+            return None
+        room = self.by_id.get(found[0])
+        if room is None or room.seats.get(found[1], None) is None:
+            return None
+        if room.seats[found[1]].token != token:
+            return None
+        return room, found[1]
+
+    async def set_token(self, room: Room, seat: str, token: str | None) -> None:
+        old = room.seats[seat]
+        changed = replace(old, token=token)
+        await self.store.put_seat(changed)
+        room.seats[seat] = changed
+        if old.token is not None:
+            self.tokens.pop(old.token, None)
+        if token is not None:
+            self.tokens[token] = (room.id, seat)
+
+    def seat_id(self, room: Room) -> str:
+        """An id for a seat the GM adds."""
+        number = len(room.seats)
+        while f"seat-{number}" in room.seats:
+            number += 1
+        return f"seat-{number}"
+
+    async def add_seat(self, room: Room, seat_id: str, label: str, index: int) -> SeatRecord:
+        """Keep a seat the GM added (by log entry ``index``), with a new link."""
+        seat = SeatRecord(room.id, seat_id, label, new_token(), index)
+        await self.store.put_seat(seat)
+        room.seats[seat.seat] = seat
+        assert seat.token is not None
+        self.tokens[seat.token] = (room.id, seat.seat)
+        return seat
+
+    async def close(self) -> None:
+        self.pool.shutdown(wait=True, cancel_futures=True)

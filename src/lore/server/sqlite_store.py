@@ -1,0 +1,296 @@
+"""The default store: one SQLite file in WAL mode, written by one thread.
+
+Every operation runs on the store's own thread, which owns the connection. Operations
+that arrive while a commit is under way are gathered and committed together (a *group
+commit*): one ``fsync`` of the write-ahead log makes a whole batch of answers durable, so
+many sessions answering at once do not each wait for a disk flush of their own. An
+operation that fails is rolled back alone (each runs in a savepoint); the others of its
+batch are kept. ``synchronous=FULL``: a commit has reached the disk when it returns, so a
+``kill -9`` (or a power cut) loses nothing that was acknowledged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import queue
+import sqlite3
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future
+from pathlib import Path
+from typing import Any, TypeVar
+
+from lore.server.store import (
+    OPEN,
+    LogEntry,
+    SeatRecord,
+    SessionRecord,
+    Snapshot,
+    StoreError,
+)
+
+T = TypeVar("T")
+Operation = Callable[[sqlite3.Connection], Any]
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS bundles (
+    digest TEXT NOT NULL,
+    path TEXT NOT NULL,
+    data BLOB NOT NULL,
+    PRIMARY KEY (digest, path)
+);
+CREATE TABLE IF NOT EXISTS sessions (
+    id TEXT PRIMARY KEY,
+    title TEXT NOT NULL,
+    digest TEXT NOT NULL,
+    entry TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    created REAL NOT NULL,
+    status TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS seats (
+    session TEXT NOT NULL REFERENCES sessions(id),
+    seat TEXT NOT NULL,
+    label TEXT NOT NULL,
+    token TEXT UNIQUE,
+    added INTEGER NOT NULL,
+    PRIMARY KEY (session, seat)
+);
+CREATE TABLE IF NOT EXISTS log (
+    session TEXT NOT NULL REFERENCES sessions(id),
+    idx INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    data TEXT NOT NULL,
+    PRIMARY KEY (session, idx)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS snapshots (
+    session TEXT PRIMARY KEY REFERENCES sessions(id),
+    idx INTEGER NOT NULL,
+    data BLOB NOT NULL
+);
+"""
+
+
+def sqlite_path(url: str) -> Path:
+    """The file of a ``--db`` URL: ``sqlite:///relative.db``, ``sqlite:////abs.db`` or a
+    plain path (ValueError for another kind of database)."""
+    if "://" not in url:
+        return Path(url)
+    scheme, _, rest = url.partition("://")
+    if scheme != "sqlite":
+        raise ValueError(
+            f"'{scheme}' databases are not supported yet; use sqlite:///FILE or a file path"
+        )
+    if not rest.startswith("/") or rest == "/":
+        raise ValueError(f"'{url}' names no file: write sqlite:///FILE")
+    return Path(rest[1:])
+
+
+class SQLiteStore:
+    """A store in one SQLite file (created when missing)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.queue: queue.SimpleQueue[tuple[Operation, Future[Any]] | None] = queue.SimpleQueue()
+        ready: Future[None] = Future()
+        self.thread = threading.Thread(
+            target=self._serve, args=(ready,), name="lore-store", daemon=True
+        )
+        self.thread.start()
+        ready.result()  # raises what opening the file raised
+
+    # ------------------------------------------------------------ the store's thread
+
+    def _open(self) -> sqlite3.Connection:
+        connection = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        connection.execute("PRAGMA journal_mode=WAL")
+        connection.execute("PRAGMA synchronous=FULL")
+        connection.execute("PRAGMA foreign_keys=ON")
+        connection.executescript(SCHEMA)
+        return connection
+
+    def _serve(self, ready: Future[None]) -> None:
+        try:
+            connection = self._open()
+        except (sqlite3.Error, OSError) as error:
+            ready.set_exception(StoreError(f"cannot open {self.path}: {error}"))
+            return
+        ready.set_result(None)
+        while True:
+            item = self.queue.get()
+            if item is None:
+                break
+            batch = [item]
+            while True:  # everything that waits joins this commit
+                try:
+                    more = self.queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    self.queue.put(None)
+                    break
+                batch.append(more)
+            self._commit(connection, batch)
+        connection.close()
+
+    def _commit(
+        self, connection: sqlite3.Connection, batch: list[tuple[Operation, Future[Any]]]
+    ) -> None:
+        results: list[tuple[Future[Any], Any, BaseException | None]] = []
+        try:
+            connection.execute("BEGIN IMMEDIATE")
+            for operation, future in batch:
+                connection.execute("SAVEPOINT op")
+                try:
+                    value = operation(connection)
+                except (sqlite3.Error, StoreError, ValueError) as error:
+                    connection.execute("ROLLBACK TO op")
+                    results.append((future, None, _store_error(error)))
+                else:
+                    results.append((future, value, None))
+                connection.execute("RELEASE op")
+            connection.execute("COMMIT")
+        except sqlite3.Error as error:
+            if connection.in_transaction:
+                connection.execute("ROLLBACK")
+            failed = _store_error(error)
+            results = [(future, None, failed) for _, future in batch]
+        for future, value, problem in results:
+            if problem is not None:
+                future.set_exception(problem)
+            else:
+                future.set_result(value)
+
+    async def _run(self, operation: Callable[[sqlite3.Connection], T]) -> T:
+        future: Future[T] = Future()
+        self.queue.put((operation, future))
+        return await asyncio.wrap_future(future)
+
+    # ------------------------------------------------------------ writing
+
+    async def create(
+        self, record: SessionRecord, files: dict[str, bytes], seats: list[SeatRecord]
+    ) -> None:
+        def operation(db: sqlite3.Connection) -> None:
+            db.executemany(
+                "INSERT OR IGNORE INTO bundles (digest, path, data) VALUES (?, ?, ?)",
+                [(record.digest, path, data) for path, data in sorted(files.items())],
+            )
+            db.execute(
+                "INSERT INTO sessions (id, title, digest, entry, seed, created, status)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    record.id,
+                    record.title,
+                    record.digest,
+                    record.entry,
+                    record.seed,
+                    record.created,
+                    record.status,
+                ),
+            )
+            db.executemany(
+                "INSERT INTO seats (session, seat, label, token, added) VALUES (?, ?, ?, ?, ?)",
+                [(s.session, s.seat, s.label, s.token, s.added) for s in seats],
+            )
+
+        await self._run(operation)
+
+    async def append(self, session: str, entry: LogEntry) -> None:
+        data = json.dumps(entry.data, ensure_ascii=False, separators=(",", ":"))
+
+        def operation(db: sqlite3.Connection) -> None:
+            db.execute(
+                "INSERT INTO log (session, idx, kind, data) VALUES (?, ?, ?, ?)",
+                (session, entry.index, entry.kind, data),
+            )
+
+        await self._run(operation)
+
+    async def put_seat(self, seat: SeatRecord) -> None:
+        def operation(db: sqlite3.Connection) -> None:
+            db.execute(
+                "INSERT INTO seats (session, seat, label, token, added) VALUES (?, ?, ?, ?, ?)"
+                " ON CONFLICT (session, seat) DO UPDATE SET label = excluded.label,"
+                " token = excluded.token",
+                (seat.session, seat.seat, seat.label, seat.token, seat.added),
+            )
+
+        await self._run(operation)
+
+    async def set_status(self, session: str, status: str) -> None:
+        def operation(db: sqlite3.Connection) -> None:
+            db.execute("UPDATE sessions SET status = ? WHERE id = ?", (status, session))
+
+        await self._run(operation)
+
+    async def put_snapshot(self, session: str, snapshot: Snapshot) -> None:
+        def operation(db: sqlite3.Connection) -> None:
+            db.execute(
+                "INSERT INTO snapshots (session, idx, data) VALUES (?, ?, ?)"
+                " ON CONFLICT (session) DO UPDATE SET idx = excluded.idx, data = excluded.data",
+                (session, snapshot.index, snapshot.data),
+            )
+
+        await self._run(operation)
+
+    # ------------------------------------------------------------ reading
+
+    async def sessions(self, status: str = OPEN) -> list[SessionRecord]:
+        def operation(db: sqlite3.Connection) -> list[SessionRecord]:
+            rows = db.execute(
+                "SELECT id, title, digest, entry, seed, created, status FROM sessions"
+                " WHERE status = ? ORDER BY created, id",
+                (status,),
+            ).fetchall()
+            return [SessionRecord(*row) for row in rows]
+
+        return await self._run(operation)
+
+    async def files(self, digest: str) -> dict[str, bytes]:
+        def operation(db: sqlite3.Connection) -> dict[str, bytes]:
+            rows = db.execute("SELECT path, data FROM bundles WHERE digest = ?", (digest,))
+            return {path: bytes(data) for path, data in rows}
+
+        return await self._run(operation)
+
+    async def seats(self, session: str) -> list[SeatRecord]:
+        def operation(db: sqlite3.Connection) -> list[SeatRecord]:
+            rows = db.execute(
+                "SELECT session, seat, label, token, added FROM seats WHERE session = ?"
+                " ORDER BY added, rowid",
+                (session,),
+            ).fetchall()
+            return [SeatRecord(*row) for row in rows]
+
+        return await self._run(operation)
+
+    async def snapshot(self, session: str) -> Snapshot | None:
+        def operation(db: sqlite3.Connection) -> Snapshot | None:
+            row = db.execute(
+                "SELECT idx, data FROM snapshots WHERE session = ?", (session,)
+            ).fetchone()
+            return Snapshot(row[0], bytes(row[1])) if row is not None else None
+
+        return await self._run(operation)
+
+    async def log(self, session: str, after: int = 0) -> list[LogEntry]:
+        def operation(db: sqlite3.Connection) -> list[LogEntry]:
+            rows = db.execute(
+                "SELECT idx, kind, data FROM log WHERE session = ? AND idx > ? ORDER BY idx",
+                (session, after),
+            ).fetchall()
+            return [LogEntry(idx, kind, json.loads(data)) for idx, kind, data in rows]
+
+        return await self._run(operation)
+
+    async def close(self) -> None:
+        self.queue.put(None)
+        await asyncio.to_thread(self.thread.join)
+
+
+def _store_error(error: BaseException) -> StoreError:
+    if isinstance(error, StoreError):
+        return error
+    return StoreError(f"the store refused it: {error}")

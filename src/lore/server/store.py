@@ -1,0 +1,156 @@
+"""Where sessions are kept: the store interface, its records, and an in-memory store.
+
+A session is stored as its bundle (the files it was created from, by digest, shared by
+the sessions of one bundle), its seats (with their link tokens), an append-only log of
+what happened to it (answers, chat, dice, the GM's commands) and, later, snapshots that
+let a restore start from a point of the log instead of its beginning.
+
+Every method of a store is a coroutine. ``append`` returns only once the entry is durable:
+the server acknowledges an answer after that, never before. The SQLite store
+(``lore.server.sqlite_store``) is the default; a PostgreSQL store implements the same
+protocol.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
+
+OPEN = "open"
+ENDED = "ended"
+
+
+@dataclass(frozen=True, slots=True)
+class SessionRecord:
+    id: str
+    title: str
+    digest: str  # of the bundle's files
+    entry: str  # the entry file, a path inside the bundle
+    seed: int
+    created: float
+    status: str = OPEN
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    session: str
+    seat: str  # the participant id it plays: "GM", or a player's id
+    label: str
+    token: str | None  # None: the link is revoked (until a new one is made)
+    added: int = 0  # the log entry that added it (0: made with the session)
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """One thing that happened to a session, in order: ``index`` counts from 1."""
+
+    index: int
+    kind: str
+    data: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    index: int  # the last log entry it includes
+    data: bytes
+
+
+class StoreError(Exception):
+    """The store refused or failed an operation (nothing of it was kept)."""
+
+
+def bundle_digest(files: dict[str, bytes]) -> str:
+    """The digest of a bundle: of every file's path and content."""
+    outer = hashlib.sha256()
+    for path in sorted(files):
+        outer.update(path.encode("utf-8") + b"\0")
+        outer.update(hashlib.sha256(files[path]).digest())
+    return outer.hexdigest()
+
+
+class Store(Protocol):
+    async def create(
+        self, record: SessionRecord, files: dict[str, bytes], seats: list[SeatRecord]
+    ) -> None:
+        """Keep a new session with its bundle and seats."""
+
+    async def append(self, session: str, entry: LogEntry) -> None:
+        """Add an entry to a session's log; durable when this returns. An index already
+        taken is a StoreError."""
+
+    async def put_seat(self, seat: SeatRecord) -> None:
+        """Add a seat or change it (label, token)."""
+
+    async def set_status(self, session: str, status: str) -> None: ...
+
+    async def put_snapshot(self, session: str, snapshot: Snapshot) -> None: ...
+
+    async def sessions(self, status: str = OPEN) -> list[SessionRecord]: ...
+
+    async def files(self, digest: str) -> dict[str, bytes]: ...
+
+    async def seats(self, session: str) -> list[SeatRecord]: ...
+
+    async def snapshot(self, session: str) -> Snapshot | None: ...
+
+    async def log(self, session: str, after: int = 0) -> list[LogEntry]:
+        """The entries after index ``after``, in order."""
+
+    async def close(self) -> None: ...
+
+
+@dataclass
+class MemoryStore:
+    """A store that keeps everything in memory (for tests, and as the reference)."""
+
+    records: dict[str, SessionRecord] = field(default_factory=dict)
+    bundles: dict[str, dict[str, bytes]] = field(default_factory=dict)
+    seat_records: dict[str, dict[str, SeatRecord]] = field(default_factory=dict)
+    logs: dict[str, list[LogEntry]] = field(default_factory=dict)
+    snapshots: dict[str, Snapshot] = field(default_factory=dict)
+
+    async def create(
+        self, record: SessionRecord, files: dict[str, bytes], seats: list[SeatRecord]
+    ) -> None:
+        if record.id in self.records:
+            raise StoreError(f"session {record.id} exists")
+        self.records[record.id] = record
+        self.bundles.setdefault(record.digest, dict(files))
+        self.seat_records[record.id] = {seat.seat: seat for seat in seats}
+        self.logs[record.id] = []
+
+    async def append(self, session: str, entry: LogEntry) -> None:
+        log = self.logs.get(session)
+        if log is None:
+            raise StoreError(f"no session {session}")
+        if entry.index != len(log) + 1:
+            raise StoreError(f"log entry {entry.index} of {session} is out of order")
+        log.append(entry)
+
+    async def put_seat(self, seat: SeatRecord) -> None:
+        self.seat_records.setdefault(seat.session, {})[seat.seat] = seat
+
+    async def set_status(self, session: str, status: str) -> None:
+        self.records[session] = replace(self.records[session], status=status)
+
+    async def put_snapshot(self, session: str, snapshot: Snapshot) -> None:
+        self.snapshots[session] = snapshot
+
+    async def sessions(self, status: str = OPEN) -> list[SessionRecord]:
+        return [r for r in self.records.values() if r.status == status]
+
+    async def files(self, digest: str) -> dict[str, bytes]:
+        return dict(self.bundles.get(digest, {}))
+
+    async def seats(self, session: str) -> list[SeatRecord]:
+        return list(self.seat_records.get(session, {}).values())
+
+    async def snapshot(self, session: str) -> Snapshot | None:
+        return self.snapshots.get(session)
+
+    async def log(self, session: str, after: int = 0) -> list[LogEntry]:
+        return [entry for entry in self.logs.get(session, []) if entry.index > after]
+
+    async def close(self) -> None:
+        pass

@@ -1,0 +1,344 @@
+"""A session's table: its seats, and the stream of updates each seat is sent.
+
+The table applies the entries of the session's log in order: answers (given to the
+session master), chat lines and dice, and the GM's commands. After each entry it works
+out, for every seat, what changed for that seat (its view, its open questions, the
+messages it is told, the seats and the status) and makes it an update with the next
+sequence number of that seat's stream. A seat is sent nothing about what it may not know:
+its view is the engine's view for its participant, its questions are its own, and
+messages go only to whom they are for (the GM sees all).
+
+The table does no I/O and keeps no clock: applying the same entries to a table of the
+same program gives the same streams, number for number, which is how a restored session
+lets its clients go on from the last update they saw.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from lore.engine.transcript import Record
+from lore.engine.views import GM
+from lore.server.chat import clean_html
+from lore.server.master import Master
+from lore.server.protocol import Code, encode
+from lore.server.store import LogEntry
+from lore.server.wireview import area_map, query_spec, seat_view, view_delta, view_lists
+
+HISTORY_BYTES = 64 * 1024  # updates kept per seat for clients that reconnect
+KEPT_MESSAGES = 300  # messages a snapshot holds
+
+
+@dataclass
+class Stream:
+    """What one seat has been sent: the numbered updates and the state they built."""
+
+    seat: str
+    label: str
+    seq: int = 0
+    state_seq: int = 0  # the last update that changed the seat's view or questions
+    view: dict[str, Any] | None = None
+    maps: set[str] = field(default_factory=set)
+    open: dict[str, dict[str, Any]] = field(default_factory=dict)
+    messages: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=KEPT_MESSAGES))
+    history: deque[tuple[int, bytes]] = field(default_factory=deque)
+    history_bytes: int = 0
+
+    def keep(self, seq: int, frame: bytes) -> None:
+        self.history.append((seq, frame))
+        self.history_bytes += len(frame)
+        while self.history_bytes > HISTORY_BYTES and len(self.history) > 1:
+            _, dropped = self.history.popleft()
+            self.history_bytes -= len(dropped)
+
+
+@dataclass(frozen=True)
+class Refusal:
+    code: Code
+    message: str
+
+
+Frames = dict[str, bytes]  # seat -> the update it is sent
+Audience = set[str] | None  # None: every seat
+
+
+class Table:
+    def __init__(self, master: Master, seats: list[tuple[str, str]], digest: str) -> None:
+        self.master = master
+        self.streams: dict[str, Stream] = {}
+        for seat, label in [(GM, "GM"), *seats]:
+            self.streams.setdefault(seat, Stream(seat, label))
+        self.image_base = f"/bundle/{digest}"
+        self.shown = 0  # transcript records routed so far
+        self.paused = False
+        self.closed = False  # ended by the GM
+        self.applied = 0  # log entries applied
+        self.maps: dict[str, dict[str, Any]] = {}
+        self.seats_sent: dict[str, list[dict[str, Any]]] = {}
+        self.seat_lists: tuple[list[dict[str, Any]], list[dict[str, Any]]] | None = None
+        self.view_key: tuple[Any, ...] | None = None  # what the views were made of
+        self.status_sent: dict[str, dict[str, Any]] = {}
+
+    # ------------------------------------------------------------ applying
+
+    def start(self) -> Frames:
+        self.master.start()
+        return self.publish([], engine=True)
+
+    def apply(self, entry: LogEntry) -> Refusal | Frames:
+        """Apply a log entry: the updates it makes, or why it is refused (then nothing
+        changed). Entries are numbered: the next must be ``applied + 1``."""
+        refusal = self.refusal(entry)
+        if refusal is not None:
+            return refusal
+        data = entry.data
+        kind = entry.kind
+        items: list[tuple[Audience, dict[str, Any]]] = []
+        engine = False
+        if kind == "answer":
+            problem = self.master.answer(data["id"], data["values"])
+            if problem is not None:
+                return Refusal(Code.BAD_ANSWER, problem)
+            engine = True
+        elif kind == "assign":
+            problem = self.master.assign(data["actor"], data["seat"])
+            if problem is not None:
+                return Refusal(Code.BAD_COMMAND, problem)
+            engine = True
+            self.seat_lists = None
+        elif kind == "seat":
+            self.streams[data["seat"]] = Stream(data["seat"], data["label"])
+            self.seat_lists = None
+        elif kind in ("chat", "roll"):
+            items.extend(self.chat_items(entry))
+        elif kind in ("pause", "resume"):
+            self.paused = kind == "pause"
+        elif kind == "end":
+            self.closed = True
+        self.applied = entry.index
+        return self.publish(items, engine)
+
+    def refusal(self, entry: LogEntry) -> Refusal | None:
+        data, kind = entry.data, entry.kind
+        seat = data.get("seat") if kind == "answer" else data.get("from")
+        if self.closed:
+            return Refusal(Code.ENDED, "the session is over")
+        if kind == "answer":
+            question = self.master.question(data["id"])
+            if question is None or (seat != GM and question.to != seat):
+                return Refusal(
+                    Code.UNKNOWN_QUESTION, f"no open question of yours is '{data['id']}'"
+                )
+            if self.paused and seat != GM:
+                return Refusal(Code.PAUSED, "the GM has paused the session")
+        elif kind in ("chat", "roll"):
+            to = data.get("to")
+            if to is not None and to not in self.streams:
+                return Refusal(Code.BAD_COMMAND, f"there is no seat '{to}'")
+        elif kind == "assign" and data["seat"] not in self.streams:
+            return Refusal(Code.BAD_COMMAND, f"there is no seat '{data['seat']}'")
+        elif kind == "seat" and data["seat"] in self.streams:
+            return Refusal(Code.BAD_COMMAND, f"there is a seat '{data['seat']}' already")
+        return None
+
+    def chat_items(self, entry: LogEntry) -> list[tuple[Audience, dict[str, Any]]]:
+        """A chat line or a roll, and who sees it: everyone, or the sender, the seat it
+        is for and the GM. A secret roll's result reaches only the roller and the GM; the
+        others see that there was one."""
+        data = entry.data
+        sender, to = data["from"], data.get("to")
+        item: dict[str, Any] = {"kind": entry.kind, "tick": self.master.tick, "from": sender}
+        if to is not None:
+            item["to"] = to
+        item["text"] = data["text"]
+        if data.get("secret"):
+            item["secret"] = True
+            others = set(self.streams) - {GM, sender}
+            hidden = {"kind": "roll", "tick": item["tick"], "from": sender, "secret": True}
+            return [({GM, sender}, item), (others, hidden)]
+        return [({sender, to, GM} if to is not None else None, item)]
+
+    # ------------------------------------------------------------ what each seat is sent
+
+    def publish(self, items: list[tuple[Audience, dict[str, Any]]], engine: bool) -> Frames:
+        routed = self.route_records()
+        frames: Frames = {}
+        open_questions = self.master.open_questions() if engine else []
+        views = engine
+        if engine:
+            key = self.master.view_key()
+            views = key != self.view_key
+            if views:
+                self.seat_lists = None  # rules may have handed actors to other seats
+            self.view_key = key
+        for seat, stream in self.streams.items():
+            update: dict[str, Any] = {}
+            messages = [m for audience, m in routed if _reaches(audience, seat)]
+            messages += [m for audience, m in items if _reaches(audience, seat)]
+            changed_state = False
+            if views or stream.view is None:
+                changed_state = self.update_view(stream, update)
+            elif engine and stream.view["tick"] != self.master.tick:
+                stream.view = {**stream.view, "tick": self.master.tick}
+                update["view"] = {"tick": self.master.tick}
+            if engine:
+                changed_state = self.update_questions(stream, update, open_questions) or (
+                    changed_state
+                )
+            self.update_meta(stream, update)
+            if messages:
+                update["messages"] = messages
+                stream.messages.extend(messages)
+            if not update:
+                continue
+            stream.seq += 1
+            if changed_state:
+                stream.state_seq = stream.seq
+            frame = encode({"type": "update", "seq": stream.seq, **update})
+            stream.keep(stream.seq, frame)
+            frames[seat] = frame
+        return frames
+
+    def route_records(self) -> list[tuple[Audience, dict[str, Any]]]:
+        records = self.master.records(self.shown)
+        self.shown += len(records)
+        routed: list[tuple[Audience, dict[str, Any]]] = []
+        for record in records:
+            found = self.route(record)
+            if found is not None:
+                routed.append(found)
+        return routed
+
+    def route(self, record: Record) -> tuple[Audience, dict[str, Any]] | None:
+        kind, tick = record["kind"], record["tick"]
+        if kind == "message":
+            text = record["text"]
+            if record.get("format") == "html":
+                text = clean_html(text, self.image_base)
+            item = {"kind": "message", "tick": tick, "to": record["to"], "text": text}
+            item["format"] = record.get("format", "text")
+            return {record["to"], GM}, item
+        if kind == "answer":
+            item = {"kind": "answer", "tick": tick, "from": record["from"]}
+            item["values"] = record.get("values", {})
+            return {record["from"], GM}, item
+        if kind == "error":
+            item = {"kind": "error", "tick": tick, "text": record["message"]}
+            item["where"] = record.get("where", "")
+            return {GM}, item
+        return None  # queries go as questions; the end as the status
+
+    def update_view(self, stream: Stream, update: dict[str, Any]) -> bool:
+        after = seat_view(self.master, stream.seat)
+        delta = view_delta(stream.view, after)
+        stream.view = after
+        if not delta:
+            return False
+        update["view"] = delta
+        new_maps = {path: self.map_of(path) for path in after["areas"] if path not in stream.maps}
+        if stream.seat == GM:
+            new_maps = {n.path: self.map_of(n.path) for n in self.master.areas()}
+            new_maps = {p: m for p, m in new_maps.items() if p not in stream.maps}
+        if new_maps:
+            stream.maps.update(new_maps)
+            update["maps"] = new_maps
+        return set(delta) != {"tick"}
+
+    def update_questions(
+        self, stream: Stream, update: dict[str, Any], questions: list[Any]
+    ) -> bool:
+        mine = {q.id: q for q in questions if stream.seat == GM or q.to == stream.seat}
+        opened = [query_spec(q, self.master) for key, q in mine.items() if key not in stream.open]
+        closed = [key for key in stream.open if key not in mine]
+        for key in closed:
+            del stream.open[key]
+        for spec in opened:
+            stream.open[spec["id"]] = spec
+        if opened:
+            update["opened"] = opened
+        if closed:
+            update["closed"] = closed
+        return bool(opened or closed)
+
+    def update_meta(self, stream: Stream, update: dict[str, Any]) -> None:
+        if self.seat_lists is None:  # made again when seats or actors' players change
+            self.seat_lists = (self.seat_list(False), self.seat_list(True))
+        seats = self.seat_lists[stream.seat == GM]
+        if self.seats_sent.get(stream.seat) != seats:
+            self.seats_sent[stream.seat] = seats
+            update["seats"] = seats
+        status = self.status()
+        if self.status_sent.get(stream.seat) != status:
+            self.status_sent[stream.seat] = status
+            update["status"] = status
+
+    def map_of(self, path: str) -> dict[str, Any]:
+        found = self.maps.get(path)
+        if found is None:
+            node = self.master.area(path)
+            found = self.maps[path] = area_map(node) if node is not None else {"path": path}
+        return found
+
+    def seat_list(self, for_gm: bool) -> list[dict[str, Any]]:
+        """The seats, for everyone; the GM also sees whose actors sit where."""
+        seats: list[dict[str, Any]] = [
+            {"seat": s.seat, "label": s.label} for s in self.streams.values()
+        ]
+        if for_gm:
+            actors = self.master.actors()
+            for seat in seats:
+                seat["actors"] = [
+                    {"label": a.label, "name": a.name}
+                    for a in actors
+                    if a.participant == seat["seat"]
+                ]
+        return seats
+
+    def status(self) -> dict[str, Any]:
+        return {
+            "paused": self.paused,
+            "ended": "closed" if self.closed else self.master.ended,
+            "tick": self.master.tick,
+        }
+
+    # ------------------------------------------------------------ catching up
+
+    def snapshot(self, seat: str) -> bytes:
+        """Everything the seat's client shows, as of the seat's last update."""
+        stream = self.streams[seat]
+        view = stream.view or {"tick": 0, "actors": {}, "areas": {}, "objects": {}}
+        return encode(
+            {
+                "type": "snapshot",
+                "seq": stream.seq,
+                "view": view_lists(view),
+                "maps": {path: self.map_of(path) for path in sorted(stream.maps)},
+                "messages": list(stream.messages),
+                "questions": list(stream.open.values()),
+                "seats": self.seats_sent.get(seat, self.seat_list(seat == GM)),
+                "status": self.status_sent.get(seat, self.status()),
+            }
+        )
+
+    def catch_up(self, seat: str, last: int | None) -> list[bytes]:
+        """What a client that saw the seat's updates up to ``last`` needs: the updates
+        after it, or a snapshot when that is shorter (or they are no longer kept)."""
+        stream = self.streams[seat]
+        if last is not None and last == stream.seq:
+            return []
+        if last is None or last > stream.seq:
+            return [self.snapshot(seat)]
+        missed = [frame for seq, frame in stream.history if seq > last]
+        first = next((seq for seq, _ in stream.history if seq > last), None)
+        if first != last + 1:
+            return [self.snapshot(seat)]
+        snapshot = self.snapshot(seat)
+        if sum(len(frame) for frame in missed) >= len(snapshot):
+            return [snapshot]
+        return missed
+
+
+def _reaches(audience: Audience, seat: str) -> bool:
+    return audience is None or seat in audience

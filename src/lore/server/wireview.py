@@ -1,0 +1,182 @@
+"""What goes over the wire for a seat: its view, the maps of its areas, its questions.
+
+The view is the engine's (``lore.engine.views``: what the seat's participant may know),
+put in the shape the clients use: collections by id, so that a change is sent as the
+items that changed. Nothing is added to a player's view but the static maps of the areas
+the engine's view already holds; the GM's view also marks the objects hidden by secrets.
+Other participants' actors show no ``knownSecrets`` (which secrets someone else knows is
+theirs).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lore.engine.queries import Input, Query, plain
+from lore.engine.views import GM
+from lore.runtime.quantity import Quantity
+from lore.runtime.values import Range
+from lore.server.master import Master
+from lore.world.geometry import LinkedGeometry, PointGeometry, SectionedGeometry
+from lore.world.model import AreaNode
+
+COLLECTIONS = ("actors", "areas", "objects")
+Items = dict[str, dict[str, Any]]
+
+
+def seat_view(master: Master, seat: str) -> dict[str, Any]:
+    """The seat's view: ``tick`` and its collections (``actors``, ``areas``,
+    ``objects``), each a dict from an item's id to the item."""
+    found = master.view(seat)
+    actors: Items = {item["id"]: item for item in found["actors"]}
+    areas: Items = {}
+    for item in found["areas"]:
+        item = {key: value for key, value in item.items() if key != "places"}
+        areas[item["path"]] = item
+    objects: Items = {}
+    hidden = master.hidden() if seat == GM else {}
+    for item in found["objects"]:
+        if seat != GM:
+            item = {key: value for key, value in item.items() if key != "knownSecrets"}
+        marks = hidden.get(item["id"])
+        if marks:
+            item = {**item, "hidden": marks["keys"], "seenBy": marks["seenBy"]}
+        objects[item["id"]] = item
+    return {"tick": found["tick"], "actors": actors, "areas": areas, "objects": objects}
+
+
+def view_lists(found: dict[str, Any]) -> dict[str, Any]:
+    """A seat view with its collections as lists (as a snapshot sends them)."""
+    return {
+        "tick": found["tick"],
+        **{name: list(found[name].values()) for name in COLLECTIONS},
+    }
+
+
+def view_delta(before: dict[str, Any] | None, after: dict[str, Any]) -> dict[str, Any]:
+    """What changed from ``before`` to ``after``: the tick, the items put (new or
+    changed) and the ids dropped, per collection. Empty when nothing changed."""
+    delta: dict[str, Any] = {}
+    if before is None or before["tick"] != after["tick"]:
+        delta["tick"] = after["tick"]
+    put: dict[str, list[dict[str, Any]]] = {}
+    drop: dict[str, list[str]] = {}
+    for name in COLLECTIONS:
+        old: Items = before[name] if before is not None else {}
+        new: Items = after[name]
+        changed = [item for key, item in new.items() if old.get(key) != item]
+        gone = [key for key in old if key not in new]
+        if changed:
+            put[name] = changed
+        if gone:
+            drop[name] = gone
+    if put:
+        delta["put"] = put
+    if drop:
+        delta["drop"] = drop
+    return delta
+
+
+# ------------------------------------------------------------ maps
+
+
+def area_map(node: AreaNode) -> dict[str, Any]:
+    """An area's map as the client draws it: its geometry and the areas inside it."""
+    geometry = node.geometry
+    found: dict[str, Any] = {"path": node.path, "label": node.label, "scale": node.scale}
+    if isinstance(geometry, SectionedGeometry):
+        terrains = sorted(geometry.terrains())
+        index = {name: i for i, name in enumerate(terrains)}
+        found["style"] = "Sectioned2D"
+        found["kind"] = geometry.kind
+        found["terrains"] = terrains
+        found["rows"] = [
+            [
+                [
+                    index.get(section.terrain, -1) if section.terrain is not None else -1,
+                    1 if section.prohibited else 0,
+                    section.description,
+                ]
+                for section in line
+            ]
+            for line in geometry.lines
+        ]
+    elif isinstance(geometry, LinkedGeometry):
+        found["style"] = "Linked"
+        found["nodes"] = [
+            {
+                "label": label,
+                "links": [{"to": link.to, "distance": link.distance} for link in links],
+            }
+            for label, links in geometry.nodes
+        ]
+    elif isinstance(geometry, PointGeometry):
+        found["style"] = "Point"
+        found["points"] = list(geometry.labels)
+    else:
+        found["style"] = None
+    found["children"] = [
+        {"label": child.label, "path": child.path, "place": child.place}
+        for child in node.children.values()
+    ]
+    return found
+
+
+# ------------------------------------------------------------ questions
+
+
+def query_spec(query: Query, master: Master) -> dict[str, Any]:
+    """An open question as a dialog: its title, the texts shown as they are, and an
+    input per answer member (described generically, so new kinds of input fit)."""
+    spec: dict[str, Any] = {
+        "id": query.id,
+        "to": query.to,
+        "title": query.title,
+        "texts": [{"name": name, "text": text} for name, text in query.texts],
+        "inputs": [input_spec(item) for item in query.inputs],
+    }
+    area = location_area(query, master)
+    if area is not None:
+        spec["area"] = area.path
+        start = master.start_of(query.to, area)
+        if start is not None:
+            spec["from"] = start
+    return spec
+
+
+def input_spec(item: Input) -> dict[str, Any]:
+    """The engine's description of an input (name, type, kind, choices with captions,
+    picks, range, default: it leads, so new kinds of input fit), with the unit and the
+    range's bounds as numbers for a number field."""
+    spec = item.describe()
+    if item.type.unit is not None:
+        spec["unit"] = item.type.unit
+    if item.allowed is not None:
+        spec["bounds"] = bounds(item.allowed)
+    return spec
+
+
+def bounds(allowed: Range) -> dict[str, Any]:
+    def number(value: Any) -> Any:
+        if isinstance(value, Quantity):
+            return value.amount()
+        return plain(value)
+
+    return {
+        "low": number(allowed.low),
+        "high": number(allowed.high),
+        "lowOpen": allowed.low_open,
+        "highOpen": allowed.high_open,
+    }
+
+
+def location_area(query: Query, master: Master) -> AreaNode | None:
+    """The area whose places a location question offers (all its choices in one area),
+    so that the client lets the places be picked on that area's map."""
+    for item in query.inputs:
+        if item.type.name != "loc" or not item.choices:
+            continue
+        paths = {choice.split("[", 1)[0] for choice in item.choices}
+        if len(paths) == 1:
+            return master.area(paths.pop())
+    return None

@@ -1,0 +1,156 @@
+// Dialogs built from a question's spec: its title, the texts shown as they are, and one
+// control per input, chosen from the input's description (so new kinds of input fit):
+// choices as buttons with their captions (or checkboxes when several may be picked),
+// numbers with their unit and range, yes/no, text, and places picked on the map.
+
+import { t } from "./i18n.js";
+
+function node(tag, attrs, parent, content) {
+  const found = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (key === "class") found.className = value;
+    else found.setAttribute(key, value);
+  }
+  if (content !== undefined) found.textContent = content;
+  if (parent) parent.appendChild(found);
+  return found;
+}
+
+// A choice is {id, caption} (an older server sent the bare id).
+export function choiceId(choice) {
+  return choice !== null && typeof choice === "object" ? choice.id : choice;
+}
+
+function captionOf(input, index, state) {
+  const choice = input.choices[index];
+  const id = String(choiceId(choice));
+  if (input.type === "loc" && state.placeLabel) return state.placeLabel(id);
+  const caption = choice !== null && typeof choice === "object" ? choice.caption : null;
+  return caption || (input.captions && input.captions[index]) || id;
+}
+
+function isMany(input) {
+  return input.kind === "choices" || (input.most !== undefined && input.most !== null);
+}
+
+function isNumber(input) {
+  return String(input.type).startsWith("unit[") || ["integer", "real", "number"].includes(input.type);
+}
+
+// The control of one input; returns a function giving its value (undefined: not given).
+function control(input, box, state) {
+  const label = node("div", { class: "input-name" }, box, input.name);
+  if (input.unit) label.textContent += ` [${input.unit}]`;
+  if (input.choices && input.type === "loc" && state.spec.area) {
+    node("p", { class: "hint" }, box, t("pickOnMap"));
+  }
+  if (input.choices && isMany(input)) {
+    const list = node("div", { class: "choices many" }, box);
+    if (input.least !== undefined) {
+      node("span", { class: "hint" }, box, `${input.least}–${input.most ?? input.choices.length}`);
+    }
+    const boxes = input.choices.map((choice, i) => {
+      const item = node("label", { class: "check" }, list);
+      const check = node("input", { type: "checkbox", value: String(i) }, item);
+      node("span", {}, item, captionOf(input, i, state));
+      return check;
+    });
+    return () => input.choices.filter((_, i) => boxes[i].checked).map(choiceId);
+  }
+  if (input.choices) {
+    const list = node("div", { class: "choices" }, box);
+    const buttons = input.choices.map((choice, i) => {
+      const button = node("button", { type: "button", class: "choice" }, list, captionOf(input, i, state));
+      button.dataset.value = String(choiceId(choice));
+      button.addEventListener("click", () => state.choose(input.name, choiceId(choice)));
+      return button;
+    });
+    state.marks[input.name] = () => {
+      for (const button of buttons) {
+        button.classList.toggle("picked", button.dataset.value === String(state.values[input.name]));
+      }
+    };
+    return () => state.values[input.name];
+  }
+  if (input.type === "boolean") {
+    const check = node("input", { type: "checkbox" }, box);
+    if (input.default === true) check.checked = true;
+    return () => check.checked;
+  }
+  const field = node("input", { type: isNumber(input) ? "number" : "text", name: input.name }, box);
+  if (isNumber(input)) {
+    field.step = input.type === "integer" ? "1" : "any";
+    if (input.bounds) {
+      field.min = String(input.bounds.low);
+      field.max = String(input.bounds.high);
+    }
+  }
+  if (input.default !== undefined) field.value = String(input.default);
+  if (input.range) node("span", { class: "hint" }, box, input.range);
+  return () => {
+    if (field.value === "") return undefined;
+    if (!isNumber(input)) return field.value;
+    const number = Number(field.value);
+    return input.type === "integer" || Number.isInteger(number) ? Math.trunc(number) : number;
+  };
+}
+
+// A dialog for `spec`; `actions.submit(values)` sends the answer; `actions.pick(name, value)`
+// tells the map a place was chosen (for the route preview); `actions.placeLabel(location)`
+// names a place for its button.
+export function buildDialog(spec, actions) {
+  const box = node("article", { class: "dialog" });
+  box.dataset.id = spec.id;
+  const title = node("h3", {}, box, spec.title);
+  if (actions.forLabel) node("span", { class: "for" }, title, ` (${t("forSeat")} ${actions.forLabel})`);
+  for (const item of spec.texts) {
+    if (item.name === "map" && spec.area) continue; // drawn on the map instead
+    const para = node(item.name === "map" ? "pre" : "p", { class: `text text-${item.name}` }, box, item.text);
+    if (item.name !== "message" && item.name !== "map") para.textContent = `${item.name}: ${item.text}`;
+  }
+  const state = { spec, values: {}, marks: {}, choose: null, placeLabel: actions.placeLabel };
+  const readers = {};
+  const single = spec.inputs.length === 1 && spec.inputs[0].choices && !isMany(spec.inputs[0]);
+  const routeLine = node("p", { class: "route-line" }, box);
+  const problem = node("p", { class: "problem", role: "alert" }, box);
+  const submit = () => {
+    const values = {};
+    for (const input of spec.inputs) {
+      const value = readers[input.name]();
+      if (value !== undefined) values[input.name] = value;
+    }
+    actions.submit(values);
+  };
+  state.choose = (name, value) => {
+    state.values[name] = value;
+    for (const mark of Object.values(state.marks)) mark();
+    const input = spec.inputs.find((i) => i.name === name);
+    if (input && input.type === "loc" && spec.area) {
+      actions.pick(name, value);
+      return; // a route is shown first; the answer button confirms it
+    }
+    if (single) submit();
+  };
+  for (const input of spec.inputs) {
+    const part = node("div", { class: "input" }, box);
+    readers[input.name] = control(input, part, state);
+  }
+  box.appendChild(routeLine);
+  box.appendChild(problem);
+  const hasLocation = spec.inputs.some((i) => i.type === "loc" && spec.area);
+  if (!single || hasLocation) {
+    const button = node("button", { type: "button", class: "submit" }, box, t("answer"));
+    button.addEventListener("click", submit);
+  }
+  return {
+    element: box,
+    choose: (name, value) => state.choose(name, value),
+    showRoute: (text) => {
+      routeLine.textContent = text;
+    },
+    showProblem: (text) => {
+      problem.textContent = text;
+    },
+    values: state.values,
+  };
+}

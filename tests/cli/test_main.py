@@ -1,0 +1,76 @@
+"""The `lore` command itself: the list of commands, and what each command imports."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from lore.cli.main import COMMANDS, build_parser, main
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_help_lists_every_command_with_its_help(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["--help"])
+    assert stop.value.code == 0
+    out = capsys.readouterr().out
+    for name, (_, help_text) in COMMANDS.items():
+        assert f"    {name}" in out
+        assert help_text in out
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_each_command_has_its_arguments_and_handler(name: str) -> None:
+    parser = build_parser(name)
+    choices = parser._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    sub = choices[name]
+    assert sub.get_default("handler") is not None
+    assert sub.description  # `lore NAME --help` says what the command does
+
+
+def imported_by(*argv: str) -> set[str]:
+    """The modules of Lore that running `lore ARGV` imports (in a fresh interpreter)."""
+    code = (
+        "import json, sys\n"
+        "from lore.cli.main import main\n"
+        "try:\n"
+        f"    main({list(argv)!r})\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO
+    )
+    return set(json.loads(done.stdout.splitlines()[-1]))
+
+
+def test_version_imports_no_command() -> None:
+    modules = imported_by("--version")
+    assert not {name for name in modules if name.startswith("lore.cli.")} - {"lore.cli.main"}
+    assert "lore.syntax.parser" not in modules
+
+
+def test_check_imports_neither_the_engine_nor_slow_libraries() -> None:
+    modules = imported_by("check", "examples/hello.lore")
+    assert "lore.semantics.checker" in modules
+    for slow in ("lore.engine.session", "lore.analysis.simulate", "xmlschema", "tqdm"):
+        assert slow not in modules, slow
+    assert "multiprocessing" not in modules
+    assert "lore.world.geometry" not in modules  # hello.lore has no map
+
+
+def test_the_command_flushes_its_output_and_exit_code_before_it_ends(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.lore"
+    bad.write_text("section s {\n x = 1 + ;\n}\n", encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "lore", "check", str(bad)], capture_output=True, text=True
+    )
+    assert done.returncode == 1
+    assert "bad.lore:2:" in done.stdout
+    assert "1 error" in done.stderr

@@ -1,0 +1,131 @@
+"""`lore run` stopped by signals and failing disks: SIGTERM and SIGHUP save like Ctrl-C, a
+Ctrl-C while Lore is still loading is no traceback, a transcript on a full disk is an
+I/O error naming it (and the session is still saved)."""
+
+from __future__ import annotations
+
+import json
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from lore.cli.main import main
+from tests.cli.test_run_command import ASKING, answers_file, write
+from tests.cli.test_run_interrupt import read_lines
+
+REPO = Path(__file__).resolve().parents[2]
+TAVERN = REPO / "examples" / "tavern" / "scenario.lore"
+
+
+@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGHUP])
+def test_sigterm_and_sighup_stop_the_session_and_save_it(tmp_path: Path, number: int) -> None:
+    save = tmp_path / "s.lore"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "lore", "run", str(TAVERN), "--save", str(save)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.write("2\n")  # Aki talks
+    process.stdin.flush()
+    lines = read_lines(process.stdout)
+    deadline = time.monotonic() + 30
+    while not any("== ren@example.org" in line for line in lines):
+        assert time.monotonic() < deadline, "the session did not take the answer"
+        time.sleep(0.05)
+    time.sleep(0.2)  # waiting for Ren at the terminal
+    process.send_signal(number)
+    _, err = process.communicate(timeout=30)
+    assert process.returncode == 128 + number, err
+    assert "Traceback" not in err
+    text = save.read_text(encoding="utf-8")
+    assert "count = 1;" in text and '\\"plan\\":\\"talk\\"' in text
+
+
+STARTER = """
+import sys
+print("ready", flush=True)
+from lore.cli.main import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_ctrl_c_while_lore_loads_is_no_traceback(tmp_path: Path) -> None:
+    """What the `lore` command does (its script imports `main` and calls it), killed
+    with SIGINT at random moments of its first second."""
+    rng = random.Random(13)
+    for _ in range(5):
+        process = subprocess.Popen(
+            [sys.executable, "-c", STARTER, "run", str(TAVERN), "--save", str(tmp_path / "s")],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        assert process.stdout is not None and process.stdout.readline() == "ready\n"
+        time.sleep(rng.uniform(0.0, 0.8))
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=30)
+        assert "Traceback" not in err, err
+        assert process.returncode == 130, err
+
+
+def test_a_transcript_on_a_full_disk_is_an_io_error_and_the_save_is_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    program = write(tmp_path / "asking.lore", ASKING)
+    answers = answers_file(tmp_path, {"hero@example.org": [{"stance": "high", "step": 1}]})
+    save = tmp_path / "s.lore"
+    status = main(
+        [
+            "run",
+            str(program),
+            "--answers",
+            str(answers),
+            "--transcript",
+            "/dev/full",
+            "--save",
+            str(save),
+        ]
+    )
+    err = capsys.readouterr().err
+    assert status == 1
+    assert "lore: error: cannot write the transcript /dev/full: No space left on device" in err
+    assert "rule error" not in err and "Traceback" not in err
+    assert "count = 1;" in save.read_text(encoding="utf-8")
+
+
+def test_a_closed_output_does_not_stop_the_session(tmp_path: Path) -> None:
+    """`lore run ... | head -1`: the messages after the first go nowhere, the session
+    goes on, and the save holds it whole."""
+    scenario = REPO / "examples" / "tavern" / "scenario.lore"
+    answers = REPO / "examples" / "tavern" / "answers.json"
+    save = tmp_path / "s.lore"
+    command = [
+        sys.executable,
+        "-m",
+        "lore",
+        "run",
+        str(scenario),
+        "--answers",
+        str(answers),
+        "--save",
+        str(save),
+    ]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdout is not None
+    process.stdout.readline()
+    process.stdout.close()  # what `head -1` does
+    _, err = process.communicate(timeout=60)
+    assert b"Traceback" not in err and b"rule error" not in err
+    count = json.loads(answers.read_text(encoding="utf-8"))
+    total = sum(len(values) for values in count.values())
+    assert f"count = {total};" in save.read_text(encoding="utf-8")

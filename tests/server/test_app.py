@@ -1,0 +1,90 @@
+"""The HTTP side: sessions started from examples and uploads (checked first: nothing is
+made of a bundle with errors), the GM's save, which starts a new session where the old one
+stopped, and a restarted server that goes on with its sessions."""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+from pathlib import Path
+
+from lore.clients.seat import SeatClient
+from tests.server.serving import PAPER, PLAYER, ServerThread, http, links
+
+
+def zipped(files: dict[str, bytes]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name, content in files.items():
+            archive.writestr(name, content)
+    return buffer.getvalue()
+
+
+def paper_files() -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in PAPER.iterdir() if p.suffix in (".lore", ".xml")}
+
+
+def test_an_upload_with_errors_is_refused_with_places_and_nothing_is_made(tmp_path: Path) -> None:
+    with ServerThread(tmp_path) as server:
+        files = paper_files()
+        files["scenario.lore"] = files["scenario.lore"].replace(b"list<Feature>", b"list<Featur>")
+        status, body = http(server.base, "/api/sessions", zipped(files), "application/zip")
+        assert status == 422
+        problems = json.loads(body)["problems"]
+        assert problems[0]["file"] == "scenario.lore" and problems[0]["line"] > 1
+        assert "unknown type 'Featur'" in problems[0]["text"] and "^" in problems[0]["text"]
+        status, body = http(
+            server.base, "/api/sessions", zipped({"../x.lore": b"x"}), "application/zip"
+        )
+        assert status == 422 and "outside the bundle" in body.decode()
+        assert server.server is not None and server.server.rooms.by_id == {}
+        status, body = http(server.base, "/api/sessions", json.dumps({"source": "nope"}).encode())
+        assert status == 422
+
+
+def test_a_save_starts_a_new_session_where_the_old_one_stopped(tmp_path: Path) -> None:
+    with ServerThread(tmp_path) as server:
+        seats = links(server.create(), server.base)
+        player = SeatClient(seats[PLAYER])
+        player.connect()
+        player.pump()
+        (question,) = player.state.questions.values()
+        assert player.answer(question["id"], {"action": "move"})["type"] == "ack"
+        player.pump()
+        token = seats["GM"].split("#")[1]
+        assert http(server.base, "/api/save")[0] == 403
+        status, data = http(server.base, "/api/save", headers={"authorization": f"Bearer {token}"})
+        assert status == 200
+        names = zipfile.ZipFile(io.BytesIO(data)).namelist()
+        assert "save.lore" in names and "scenario.lore" in names
+        status, body = http(server.base, "/api/sessions", data, "application/zip")
+        assert status == 201, body
+        again = SeatClient(
+            server.base + next(s["link"] for s in json.loads(body)["seats"] if s["seat"] == PLAYER)
+        )
+        again.connect()
+        again.pump()
+        assert [q["title"] for q in again.state.questions.values()] == ["route in region"]
+
+
+def test_a_restarted_server_goes_on_with_its_sessions(tmp_path: Path) -> None:
+    with ServerThread(tmp_path) as server:
+        seats = links(server.create(), server.base)
+        player = SeatClient(seats[PLAYER])
+        player.connect()
+        player.pump()
+        (question,) = player.state.questions.values()
+        player.answer(question["id"], {"action": "move"})
+        player.pump()
+        seen = player.state.seq
+    with ServerThread(tmp_path) as server:
+        base = server.base
+        player.url = base.replace("http://", "ws://") + "/ws"
+        player.raw.clear()
+        player.connect()
+        player.pump()
+        assert [json.loads(f)["type"] for f in player.raw] == ["welcome", "presence"]
+        assert player.state.seq == seen
+        (route,) = player.state.questions.values()
+        assert player.answer(route["id"], {"goal": "/region[dungeon]"})["type"] == "ack"

@@ -1,0 +1,148 @@
+"""The web client in a real browser (Debian's chromium, driven by Playwright): the GM
+starts a session of the paper's scenario, a player joins from a second browser context,
+walks to the dungeon and to the altar through the dialogs and the map, and searches.
+
+The player's map shows the chest only once the search has found it; the GM's shows it
+all along, marked hidden. Screenshots of both screens are saved in
+``test-artifacts/browser/`` (look at them when the client changes).
+"""
+
+from __future__ import annotations
+
+import io
+import shutil
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
+
+from tests.server.serving import PAPER, REPO, ServerThread
+
+ARTIFACTS = REPO / "test-artifacts" / "browser"
+CHROMIUM_FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+CHEST = 'g.token.object[data-id="scenario.chest"]'
+
+
+def chromium() -> str:
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    if found is None:
+        pytest.fail(
+            "chromium is not installed: scripts/test installs it (apt-get install chromium"
+            " fonts-noto-cjk) when it runs as root",
+            pytrace=False,
+        )
+    return found
+
+
+@pytest.fixture
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        found = playwright.chromium.launch(executable_path=chromium(), args=CHROMIUM_FLAGS)
+        yield found
+        found.close()
+
+
+def shot(page: Page, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def broken_zip() -> bytes:
+    """The paper's scenario with the paper's own misprint (``Featur``)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for path in PAPER.iterdir():
+            content = path.read_bytes()
+            if path.name == "scenario.lore":
+                content = content.replace(b"list<Feature>", b"list<Featur>", 1)
+            archive.writestr(path.name, content)
+    return buffer.getvalue()
+
+
+def dialog(page: Page, title: str) -> Locator:
+    return page.locator("article.dialog", has_text=title).first
+
+
+def choose(page: Page, caption: str) -> None:
+    dialog(page, "どうしますか？").get_by_role("button", name=caption, exact=True).click()
+
+
+def test_a_gm_and_a_player_play_the_papers_scenario(tmp_path: Path, browser: Browser) -> None:
+    with ServerThread(tmp_path) as server:
+        gm = browser.new_context(viewport={"width": 1280, "height": 900}, locale="ja-JP").new_page()
+        errors: list[str] = []
+        gm.on("pageerror", lambda error: errors.append(str(error)))
+        gm.goto(server.base + "/")
+        # A bundle with an error is refused, shown with its place and a caret.
+        gm.locator("#upload").set_input_files(
+            files=[{"name": "broken.zip", "mimeType": "application/zip", "buffer": broken_zip()}]
+        )
+        expect(gm.locator("#problemText")).to_contain_text("scenario.lore:")
+        expect(gm.locator("#problemText")).to_contain_text("^^^^^^")
+        shot(gm, "0-gm-upload-refused")
+        gm.locator('button[data-source="paper"]').click()
+        invite = gm.locator("a.invite-link").get_attribute("href")
+        assert invite is not None and "/play#" in invite
+        shot(gm, "0-gm-created")
+        gm.locator("a.open-gm").click()
+        expect(gm.locator("#gm")).to_be_visible()
+
+        player = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US")
+        me = player.new_page()
+        me.on("pageerror", lambda error: errors.append(str(error)))
+        me.goto(invite)
+        expect(me.locator("#presence li.online")).to_have_count(2)
+        expect(
+            gm.locator('#presence li.online[data-seat="Chihiro_Shiiji@xmpp.xgmtk.org"]')
+        ).to_be_visible()
+        shot(me, "1-player-start")
+
+        # To the dungeon: move, then the destination picked on the region's map.
+        choose(me, "移動する")
+        me.locator('g.place.choice[data-place="dungeon"]').click()
+        expect(me.locator("article.dialog .route-line")).to_contain_text("start_point → dungeon")
+        shot(me, "2-player-route")
+        me.locator("article.dialog .submit").click()
+        expect(me.locator("#clock")).to_have_text("Day 1, 00:45")
+        choose(me, "探す")  # at the dungeon's entrance: in we go
+        expect(me.locator("#log")).to_contain_text("ダンジョンに入ります。")
+        expect(me.locator("#clock")).to_have_text("Day 1, 00:50")
+
+        # In the dungeon two dialogs are open at once: walk to the altar, and sleep an hour.
+        expect(me.locator("article.dialog")).to_have_count(2)
+        choose(me, "移動する")
+        me.locator('g.place.choice[data-place="1,2"]').click()
+        walk = dialog(me, "route in dungeon")
+        expect(walk.locator(".route-line")).to_contain_text("4,2 → 3,2 → 2,2 → 1,2")
+        assert me.locator(CHEST).count() == 0  # not found yet: not there at all
+        gm.select_option("#areaSelect", "/region/dungeon")
+        expect(gm.locator(CHEST)).to_have_class("token object hidden")  # the GM sees it
+        shot(gm, "3-gm-dungeon-chest-hidden")
+        shot(me, "3-player-dungeon")
+        walk.locator(".submit").click()
+        choose(me, "寝る")
+        hours = dialog(me, "何時間寝ますか？")
+        hours.locator("input[type=number]").fill("1")
+        hours.locator(".submit").click()
+
+        # At the altar: search, and the chest appears.
+        expect(me.locator("#clock")).to_have_text("Day 1, 00:55")
+        assert me.locator(CHEST).count() == 0
+        choose(me, "探す")
+        expect(me.locator("#log")).to_contain_text("宝物が見つかりました！")
+        expect(me.locator(CHEST)).to_have_count(1)
+        expect(gm.locator("#log")).to_contain_text("宝物が見つかりました！")
+        expect(gm.locator(CHEST)).to_have_class("token object hidden seen")  # found by Chihiro
+        shot(me, "4-player-chest-found")
+        shot(gm, "4-gm-chest-found")
+        assert me.locator("#log script").count() == 0
+        assert errors == []

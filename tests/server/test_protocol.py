@@ -1,0 +1,308 @@
+"""The protocol over real sockets: answers round trip, reconnecting with the last sequence
+number, and every kind of bad message refused with its code while the session goes on."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+from lore.clients.seat import JoinError, SeatClient
+from lore.server.connection import Limits
+from tests.server.serving import PLAYER, ServerThread, links
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[ServerThread, dict[str, str]]]:
+    with ServerThread(tmp_path) as server:
+        yield server, links(server.create(), server.base)
+
+
+def joined(link: str) -> SeatClient:
+    client = SeatClient(link)
+    client.connect()
+    client.pump()
+    return client
+
+
+def only_question(client: SeatClient) -> dict[str, Any]:
+    (question,) = client.state.questions.values()
+    return question
+
+
+def updates(raw: list[str]) -> list[dict[str, Any]]:
+    return [f for f in map(json.loads, raw) if f["type"] == "update"]
+
+
+def test_an_answer_is_acknowledged_then_the_next_question_comes(served: Any) -> None:
+    _, seats = served
+    player = joined(seats[PLAYER])
+    first = only_question(player)
+    assert first["title"] == "どうしますか？"
+    assert [c["caption"] for c in first["inputs"][0]["choices"]] == ["探す", "移動する", "寝る"]
+    ack = player.answer(first["id"], {"action": "move"})
+    assert ack["type"] == "ack" and ack["index"] == 1
+    player.pump()
+    route = only_question(player)
+    assert [c["id"] for c in route["inputs"][0]["choices"]] == ["/region[dungeon]"]
+    assert route["area"] == "/region" and route["from"] == "start_point"
+    preview = player.request({"type": "preview", "id": route["id"], "goal": "/region[dungeon]"})
+    assert preview["path"] == ["start_point", "dungeon"] and preview["distance"] == 4000.0
+
+
+def test_a_client_that_reconnects_gets_exactly_what_it_missed(served: Any) -> None:
+    _, seats = served
+    watcher = joined(seats[PLAYER])  # stays connected: sees every update once
+    player = joined(seats[PLAYER])
+    gm = joined(seats["GM"])
+    player.answer(only_question(player)["id"], {"action": "move"})
+    player.pump()
+    last = player.state.seq
+    assert last is not None
+    player.close()
+    # While the player is away, the GM answers for it: the walk to the dungeon.
+    route = next(q for q in gm.pump() and gm.state.questions.values() if q["to"] == PLAYER)
+    assert gm.answer(route["id"], {"goal": "/region[dungeon]"})["type"] == "ack"
+    gm.pump()
+    watcher.pump()
+    player.raw.clear()
+    player.connect()
+    player.pump()
+    missed = updates(player.raw)
+    expected = [u for u in updates(watcher.raw) if u["seq"] > last]
+    assert missed and missed == expected  # nothing missed, nothing twice
+    assert [u["seq"] for u in missed] == list(range(last + 1, last + 1 + len(missed)))
+    assert player.state.questions == watcher.state.questions
+    # Up to date: reconnecting again brings nothing.
+    player.raw.clear()
+    player.connect()
+    player.pump()
+    assert [json.loads(f)["type"] for f in player.raw] == ["welcome", "presence"]
+
+
+def test_without_a_sequence_number_a_client_gets_a_snapshot(served: Any) -> None:
+    _, seats = served
+    player = SeatClient(seats[PLAYER])
+    player.connect()
+    frames = player.pump()
+    snapshot = next(f for f in frames if f["type"] == "snapshot")
+    assert snapshot["seq"] >= 1 and snapshot["questions"] and snapshot["view"]["actors"]
+
+
+def test_a_stale_answer_is_refused_and_changes_nothing(served: Any) -> None:
+    _, seats = served
+    player = joined(seats[PLAYER])
+    question = only_question(player)
+    stale = player.request(
+        {"type": "answer", "id": question["id"], "values": {"action": "move"}, "seq": 0}
+    )
+    assert stale["type"] == "error" and stale["code"] == "stale"
+    assert player.answer(question["id"], {"action": "move"})["type"] == "ack"
+
+
+def test_an_answer_for_another_seat_is_refused(served: Any) -> None:
+    _, seats = served
+    gm = joined(seats["GM"])
+    added = gm.request({"type": "add_seat", "label": "Aki"})
+    assert added["type"] == "ack"
+    gm.pump()
+    other_link = next(s["link"] for s in gm.state.links if s["label"] == "Aki")
+    other = joined(gm.url.replace("ws://", "http://").removesuffix("/ws") + other_link)
+    assert other.state.questions == {}
+    player = joined(seats[PLAYER])
+    question = only_question(player)
+    refused = other.answer(question["id"], {"action": "move"})
+    assert refused["type"] == "error" and refused["code"] == "unknown_question"
+    assert other.answer("99/9/9", {})["code"] == "unknown_question"
+    wrong = player.answer(question["id"], {"action": "dance"})
+    assert wrong["code"] == "bad_answer" and "dance" in wrong["message"]
+    assert question["id"] in player.state.questions
+    assert player.answer(question["id"], {"action": "search"})["type"] == "ack"
+
+
+def raw_socket(server: ServerThread, token: str) -> Any:
+    socket = connect(f"ws://127.0.0.1:{server.port}/ws", max_size=2**24, legacy=True)
+    socket.send(json.dumps({"type": "hello", "token": token}))
+    return socket
+
+
+def frames_until(socket: Any, test: Any, timeout: float = 10.0) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while True:
+        frame: dict[str, Any] = json.loads(
+            socket.recv(timeout=max(0.01, deadline - time.monotonic()))
+        )
+        if test(frame):
+            return frame
+
+
+def test_bad_messages_are_refused_with_their_codes_and_the_session_goes_on(served: Any) -> None:
+    server, seats = served
+    token = seats[PLAYER].split("#", 1)[1]
+    socket = raw_socket(server, token)
+    frames_until(socket, lambda f: f["type"] == "snapshot")
+    cases = {
+        "not json": "malformed",
+        json.dumps({"type": "answer", "id": 5, "values": {}, "seq": 0}): "malformed",
+        json.dumps({"type": "answer", "id": "x", "values": {}, "seq": 0, "extra": 1}): "malformed",
+        json.dumps({"type": "teleport"}): "unknown_type",
+        json.dumps({"no": "type"}): "unknown_type",
+        json.dumps({"type": "chat", "text": "x" * 70_000}): "too_large",
+        json.dumps({"type": "pause"}): "forbidden",
+        json.dumps({"type": "log"}): "forbidden",
+        json.dumps({"type": "chat", "text": "/roll 2X6"}): "bad_roll",
+        json.dumps({"type": "chat", "text": "/roll"}): "bad_roll",
+        json.dumps({"type": "hello", "token": token}): "malformed",
+    }
+    for text, code in cases.items():
+        socket.send(text)
+        frame = frames_until(socket, lambda f: f["type"] == "error")
+        assert frame["code"] == code, (text[:60], frame)
+    socket.close()
+    player = joined(seats[PLAYER])  # the session goes on
+    assert player.answer(only_question(player)["id"], {"action": "move"})["type"] == "ack"
+
+
+def test_a_frame_over_a_mebibyte_closes_the_connection(served: Any) -> None:
+    server, seats = served
+    socket = raw_socket(server, seats[PLAYER].split("#", 1)[1])
+    frames_until(socket, lambda f: f["type"] == "snapshot")
+    socket.send("x" * (2 * 1024 * 1024))
+    with pytest.raises(ConnectionClosed):
+        frames_until(socket, lambda f: False)
+    assert joined(seats[PLAYER]).state.questions  # the session goes on
+
+
+def test_too_many_messages_are_refused_then_allowed_again(tmp_path: Path) -> None:
+    with ServerThread(tmp_path, limits=Limits(rate=5.0, burst=5.0)) as server:
+        seats = links(server.create(), server.base)
+        socket = raw_socket(server, seats[PLAYER].split("#", 1)[1])
+        frames_until(socket, lambda f: f["type"] == "snapshot")
+        for _ in range(12):
+            socket.send(json.dumps({"type": "ping"}))
+        codes = []
+        for _ in range(12):
+            frame = frames_until(socket, lambda f: f["type"] in ("pong", "error"))
+            codes.append(frame.get("code", "pong"))
+        assert codes.count("pong") >= 5 and "rate_limited" in codes
+        time.sleep(1.0)
+        socket.send(json.dumps({"type": "ping"}))
+        assert frames_until(socket, lambda f: f["type"] in ("pong", "error"))["type"] == "pong"
+
+
+def test_a_link_must_be_known_and_hello_comes_first(served: Any) -> None:
+    server, seats = served
+    socket = raw_socket(server, "not-a-token")
+    assert frames_until(socket, lambda f: True)["code"] == "bad_token"
+    with pytest.raises(ConnectionClosed):
+        socket.recv(timeout=5)
+    socket = connect(f"ws://127.0.0.1:{server.port}/ws", legacy=True)
+    socket.send(json.dumps({"type": "ping"}))
+    assert frames_until(socket, lambda f: True)["code"] == "not_hello"
+    with pytest.raises(JoinError):
+        SeatClient(seats[PLAYER].split("#")[0] + "#wrong").connect()
+
+
+def test_pause_stops_the_players_answers_not_the_gms(served: Any) -> None:
+    _, seats = served
+    gm = joined(seats["GM"])
+    player = joined(seats[PLAYER])
+    assert gm.request({"type": "pause"})["type"] == "ack"
+    player.pump()
+    assert player.state.status["paused"] is True
+    question = only_question(player)
+    assert player.answer(question["id"], {"action": "move"})["code"] == "paused"
+    assert gm.request({"type": "resume"})["type"] == "ack"
+    player.pump()
+    assert player.answer(question["id"], {"action": "move"})["type"] == "ack"
+
+
+def test_presence_is_shown_to_all_and_a_revoked_link_stops_working(served: Any) -> None:
+    _, seats = served
+    gm = joined(seats["GM"])
+    player = joined(seats[PLAYER])
+    gm.wait_for(lambda f: f["type"] == "presence" and PLAYER in f["online"])
+    player.close()
+    gm.wait_for(lambda f: f["type"] == "presence" and PLAYER not in f["online"], timeout=5)
+    player.connect()
+    assert gm.request({"type": "revoke", "seat": PLAYER})["type"] == "ack"
+    assert next(s["link"] for s in gm.state.links if s["seat"] == PLAYER) is None
+    with pytest.raises((ConnectionClosed, TimeoutError)):
+        player.wait_for(lambda f: False, timeout=5)
+    assert any(json.loads(f).get("code") == "bad_token" for f in player.raw)
+    with pytest.raises(JoinError):
+        player.connect()
+    assert gm.request({"type": "new_link", "seat": PLAYER})["type"] == "ack"
+    link = next(s["link"] for s in gm.state.links if s["seat"] == PLAYER)
+    assert link is not None
+    assert joined(seats[PLAYER].split("/play")[0] + link).state.questions
+
+
+def test_chat_private_messages_and_secret_rolls(served: Any) -> None:
+    _, seats = served
+    gm = joined(seats["GM"])
+    player = joined(seats[PLAYER])
+    assert player.request({"type": "chat", "text": "こんにちは"})["type"] == "ack"
+    assert gm.request({"type": "chat", "text": "内緒", "to": PLAYER})["type"] == "ack"
+    assert gm.request({"type": "chat", "text": "/roll 3D6+1>=10", "secret": True})["type"] == "ack"
+    assert player.request({"type": "chat", "text": "/r 1d100"})["type"] == "ack"
+    gm.pump()
+    player.pump()
+    seen = [(m["kind"], m.get("text")) for m in player.state.messages if m["kind"] != "answer"]
+    assert seen[:3] == [("chat", "こんにちは"), ("chat", "内緒"), ("roll", None)]
+    assert seen[3][0] == "roll" and seen[3][1].startswith("(1D100) ＞ ")
+    secret = next(m for m in gm.state.messages if m.get("secret"))
+    assert secret["text"].startswith("(3D6+1>=10) ＞ ")
+    # A player's own secret roll (BCDice's S prefix): the player and the GM see it.
+    assert player.request({"type": "chat", "text": "S2D6"})["type"] == "ack"
+    gm.pump()
+    player.pump()
+    assert player.state.messages[-1]["text"].startswith("(2D6) ＞ ")
+    assert gm.state.messages[-1]["text"] == player.state.messages[-1]["text"]
+
+
+def test_a_rule_error_reaches_the_gm_and_other_sessions_go_on(tmp_path: Path) -> None:
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "scenario.lore").write_text(BROKEN, encoding="utf-8")
+    with ServerThread(
+        tmp_path, examples=[bad, Path(__file__).parents[2] / "examples/paper"]
+    ) as server:
+        broken = links(server.create("bad"), server.base)
+        paper = links(server.create("paper"), server.base)
+        gm = joined(broken["GM"])
+        for choice in ("divide", "recurse"):
+            question = only_question(gm)
+            assert gm.answer(question["id"], {"what": choice})["type"] == "ack"
+            gm.pump()
+        errors = [m for m in gm.state.messages if m["kind"] == "error"]
+        assert errors[0]["text"] == "division by zero"
+        assert "deep" in errors[1]["text"] and "scenario.lore:" in errors[1]["where"]
+        assert only_question(gm)  # the broken session goes on too
+        player = joined(paper[PLAYER])
+        assert player.answer(only_question(player)["id"], {"action": "move"})["type"] == "ack"
+
+
+BROKEN = """
+import "basic.lore":url;
+section bad {
+ enum What { divide; recurse; }
+ rule deeper(n : integer) { deeper(n + 1); }
+ rule ask {
+  answer = GM.query("what?", { what = What.input; });
+  select (answer.what) {
+   case (What.divide) { GM.message("x" + (1 / 0)); }
+   default { deeper(0); }
+  }
+ }
+ first = { ticks = 0; priority = 0; handler = @{ bad.ask; }; }:Event;
+ second = { ticks = 1; priority = 0; handler = @{ bad.ask; }; }:Event;
+ third = { ticks = 2; priority = 0; handler = @{ bad.ask; }; }:Event;
+}
+"""

@@ -1,0 +1,93 @@
+"""The stores: the SQLite store and the in-memory one keep the same things the same way;
+the SQLite one keeps them across a reopen, and commits many appends together."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from lore.server.sqlite_store import SQLiteStore, sqlite_path
+from lore.server.store import (
+    ENDED,
+    LogEntry,
+    MemoryStore,
+    SeatRecord,
+    SessionRecord,
+    Snapshot,
+    Store,
+    StoreError,
+    bundle_digest,
+)
+
+FILES = {"scenario.lore": b"section s {}", "maps/cave.xml": b"<geometry/>"}
+
+
+def record(number: int = 1) -> SessionRecord:
+    return SessionRecord(f"s{number}", "A session", bundle_digest(FILES), "scenario.lore", 42, 1.0)
+
+
+def seats(session: str) -> list[SeatRecord]:
+    return [
+        SeatRecord(session, "GM", "GM", "t-gm"),
+        SeatRecord(session, "p@x", "Aki", f"t-{session}"),
+    ]
+
+
+@pytest.mark.parametrize("kind", ["memory", "sqlite"])
+def test_a_store_keeps_sessions_seats_logs_and_snapshots(tmp_path: Path, kind: str) -> None:
+    async def scenario() -> None:
+        store: Store = MemoryStore() if kind == "memory" else SQLiteStore(tmp_path / "s.db")
+        await store.create(record(), FILES, seats("s1"))
+        await store.append("s1", LogEntry(1, "answer", {"id": "0//0", "values": {"a": "五"}}))
+        await store.append("s1", LogEntry(2, "chat", {"text": "hi"}))
+        with pytest.raises(StoreError):
+            await store.append("s1", LogEntry(2, "chat", {"text": "twice"}))
+        await store.put_seat(SeatRecord("s1", "p@x", "Aki", None))
+        await store.put_snapshot("s1", Snapshot(2, b"\x00data"))
+        assert [r.id for r in await store.sessions()] == ["s1"]
+        assert await store.files(record().digest) == FILES
+        assert [(s.seat, s.token) for s in await store.seats("s1")] == [
+            ("GM", "t-gm"),
+            ("p@x", None),
+        ]
+        entries = await store.log("s1")
+        assert [(e.index, e.kind) for e in entries] == [(1, "answer"), (2, "chat")]
+        assert entries[0].data["values"] == {"a": "五"}
+        assert [e.index for e in await store.log("s1", after=1)] == [2]
+        assert await store.snapshot("s1") == Snapshot(2, b"\x00data")
+        await store.set_status("s1", ENDED)
+        assert await store.sessions() == []
+        await store.close()
+
+    asyncio.run(scenario())
+
+
+def test_the_sqlite_store_keeps_everything_across_a_reopen(tmp_path: Path) -> None:
+    async def write() -> None:
+        store = SQLiteStore(tmp_path / "s.db")
+        await store.create(record(), FILES, seats("s1"))
+        await asyncio.gather(
+            *(store.append("s1", LogEntry(i, "chat", {"n": i})) for i in range(1, 201))
+        )
+        await store.close()
+
+    async def read() -> list[int]:
+        store = SQLiteStore(tmp_path / "s.db")
+        found = [e.data["n"] for e in await store.log("s1")]
+        await store.close()
+        return found
+
+    asyncio.run(write())
+    assert asyncio.run(read()) == list(range(1, 201))
+
+
+def test_database_urls() -> None:
+    assert sqlite_path("sqlite:///sessions.db") == Path("sessions.db")
+    assert sqlite_path("sqlite:////var/lore/s.db") == Path("/var/lore/s.db")
+    assert sqlite_path("plain.db") == Path("plain.db")
+    with pytest.raises(ValueError, match="not supported yet"):
+        sqlite_path("postgresql://host/db")
+    with pytest.raises(StoreError, match="cannot open"):
+        SQLiteStore(Path("/nonexistent-folder/x/s.db"))

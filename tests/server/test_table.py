@@ -1,0 +1,101 @@
+"""The table: the same log entries give the same streams, byte for byte (which is how a
+restored session's clients go on), and catching up falls back to a snapshot."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from lore.runtime.compiler import compile_program
+from lore.server import table as table_module
+from lore.server.bundles import checked
+from lore.server.master import Master
+from lore.server.store import LogEntry
+from lore.server.table import Refusal, Table
+from tests.server.serving import EXAMPLES
+
+SEATS = [("aki@example.org", "Aki"), ("ren@example.org", "Ren"), ("sora@example.org", "Sora")]
+
+
+def new_table(seed: int = 5) -> Table:
+    program = compile_program(checked(EXAMPLES / "round", "scenario.lore"))
+    return Table(Master(program, seed), SEATS, "digest")
+
+
+def play(table: Table, turns: int) -> list[dict[str, bytes]]:
+    frames = [table.start()]
+    for turn in range(turns):
+        question = table.master.open_questions()[0]
+        move = "roll" if turn % 3 else "rest"
+        data = {"seat": question.to, "id": question.id, "values": {"move": move}}
+        outcome = table.apply(LogEntry(table.applied + 1, "answer", data))
+        assert not isinstance(outcome, Refusal)
+        frames.append(outcome)
+        if turn == 4:
+            roll: dict[str, Any] = {"from": "GM", "to": None, "secret": True}
+            roll["text"] = "(2D6) > [1,1] > 2"
+            outcome = table.apply(LogEntry(table.applied + 1, "roll", roll))
+            assert not isinstance(outcome, Refusal)
+            frames.append(outcome)
+    return frames
+
+
+def test_the_same_entries_give_the_same_streams() -> None:
+    assert play(new_table(), 12) == play(new_table(), 12)
+    assert play(new_table(5), 12) != play(new_table(6), 12)  # the dice differ
+
+
+def test_a_secret_roll_reaches_the_gm_alone() -> None:
+    table = new_table()
+    frames = play(table, 6)
+    roll = frames[6]
+    gm = json.loads(roll["GM"])["messages"][0]
+    aki = json.loads(roll["aki@example.org"])["messages"][0]
+    assert gm["text"] == "(2D6) > [1,1] > 2" and gm["secret"] is True
+    assert aki == {"kind": "roll", "tick": gm["tick"], "from": "GM", "secret": True}
+
+
+def test_catching_up_gives_the_missed_updates_or_a_snapshot(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    table = new_table()
+    play(table, 9)
+    stream = table.streams["aki@example.org"]
+    last = stream.seq
+    assert table.catch_up("aki@example.org", last) == []
+    missed = table.catch_up("aki@example.org", last - 2)
+    assert [json.loads(f)["seq"] for f in missed] == [last - 1, last]
+    assert json.loads(table.catch_up("aki@example.org", None)[0])["type"] == "snapshot"
+    assert json.loads(table.catch_up("aki@example.org", last + 5)[0])["type"] == "snapshot"
+    monkeypatch.setattr(table_module, "HISTORY_BYTES", 1)
+    play_more = table.master.open_questions()[0]
+    table.apply(
+        LogEntry(
+            table.applied + 1,
+            "answer",
+            {"seat": play_more.to, "id": play_more.id, "values": {"move": "rest"}},
+        )
+    )
+    (only,) = table.catch_up("aki@example.org", 1)  # no longer kept: a snapshot
+    assert json.loads(only)["type"] == "snapshot"
+
+
+def test_refused_entries_change_nothing() -> None:
+    table = new_table()
+    table.start()
+    question = table.master.open_questions()[0]
+    before = (table.applied, {s: t.seq for s, t in table.streams.items()})
+    wrong = [
+        {"seat": "ren@example.org", "id": question.id, "values": {"move": "roll"}},
+        {"seat": question.to, "id": "9/9/9", "values": {}},
+        {"seat": question.to, "id": question.id, "values": {"move": "fly"}},
+    ]
+    codes = [table.apply(LogEntry(1, "answer", data)) for data in wrong]
+    assert [c.code.value for c in codes if isinstance(c, Refusal)] == [
+        "unknown_question",
+        "unknown_question",
+        "bad_answer",
+    ]
+    assert (table.applied, {s: t.seq for s, t in table.streams.items()}) == before

@@ -1,0 +1,51 @@
+"""The benchmarks run (at tiny sizes: their figures are not checked, only that they come)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from benchmarks import engine, memory, sessions, startup
+
+
+def test_engine_benchmark_reports_both_shapes(capsys: pytest.CaptureFixture[str]) -> None:
+    assert engine.main(["--quick", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert {(f["shape"], f["waiting"]) for f in figures} == {
+        (shape, size) for shape in ("lockstep", "staggered") for size in engine.QUICK_SIZES
+    }
+    for f in figures:
+        assert f["events"] == f["waiting"] * f["rounds"]
+        assert f["lore_events_per_s"] > 0 and f["simpy_events_per_s"] > 0
+        assert f["lore_steady_bytes_per_waiting_event"] > 0
+
+
+def test_startup_benchmark_times_lore_beside_python(capsys: pytest.CaptureFixture[str]) -> None:
+    assert startup.main(["--runs", "1", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)["figures"]
+    assert set(figures) == {
+        "python -c pass",
+        startup.BASELINE,
+        "lore --version",
+        "lore check hello.lore",
+    }
+    assert figures[startup.BASELINE]["wall_vs_import_json"] == 1.0
+
+
+def test_sessions_benchmark_makes_sessions_of_one_program(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    if not sessions.SCENARIO.is_file():
+        pytest.fail(f"the paper's scenario is missing: {sessions.SCENARIO}", pytrace=False)
+    assert sessions.main(["--sessions", "5", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["sessions"] == 5
+    assert 0 < figures["shared_kb"] < figures["whole_kb"]
+
+
+def test_memory_benchmark_compares_retained_memory(capsys: pytest.CaptureFixture[str]) -> None:
+    assert memory.main(["--events", "10,50", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert set(figures["retained_bytes"]) == {"10", "50"}
+    assert figures["ratio"] > 0

@@ -1,0 +1,96 @@
+"""`record`: dataclasses whose methods are made when first used behave as dataclasses."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import pickle
+from dataclasses import field
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from lore.records import record
+
+
+@record
+class Point:
+    x: int
+    y: int = 0
+
+
+@record
+class Point3(Point):
+    z: int = 0
+
+
+@record(frozen=False, slots=False)
+class Bag:
+    name: str
+    items: list[int] = field(default_factory=list)
+    note: str = field(default="", compare=False)
+
+
+@record(eq=False)
+class Handle:
+    key: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Twin:
+    x: int
+    y: int = 0
+
+
+def test_a_record_is_a_dataclass() -> None:
+    assert dataclasses.is_dataclass(Point)
+    assert [f.name for f in dataclasses.fields(Point3)] == ["x", "y", "z"]
+    assert Point3.__match_args__ == ("x", "y", "z")
+    assert dataclasses.replace(Point(1, 2), y=5) == Point(1, 5)
+    assert not hasattr(Point(1), "__dict__")  # slotted
+
+
+def test_init_takes_positions_keywords_and_defaults() -> None:
+    assert Point(1) == Point(x=1, y=0)
+    assert Point3(1, 2, 3).z == 3
+    with pytest.raises(TypeError):
+        Point()  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        Point(1, 2, 3)  # type: ignore[call-arg]
+
+
+def test_default_factories_give_each_instance_its_own_value() -> None:
+    first, second = Bag("a"), Bag("b")
+    first.items.append(1)
+    assert second.items == []
+    assert Bag("a", [1], note="x") == Bag("a", [1], note="y")  # note is not compared
+
+
+def test_frozen_records_refuse_assignment() -> None:
+    point = Point(1)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        point.x = 2  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        del point.x  # type: ignore[misc]
+
+
+def test_equality_is_by_class_and_fields() -> None:
+    assert Point(1, 2) != Point3(1, 2)
+    assert Point(1, 2) != (1, 2)
+    assert Handle("a") != Handle("a")  # eq=False: identity
+    with pytest.raises(TypeError):
+        hash(Bag("a"))  # mutable with eq: unhashable, like a dataclass
+
+
+def test_copies_and_pickles_keep_the_fields() -> None:
+    point = Point3(1, 2, 3)
+    assert copy.deepcopy(point) == point
+    assert pickle.loads(pickle.dumps(point)) == point
+
+
+@given(st.integers(), st.integers(), st.integers(), st.integers())
+def test_methods_agree_with_dataclasses(a: int, b: int, c: int, d: int) -> None:
+    assert (Point(a, b) == Point(c, d)) == (Twin(a, b) == Twin(c, d))
+    assert hash(Point(a, b)) == hash(Twin(a, b))
+    assert repr(Point(a, b)) == repr(Twin(a, b)).replace("Twin", "Point")
