@@ -115,6 +115,8 @@ def _problem(
 @cache
 def allowed_attributes(style: str, namespace: str) -> dict[str, frozenset[str]]:
     """The attributes each element of the style's schema may have, by local name."""
+    import xmlschema  # loaded by schema() already
+
     allowed: dict[str, frozenset[str]] = {}
     for element in schema(style, namespace).iter_components(xmlschema.XsdElement):
         if not isinstance(element, xmlschema.XsdElement):
