@@ -233,11 +233,7 @@ def describe(case: Case, outcome: Outcome) -> str:
 # Failures the fuzzer finds in parts of Lore that are being changed elsewhere, by the
 # beginning of their signature, with why: they are reported, but do not fail the run.
 # Remove an entry once its fix has landed.
-KNOWN = {
-    "run: RecursionError at lore/cli/run_command.py:load_answers": (
-        "deeply nested JSON in an answers file (answers files are being reworked)"
-    ),
-}
+KNOWN: dict[str, str] = {}
 
 
 def known(signature: str) -> str | None:
