@@ -256,3 +256,18 @@ def test_load_xml_of_a_file_past_the_limit_is_refused_unread(
         f"of at most {limit} bytes)"
     ) in out
     assert out.count(": error: ") == 1  # read once: the world check does not read it again
+
+
+def test_a_program_built_without_folders_loads_no_xml(tmp_path: Path) -> None:
+    # A Program made by hand (not by a Loader) names no folder it may read: loadXML of
+    # any file is refused rather than read from anywhere.
+    from lore.semantics.check import check_program
+    from lore.semantics.program import Loader, Program
+
+    (tmp_path / "map.xml").write_text('<geometry xmlns="http://www.xgmtk.org/Point"/>', "utf-8")
+    loader = Loader()
+    loader.load_prelude()
+    loader.load_text('section w { g = ("map.xml":url).loadXML; }', "main.lore", tmp_path)
+    assert check_program(loader.program()).ok
+    bare = check_program(Program(loader.modules, loader.diagnostics))
+    assert [d.code for d in bare.diagnostics if d.is_error] == ["check.outside-file"]

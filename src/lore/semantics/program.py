@@ -47,12 +47,12 @@ class Module:
 class Program:
     modules: list[Module]
     diagnostics: list[Diagnostic]
-    # The folders whose files the program may read (see ``Loader``); empty: any.
+    # The folders whose files the program may read (see ``Loader.program``).
     roots: list[Path] = field(default_factory=list)
 
     def allows(self, path: Path) -> bool:
         """Whether the program may read ``path`` (with ``loadXML``)."""
-        return not self.roots or within(path, self.roots)
+        return within(path, self.roots)
 
     @property
     def prelude(self) -> Module:
@@ -158,7 +158,9 @@ class Loader:
         of imports may be long)."""
         key = _resolved(path) if path is not None else None
         if key is not None and key in self.by_path:
-            return self.by_path[key]
+            known = self.by_path[key]
+            known.is_root = known.is_root or root
+            return known
         module = self._parse(key, source, library)
         module.is_root = module.is_root or root
         pending = [(module, self._imports(module))]
