@@ -74,6 +74,11 @@ class Limits:
     # Events waiting at once: events that each schedule several more would otherwise fill
     # the memory.
     max_events: int = 1_000_000
+    # Questions asked in one step: no table answers ten thousand at once, and events that
+    # multiply, each asking, would otherwise keep bots (or people) busy for minutes.
+    max_questions: int = 10_000
+    # Messages sent in one step, for the same reason (a million printed take a minute).
+    max_messages: int = 10_000
     # Rounds of one update phase: alters that request alters run in a further round, and
     # alters that keep requesting each other would otherwise never end.
     max_alter_rounds: int = 100
@@ -667,6 +672,10 @@ class Session:
         rt.suspended = False
         self.step_size = len(entries)
         suspended = False
+        # Events this step may add before the waiting limit: past it, the step stops at
+        # once (a step of half a million handlers that each add three would otherwise run
+        # to its end, and hold all it added, before being dropped).
+        room = self.limits.max_events - self.queued
         try:
             for index, (seq, fn, arg) in enumerate(entries):
                 # What rt.reset(seq, index) does that is not already so (a body restores
@@ -680,6 +689,18 @@ class Session:
                 except Suspend:
                     suspended = True  # its answer comes later: start the others meanwhile
                     rt.depth = 0
+                if len(adds) > room:
+                    break
+            if len(adds) + self.queued > self.limits.max_events:
+                dropped = self.drop_waiting({fn for _, fn, _ in entries} | {a[2] for a in adds})
+                error = LimitExceeded(
+                    f"more than {self.limits.max_events} events would wait: events keep"
+                    f" scheduling more events (this step and the {dropped:,} waiting events"
+                    " of its handlers are dropped)",
+                    "a handler probably schedules several events that each do the same",
+                )
+                error.frames = self.handler_frames(entries)
+                raise error
             if suspended:
                 # The step runs again, from its start, when answers come; nothing of this
                 # run is kept but what was asked and told (not asked or told again).
@@ -688,14 +709,6 @@ class Session:
                 rt.adds = []
                 happenings.discard_step(self)
                 return
-            if len(adds) + self.queued > self.limits.max_events:
-                error = LimitExceeded(
-                    f"more than {self.limits.max_events} events would wait: events keep"
-                    " scheduling more events",
-                    "a handler probably schedules several events that each do the same",
-                )
-                error.frames = self.handler_frames(entries)
-                raise error
             if rt.requests:
                 self.update()
         except BaseException as error:
@@ -751,6 +764,25 @@ class Session:
         error.frames = self.handler_frames(entries)
         self.report(error)
         self.at_once = 0
+
+    def drop_waiting(self, handlers: set[Any]) -> int:
+        """Drop the waiting events whose handler is one of ``handlers`` (events that
+        multiply: dropping only the step that passed the limit would leave the others
+        to multiply again); how many were dropped."""
+        dropped = 0
+        for key in list(self.buckets):
+            bucket = self.buckets[key]
+            kept = [entry for entry in bucket if entry[1] not in handlers]
+            dropped += len(bucket) - len(kept)
+            if kept:
+                self.buckets[key] = kept
+            else:
+                del self.buckets[key]
+        if dropped:
+            self.keys = list(self.buckets)
+            heapq.heapify(self.keys)
+            self.queued -= dropped
+        return dropped
 
     def handler_frames(self, entries: list[Entry]) -> list[Frame]:
         """Where the first handler of a step is written (for an error of the whole step)."""
