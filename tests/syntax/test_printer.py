@@ -408,7 +408,8 @@ def test_the_snippets_cover_every_node_kind() -> None:
 
 def _project_files() -> list[Path]:
     files = sorted({path for pattern in _PROJECT_GLOBS for path in ROOT.glob(pattern)})
-    return [path for path in files if parse(_load(path)).ok]
+    texts = [path for path in files if b"\0" not in path.read_bytes()]  # not the binary one
+    return [path for path in texts if parse(_load(path)).ok]
 
 
 def _load(path: Path) -> SourceFile:

@@ -329,12 +329,31 @@ def _primitive(item: Input, name: str, raw: Any) -> Any:
     raise AnswerError(f"'{item.name}' is {with_article(name)}, not {_shown(raw)}")
 
 
+MAX_PLAIN_ITEMS = 10_000  # items of lists in one value as JSON (then "…")
+MAX_PLAIN_DEPTH = 100  # lists in lists
+
+
 def plain(value: Any) -> Any:
-    """A Lore value as JSON: the form an answer gives it in."""
+    """A Lore value as JSON: the form an answer gives it in. A list is cut (with "…")
+    past ``MAX_PLAIN_ITEMS`` items in all or ``MAX_PLAIN_DEPTH`` lists deep: a list may
+    hold the same list twice, that one the same twice, and so on."""
+    return _plain(value, [MAX_PLAIN_ITEMS], 0)
+
+
+def _plain(value: Any, budget: list[int], depth: int) -> Any:
     if isinstance(value, Quantity):
         return value.amount()
     if isinstance(value, bool | int | float | str):
         return value
     if isinstance(value, list | tuple):
-        return [plain(item) for item in value]
+        if depth >= MAX_PLAIN_DEPTH:
+            return "…"
+        items: list[Any] = []
+        for item in value:
+            if budget[0] <= 0:
+                items.append("…")
+                break
+            budget[0] -= 1
+            items.append(_plain(item, budget, depth + 1))
+        return items
     return show(value)

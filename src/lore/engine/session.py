@@ -23,7 +23,7 @@ import math
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from types import TracebackType
+from types import CodeType, TracebackType
 from typing import Any
 
 from lore.dice import RandomSource as DiceSource
@@ -87,6 +87,11 @@ class Limits:
     # Events waiting at once: events that each schedule several more would otherwise fill
     # the memory.
     max_events: int = 1_000_000
+    # Questions asked in one step: no table answers ten thousand at once, and events that
+    # multiply, each asking, would otherwise keep bots (or people) busy for minutes.
+    max_questions: int = 10_000
+    # Messages sent in one step, for the same reason (a million printed take a minute).
+    max_messages: int = 10_000
     # Rounds of one update phase: alters that request alters run in a further round, and
     # alters that keep requesting each other would otherwise never end.
     max_alter_rounds: int = 100
@@ -768,15 +773,18 @@ class Session:
             rt.ops = 0
             rt.state = None
             try:
-                fn(rt, arg)
+                try:
+                    fn(rt, arg)
+                except Suspend:
+                    rt.depth = 0
+                    if len(adds) + self.queued > limits.max_events:
+                        self.too_many(entries)
+                    self.wait_for_answers(entries)
+                    return
                 if len(adds) + self.queued > limits.max_events:
                     self.too_many(entries)
                 if rt.requests:
                     self.update()
-            except Suspend:
-                rt.depth = 0
-                self.wait_for_answers(entries)
-                return
             except BaseException as error:
                 self.cut_short(entries, error)
                 return
@@ -802,6 +810,10 @@ class Session:
         rt = self.rt
         adds = rt.adds  # empty between steps
         suspended = False
+        # Events this step may add before the waiting limit: past it, the step stops at
+        # once (a step of half a million handlers that each add three would otherwise run
+        # to its end, and hold all it added, before being dropped).
+        room = self.limits.max_events - self.queued
         try:
             for index, (seq, fn, arg) in enumerate(entries):
                 # What rt.reset(seq, index) does that is not already so (a body restores
@@ -815,11 +827,13 @@ class Session:
                 except Suspend:
                     suspended = True  # its answer comes later: start the others meanwhile
                     rt.depth = 0
+                if len(adds) > room:
+                    break
+            if len(adds) + self.queued > self.limits.max_events:
+                self.too_many(entries)
             if suspended:
                 self.wait_for_answers(entries)
                 return
-            if len(adds) + self.queued > self.limits.max_events:
-                self.too_many(entries)
             if rt.requests:
                 self.update()
         except BaseException as error:
@@ -837,9 +851,14 @@ class Session:
         happenings.discard_step(self)
 
     def too_many(self, entries: list[Entry]) -> None:
+        """The step would make more events wait than the limit: it is dropped (raises),
+        with the waiting events of its handlers and of those it added."""
+        adds = self.rt.adds
+        dropped = self.drop_waiting({fn for _, fn, _ in entries} | {a[2] for a in adds})
         error = LimitExceeded(
             f"more than {self.limits.max_events} events would wait: events keep"
-            " scheduling more events",
+            f" scheduling more events (this step and the {dropped:,} waiting events"
+            " of its handlers are dropped)",
             "a handler probably schedules several events that each do the same",
         )
         error.frames = self.handler_frames(entries)
@@ -900,6 +919,25 @@ class Session:
         error.frames = self.handler_frames(entries)
         self.report(error)
         self.at_once = 0
+
+    def drop_waiting(self, handlers: set[Any]) -> int:
+        """Drop the waiting events whose handler is one of ``handlers`` (events that
+        multiply: dropping only the step that passed the limit would leave the others
+        to multiply again); how many were dropped."""
+        dropped = 0
+        for key in list(self.buckets):
+            bucket = self.buckets[key]
+            kept = [entry for entry in bucket if entry[1] not in handlers]
+            dropped += len(bucket) - len(kept)
+            if kept:
+                self.buckets[key] = kept
+            else:
+                del self.buckets[key]
+        if dropped:
+            self.keys = list(self.buckets)
+            heapq.heapify(self.keys)
+            self.queued -= dropped
+        return dropped
 
     def handler_frames(self, entries: list[Entry]) -> list[Frame]:
         """Where the first handler of a step is written (for an error of the whole step)."""
@@ -1210,21 +1248,30 @@ class Session:
 
     def frames(self, trace: TracebackType | None) -> list[Frame]:
         frames: list[Frame] = []
-        maps = self.program.line_maps
+        # A runaway recursion passes the same places thousands of times: each is found once.
+        known: dict[tuple[CodeType, int, int], Frame | None] = {}
         while trace is not None:
-            code = trace.tb_frame.f_code
-            line_map = maps.get(code.co_filename)
-            if line_map is not None:
-                index = trace.tb_lineno - 1
-                span = line_map.span_at(index, code, trace.tb_lasti)
-                if span is None and 0 <= index < len(line_map.spans):
-                    span = line_map.spans[index]
-                if span is None:
-                    span = next((s for s in reversed(line_map.spans[:index]) if s), None)
-                if span is not None:
-                    frames.append(Frame(line_map.rule, line_map.source, span))
+            key = (trace.tb_frame.f_code, trace.tb_lineno, trace.tb_lasti)
+            if key not in known:
+                known[key] = self.frame_at(*key)
+            found = known[key]
+            if found is not None:
+                frames.append(found)
             trace = trace.tb_next
         return frames
+
+    def frame_at(self, code: CodeType, line: int, instruction: int) -> Frame | None:
+        """The Lore place of a generated function's instruction, or None (not Lore's)."""
+        line_map = self.program.line_maps.get(code.co_filename)
+        if line_map is None:
+            return None
+        index = line - 1
+        span = line_map.span_at(index, code, instruction)
+        if span is None and 0 <= index < len(line_map.spans):
+            span = line_map.spans[index]
+        if span is None:
+            span = next((s for s in reversed(line_map.spans[:index]) if s), None)
+        return None if span is None else Frame(line_map.rule, line_map.source, span)
 
     def report(self, error: RuleError) -> None:
         self.errors.append(error)

@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import operator
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import CodeType
@@ -679,18 +681,30 @@ class Emitter:
         self.modified.add(name)
 
     def if_statement(self, node: ast.If) -> None:
+        """``if``, then each ``else if`` as an ``elif`` (so a long chain does not nest),
+        unless its condition needs statements first: they go in an ``else``."""
         condition = self.expr(node.condition)
         self.emit(f"if {condition}:", node.condition.span)
         self.nested_block(node.then)
+        indent = self.indent
         otherwise = node.otherwise
+        while isinstance(otherwise, ast.If):
+            mark = len(self.lines)
+            condition = self.expr(otherwise.condition)
+            if len(self.lines) > mark:  # statements for the condition: in an else
+                self.lines[mark:] = ["    " + line for line in self.lines[mark:]]
+                self.lines.insert(mark, "    " * self.indent + "else:")
+                self.spans.insert(mark, None)
+                self.indent += 1
+                self.emit(f"if {condition}:", otherwise.condition.span)
+            else:
+                self.emit(f"elif {condition}:", otherwise.condition.span)
+            self.nested_block(otherwise.then)
+            otherwise = otherwise.otherwise
         if otherwise is not None:
             self.emit("else:", None)
-            self.indent += 1
-            if isinstance(otherwise, ast.If):
-                self.if_statement(otherwise)
-            else:
-                self.block_or_pass(otherwise)
-            self.indent -= 1
+            self.nested_block(otherwise)
+        self.indent = indent
 
     def nested_block(self, block: ast.Block) -> None:
         self.indent += 1
@@ -952,26 +966,55 @@ class Emitter:
         return f"(-{operand})"
 
     def expr_Binary(self, node: ast.Binary) -> str:
+        """A binary operation. A chain of ``&`` (or of ``|``) becomes one Python ``and``
+        (``or``), and a long chain of other operations (``a + b - c + ...``, which
+        nests to the left) is folded by ``ops.fold``: generated code nests no deeper for
+        a chain of a thousand terms than for two (Python bounds both)."""
         op = node.op
-        left, right = self.expr(node.left), self.expr(node.right)
+        if op in ("&", "|"):
+            operands = [node.right]
+            left = node.left
+            while isinstance(left, ast.Binary) and left.op == op:
+                operands.append(left.right)
+                left = left.left
+            operands.append(left)
+            word = " and " if op == "&" else " or "
+            return "(" + word.join(self.expr(item) for item in reversed(operands)) + ")"
+        chain: list[ast.Binary] = []
+        bottom: ast.Expr = node
+        while isinstance(bottom, ast.Binary) and bottom.op not in ("&", "|"):
+            chain.append(bottom)
+            bottom = bottom.left
+        if len(chain) > FOLD_CHAINS_OVER:
+            chain.reverse()
+            values = [self.expr(bottom), *(self.expr(link.right) for link in chain)]
+            names = tuple(self.operation(link)[0] for link in chain)
+            functions = self.compiler.constant(
+                tuple(_FOLDED[name] for name in names), ("fold", names)
+            )
+            return f"_fold(({', '.join(values)},), {functions})"
+        template = self.operation(node)[1]
+        return template.format(l=self.expr(node.left), r=self.expr(node.right), op=op)
+
+    def operation(self, node: ast.Binary) -> tuple[str, str]:
+        """What a binary operation (not ``&`` or ``|``) does, by the types of its
+        operands: a name in ``_FOLDED`` and the code, with ``{l}``, ``{r}`` and
+        ``{op}`` for the operands and the operator."""
+        op = node.op
         left_type, right_type = self.type_of(node.left), self.type_of(node.right)
-        if op == "&":
-            return f"({left} and {right})"
-        if op == "|":
-            return f"({left} or {right})"
         if op == "+" and (left_type == STRING or right_type == STRING):
-            return f"_concat({left}, {right})"
+            return "concat", "_concat({l}, {r})"
         if op == "*" and left_type == INTEGER and right_type == INTEGER:
-            return f"_int_mul({left}, {right})"
+            return "int_mul", "_int_mul({l}, {r})"
         if op == "/":
             if left_type == INTEGER and right_type == INTEGER:
-                return f"_int_div({left}, {right})"
-            return f"_num_div({left}, {right})"
+                return "int_div", "_int_div({l}, {r})"
+            return "num_div", "_num_div({l}, {r})"
         if op == "%":
             if left_type == INTEGER and right_type == INTEGER:
-                return f"_int_mod({left}, {right})"
-            return f"_num_mod({left}, {right})"
-        return f"({left} {op} {right})"
+                return "int_mod", "_int_mod({l}, {r})"
+            return "num_mod", "_num_mod({l}, {r})"
+        return op, "({l} {op} {r})"
 
     # ------------------------------------------------------------ names and calls
 
@@ -1314,15 +1357,34 @@ class Emitter:
         return "None"
 
     def load_xml(self, url: ast.StringLit) -> str:
-        base = self.source.path.parent if self.source.path is not None else None
-        text = ""
-        if base is not None:
-            try:
-                text = (base / url.value).read_text(encoding="utf-8", errors="replace")
-                self.compiler.program.read_files[(base / url.value).resolve()] = text
-            except OSError:
-                text = ""
-        return self.compiler.constant(TypedString("xml", text), ("xmlfile", url.value, str(base)))
+        # The file as the checker read it (it is not read again).
+        found = self.compiler.result.checker.xml_files.get(id(url))
+        text = found.text if found is not None else ""
+        if found is not None and found.path is not None:
+            self.compiler.program.read_files[found.path.resolve()] = text
+        return self.compiler.constant(TypedString("xml", text), ("xmlfile", id(url)))
+
+
+# A chain of more binary operations than this is folded (see ``Emitter.expr_Binary``).
+FOLD_CHAINS_OVER = 16
+# The operations a folded chain may hold.
+_FOLDED: dict[str, Callable[[Any, Any], Any]] = {
+    "concat": ops.concat,
+    "int_mul": ops.int_mul,
+    "int_div": ops.int_div,
+    "num_div": ops.num_div,
+    "int_mod": ops.int_mod,
+    "num_mod": ops.num_mod,
+    "+": operator.add,
+    "-": operator.sub,
+    "*": operator.mul,
+    "==": operator.eq,
+    "!=": operator.ne,
+    "<": operator.lt,
+    ">": operator.gt,
+    "<=": operator.le,
+    ">=": operator.ge,
+}
 
 
 def compile_program(result: CheckResult) -> CompiledProgram:

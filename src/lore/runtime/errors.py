@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lore.errors import LoreError
+from lore.semantics.literals import MAX_WHOLE_BITS
 from lore.syntax.diagnostics import underline
 from lore.syntax.source import SourceFile, Span
 
@@ -53,7 +54,12 @@ class RuleError(LoreError):
             lines.append(f"hint: {self.hint}")
         shown: list[str] = []
         repeats = 0
+        previous: Frame | None = None
         for frame in reversed(self.frames):
+            if frame == previous:  # (a runaway recursion: thousands of the same place)
+                repeats += 1
+                continue
+            previous = frame
             text = f"  {frame.describe()}"
             if shown and text == shown[-1]:
                 repeats += 1
@@ -80,7 +86,7 @@ class LimitExceeded(RuleError):
 
 # About 3,900 digits: Python shows no whole number past 4,300, and squaring a number again
 # and again would otherwise take minutes and all the memory before failing.
-MAX_INT_BITS = 13_000
+MAX_INT_BITS = MAX_WHOLE_BITS
 
 
 def bounded_whole(value: int) -> int:

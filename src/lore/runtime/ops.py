@@ -161,8 +161,17 @@ def num_mod(a: Any, b: Any) -> Any:
     return math.fmod(a, b)
 
 
+def fold(values: tuple[Any, ...], functions: tuple[Callable[[Any, Any], Any], ...]) -> Any:
+    """A long chain of binary operations, ``a + b - c ...``: ``values`` are its operands
+    in order, ``functions`` its operations, applied from the left."""
+    result = values[0]
+    for function, value in zip(functions, values[1:], strict=True):
+        result = function(result, value)
+    return result
+
+
 def concat(a: Any, b: Any) -> str:
-    joined = show(a) + show(b)
+    joined = show(a, MAX_TEXT) + show(b, MAX_TEXT)
     if len(joined) > MAX_TEXT:
         raise LimitExceeded(f"a text of more than {MAX_TEXT} characters")
     return joined

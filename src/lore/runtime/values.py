@@ -194,8 +194,19 @@ class RuntimeType:
         return self.name
 
 
-def show(value: Any) -> str:
-    """A value as a player reads it."""
+MAX_SHOWN = 10_000  # characters of a list as shown (a longer one is cut, ending in …)
+
+
+def show(value: Any, limit: int = MAX_SHOWN) -> str:
+    """A value as a player reads it. A list is shown with at most ``limit`` characters
+    (and ``…`` when it has more): a list may hold the same list twice, and that list the
+    same list twice, and so on, so its full text can be far larger than the memory."""
+    if isinstance(value, tuple):
+        return _show_list(value, limit)
+    return _show_one(value)
+
+
+def _show_one(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, float):
@@ -209,3 +220,26 @@ def show(value: Any) -> str:
     if isinstance(value, EnumValue):
         return value.name
     return str(value)
+
+
+def _show_list(value: tuple[Any, ...], limit: int) -> str:
+    parts: list[str] = []
+    size = 0
+    # What is left to show, last first: (True, text) is text as it is, (False, v) a value.
+    pending: list[tuple[bool, Any]] = [(False, value)]
+    while pending:
+        literal, item = pending.pop()
+        if not literal and isinstance(item, tuple):
+            pending.append((True, "}"))
+            for index in range(len(item) - 1, -1, -1):
+                pending.append((False, item[index]))
+                if index:
+                    pending.append((True, ", "))
+            text = "{"
+        else:
+            text = item if literal else _show_one(item)
+        parts.append(text)
+        size += len(text)
+        if size > limit:
+            return "".join(parts)[:limit] + "…"
+    return "".join(parts)

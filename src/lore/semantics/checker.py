@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Iterator
 
 from lore.semantics.context import Context
 from lore.semantics.declare import Declarer
+from lore.semantics.nesting import check_nesting
 from lore.semantics.program import Program
 from lore.semantics.symbols import (
     BuiltinTypeSymbol,
@@ -77,6 +78,8 @@ class Checker:
         self.deferred: list[Callable[[], None]] = []
         # The values whose types are being inferred, innermost last (to show a circle).
         self.value_stack: list[VarSymbol] = []
+        # The files of ``loadXML`` as read (None: refused), by the id of the url literal.
+        self.xml_files: dict[int, SourceFile | None] = {}
 
     # ------------------------------------------------------------ reporting
 
@@ -125,6 +128,8 @@ class Checker:
             self.check_enum(enum)
         for module in self.program.modules:
             self.check_header(module.source, module.tree.header)
+            if not module.is_library:
+                self.diagnostics.extend(check_nesting(module.tree, module.source))
         self.check_container(self.root)
         while self.deferred:
             pending, self.deferred = self.deferred, []

@@ -6,6 +6,7 @@ A member that takes no arguments is called without parentheses (``goals.get1st``
 
 from __future__ import annotations
 
+import errno
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -17,6 +18,7 @@ from lore.semantics.constants import fold
 from lore.semantics.context import Context, ResultSlot
 from lore.semantics.member_hints import members_hint
 from lore.semantics.operators import arithmetic, operand_hint, ordered
+from lore.semantics.program import UrlProblem, local_path
 from lore.semantics.symbols import (
     BuiltinTypeSymbol,
     CallableSymbol,
@@ -60,6 +62,7 @@ from lore.semantics.types import (
 )
 from lore.syntax import ast
 from lore.syntax.diagnostics import Diagnostic, Severity, with_article
+from lore.syntax.files import describe
 from lore.syntax.parser import value_start
 from lore.syntax.source import SourceFile, Span
 
@@ -178,8 +181,9 @@ class ExpressionChecker:
         return BOOLEAN
 
     def expr_DiceLit(self, expr: ast.DiceLit, ctx: Context, expected: Type | None) -> Type:
-        if expr.sides < 1:
-            self.checker.error(ctx, expr.span, "check.dice", "a die has at least one side")
+        problem = literals.dice_problem(expr.count, expr.sides)
+        if problem is not None:
+            self.checker.error(ctx, expr.span, "check.dice", problem[0], problem[1])
         return DICE
 
     def expr_DiceOf(self, expr: ast.DiceOf, ctx: Context, expected: Type | None) -> Type:
@@ -275,6 +279,13 @@ class ExpressionChecker:
                 "check.unit-number",
                 f"only a number can be given a unit, not {found}",
             )
+        elif unit is not None and isinstance(expr.value, ast.IntLit | ast.RealLit):
+            family = unit.family
+            problem = literals.quantity_problem(
+                expr.value.value, family.factor(expr.unit), family.integer
+            )
+            if problem is not None:
+                self.checker.error(ctx, expr.span, "check.quantity", problem)
         return unit or UNKNOWN
 
     def expr_TypeValue(self, expr: ast.TypeValue, ctx: Context, expected: Type | None) -> Type:
@@ -939,7 +950,9 @@ class ExpressionChecker:
     # ------------------------------------------------------------ files named in the code
 
     def check_load_xml(self, expr: ast.Member, ctx: Context) -> Ref | None:
-        """``("dungeon.xml":url).loadXML``: the file must exist and be well-formed XML."""
+        """``("dungeon.xml":url).loadXML``: the file must be in the program's folders,
+        exist and be well-formed XML. What was read is kept for the world check and the
+        compiler (``Checker.xml_files``), so the file is read once."""
         target = expr.target
         if (
             expr.name != "loadXML"
@@ -947,26 +960,9 @@ class ExpressionChecker:
             or target.kind != ("url")
         ):
             return None
-        base = ctx.source.path.parent if ctx.source.path is not None else Path.cwd()
-        path = base / target.value
-        if not path.is_file():
-            self.checker.error(
-                ctx,
-                target.span,
-                "check.missing-file",
-                f"cannot find '{target.value}'",
-                "the file is looked up next to this Lore file",
-            )
-            return Ref(PRIMITIVES["xml"])
-        try:
-            xml_source = SourceFile.from_path(path, _shown_name(ctx.source, target.value, path))
-        except OSError as error:
-            self.checker.error(
-                ctx,
-                target.span,
-                "check.unreadable-file",
-                f"cannot read '{target.value}': {error.strerror or error}",
-            )
+        xml_source = self.read_xml_file(target, ctx)
+        self.checker.xml_files[id(target)] = xml_source
+        if xml_source is None:
             return Ref(PRIMITIVES["xml"])
         try:
             literals.parse_xml(xml_source.text)
@@ -982,6 +978,44 @@ class ExpressionChecker:
                 )
             )
         return Ref(PRIMITIVES["xml"])
+
+    def read_xml_file(self, target: ast.StringLit, ctx: Context) -> SourceFile | None:
+        """The file a ``loadXML`` url names, or None (with the error said)."""
+        found = local_path(target.value)
+        if isinstance(found, UrlProblem):
+            self.checker.error(ctx, target.span, "check.url", found.message, found.hint)
+            return None
+        base = ctx.source.path.parent if ctx.source.path is not None else Path.cwd()
+        path = base / found
+        if not self.checker.program.allows(path):
+            self.checker.error(
+                ctx,
+                target.span,
+                "check.outside-file",
+                f"'{target.value}' is outside the folders Lore reads",
+                "Lore reads the folder of the file it runs (and below), its library and "
+                "the folders of LORE_PATH",
+            )
+            return None
+        try:
+            return SourceFile.from_path(path, _shown_name(ctx.source, target.value, path))
+        except OSError as error:
+            if error.errno == errno.ENOENT or describe(error) == "no such file":
+                self.checker.error(
+                    ctx,
+                    target.span,
+                    "check.missing-file",
+                    f"cannot find '{target.value}'",
+                    "the file is looked up next to this Lore file",
+                )
+            else:
+                self.checker.error(
+                    ctx,
+                    target.span,
+                    "check.unreadable-file",
+                    f"cannot read '{target.value}': {describe(error)}",
+                )
+            return None
 
 
 def _builtin_signature(name: str, kind: str, builtin: builtins.Builtin) -> Signature:

@@ -100,7 +100,7 @@ class _Item:
     """One line-level element of a body: printed on its own line(s), comments around it."""
 
     span: Span
-    render: Callable[[], str]
+    render: partial[str]  # a printer's method on the node it prints
     spaced: bool = False  # a definition with a body: blank lines around it
     group: int = 0  # a blank line goes between items of different groups
     suffix: str = ""  # printed after the item, before its trailing comment (a ',')
@@ -114,6 +114,7 @@ class _Printer:
         self.flat = True  # short form literals and lists may stand on one line
         self.level = 0
         self.last = 0  # source offset where what was printed last ends
+        self.fitted_before: dict[tuple[object, ...], tuple[str, int, int]] = {}
 
     def indent(self) -> str:
         return INDENT * self.level
@@ -224,6 +225,14 @@ class _Printer:
     def fitted(self, item: _Item) -> str:
         """The item's text: short form literals and lists on one line, unless its first
         line is then too long; then it is printed again with them broken over lines."""
+        # An item prints the same from the same state, whatever encloses it: remembering
+        # it keeps nested items from being printed again at every level (2^depth).
+        # (Keyed by the node printed: spans need not tell nodes apart.)
+        key = (id(item.render.args[0]), item.suffix, self.level, self.next, self.last)
+        known = self.fitted_before.get(key)
+        if known is not None:
+            text, self.next, self.last = known
+            return text
         saved = (self.next, self.last, self.flat)
         self.flat = True
         text = self.indent() + item.render() + item.suffix
@@ -232,6 +241,7 @@ class _Printer:
             self.flat = False
             text = self.indent() + item.render() + item.suffix
         self.flat = saved[2]
+        self.fitted_before[key] = (text, self.next, self.last)
         return text
 
     def braced(self, span: Span, items: Sequence[_Item], head_start: int | None = None) -> str:
@@ -416,8 +426,11 @@ class _Printer:
             # The item starts at the keyword `default`, before the block's span.
             keyword = self.text.rfind("default", select.span.start, default.span.start)
             span = Span(keyword, default.span.end) if keyword >= 0 else default.span
-            items.append(_Item(span, lambda: "default " + self.block(default)))
+            items.append(_Item(span, partial(self.default_arm, default)))
         return head + self.braced(select.span, items)
+
+    def default_arm(self, body: ast.Block) -> str:
+        return "default " + self.block(body)
 
     def arm(self, arm: ast.CaseArm | ast.AsArm) -> str:
         if isinstance(arm, ast.CaseArm):
@@ -473,9 +486,18 @@ class _Printer:
                     operand = f"({operand})"  # `- -x` reads badly, `--` worse
                 return e.op + operand
             case ast.Binary():
+                # A chain of operators of one level (`a + b - c ...`, which nests to the
+                # left) is printed in a loop: it may be thousands of terms long.
                 power = _BINARY[e.op]
-                left = self.expr(e.left, power + 1 if power == _RELATION else power)
-                return f"{left} {e.op} {self.expr(e.right, power + 1)}"
+                rights: list[str] = []
+                left: ast.Expr = e
+                while isinstance(left, ast.Binary) and _BINARY[left.op] == power:
+                    rights.append(f" {left.op} {self.expr(left.right, power + 1)}")
+                    left = left.left
+                    if power == _RELATION:
+                        break
+                start = self.expr(left, power + 1 if power == _RELATION else power)
+                return start + "".join(reversed(rights))
             case ast.RangeExpr():
                 return self.expr(e.low, _RANGE + 1) + e.op + self.expr(e.high, _RANGE + 1)
             case ast.Member():
