@@ -106,6 +106,25 @@ def test_a_stale_answer_is_refused_and_changes_nothing(served: Any) -> None:
     assert player.answer(question["id"], {"action": "move"})["type"] == "ack"
 
 
+def test_two_open_questions_are_answered_one_right_after_the_other(served: Any) -> None:
+    _, seats = served
+    player = joined(seats[PLAYER])
+    player.answer(only_question(player)["id"], {"action": "move"})
+    player.pump()
+    player.answer(only_question(player)["id"], {"goal": "/region[dungeon]"})
+    player.pump()
+    player.answer(only_question(player)["id"], {"action": "search"})
+    player.pump()
+    first, second = player.state.questions  # in the dungeon: two questions at once
+    seen = player.state.seq
+    assert player.answer(first, {"action": "search"})["type"] == "ack"
+    # Answered before the update closing the first arrived: not stale, the view is the same.
+    late = player.request(
+        {"type": "answer", "id": second, "values": {"action": "sleep"}, "seq": seen}
+    )
+    assert late["type"] == "ack"
+
+
 def test_an_answer_for_another_seat_is_refused(served: Any) -> None:
     _, seats = served
     gm = joined(seats["GM"])

@@ -153,11 +153,10 @@ class Hub:
             await self.command(room, connection, message)
 
     async def answer(self, room: Room, connection: Connection, message: protocol.Answer) -> None:
-        stream = room.table.streams[connection.seat]
-        if message.seq < stream.state_seq:
+        needed = room.table.stale(connection.seat, message.id, message.seq)
+        if needed is not None:
             raise Refused(
-                Code.STALE,
-                f"your view is older than update {stream.state_seq}: look again and answer",
+                Code.STALE, f"your view is older than update {needed}: look again and answer"
             )
         data = {"seat": connection.seat, "id": message.id, "values": message.values}
         await self.commit(room, connection, "answer", data, message.ref)

@@ -38,10 +38,11 @@ class Stream:
     seat: str
     label: str
     seq: int = 0
-    state_seq: int = 0  # the last update that changed the seat's view or questions
+    view_seq: int = 0  # the last update that changed the seat's view (beyond the time)
     view: dict[str, Any] | None = None
     maps: set[str] = field(default_factory=set)
     open: dict[str, dict[str, Any]] = field(default_factory=dict)
+    asked_at: dict[str, int] = field(default_factory=dict)  # question id -> update opening it
     messages: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=KEPT_MESSAGES))
     history: deque[tuple[int, bytes]] = field(default_factory=deque)
     history_bytes: int = 0
@@ -177,16 +178,14 @@ class Table:
             update: dict[str, Any] = {}
             messages = [m for audience, m in routed if _reaches(audience, seat)]
             messages += [m for audience, m in items if _reaches(audience, seat)]
-            changed_state = False
+            changed_view = False
             if views or stream.view is None:
-                changed_state = self.update_view(stream, update)
+                changed_view = self.update_view(stream, update)
             elif engine and stream.view["tick"] != self.master.tick:
                 stream.view = {**stream.view, "tick": self.master.tick}
                 update["view"] = {"tick": self.master.tick}
             if engine:
-                changed_state = self.update_questions(stream, update, open_questions) or (
-                    changed_state
-                )
+                self.update_questions(stream, update, open_questions)
             self.update_meta(stream, update)
             if messages:
                 update["messages"] = messages
@@ -194,8 +193,10 @@ class Table:
             if not update:
                 continue
             stream.seq += 1
-            if changed_state:
-                stream.state_seq = stream.seq
+            if changed_view:
+                stream.view_seq = stream.seq
+            for spec in update.get("opened", ()):
+                stream.asked_at[spec["id"]] = stream.seq
             frame = encode({"type": "update", "seq": stream.seq, **update})
             stream.keep(stream.seq, frame)
             frames[seat] = frame
@@ -248,19 +249,19 @@ class Table:
 
     def update_questions(
         self, stream: Stream, update: dict[str, Any], questions: list[Any]
-    ) -> bool:
+    ) -> None:
         mine = {q.id: q for q in questions if stream.seat == GM or q.to == stream.seat}
         opened = [query_spec(q, self.master) for key, q in mine.items() if key not in stream.open]
         closed = [key for key in stream.open if key not in mine]
         for key in closed:
             del stream.open[key]
+            stream.asked_at.pop(key, None)
         for spec in opened:
             stream.open[spec["id"]] = spec
         if opened:
             update["opened"] = opened
         if closed:
             update["closed"] = closed
-        return bool(opened or closed)
 
     def update_meta(self, stream: Stream, update: dict[str, Any]) -> None:
         if self.seat_lists is None:  # made again when seats or actors' players change
@@ -302,6 +303,14 @@ class Table:
             "ended": "closed" if self.closed else self.master.ended,
             "tick": self.master.tick,
         }
+
+    def stale(self, seat: str, query_id: str, seen: int) -> int | None:
+        """The update a client must have seen to answer ``query_id`` (None when ``seen``
+        is recent enough): the one that asked it, and the seat's last change of view. Other
+        questions opening or closing meanwhile make no answer stale."""
+        stream = self.streams[seat]
+        needed = max(stream.view_seq, stream.asked_at.get(query_id, 0))
+        return needed if seen < needed else None
 
     # ------------------------------------------------------------ catching up
 
