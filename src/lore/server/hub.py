@@ -147,7 +147,8 @@ class Hub:
         elif isinstance(message, protocol.Preview):
             await self.preview(room, connection, message)
         elif isinstance(message, protocol.Log):
-            records = room.table.master.records(0)
+            async with room.lock:
+                records = await self.rooms.transcript(self.rooms.by_id[room.id])
             connection.send(encode({"type": "log", "ref": message.ref, "records": records}))
         else:
             await self.command(room, connection, message)
@@ -267,6 +268,7 @@ class Hub:
                 ack["ref"] = ref
             connection.send(encode(ack))
             room.deliver(outcome)
+            await self.rooms.snapshot_due(room)
             return entry.index
 
     async def reload(self, room: Room) -> None:

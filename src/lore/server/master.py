@@ -5,9 +5,11 @@ Everything the server asks of the engine goes through this module: starting a se
 the views of each participant, the open questions, route previews and the save. Clients
 only render what the master's views hold and send answers.
 
-A session is restored by replaying its log: the engine is deterministic (same files, seed
-and answers give the same session), so the master built again from the same program and
-fed the same entries is the same session, down to its dice.
+A session is restored from its latest snapshot (``Session.snapshot``), then the entries
+of its log after it; or, without a snapshot, by replaying the whole log: the engine is
+deterministic (same files, seed and answers give the same session), so either way the
+master is the same session, down to its dice. The transcript records made before the
+snapshot are kept by the store, not here (``before`` counts them).
 """
 
 from __future__ import annotations
@@ -75,13 +77,55 @@ class Master:
         self.session = Session(
             program, seed, Participants(default=participant), limits, self.transcript
         )
-        self.state = ""
         self.placed: list[LoreObject] | None = None
+        self.before = 0  # transcript records made before the snapshot restored (not kept)
+        self.before_shown = 0  # of them, those that are not the end
+
+    @classmethod
+    def restore(
+        cls,
+        program: CompiledProgram,
+        data: bytes,
+        ended: tuple[str, str] | None,
+        before: tuple[int, int],
+        limits: Limits | None = None,
+    ) -> Master:
+        """The master of a session snapshot (``snapshot``): ``ended`` is how its run
+        ended (reason and detail), ``before`` how many transcript records (and of them,
+        not the end) were made before it. SnapshotError when the snapshot does not fit
+        the program."""
+        master = cls.__new__(cls)
+        master.program = program
+        master.transcript = Transcript()
+        master.session = Session.restore(
+            program,
+            data,
+            participants=Participants(default=lambda who: Later()),
+            transcript=master.transcript,
+            limits=limits,
+        )
+        master.seed = master.session.seed
+        if ended is not None:
+            master.session.ended, master.session.detail = ended
+        master.placed = None
+        master.before, master.before_shown = before
+        return master
+
+    def snapshot(self) -> bytes:
+        """The engine's snapshot of the session (between entries)."""
+        return self.session.snapshot()
+
+    def trim(self, count: int) -> None:
+        """Forget the first ``count`` transcript records kept here (the store has them)."""
+        dropped = self.transcript.records[:count]
+        del self.transcript.records[:count]
+        self.before += len(dropped)
+        self.before_shown += sum(1 for r in dropped if r["kind"] != "end")
 
     # ------------------------------------------------------------ running
 
     def start(self) -> None:
-        self.state = self.session.run()
+        self.session.run()
 
     @property
     def ended(self) -> str | None:
@@ -91,9 +135,19 @@ class Master:
     def tick(self) -> int:
         return self.session.ticks
 
+    @property
+    def made(self) -> int:
+        """How many transcript records the session has made."""
+        return self.before + len(self.transcript.records)
+
+    @property
+    def shown(self) -> int:
+        """How many of them are not the end (what a save counts)."""
+        return self.before_shown + sum(1 for r in self.transcript.records if r["kind"] != "end")
+
     def records(self, start: int) -> list[Record]:
-        """The transcript records from number ``start`` on."""
-        return self.transcript.records[start:]
+        """The transcript records from number ``start`` on (at least ``before``)."""
+        return self.transcript.records[max(0, start - self.before) :]
 
     def open_questions(self) -> list[Query]:
         return [q for q in self.session.open_questions() if isinstance(q, Query)]
@@ -106,7 +160,7 @@ class Master:
         (then nothing changed)."""
         problem = self.session.answer(query_id, values)
         if problem is None:
-            self.state = self.session.run()
+            self.session.run()
         return problem
 
     def assign(self, actor_label: str, participant: str) -> str | None:
@@ -239,7 +293,7 @@ class Master:
         """The session as a Lore save (the format ``lore run --save`` writes) of the
         scenario ``entry``, to be written at ``target``."""
         session = self.session
-        shown = len([r for r in self.transcript.records if r["kind"] != "end"])
+        shown = self.shown
         changed = [(obj.label, members) for obj, members in session.changed() if obj.label]
         data = SaveData(
             scenario=[entry],

@@ -69,6 +69,12 @@ CREATE TABLE IF NOT EXISTS snapshots (
     idx INTEGER NOT NULL,
     data BLOB NOT NULL
 );
+CREATE TABLE IF NOT EXISTS transcript (
+    session TEXT NOT NULL REFERENCES sessions(id),
+    idx INTEGER NOT NULL,
+    data TEXT NOT NULL,
+    PRIMARY KEY (session, idx)
+) WITHOUT ROWID;
 """
 
 
@@ -198,7 +204,7 @@ class SQLiteStore:
         await self._run(operation)
 
     async def append(self, session: str, entry: LogEntry) -> None:
-        data = json.dumps(entry.data, ensure_ascii=False, separators=(",", ":"))
+        data = _json(entry.data)
 
         def operation(db: sqlite3.Connection) -> None:
             db.execute(
@@ -226,7 +232,13 @@ class SQLiteStore:
         await self._run(operation)
 
     async def put_snapshot(self, session: str, snapshot: Snapshot) -> None:
+        records = [
+            (session, snapshot.first + number, _json(record))
+            for number, record in enumerate(snapshot.records)
+        ]
+
         def operation(db: sqlite3.Connection) -> None:
+            db.executemany("INSERT INTO transcript (session, idx, data) VALUES (?, ?, ?)", records)
             db.execute(
                 "INSERT INTO snapshots (session, idx, data) VALUES (?, ?, ?)"
                 " ON CONFLICT (session) DO UPDATE SET idx = excluded.idx, data = excluded.data",
@@ -275,6 +287,15 @@ class SQLiteStore:
 
         return await self._run(operation)
 
+    async def transcript(self, session: str) -> list[dict[str, Any]]:
+        def operation(db: sqlite3.Connection) -> list[dict[str, Any]]:
+            rows = db.execute(
+                "SELECT data FROM transcript WHERE session = ? ORDER BY idx", (session,)
+            ).fetchall()
+            return [json.loads(data) for (data,) in rows]
+
+        return await self._run(operation)
+
     async def log(self, session: str, after: int = 0) -> list[LogEntry]:
         def operation(db: sqlite3.Connection) -> list[LogEntry]:
             rows = db.execute(
@@ -288,6 +309,10 @@ class SQLiteStore:
     async def close(self) -> None:
         self.queue.put(None)
         await asyncio.to_thread(self.thread.join)
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def _store_error(error: BaseException) -> StoreError:

@@ -19,8 +19,12 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
+
+from lore.engine.session import Limits
 from lore.engine.transcript import Record
 from lore.engine.views import GM
+from lore.runtime.compiler import CompiledProgram
 from lore.server.chat import clean_html
 from lore.server.master import Master
 from lore.server.protocol import Code, encode
@@ -311,6 +315,72 @@ class Table:
         stream = self.streams[seat]
         needed = max(stream.view_seq, stream.asked_at.get(query_id, 0))
         return needed if seen < needed else None
+
+    # ------------------------------------------------------------ snapshots
+
+    def snapshot_state(self) -> bytes:
+        """The whole table as bytes, between entries: the engine's snapshot and what each
+        seat was sent (its numbers, view, questions and last messages). The updates kept
+        for reconnecting clients are not in it: a client older than it gets a snapshot."""
+        master = self.master
+        session = master.session
+        state = {
+            "engine": master.snapshot(),
+            "ended": [session.ended, session.detail] if session.ended is not None else None,
+            "before": [master.made, master.shown],
+            "applied": self.applied,
+            "paused": self.paused,
+            "closed": self.closed,
+            "streams": [
+                {
+                    "seat": stream.seat,
+                    "label": stream.label,
+                    "seq": stream.seq,
+                    "view_seq": stream.view_seq,
+                    "view": stream.view,
+                    "maps": sorted(stream.maps),
+                    "open": stream.open,
+                    "asked_at": stream.asked_at,
+                    "messages": list(stream.messages),
+                }
+                for stream in self.streams.values()
+            ],
+            "seats_sent": self.seats_sent,
+            "status_sent": self.status_sent,
+        }
+        return msgspec.msgpack.encode(state)
+
+    @classmethod
+    def restore(
+        cls,
+        data: bytes,
+        program: CompiledProgram,
+        digest: str,
+        limits: Limits | None = None,
+    ) -> Table:
+        """The table of ``snapshot_state`` (SnapshotError, or msgspec's errors, when the
+        bytes do not fit)."""
+        state = msgspec.msgpack.decode(data)
+        ended = tuple(state["ended"]) if state["ended"] is not None else None
+        before = (state["before"][0], state["before"][1])
+        master = Master.restore(program, state["engine"], ended, before, limits)
+        table = cls(master, [], digest)
+        table.streams = {}
+        for saved in state["streams"]:
+            stream = Stream(saved["seat"], saved["label"], saved["seq"], saved["view_seq"])
+            stream.view = saved["view"]
+            stream.maps = set(saved["maps"])
+            stream.open = saved["open"]
+            stream.asked_at = saved["asked_at"]
+            stream.messages.extend(saved["messages"])
+            table.streams[stream.seat] = stream
+        table.shown = master.made
+        table.applied = state["applied"]
+        table.paused = state["paused"]
+        table.closed = state["closed"]
+        table.seats_sent = state["seats_sent"]
+        table.status_sent = state["status_sent"]
+        return table
 
     # ------------------------------------------------------------ catching up
 
