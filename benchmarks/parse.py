@@ -392,7 +392,7 @@ def _rule_rally(out: _Writer, rng: random.Random, w: _World) -> None:
     out(3, f"result = member.hp < {rng.randint(2, 6)} | member.wounded;")
     out(2, "});")
     out(2, f"hurt = list<{w.kin}>.empty;")
-    out(2, "hurt.add(weakest);")
+    out(2, "hurt = hurt.add(weakest);")
     out(2, "count = hurt.length + party.length;")
     out(2, "total = levels.sum * count;")
     out(2, "label = select(weakest.mood) {")

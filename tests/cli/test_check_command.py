@@ -39,7 +39,7 @@ def test_errors_are_printed_with_place_caret_and_hint(
         "bad.lore:3:6: error: form 'Participant' has no member 'mesage'\n"
         "  |\n"
         '3 |   GM.mesage("hi");\n'
-        "  |      ^^^^^^ did you mean 'message'?\n"
+        "  |      ^^^^^^ did you mean 'message'? its members: message, query, roll\n"
         "bad.lore:4:11: error: undefined name 'undefinedName'\n"
         "  |\n"
         "4 |   x = 1 + undefinedName;\n"
@@ -89,11 +89,24 @@ def test_unusable_files_are_usage_errors(
     assert message in err
 
 
-def test_binary_and_broken_encodings_give_diagnostics_not_tracebacks(
+def test_a_binary_file_is_refused_without_being_quoted(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     target = tmp_path / "junk.lore"
     target.write_bytes(bytes(range(256)) * 4)
+    status, out, err = run(["check", str(target)], capsys)
+    assert status == 2
+    assert out == ""
+    assert (
+        err == f"lore: error: cannot read {target}: it is not a text file (it holds binary data)\n"
+    )
+
+
+def test_broken_encodings_give_diagnostics_not_tracebacks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "junk.lore"
+    target.write_bytes(bytes(range(1, 256)) * 4)
     status, out, err = run(["check", str(target)], capsys)
     assert status == 1
     assert "Traceback" not in out + err
@@ -114,3 +127,34 @@ def test_the_console_entry_point_runs(tmp_path: Path) -> None:
         check=False,
     )
     assert (completed.returncode, completed.stdout, completed.stderr) == (0, "", "")
+
+
+def test_at_most_100_problems_of_a_file_are_shown_and_all_are_counted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "many.lore"
+    body = "".join(f" x{i} = missing{i};\n" for i in range(300))
+    target.write_text(f"section s {{\n{body}}}\n", encoding="utf-8")
+    status, out, err = run(["check", str(target)], capsys)
+    assert status == 1
+    assert out.count(": error: ") == 100
+    assert out.count("\n") == 101 * 4  # four lines each, the note too
+    assert f"{target}:102:9: note: 200 more problems in this file not shown" in out
+    assert err == "300 errors\n"
+
+
+def test_a_long_line_is_cut_around_the_problem(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "long.lore"
+    before = " ".join(f"a{i} = {i};" for i in range(2000))
+    after = " ".join(f"c{i} = {i};" for i in range(2000))
+    target.write_text(f"section s {{ {before} b = missing; {after} }}\n", encoding="utf-8")
+    status, out, _ = run(["check", str(target)], capsys)
+    assert status == 1
+    lines = out.splitlines()
+    assert lines[0].endswith("error: undefined name 'missing'")
+    assert lines[2].startswith("1 | …") and lines[2].endswith("…")
+    assert "b = missing;" in lines[2]
+    assert lines[3].index("^") == lines[2].index("missing")
+    assert max(len(line) for line in lines) < 200

@@ -361,3 +361,16 @@ def test_a_save_that_cannot_be_written_is_refused_before_the_run(
     assert "cannot write --save" in captured.err and "the folder" in captured.err
     assert captured.out == ""  # the session did not run
     assert main(["run", str(hello), "--save", str(tmp_path)]) == 2  # a folder
+
+
+def test_a_file_without_events_says_that_nothing_happened(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    program = tmp_path / "quiet.lore"
+    program.write_text('import "basic.lore":url;\nsection quiet { x = 1; }\n', encoding="utf-8")
+    assert main(["run", str(program)]) == 0
+    output = capsys.readouterr()
+    assert f"lore: nothing happened: {program} has no events to run" in output.err
+    assert "start = { ticks = 0; priority = 0;" in output.err
+    assert main(["sim", str(program), "--runs", "2"]) == 0
+    assert "has no events to run" in capsys.readouterr().err

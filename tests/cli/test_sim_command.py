@@ -131,11 +131,11 @@ def test_rule_errors_are_grouped_by_place(
     assert (status, err) == (0, "")
     assert "  no events left                3\n" in out
     assert (
-        "rule errors: 3 (1 kind)\n  failing.lore:12:4: division by zero  (3 times in 3 sessions)\n"
+        "rule errors: 3 (1 kind)\n  failing.lore:12:29: division by zero  (3 times in 3 sessions)\n"
     ) in out
     found = figures(["sim", "failing.lore", "--runs", "3"], capsys)
     assert found["errors"] == [
-        {"where": "failing.lore:12:4", "message": "division by zero", "count": 3, "sessions": 3}
+        {"where": "failing.lore:12:29", "message": "division by zero", "count": 3, "sessions": 3}
     ]
     assert found["ticks"] == {"min": 120, "mean": 120.0, "max": 120}
 

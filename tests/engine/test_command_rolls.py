@@ -88,7 +88,7 @@ def test_text_that_is_no_command_is_a_rule_error_at_the_call() -> None:
     session = play(program('r = roll("hello"); GM.message("not reached");'), dice=[])
     assert errors(session) == ["'hello' is not a dice command"]
     [error] = records(session, "error")
-    assert error["where"] == "test.lore:11:47"
+    assert error["where"] == "test.lore:11:51"  # the call roll("hello")
     assert messages(session) == []
 
 

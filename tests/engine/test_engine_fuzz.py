@@ -10,7 +10,7 @@ may get out of the engine.
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from lore.engine.participants import Participants, Scripted
@@ -37,7 +37,8 @@ section fz {{
 }}
 """
 
-NUMBERS = st.sampled_from(["hp", "power", "1D6.roll", "2D6.roll", "3", "0", "1D20.roll"])
+# A zero the checker cannot fold: dividing by it is a runtime error, not a check error.
+NUMBERS = st.sampled_from(["hp", "power", "1D6.roll", "2D6.roll", "3", "(hp - hp)", "1D20.roll"])
 OPERATORS = ("+", "-", "*", "/", "%")
 
 
@@ -128,6 +129,8 @@ def spelled(lines: list[str], in_place: bool) -> str:
 def transcript(text: str) -> list[dict[str, object]]:
     result = check_text(text, "fz.lore")
     errors = [d for d in result.diagnostics if d.severity.name == "ERROR"]
+    # A divisor written as constants that make 0 (`(3 - 3)`) is found by the checker.
+    assume(not any(d.code == "check.division-by-zero" for d in errors))
     assert not errors, [d.render() for d in errors] + [text]
     # Bodies that schedule several events of their own rule multiply their events: the
     # limit of events waiting stops them (a RuleError, and the session goes on).
@@ -159,7 +162,7 @@ def comparable(records: list[dict[str, object]]) -> list[dict[str, object]]:
     handler, which is the rule itself when it was bound in place and its lambda when not."""
     return [
         {k: v for k, v in r.items() if k != "where"}
-        if str(r.get("message", "")).endswith("events keep scheduling more events")
+        if "events keep scheduling more events" in str(r.get("message", ""))
         else r
         for r in records
     ]

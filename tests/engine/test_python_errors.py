@@ -28,9 +28,9 @@ def test_errors_of_values_of_any_type_are_in_lore_words() -> None:
     session = Session(compile_program(result), 0, Participants({"GM": gm}))
     assert session.run() == "no-events"
     assert [(r["tick"], r.get("message") or r.get("text"), r.get("where")) for r in gm.told] == [
-        (0, "cannot use - on a string and an integer", "odd.lore:4:50"),
-        (1, "cannot compare a string and an integer with <", "odd.lore:5:49"),
-        (2, "cannot use - on a string", "odd.lore:6:52"),
+        (0, "cannot use - on a string and an integer", "odd.lore:4:69"),
+        (1, "cannot compare a string and an integer with <", "odd.lore:5:68"),
+        (2, "cannot use - on a string", "odd.lore:6:71"),
         (3, "x is a", None),
     ]
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from lore.engine.participants import Bot, Participants, Replaying, ReplayLog
@@ -56,6 +56,7 @@ SEATS = ("GM", "p0@x.org", "p1@x.org")
 # once); test_update_rounds.py has the rule for errors in a step that waits.
 NO_DIVISION = ("+", "-", "*")
 LIMITS = Limits(max_ticks=25, max_events=200)
+MULTIPLIED = "events keep scheduling more events"
 
 
 @st.composite
@@ -224,6 +225,10 @@ def test_scripted_later_and_restored_runs_are_the_same(
     scripted = Session(program, seed, Participants({s: Bot() for s in SEATS}), LIMITS)
     scripted.run()
     answers = {a.query: a.values for a in scripted.answers if a.query is not None}
+    # A step whose events multiply past the limit is dropped where it passes it; answered
+    # later, its other handlers have asked their questions by then (as with a division by
+    # zero, see NO_DIVISION), so such runs ask what the scripted one never reached.
+    assume(not any(MULTIPLIED in str(r.get("message", "")) for r in scripted.transcript.records))
 
     # Answers later: everyone answers PENDING; the answers come by question id.
     later = Run(Session(program_of(tmp_path, text), seed, later_seats(), LIMITS), answers)

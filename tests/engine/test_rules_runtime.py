@@ -218,7 +218,7 @@ def test_outcome_and_statistics_go_with_a_failed_step() -> None:
     session = session_of(
         go(
             ' system.count("n", 2); system.record("v", 1.5); system.count("n", 1);'
-            ' schedule.then(@{ system.count("n", 100); system.end("lost"); x = 1 / 0; });'
+            ' schedule.then(@{ system.count("n", 100); system.end("lost"); x = 1 / {0}.get(0); });'
             ' schedule.add({ ticks = 5; priority = 0; handler = @{ system.end("won"); }; }:Event);'
         )
     )

@@ -166,12 +166,12 @@ def test_a_rule_error_is_counted_at_its_place(tmp_path: Path) -> None:
     assert summary.ends["no-events"] == 4
     assert len(summary.errors) == 1
     group = summary.errors[0]
-    assert (group.where, group.message) == (f"{path}:15:4", "division by zero")
+    assert (group.where, group.message) == (f"{path}:15:8", "division by zero")
     assert (group.count, group.runs) == (4, 4)
     assert summary.messages == 4 * 4  # n = 3, 2, 1, 0
     assert summary.ticks.high == 180
     assert summary.to_json()["errors"] == [
-        {"where": f"{path}:15:4", "message": "division by zero", "count": 4, "sessions": 4}
+        {"where": f"{path}:15:8", "message": "division by zero", "count": 4, "sessions": 4}
     ]
 
 

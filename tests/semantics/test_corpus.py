@@ -13,8 +13,9 @@ from types import FrameType
 
 import pytest
 
-from lore.semantics import program as program_module
+from lore.syntax import files as files_module
 from lore.syntax import recursion
+from lore.syntax import source as source_module
 from lore.syntax.source import SourceFile
 from lore.syntax.tokens import STRING_TYPES
 from tests.conftest import Golden
@@ -52,7 +53,13 @@ def _unreadable(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 @contextmanager
 def _small_size_limit(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setattr(program_module, "MAX_FILE_BYTES", 40)
+    """Files named ``large.*`` are read with a limit of 40 bytes."""
+    original = files_module.read_bytes
+
+    def read_bytes(path: Path, limit: int | None = None) -> bytes:
+        return original(path, 40 if path.stem == "large" else limit)
+
+    monkeypatch.setattr(source_module, "read_bytes", read_bytes)
     yield
 
 

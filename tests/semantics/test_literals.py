@@ -318,3 +318,9 @@ def test_offset_of() -> None:
     assert offset_of(text, 4, 1) == 7
     assert offset_of(text, 9, 1) == len(text)
     assert offset_of(text, 1, 99) == len(text)
+
+
+def test_a_url_with_brackets_that_hold_no_address_is_a_problem_not_a_crash() -> None:
+    problems = literals.check("url", "http://xgmtk.[m]org/lore")
+    assert len(problems) == 1
+    assert "is not a url" in problems[0].message

@@ -192,8 +192,10 @@ def test_a_frame_over_a_mebibyte_closes_the_connection(served: Any) -> None:
     server, seats = served
     socket = raw_socket(server, seats[PLAYER].split("#", 1)[1])
     frames_until(socket, lambda f: f["type"] == "snapshot")
-    socket.send("x" * (2 * 1024 * 1024))
-    with pytest.raises(ConnectionClosed):
+    # The server may close while the frame is still being written: either the write or the
+    # next read then sees the connection closed.
+    with pytest.raises((ConnectionClosed, ConnectionResetError)):
+        socket.send("x" * (2 * 1024 * 1024))
         frames_until(socket, lambda f: False)
     assert joined(seats[PLAYER]).state.questions  # the session goes on
 
@@ -316,7 +318,7 @@ section bad {
  rule ask {
   answer = GM.query("what?", { what = What.input; });
   select (answer.what) {
-   case (What.divide) { GM.message("x" + (1 / 0)); }
+   case (What.divide) { GM.message("x" + (1 / {0}.get(0))); }
    default { deeper(0); }
   }
  }

@@ -80,11 +80,16 @@ def _composite_types(inner: st.SearchStrategy[ast.TypeExpr]) -> st.SearchStrateg
         results,
         st.booleans(),
     )
+    given = st.builds(
+        lambda result, arrow: ast.FunctionType(SPAN, (), result, arrow, False), inner, st.booleans()
+    )  # @<-> real>
     return st.one_of(
         st.builds(ast.ListType, _SPAN, inner, st.booleans()),
         st.builds(ast.RangeType, _SPAN, inner),
+        st.builds(ast.DictType, _SPAN, inner, inner),
         parenthesized,
         single,
+        given,
     )
 
 
@@ -190,6 +195,7 @@ def _operations(inner: st.SearchStrategy[ast.Expr]) -> st.SearchStrategy[ast.Exp
         st.builds(ast.WithUnit, _SPAN, inner, units),
         _dice_of(inner),
         st.builds(ast.ListLit, _SPAN, st.lists(inner, min_size=1, max_size=3).map(tuple)),
+        st.builds(ast.Conditional, _SPAN, inner, inner, inner),
     )
 
 
@@ -229,6 +235,8 @@ def lambdas(depth: int) -> st.SearchStrategy[ast.Expr]:
     ) -> ast.Lambda:
         if not parenthesized and len(params) == 1 and params[0].type is not None:
             return ast.Lambda(SPAN, params, result, body, False, arrow and result is not None)
+        if not parenthesized and not params and result is not None:
+            return ast.Lambda(SPAN, params, result, body, False, arrow)  # @ -> real 1.0
         return ast.Lambda(SPAN, params, result, body, True, arrow and result is not None)
 
     return st.builds(build, param_lists(), result, st.booleans(), body, st.booleans())
@@ -272,6 +280,8 @@ def statements(depth: int) -> st.SearchStrategy[ast.Statement]:
     return st.one_of(
         simple,
         st.builds(ast.If, _SPAN, inner, block, otherwise),
+        st.builds(ast.For, _SPAN, names, _SPAN, inner, block),
+        st.builds(ast.TypedLocal, _SPAN, names, _SPAN, types(1), inner),
         st.builds(ast.ExprStmt, _SPAN, selects(depth - 1)),
         st.builds(ast.LocalDef, _SPAN, definitions(depth - 1, "local")),
     )

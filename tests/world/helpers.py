@@ -11,7 +11,8 @@ from lore.semantics.check import check_paths
 from lore.world.geometry import Geometry, Problem, read_geometry
 from lore.world.xmldoc import read_xml
 
-UNITS = frozenset({"m", "km", "cm", "mm"})
+UNITS = frozenset({"m", "km", "cm", "mm"})  # lengths
+KNOWN_UNITS = UNITS | {"sec", "min"}
 POINT = "http://www.xgmtk.org/Point"
 LINKED = "http://www.xgmtk.org/Linked"
 SECTIONED = "http://www.xgmtk.org/Lore/Sectioned2D"
@@ -19,7 +20,7 @@ SECTIONED = "http://www.xgmtk.org/Lore/Sectioned2D"
 
 def read(text: str) -> tuple[Geometry | None, list[Problem]]:
     """A geometry read from XML text, with the problems found in it."""
-    return read_geometry(read_xml(text), UNITS.__contains__)
+    return read_geometry(read_xml(text), KNOWN_UNITS.__contains__, UNITS.__contains__)
 
 
 def grid_xml(rows: list[str], kind: int = 4, scale: str | None = "1[m]") -> str:

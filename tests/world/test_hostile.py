@@ -3,15 +3,17 @@
 Each document is tried three ways: ``lore check`` on a Lore file that loads it with
 ``loadXML`` (the diagnostic is in the XML file, at the line), the same document written
 inline as an ``:xml`` string (the diagnostic is in the Lore file, at the XML's line), and
-a session whose geometry file went bad after the check (the World refuses the map, the GM
+a session whose map passed the checker but not the World (the World checks again: the GM
 is told where, and resolving a place there is a rule error).
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from xml.etree.ElementTree import Element
 
 import pytest
 
@@ -21,8 +23,9 @@ from lore.engine.session import Limits, Session
 from lore.runtime.compiler import compile_program
 from lore.runtime.errors import RuleError
 from lore.semantics.check import check_paths
+from lore.syntax.source import SourceFile
 from lore.world import geometry as geometry_module
-from lore.world import xmldoc
+from lore.world import schemas, xmldoc
 from lore.world.xmldoc import XMLError, read_xml
 from tests.world.helpers import LINKED, POINT, SECTIONED, grid_xml, read
 
@@ -112,7 +115,22 @@ MALFORMED = f"""{DECL}
 </geometry>
 """
 
+UNKNOWN_ENCODING = f"""<?xml version="1.0" encoding="foo"?>
+<geometry xmlns="{POINT}"><point label="0"/></geometry>
+"""
+NESTED = (
+    f'{DECL}\n<geometry xmlns="{POINT}">\n<point label="0"><description>\n'
+    + "<plain>" * 500
+    + "</plain>" * 500
+    + "</description></point></geometry>\n"
+)
+READER_CASES = 6  # the first cases: refused by the XML reader itself
+
 CASES = [
+    Hostile(
+        "unknown-encoding", UNKNOWN_ENCODING, 1, 21, "unknown encoding 'foo' (Lore's XML is UTF-8)"
+    ),
+    Hostile("nested-500", NESTED, 4, 680, "elements nest more than 100 levels deep"),
     Hostile("billion-laughs", LAUGHS, 2, 1, REFUSED),
     Hostile("external-entity", PASSWD, 2, 1, REFUSED),
     Hostile("dtd", DTD, 2, 1, REFUSED),
@@ -133,6 +151,29 @@ CASES = [
         'height="0.3(m)" is not a quantity (expected like 0.3[m])',
     ),
     Hostile("distance-minus-1", BAD_DISTANCE, 4, 26, 'distance="-1" is not a positive number'),
+    *(
+        Hostile(
+            f"scale-{scale}",
+            f'{DECL}\n<geometry xmlns="{POINT}"\n scale="{scale}"><point label="0"/></geometry>\n',
+            3,
+            9,
+            f'scale="{scale}" {problem}',
+        )
+        for scale, problem in (
+            ("5[sec]", "is not a length ([sec] is not a unit of length like [m])"),
+            ("0[m]", "must be above 0"),
+            ("-5[m]", "must be above 0"),
+            ("1e999[m]", "is too large a number"),
+        )
+    ),
+    Hostile(
+        "height-in-minutes",
+        f'{DECL}\n<geometry xmlns="{SECTIONED}">\n <line><section height="3[min]"/></line>'
+        "\n</geometry>\n",
+        3,
+        25,
+        'height="3[min]" is not a length ([min] is not a unit of length like [m])',
+    ),
     Hostile(
         "missing-node",
         MISSING_NODE,
@@ -166,8 +207,8 @@ def check(path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, list[str
 # ------------------------------------------------------------ the XML reader itself
 
 
-@pytest.mark.parametrize("case", CASES[:4], ids=str)
-def test_the_reader_refuses_dtds_and_entities(case: Hostile) -> None:
+@pytest.mark.parametrize("case", CASES[:READER_CASES], ids=str)
+def test_the_reader_refuses_dtds_entities_and_what_python_cannot_read(case: Hostile) -> None:
     with pytest.raises(XMLError) as caught:
         read_xml(case.text)
     assert caught.value.line == case.line
@@ -175,7 +216,7 @@ def test_the_reader_refuses_dtds_and_entities(case: Hostile) -> None:
     assert caught.value.message == case.message
 
 
-@pytest.mark.parametrize("case", CASES[4:], ids=str)
+@pytest.mark.parametrize("case", CASES[READER_CASES:], ids=str)
 def test_the_geometry_reader_names_the_line(case: Hostile) -> None:
     _, problems = read(case.text)
     assert [(p.place.line, p.place.column) for p in problems][:1] == [(case.line, case.column)]
@@ -275,14 +316,26 @@ def test_too_many_elements_are_reported_by_check(
 
 
 def session_with_map_changed_to(folder: Path, text: str) -> Session:
-    """A session whose geometry file was good when checked, then replaced by ``text``."""
+    """A session whose geometry passed the checker but is ``text`` when the world reads
+    it (the world checks every map again, whoever compiled the program)."""
     (folder / "map.xml").write_text(grid_xml(["..", ".."], 8), encoding="utf-8")
     result = check_paths([lore_file(folder, '("map.xml":url).loadXML')])
     assert result.ok
-    (folder / "map.xml").write_text(text, encoding="utf-8")
+    [url] = result.checker.xml_files
+    result.checker.xml_files[url] = SourceFile("map.xml", text)
     session = Session(compile_program(result), 0, Participants(), Limits(max_steps=5))
     session.run()
     return session
+
+
+def test_a_map_file_is_read_once_the_session_uses_what_was_checked(tmp_path: Path) -> None:
+    (tmp_path / "map.xml").write_text(grid_xml(["..", ".."], 8), encoding="utf-8")
+    result = check_paths([lore_file(tmp_path, '("map.xml":url).loadXML')])
+    assert result.ok
+    (tmp_path / "map.xml").write_text(million_squares(), encoding="utf-8")
+    session = Session(compile_program(result), 0, Participants(), Limits(max_steps=5))
+    session.run()
+    assert session.world is not None and session.world.problems == []
 
 
 @pytest.mark.parametrize("case", CASES, ids=str)
@@ -310,3 +363,74 @@ def test_the_world_refuses_a_million_squares_at_run_time(tmp_path: Path) -> None
     assert [problem for _, problem in session.world.problems] == [
         "XML line 1, column 1: the document is too large (10014117 bytes, at most 4194304)"
     ]
+
+
+# ------------------------------------------------------------ many problems
+
+
+def test_thousands_of_attributes_are_refused_briefly(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    attributes = " ".join(f'a{i}="x"' for i in range(8000))
+    text = f'<geometry xmlns="{POINT}" {attributes}><point label="0"/></geometry>'
+    (tmp_path / "map.xml").write_text(text, encoding="utf-8")
+    status = main(["check", str(lore_file(tmp_path, '("map.xml":url).loadXML'))])
+    out = capsys.readouterr().out
+    assert status == 1
+    assert out.count(": error: ") == 1
+    assert f"1:1: error: an element has more than {xmldoc.MAX_ATTRIBUTES} attributes" in out
+    assert max(len(line) for line in out.splitlines()) < 200  # the long line is cut
+
+
+def test_unknown_attributes_are_reported_without_the_validator(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    attributes = " ".join(f'a{i}="x"' for i in range(90))
+    points = "".join(f'<point label="p{i}" {attributes}/>\n' for i in range(40))
+    text = f'<geometry xmlns="{POINT}">\n{points}</geometry>'
+    _, problems = read(text)
+    assert len(problems) == schemas.MAX_PROBLEMS
+    assert [p.message for p in problems[:2]] == [
+        "<point> has no attribute 'a0'",
+        "<point> has no attribute 'a1'",
+    ]
+    assert (problems[0].place.line, problems[0].place.column) == (2, 23)
+
+
+def test_a_fault_in_every_section_stops_the_validation_early(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(schemas, "BATCH_ELEMENTS", 50)
+    batches = 0
+    original = schemas._batches
+
+    def counted(root: Element) -> Iterator[schemas.Batch]:
+        nonlocal batches
+        for batch in original(root):
+            batches += 1
+            yield batch
+
+    monkeypatch.setattr(schemas, "_batches", counted)
+    rows = "".join(
+        "<line>" + "".join(f'<section prohibited="m{y}-{x}"/>' for x in range(40)) + "</line>\n"
+        for y in range(40)
+    )
+    _, problems = read(f'<geometry xmlns="{SECTIONED}">\n{rows}</geometry>')
+    assert len(problems) == schemas.MAX_PROBLEMS
+    assert problems[0].message == 'prohibited="m0-0" is not true or false'
+    assert problems[0].place.line == 2
+    assert batches == 3  # of 1,600 sections, about 150 validated
+
+
+def test_a_big_map_is_validated_in_parts_with_the_same_problems(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    nodes = "".join(
+        f'<node label="n{i}"><link to="n{i + 1}" distance="{"x" if i % 97 == 5 else 1}"/></node>\n'
+        for i in range(300)
+    )
+    text = f'<geometry xmlns="{LINKED}">\n{nodes}<node label="n300"/></geometry>'
+    whole = [(p.place, p.message) for p in read(text)[1]]
+    monkeypatch.setattr(schemas, "BATCH_ELEMENTS", 40)
+    assert [(p.place, p.message) for p in read(text)[1]] == whole
+    assert [place.line for place, _ in whole] == [7, 104, 201, 298]

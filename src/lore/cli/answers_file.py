@@ -20,6 +20,7 @@ from typing import Any
 from lore.cli.io import unreadable
 from lore.engine.answer_json import JSONError, loads
 from lore.engine.participants import Scripted1
+from lore.syntax.files import describe, read_bytes
 
 Answers = dict[str, list[Scripted1]]
 
@@ -30,11 +31,11 @@ def load_answers(path: Path) -> Answers:
     if problem is not None:
         raise ValueError(problem)
     try:
-        text = path.read_bytes().decode("utf-8")
+        text = read_bytes(path).decode("utf-8")  # a regular file, of bounded size
     except UnicodeDecodeError:
         raise ValueError(f"{path}: not UTF-8 text") from None
     except OSError as error:
-        raise ValueError(f"cannot read {path}: {error.strerror or error}") from None
+        raise ValueError(f"cannot read {path}: {describe(error)}") from None
     try:
         data = loads(text)
     except JSONError as error:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from lore.cli.io import print_diagnostics, summary, unreadable, usage_error
+from lore.cli.io import print_diagnostics, read_failure, summary, unreadable, usage_error
 from lore.semantics.check import check_paths, ordered_diagnostics
 from lore.syntax.diagnostics import Diagnostic
 from lore.world.static import check_world
@@ -28,7 +28,11 @@ def run(args: argparse.Namespace) -> int:
     seen: set[tuple[str, int, int, str]] = set()
     shown: list[Diagnostic] = []
     for path in paths:
-        result = check_paths([path])
+        try:
+            result = check_paths([path])
+        except OSError as error:
+            usage_error(read_failure(path, error))
+            return 2
         found = ordered_diagnostics(result.program, result.diagnostics + check_world(result))
         for diagnostic in found:
             key = (

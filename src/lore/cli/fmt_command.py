@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from lore.cli.atomic import write_atomically
-from lore.cli.io import print_diagnostics, summary, unreadable, usage_error
+from lore.cli.io import print_diagnostics, read_failure, summary, unreadable, usage_error
 from lore.syntax.parser import parse
 from lore.syntax.source import SourceFile
 
@@ -32,7 +32,11 @@ def run(args: argparse.Namespace) -> int:
         if problem is not None:
             usage_error(problem)
             return 2
-        source = SourceFile.from_path(path)
+        try:
+            source = SourceFile.from_path(path)
+        except OSError as error:
+            usage_error(read_failure(path, error))
+            return 2
         result = parse(source)
         if not result.ok:
             errors, warnings = print_diagnostics(result.diagnostics)

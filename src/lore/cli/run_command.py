@@ -20,7 +20,7 @@ from pathlib import Path
 from lore.cli.answers_file import Answers, load_answers, unknown_seats
 from lore.cli.atomic import AtomicFile, write_atomically
 from lore.cli.interrupts import Interrupts
-from lore.cli.io import print_diagnostics, unreadable, usage_error
+from lore.cli.io import no_events_note, print_diagnostics, read_failure, unreadable, usage_error
 from lore.cli.printer import Printer, resumed_summary
 from lore.cli.terminal import Terminal
 from lore.engine.participants import (
@@ -39,6 +39,10 @@ from lore.runtime.errors import RuleError
 from lore.semantics.check import CheckResult, check_paths, ordered_diagnostics
 from lore.syntax.diagnostics import has_errors
 from lore.world.static import check_world
+
+# Steps a run takes at most unless told otherwise: a rule that reschedules itself for
+# ever (each game second, say) stops instead of running until the memory is full.
+DEFAULT_MAX_STEPS = 1_000_000
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -66,8 +70,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="continue a save whose files changed since: its answers are given again, "
         "each checked against the question asked, up to the first that does not fit",
     )
-    parser.add_argument("--max-steps", type=int, default=None, metavar="K")
-    parser.add_argument("--max-ticks", type=int, default=None, metavar="T")
+    parser.add_argument(
+        "--max-steps",
+        type=int,
+        default=DEFAULT_MAX_STEPS,
+        metavar="K",
+        help=f"stop after K steps (default {DEFAULT_MAX_STEPS:,}; 0 for no limit)",
+    )
+    parser.add_argument(
+        "--max-ticks",
+        type=int,
+        default=None,
+        metavar="T",
+        help="stop once the game time would pass T ticks (default: no limit)",
+    )
 
 
 @dataclass
@@ -83,7 +99,7 @@ class Resumed:
 
 def run(args: argparse.Namespace) -> int:
     path: Path = args.file
-    problem = unreadable(path)
+    problem = unreadable(path) or bad_limits(args)
     if problem is not None:
         usage_error(problem)
         return 2
@@ -92,7 +108,11 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         usage_error(str(error))
         return 2
-    result = check_paths([path])
+    try:
+        result = check_paths([path])
+    except OSError as error:
+        usage_error(read_failure(path, error))
+        return 2
     diagnostics = ordered_diagnostics(result.program, result.diagnostics + check_world(result))
     if has_errors(diagnostics):
         print_diagnostics(diagnostics)
@@ -160,7 +180,7 @@ def play_to(
     out: AtomicFile | None,
 ) -> int:
     transcript = Transcript()
-    limits = Limits(max_steps=args.max_steps, max_ticks=args.max_ticks)
+    limits = Limits(max_steps=args.max_steps or None, max_ticks=args.max_ticks)
     scripts = {who: Scripted(list(answers)) for who, answers in (scripted or {}).items()}
     try:
         resumed = resume(program, stored, scripts, scripted is not None, changed, limits)
@@ -183,11 +203,18 @@ def play_to(
             if stored.format and not resumed.hidden:
                 print(resumed_summary(session), file=sys.stderr, flush=True)
             reason = session.run()
+            if getattr(session, "detail", "") == "max-steps":
+                print(
+                    f"lore: stopped after {session.steps:,} steps (--max-steps; 0 for no limit)",
+                    file=sys.stderr,
+                )
         except RuleError as error:
             print(error.render(), file=sys.stderr)
             return 1
         if reason == "error":
             status = 1
+        if reason == "no-events" and session.steps == 0:
+            print(no_events_note(args.file), file=sys.stderr)
         if reason == "no-events":
             for script in scripts.values():
                 for left in script.left():
@@ -358,6 +385,14 @@ def same_file(a: Path, b: Path) -> bool:
         return a.resolve() == b.resolve()
     except OSError:
         return False
+
+
+def bad_limits(args: argparse.Namespace) -> str | None:
+    if args.max_steps < 0:
+        return f"--max-steps must be 0 (no limit) or more (got {args.max_steps})"
+    if args.max_ticks is not None and args.max_ticks < 0:
+        return f"--max-ticks must be 0 or more (got {args.max_ticks})"
+    return None
 
 
 def unwritable(path: Path) -> str | None:

@@ -29,7 +29,7 @@ from lore.analysis.simulate import (
     simulate,
     summarize,
 )
-from lore.cli.io import print_diagnostics, unreadable, usage_error
+from lore.cli.io import no_events_note, print_diagnostics, read_failure, unreadable, usage_error
 from lore.engine.session import Limits
 
 LABELS = {
@@ -78,7 +78,11 @@ def run(args: argparse.Namespace) -> int:
     if problem is not None:
         usage_error(problem)
         return 2
-    program, diagnostics = load_program([path])
+    try:
+        program, diagnostics = load_program([path])
+    except OSError as error:
+        usage_error(read_failure(path, error))
+        return 2
     if program is None:
         print_diagnostics(diagnostics)
         return 1
@@ -112,6 +116,8 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(figures, ensure_ascii=False, indent=2))
     else:
         print(format_summary(summary, str(path)))
+    if summary.steps.high == 0:
+        print(no_events_note(path), file=sys.stderr)
     return 0
 
 

@@ -12,6 +12,7 @@ from typing import Any, ClassVar, TextIO
 
 from lore.engine.queries import Input, Query
 from lore.engine.randomness import Stream
+from lore.syntax.diagnostics import with_article
 
 
 class Terminal:
@@ -71,7 +72,7 @@ class Terminal:
             value = parse_typed(item, text.strip())
             if value is not None:
                 return value
-            self.say(f"   please type a {item.type}")
+            self.say(f"   please type {with_article(str(item.type))}")
 
     def choose(self, item: Input, default: Any = None) -> Any:
         """A numbered menu; one number (several, for a pick of several), or Enter for

@@ -13,7 +13,7 @@ from lore.engine import command_rolls, happenings, map_queries, odds_values, rol
 from lore.engine.participants import Pending, Refusal
 from lore.engine.queries import AnswerError, Query, fill, make_query, plain
 from lore.engine.saves import Answer
-from lore.runtime.errors import RuleError
+from lore.runtime.errors import LimitExceeded, RuleError
 from lore.runtime.ops import handler_call, ticks_of
 from lore.runtime.quantity import Quantity
 from lore.runtime.values import FormInfo, LoreObject, RuntimeType, TypedString, show
@@ -169,6 +169,11 @@ def tell(rt: Runtime, to: str, text: Any) -> None:
     key = rt.next_key("m")
     if key in session.told:
         return  # told in an earlier run of this step
+    if len(session.told) >= session.limits.max_messages:
+        raise LimitExceeded(
+            f"more than {session.limits.max_messages} messages in one step",
+            "a handler probably sends messages in a loop, or events that do multiply",
+        )
     session.told.add(key)
     record = {"tick": session.ticks, "kind": "message", "to": to, "text": str(text), "format": fmt}
     session.transcript.add(record)
@@ -228,6 +233,11 @@ def ask_query(rt: Runtime, query: Query, spec: Any = None) -> LoreObject:
         raise Suspend(query.id)
     to = query.to
     if key not in session.asked:
+        if len(session.asked) >= session.limits.max_questions:
+            raise LimitExceeded(
+                f"more than {session.limits.max_questions} questions in one step",
+                "a handler probably asks in a loop, or events that ask multiply",
+            )
         session.asked.add(key)
         record: dict[str, Any] = {
             "tick": session.ticks,

@@ -7,6 +7,7 @@ interactive terminal (``lore.cli.terminal``).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -112,21 +113,51 @@ class Bot:
         if item.choices:
             return item.choices[stream.randint(0, len(item.choices) - 1)]
         kind, name = item.type.kind, item.type.name
-        low, high = 1, 12
-        if item.allowed is not None:
-            low = int(_plain_number(item.allowed.low)) + (1 if item.allowed.low_open else 0)
-            high = int(_plain_number(item.allowed.high)) - (1 if item.allowed.high_open else 0)
         if kind == "unit" or name in ("integer", "real", "number"):
-            return stream.randint(low, max(low, high))
+            whole = name == "integer" or (kind == "unit" and item.type.family.integer)
+            return _number(item, stream, whole)
         if name == "boolean":
             return stream.randint(0, 1) == 1
-        return "bot"
+        if item.default is not None:
+            return item.default_answer()
+        return _TEXTS.get(name, "bot")
 
     def rejected(self, query: Query, answer: dict[str, Any], reason: str) -> bool:
         return False
 
     def tell(self, record: dict[str, Any]) -> None:
         self.told += 1
+
+
+# What a bot types for an input of a typed string (a valid one of its kind).
+_TEXTS = {
+    "loc": "/",  # the root area: every world has it
+    "url": "http://example.org/",
+    "jid": "bot@example.org",
+    "date": "2000-01-01T00:00:00+00:00",
+    "html": "<p>bot</p>",
+    "xml": "<bot/>",
+}
+
+
+def _number(item: Input, stream: Stream, whole: bool) -> Any:
+    """A number in the allowed range (1 to 12 without one): a whole number when the input
+    wants one, else a real on a grid of 1000 steps over the range."""
+    allowed = item.allowed
+    low, high = 1.0, 12.0
+    low_open = high_open = False
+    if allowed is not None:
+        low, high = _plain_number(allowed.low), _plain_number(allowed.high)
+        low_open, high_open = allowed.low_open, allowed.high_open
+    if whole:
+        first = math.floor(low) + 1 if low_open else math.ceil(low)
+        last = math.ceil(high) - 1 if high_open else math.floor(high)
+        return stream.randint(first, max(first, last))
+    steps = 1000
+    first_step = 1 if low_open else 0
+    last_step = steps - 1 if high_open else steps
+    step = stream.randint(first_step, max(first_step, last_step))
+    return low + (high - low) * step / steps
 
 
 def _plain_number(value: Any) -> float:

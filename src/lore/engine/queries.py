@@ -24,6 +24,7 @@ from lore.runtime.values import (
     show,
 )
 from lore.semantics import literals
+from lore.syntax.diagnostics import with_article
 
 
 @dataclass(frozen=True)
@@ -246,7 +247,8 @@ def convert(item: Input, raw: Any, places: Callable[[str], str | None] | None = 
             if problem is not None:
                 raise AnswerError(f"'{item.name}': {raw!r} is no place of the session: {problem}")
     else:
-        raise AnswerError(f"'{item.name}' asks for a {rtype}, which cannot be answered yet")
+        what = with_article(str(rtype))
+        raise AnswerError(f"'{item.name}' asks for {what}, which cannot be answered yet")
     if item.allowed is not None and not item.allowed.match(value):
         raise AnswerError(f"'{item.name}' must lie in {item.allowed}, not {show(value)}")
     return value
@@ -319,20 +321,39 @@ def _primitive(item: Input, name: str, raw: Any) -> Any:
     elif name == "string":
         if isinstance(raw, str):
             return raw
-    elif name in ("loc", "url", "jid", "date") and isinstance(raw, str):
+    elif name in ("loc", "url", "jid", "date", "html", "xml") and isinstance(raw, str):
         problems = literals.check(name, raw)
         if problems:
             raise AnswerError(f"'{item.name}': {problems[0].message}")
         return TypedString(name, raw)
-    raise AnswerError(f"'{item.name}' is a {name}, not {_shown(raw)}")
+    raise AnswerError(f"'{item.name}' is {with_article(name)}, not {_shown(raw)}")
+
+
+MAX_PLAIN_ITEMS = 10_000  # items of lists in one value as JSON (then "…")
+MAX_PLAIN_DEPTH = 100  # lists in lists
 
 
 def plain(value: Any) -> Any:
-    """A Lore value as JSON: the form an answer gives it in."""
+    """A Lore value as JSON: the form an answer gives it in. A list is cut (with "…")
+    past ``MAX_PLAIN_ITEMS`` items in all or ``MAX_PLAIN_DEPTH`` lists deep: a list may
+    hold the same list twice, that one the same twice, and so on."""
+    return _plain(value, [MAX_PLAIN_ITEMS], 0)
+
+
+def _plain(value: Any, budget: list[int], depth: int) -> Any:
     if isinstance(value, Quantity):
         return value.amount()
     if isinstance(value, bool | int | float | str):
         return value
     if isinstance(value, list | tuple):
-        return [plain(item) for item in value]
+        if depth >= MAX_PLAIN_DEPTH:
+            return "…"
+        items: list[Any] = []
+        for item in value:
+            if budget[0] <= 0:
+                items.append("…")
+                break
+            budget[0] -= 1
+            items.append(_plain(item, budget, depth + 1))
+        return items
     return show(value)

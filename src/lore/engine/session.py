@@ -35,13 +35,24 @@ from lore.engine.transcript import Record, Transcript
 from lore.runtime.compiler import CompiledProgram
 from lore.runtime.dice import RandomSource
 from lore.runtime.errors import Frame, LimitExceeded, RuleError
-from lore.runtime.ops import MAX_LIST, Closure, Handler, rule_of, run_entry
+from lore.runtime.ops import (
+    MAX_LIST,
+    Closure,
+    Handler,
+    callee,
+    field_callee,
+    rule_of,
+    run_entry,
+)
 from lore.runtime.python_errors import plain_message
 from lore.runtime.quantity import Quantity
 from lore.runtime.values import FormInfo, LoreObject, RuntimeType, TypedString, show
-from lore.syntax.recursion import collector_paused
+from lore.syntax.recursion import collector_paused, room_for
 from lore.world.model import World
 
+# Python frames one nested Lore call may take: the rule's own, and a list member and
+# lambda on the way (`xs.map(@(x) f(x))`).
+FRAMES_PER_CALL = 4
 PRELUDE_NAME = "<lore>/prelude.lore"
 _MISSING = object()  # a member that had no value (to undo its modification)
 CHOICES_SALT = 0x5DEECE66D  # sets the bots' random stream apart from the dice
@@ -52,7 +63,9 @@ PAUSE_AT = 64  # steps of this many events or more run with the cyclic collector
 @dataclass(frozen=True)
 class Limits:
     max_ops: int = 1_000_000  # rule calls and list steps of one handler
-    max_depth: int = 150  # nested rule calls
+    # Nested calls of rules, functions and lambdas in one handler: a resource limit (each
+    # takes a few Python frames) far above what rules that end need.
+    max_depth: int = 10_000
     max_steps: int | None = None
     max_ticks: int | None = None
     # Steps at one game time: events that keep scheduling events at the same time would
@@ -61,6 +74,11 @@ class Limits:
     # Events waiting at once: events that each schedule several more would otherwise fill
     # the memory.
     max_events: int = 1_000_000
+    # Questions asked in one step: no table answers ten thousand at once, and events that
+    # multiply, each asking, would otherwise keep bots (or people) busy for minutes.
+    max_questions: int = 10_000
+    # Messages sent in one step, for the same reason (a million printed take a minute).
+    max_messages: int = 10_000
     # Rounds of one update phase: alters that request alters run in a further round, and
     # alters that keep requesting each other would otherwise never end.
     max_alter_rounds: int = 100
@@ -256,7 +274,8 @@ class Runtime:
         if self.depth > self.max_depth:
             raise LimitExceeded(
                 f"rules call each other more than {self.max_depth} deep",
-                "a rule probably calls itself without end",
+                "a rule probably calls itself without end (to walk a long list, use for or"
+                " a list member: they do not nest)",
                 at_entry,
             )
         raise LimitExceeded(
@@ -287,22 +306,13 @@ class Runtime:
         return LoreObject(None, values, next(self.session.oids))
 
     def method(self, obj: Any, name: str, *args: Any) -> Any:
-        return rule_of(obj, name)(self, obj, *args)
+        return _fixed(rule_of(obj, name), self, obj, args)
 
     def call_field(self, obj: Any, name: str, *args: Any) -> Any:
-        if not isinstance(obj, LoreObject):
-            raise RuleError(f"{show(obj)} has no member '{name}'")
-        fn = obj.values.get(name)
-        if fn is not None:
-            return fn(self, *args)
-        form = obj.form
-        native = (form.vtable.get(name) or form.resolve().get(name)) if form is not None else None
-        if native is None:
-            raise RuleError(
-                f"{obj!r} has no value for '{name}'",
-                "give it a function where the object is written",
-            )
-        return native(self, obj, *args)
+        """Call the function member ``name`` of ``obj`` (a lambda it holds, or the
+        engine's rule)."""
+        code, first = field_callee(obj, name)
+        return _fixed(code, self, first, args)
 
     def request(self, obj: Any, alter: str, value: Any) -> None:
         form = obj.form if isinstance(obj, LoreObject) else None
@@ -328,12 +338,13 @@ class Runtime:
         outer = self.state
         origin = self.word(self.index)
         waiting: Suspend | None = None
+        code, first = callee(fn)
         for index, item in enumerate(items):
             self.count_op()
             path = self.path = (*base, index)
             self.state = randomness.path_key(origin, path)
             try:
-                fn(self, item)
+                code(self, first, item)
             except Suspend as suspend:
                 waiting = suspend
         self.path = base
@@ -360,6 +371,19 @@ class Runtime:
 
     def engine_value(self, name: str) -> Any:
         raise RuleError(f"the engine provides no value '{name}'")
+
+
+def _fixed(code: Callable[..., Any], rt: Runtime, first: Any, args: tuple[Any, ...]) -> Any:
+    """``code(rt, first, *args)`` written out for the usual numbers of arguments: a call
+    with ``*args`` goes through the machine's stack, a plain one does not (see
+    ``ops.callee``)."""
+    if not args:
+        return code(rt, first)
+    if len(args) == 1:
+        return code(rt, first, args[0])
+    if len(args) == 2:
+        return code(rt, first, args[0], args[1])
+    return code(rt, first, *args)
 
 
 class GivenDice(Runtime):
@@ -561,7 +585,8 @@ class Session:
         ``"waiting"`` when the step waits for answers that come later."""
         self.running = True
         try:
-            return self.run_steps()
+            with room_for(FRAMES_PER_CALL * self.limits.max_depth + 1_000):
+                return self.run_steps()
         finally:
             self.running = False
 
@@ -647,6 +672,10 @@ class Session:
         rt.suspended = False
         self.step_size = len(entries)
         suspended = False
+        # Events this step may add before the waiting limit: past it, the step stops at
+        # once (a step of half a million handlers that each add three would otherwise run
+        # to its end, and hold all it added, before being dropped).
+        room = self.limits.max_events - self.queued
         try:
             for index, (seq, fn, arg) in enumerate(entries):
                 # What rt.reset(seq, index) does that is not already so (a body restores
@@ -660,6 +689,18 @@ class Session:
                 except Suspend:
                     suspended = True  # its answer comes later: start the others meanwhile
                     rt.depth = 0
+                if len(adds) > room:
+                    break
+            if len(adds) + self.queued > self.limits.max_events:
+                dropped = self.drop_waiting({fn for _, fn, _ in entries} | {a[2] for a in adds})
+                error = LimitExceeded(
+                    f"more than {self.limits.max_events} events would wait: events keep"
+                    f" scheduling more events (this step and the {dropped:,} waiting events"
+                    " of its handlers are dropped)",
+                    "a handler probably schedules several events that each do the same",
+                )
+                error.frames = self.handler_frames(entries)
+                raise error
             if suspended:
                 # The step runs again, from its start, when answers come; nothing of this
                 # run is kept but what was asked and told (not asked or told again).
@@ -668,14 +709,6 @@ class Session:
                 rt.adds = []
                 happenings.discard_step(self)
                 return
-            if len(adds) + self.queued > self.limits.max_events:
-                error = LimitExceeded(
-                    f"more than {self.limits.max_events} events would wait: events keep"
-                    " scheduling more events",
-                    "a handler probably schedules several events that each do the same",
-                )
-                error.frames = self.handler_frames(entries)
-                raise error
             if rt.requests:
                 self.update()
         except BaseException as error:
@@ -731,6 +764,25 @@ class Session:
         error.frames = self.handler_frames(entries)
         self.report(error)
         self.at_once = 0
+
+    def drop_waiting(self, handlers: set[Any]) -> int:
+        """Drop the waiting events whose handler is one of ``handlers`` (events that
+        multiply: dropping only the step that passed the limit would leave the others
+        to multiply again); how many were dropped."""
+        dropped = 0
+        for key in list(self.buckets):
+            bucket = self.buckets[key]
+            kept = [entry for entry in bucket if entry[1] not in handlers]
+            dropped += len(bucket) - len(kept)
+            if kept:
+                self.buckets[key] = kept
+            else:
+                del self.buckets[key]
+        if dropped:
+            self.keys = list(self.buckets)
+            heapq.heapify(self.keys)
+            self.queued -= dropped
+        return dropped
 
     def handler_frames(self, entries: list[Entry]) -> list[Frame]:
         """Where the first handler of a step is written (for an error of the whole step)."""
@@ -983,7 +1035,9 @@ class Session:
             line_map = maps.get(code.co_filename)
             if line_map is not None:
                 index = trace.tb_lineno - 1
-                span = line_map.spans[index] if 0 <= index < len(line_map.spans) else None
+                span = line_map.span_at(index, code, trace.tb_lasti)
+                if span is None and 0 <= index < len(line_map.spans):
+                    span = line_map.spans[index]
                 if span is None:
                     span = next((s for s in reversed(line_map.spans[:index]) if s), None)
                 if span is not None:

@@ -14,16 +14,21 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import operator
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import CodeType
 from typing import Any
 
-from lore.runtime import ops
+from lore.runtime import lists, ops
+from lore.runtime.builtin_code import GLOBAL_CODE, code_for
 from lore.runtime.dice import MAX_SIDES, Dice
 from lore.runtime.quantity import Quantity
 from lore.runtime.values import EnumInfo, EnumValue, FormInfo, RuntimeType, TypedString
+from lore.semantics import builtins
 from lore.semantics.check import CheckResult
 from lore.semantics.expressions import Ref
 from lore.semantics.symbols import (
@@ -43,6 +48,7 @@ from lore.semantics.types import (
     STRING,
     AnonFormT,
     AnyT,
+    DictT,
     EnumT,
     FormT,
     FuncT,
@@ -52,13 +58,13 @@ from lore.semantics.types import (
     Type,
     TypeOf,
     UnitT,
-    is_numeric,
 )
 from lore.syntax import ast
 from lore.syntax.recursion import collector_paused, deeper
 from lore.syntax.source import SourceFile, Span
 
 ENGINE_VALUES = ("GM", "schedule", "system")
+MAX_PENDING = 64  # expressions waiting to be found on a line (one statement's, usually)
 # How compiled code names them: objects of the engine, there before any rule runs.
 _ENGINE_OBJECTS = frozenset(f"rt.{name}" for name in ENGINE_VALUES)
 # What generated code that may run compiled code contains: a call passing ``rt`` (rules,
@@ -66,13 +72,37 @@ _ENGINE_OBJECTS = frozenset(f"rt.{name}" for name in ENGINE_VALUES)
 _CALLS_CODE = ("(rt,", "(rt)", "rt.method(", "rt.call_field(", "rt.new(", "rt.foreach(")
 
 
+# Where, in one generated line, the code of a Lore expression is: its first and last
+# byte (Python's traceback positions count bytes), and the expression's span.
+Place = tuple[int, int, Span]
+
+
 @dataclass
 class LineMap:
-    """For one generated function: its Lore name, file, and the span of each line."""
+    """For one generated function: its Lore name, file, the span of each line (its
+    statement), and where on each line the code of each expression is."""
 
     rule: str
     source: SourceFile
     spans: list[Span | None]
+    places: list[tuple[Place, ...]] = field(default_factory=list)
+
+    def span_at(self, index: int, code: CodeType, instruction: int) -> Span | None:
+        """The span of the innermost expression whose code holds the instruction at
+        ``instruction`` (a traceback's ``tb_lasti``) on line ``index``; None if unknown."""
+        if not 0 <= index < len(self.places) or not self.places[index]:
+            return None
+        positions = list(code.co_positions())
+        at = instruction // 2
+        if not 0 <= at < len(positions):
+            return None
+        first_line, last_line, start, end = positions[at]
+        if first_line != last_line or start is None or end is None:
+            return None
+        holding = [place for place in self.places[index] if place[0] <= start and end <= place[1]]
+        if not holding:
+            return None
+        return min(holding, key=lambda place: place[1] - place[0])[2]
 
 
 @dataclass
@@ -158,9 +188,10 @@ class Compiler:
         self.types = self.checker.bodies.types
         self.refs = self.checker.bodies.refs
         self.namespace: dict[str, Any] = {"_ops": ops, "_Closure": ops.Closure}
-        for name in dir(ops):
-            if not name.startswith("_"):
-                self.namespace["_" + name] = getattr(ops, name)
+        for module in (ops, lists):
+            for name in dir(module):
+                if not name.startswith("_"):
+                    self.namespace["_" + name] = getattr(module, name)
         self.line_maps: dict[str, LineMap] = {}
         self.counter = itertools.count()
         self.titles: dict[str, int] = {}  # how many functions of each title so far
@@ -202,10 +233,13 @@ class Compiler:
         if info is None:
             info = EnumInfo(enum.qualified_name)
             self.enums[id(enum)] = info
-            for index, name in enumerate(enum.values):
-                info.values[name] = EnumValue(info, name, index)
             if enum.extends is not None:
+                # The values of the enum it extends come first (`B.values`, `B.input`).
                 info.parent = self.enum_info(enum.extends)
+                info.values.update(info.parent.values)
+            for name in enum.values:
+                if name not in info.values:
+                    info.values[name] = EnumValue(info, name, len(info.values))
         return info
 
     def fill_enum(self, enum: EnumSymbol) -> None:
@@ -335,6 +369,8 @@ class Compiler:
             return RuntimeType("list", "list", element=self.runtime_type(t.element))
         if isinstance(t, RangeT):
             return RuntimeType("range", "range", element=self.runtime_type(t.element))
+        if isinstance(t, DictT):
+            return RuntimeType("dict", "dict")
         if isinstance(t, FuncT):
             return RuntimeType("function", "function")
         return RuntimeType("any", "any")
@@ -455,6 +491,9 @@ class Emitter:
         self.result_type = result_type
         self.lines: list[str] = []
         self.spans: list[Span | None] = []
+        self.places: list[tuple[Place, ...]] = []
+        # The code of the expressions compiled and not yet found on an emitted line.
+        self.fragments: list[tuple[str, Span]] = []
         self.indent = 1
         self.temps = itertools.count()
         self.scopes: list[dict[str, str]] = [{}]
@@ -466,8 +505,31 @@ class Emitter:
     # ------------------------------------------------------------ output
 
     def emit(self, text: str, span: Span | None) -> None:
-        self.lines.append("    " * self.indent + text)
+        line = "    " * self.indent + text
+        self.lines.append(line)
         self.spans.append(span)
+        self.places.append(self.place_fragments(line))
+
+    def place_fragments(self, line: str) -> tuple[Place, ...]:
+        """Where on ``line`` the expressions compiled since are (the k-th of equal code
+        at its k-th occurrence: equal code is compiled left to right)."""
+        found: list[Place] = []
+        kept: list[tuple[str, Span]] = []
+        used: dict[str, int] = {}
+        for fragment, span in self.fragments:
+            at = -1
+            for _ in range(used.get(fragment, 0) + 1):
+                at = line.find(fragment, at + 1)
+                if at < 0:
+                    break
+            if at < 0:
+                kept.append((fragment, span))
+                continue
+            used[fragment] = used.get(fragment, 0) + 1
+            start = len(line[:at].encode())
+            found.append((start, start + len(fragment.encode()), span))
+        self.fragments = kept[-MAX_PENDING:]
+        return tuple(found)
 
     def temp(self) -> str:
         return f"_t{next(self.temps)}"
@@ -479,12 +541,12 @@ class Emitter:
             at = 1 if self.lines[0].lstrip().endswith("= _cap") else 0
             self.lines.insert(at, "    _v = self.values")
             self.spans.insert(at, None)
+            self.places.insert(at, ())
         body = self.lines or ["    pass"]
         source_code = header + "\n" + "\n".join(body) + "\n"
         spans: list[Span | None] = [None, *self.spans]
-        return self.compiler.register(
-            source_code, self.name, LineMap(self.title, self.source, spans)
-        )
+        line_map = LineMap(self.title, self.source, spans, [(), *self.places])
+        return self.compiler.register(source_code, self.name, line_map)
 
     def prologue(self, span: Span) -> None:
         """Count the call against the handler's limits (see ``leaf``)."""
@@ -502,6 +564,7 @@ class Emitter:
     def drop_prologue(self, at: int) -> None:
         del self.lines[at : at + 3]
         del self.spans[at : at + 3]
+        del self.places[at : at + 3]
 
     def function(self, params: list[str], body: ast.Block, param_types: tuple[Type, ...]) -> Any:
         names = [self.declare(p) for p in params]
@@ -571,8 +634,29 @@ class Emitter:
                     self.emit(code, node.span)
         elif isinstance(node, ast.If):
             self.if_statement(node)
+        elif isinstance(node, ast.For):
+            self.for_statement(node)
+        elif isinstance(node, ast.TypedLocal):
+            expected = self.compiler.types.get(id(node))
+            value = self.convert(self.expr(node.value), node.value, expected)
+            self.emit(f"{self.declare(node.name)} = {value}", node.span)
         else:
             self.local_definition(node.definition)
+
+    def for_statement(self, node: ast.For) -> None:
+        """Each step of the loop counts as an operation (as a list step with a lambda)."""
+        items = self.expr(node.items)
+        if isinstance(self.type_of(node.items), RangeT):
+            items = f"_range_numbers({items})"
+        self.scopes.append({})
+        name = self.declare(node.name)
+        self.emit(f"for {name} in {items}:", node.span)
+        self.indent += 1
+        self.emit("rt.ops = _o = rt.ops + 1", node.span)
+        self.emit("if _o > rt.max_ops: rt.limit(False)", node.span)
+        self.block(node.body)
+        self.indent -= 1
+        self.scopes.pop()
 
     def assign(self, node: ast.Assign) -> None:
         target = node.target
@@ -597,18 +681,30 @@ class Emitter:
         self.modified.add(name)
 
     def if_statement(self, node: ast.If) -> None:
+        """``if``, then each ``else if`` as an ``elif`` (so a long chain does not nest),
+        unless its condition needs statements first: they go in an ``else``."""
         condition = self.expr(node.condition)
         self.emit(f"if {condition}:", node.condition.span)
         self.nested_block(node.then)
+        indent = self.indent
         otherwise = node.otherwise
+        while isinstance(otherwise, ast.If):
+            mark = len(self.lines)
+            condition = self.expr(otherwise.condition)
+            if len(self.lines) > mark:  # statements for the condition: in an else
+                self.lines[mark:] = ["    " + line for line in self.lines[mark:]]
+                self.lines.insert(mark, "    " * self.indent + "else:")
+                self.spans.insert(mark, None)
+                self.indent += 1
+                self.emit(f"if {condition}:", otherwise.condition.span)
+            else:
+                self.emit(f"elif {condition}:", otherwise.condition.span)
+            self.nested_block(otherwise.then)
+            otherwise = otherwise.otherwise
         if otherwise is not None:
             self.emit("else:", None)
-            self.indent += 1
-            if isinstance(otherwise, ast.If):
-                self.if_statement(otherwise)
-            else:
-                self.block_or_pass(otherwise)
-            self.indent -= 1
+            self.nested_block(otherwise)
+        self.indent = indent
 
     def nested_block(self, block: ast.Block) -> None:
         self.indent += 1
@@ -691,6 +787,8 @@ class Emitter:
     def expr(self, node: ast.Expr) -> str:
         method = getattr(self, "expr_" + type(node).__name__)
         result: str = method(node)
+        if len(result) > 4 and ("(" in result or "[" in result):  # code that can fail
+            self.fragments.append((result, node.span))
         return result
 
     def expr_IntLit(self, node: ast.IntLit) -> str:
@@ -812,6 +910,7 @@ class Emitter:
         if capture_names:
             inner.lines.insert(0, f"    {', '.join(capture_names)}, = _cap")
             inner.spans.insert(0, node.span)
+            inner.places.insert(0, ())
         header = f"def {inner.name}(rt, _cap, {', '.join(params)}):"
         inner.finish(header)
         capture = "(" + "".join(f"{name}, " for name in capture_names) + ")"
@@ -831,6 +930,35 @@ class Emitter:
         self.result_types.pop()
         return holder
 
+    def expr_Conditional(self, node: ast.Conditional) -> str:
+        """``if (c) a else b``: an inline Python conditional, or statements when a branch
+        needs some (a select, a request): only the chosen branch may run them."""
+        condition = self.expr(node.condition)
+        start = len(self.lines)
+        then = self.expr(node.then)
+        middle = len(self.lines)
+        otherwise = self.expr(node.otherwise)
+        if len(self.lines) == start:
+            return f"({then} if {condition} else {otherwise})"
+        then_lines = self.lines[start:middle], self.spans[start:middle], self.places[start:middle]
+        else_lines = self.lines[middle:], self.spans[middle:], self.places[middle:]
+        del self.lines[start:], self.spans[start:], self.places[start:]
+        holder = self.temp()
+        self.emit(f"if {condition}:", node.condition.span)
+        for (lines, spans, places), value, branch in (
+            (then_lines, then, node.then),
+            (else_lines, otherwise, node.otherwise),
+        ):
+            if branch is node.otherwise:
+                self.emit("else:", None)
+            self.lines.extend("    " + line for line in lines)
+            self.spans.extend(spans)
+            self.places.extend(tuple((a + 4, b + 4, s) for a, b, s in p) for p in places)
+            self.indent += 1
+            self.emit(f"{holder} = {value}", branch.span)
+            self.indent -= 1
+        return holder
+
     def expr_Unary(self, node: ast.Unary) -> str:
         operand = self.expr(node.operand)
         if node.op == "!":
@@ -838,26 +966,55 @@ class Emitter:
         return f"(-{operand})"
 
     def expr_Binary(self, node: ast.Binary) -> str:
+        """A binary operation. A chain of ``&`` (or of ``|``) becomes one Python ``and``
+        (``or``), and a long chain of other operations (``a + b - c + ...``, which
+        nests to the left) is folded by ``ops.fold``: generated code nests no deeper for
+        a chain of a thousand terms than for two (Python bounds both)."""
         op = node.op
-        left, right = self.expr(node.left), self.expr(node.right)
+        if op in ("&", "|"):
+            operands = [node.right]
+            left = node.left
+            while isinstance(left, ast.Binary) and left.op == op:
+                operands.append(left.right)
+                left = left.left
+            operands.append(left)
+            word = " and " if op == "&" else " or "
+            return "(" + word.join(self.expr(item) for item in reversed(operands)) + ")"
+        chain: list[ast.Binary] = []
+        bottom: ast.Expr = node
+        while isinstance(bottom, ast.Binary) and bottom.op not in ("&", "|"):
+            chain.append(bottom)
+            bottom = bottom.left
+        if len(chain) > FOLD_CHAINS_OVER:
+            chain.reverse()
+            values = [self.expr(bottom), *(self.expr(link.right) for link in chain)]
+            names = tuple(self.operation(link)[0] for link in chain)
+            functions = self.compiler.constant(
+                tuple(_FOLDED[name] for name in names), ("fold", names)
+            )
+            return f"_fold(({', '.join(values)},), {functions})"
+        template = self.operation(node)[1]
+        return template.format(l=self.expr(node.left), r=self.expr(node.right), op=op)
+
+    def operation(self, node: ast.Binary) -> tuple[str, str]:
+        """What a binary operation (not ``&`` or ``|``) does, by the types of its
+        operands: a name in ``_FOLDED`` and the code, with ``{l}``, ``{r}`` and
+        ``{op}`` for the operands and the operator."""
+        op = node.op
         left_type, right_type = self.type_of(node.left), self.type_of(node.right)
-        if op == "&":
-            return f"({left} and {right})"
-        if op == "|":
-            return f"({left} or {right})"
         if op == "+" and (left_type == STRING or right_type == STRING):
-            return f"_concat({left}, {right})"
+            return "concat", "_concat({l}, {r})"
         if op == "*" and left_type == INTEGER and right_type == INTEGER:
-            return f"_int_mul({left}, {right})"
+            return "int_mul", "_int_mul({l}, {r})"
         if op == "/":
             if left_type == INTEGER and right_type == INTEGER:
-                return f"_int_div({left}, {right})"
-            return f"_num_div({left}, {right})"
+                return "int_div", "_int_div({l}, {r})"
+            return "num_div", "_num_div({l}, {r})"
         if op == "%":
             if left_type == INTEGER and right_type == INTEGER:
-                return f"_int_mod({left}, {right})"
-            return f"_num_mod({left}, {right})"
-        return f"({left} {op} {right})"
+                return "int_mod", "_int_mod({l}, {r})"
+            return "num_mod", "_num_mod({l}, {r})"
+        return op, "({l} {op} {r})"
 
     # ------------------------------------------------------------ names and calls
 
@@ -874,8 +1031,9 @@ class Emitter:
         """A name or member, called with ``args`` (None: not called, or no parentheses)."""
         ref = self.compiler.refs.get(id(node))
         if not isinstance(node, ast.Name | ast.Member) or ref is None:
-            callee = self.expr(node)
-            return f"{callee}(rt, {self.arguments(args or (), None)})"
+            pair, arguments = self.temp(), self.arguments(args or (), None)
+            extra = f", {arguments}" if arguments else ""
+            return f"({pair} := _callee({self.expr(node)}))[0](rt, {pair}[1]{extra})"
         if isinstance(node, ast.Name) and node.name == "self":
             return "self"
         if isinstance(node, ast.Name) and node.name == "result":
@@ -928,8 +1086,10 @@ class Emitter:
             target = self.target_of(node)
             if target == "rt.schedule" and symbol.name == "add" and _is_prelude(symbol):
                 return f"rt.add_event({arguments})"  # the engine's own schedule.add
-            return f"rt.call_field({target}, {symbol.name!r}{extra})"
-        return f"{value}(rt{extra})"
+            pair = self.temp()
+            return f"({pair} := _field_callee({target}, {symbol.name!r}))[0](rt, {pair}[1]{extra})"
+        pair = self.temp()
+        return f"({pair} := _callee({value}))[0](rt, {pair}[1]{extra})"
 
     def request_own(self, alter: str, value: str, span: Span) -> str:
         """Request ``self``'s alter ``alter`` with ``value``; emits statements only."""
@@ -1116,7 +1276,7 @@ class Emitter:
         assert ref.call is not None
         symbol = ref.symbol
         signature = ref.call
-        if signature.kind == "member":
+        if signature.kind in ("member", "builtin"):
             return self.builtin(node, signature.name, args)
         params = signature.params
         if signature.alter:
@@ -1148,66 +1308,38 @@ class Emitter:
                     f"({target}.form.vtable.get({name}) or _rule_of({target}, {name}))"
                     f"(rt, {target}{extra})"
                 )
-            return f"rt.method({target}, {signature.name!r}{extra})"
+            held = self.temp()
+            return f"_rule_of({held} := {target}, {signature.name!r})(rt, {held}{extra})"
         if isinstance(symbol, CallableSymbol):
             return f"{self.compiler.global_name(symbol)}(rt{extra})"
         return "None"
 
     def builtin(self, node: ast.Name | ast.Member, name: str, args: tuple[ast.Expr, ...]) -> str:
-        assert isinstance(node, ast.Member)
+        compiled = [self.expr(arg) for arg in args]
+        if isinstance(node, ast.Name):  # min(a, b), max(a, b, c)
+            return GLOBAL_CODE[name].format(a=", ".join(compiled))
         receiver_type = self.type_of(node.target)
         target = self.expr(node.target)
-        compiled = [self.expr(arg) for arg in args]
         if name == "type":
             return f"rt.type_of({target})"
         if isinstance(receiver_type, TypeOf):
             return self.type_builtin(receiver_type.type, target, name, compiled, args)
-        if isinstance(receiver_type, ListT):
-            if name == "sum" and receiver_type.element == INTEGER:
-                return f"sum({target})"  # what _list_sum does, for whole numbers
-            return _LIST_BUILTINS[name].format(
-                t=target, a=", ".join(compiled), a0=compiled[0] if compiled else "None"
-            )
-        if isinstance(receiver_type, RangeT):
-            return {
-                "match": f"{target}.match({compiled[0] if compiled else 'None'})",
-                "low": f"{target}.low",
-                "high": f"{target}.high",
-            }[name]
-        if receiver_type == Prim("dice"):
+        if name == "sum" and isinstance(receiver_type, ListT) and receiver_type.element == INTEGER:
+            return f"sum({target})"  # what _list_sum does, for whole numbers
+        if name == "roll" and receiver_type == Prim("dice"):
             dice = node.target
-            if (
-                name == "roll"
-                and isinstance(dice, ast.DiceLit)
-                and dice.count == 1
-                and 1 <= dice.sides <= MAX_SIDES
-            ):
+            if isinstance(dice, ast.DiceLit) and dice.count == 1 and 1 <= dice.sides <= MAX_SIDES:
                 return f"rt.roll({dice.sides})"  # one die: what Dice.roll does
-            return {
-                "roll": f"{target}.roll(rt.random)",
-                "min": f"{target}.min()",
-                "max": f"{target}.max()",
-                "mean": f"{target}.mean()",
-            }[name]
-        if isinstance(receiver_type, UnitT) or (
-            receiver_type is not None and is_numeric(receiver_type)
-        ):
-            return self.number_builtin(target, name, compiled)
-        return {
-            "length": f"len(str({target}))",
-            "contains": f"(str({compiled[0] if compiled else ''}) in str({target}))",
-        }.get(name, "None")
-
-    def number_builtin(self, target: str, name: str, compiled: list[str]) -> str:
-        if name == "toReal":
-            return f"_to_real({target})"
-        if name == "toInt":
-            return f"_to_int({target})"
-        if name == "abs":
-            return f"abs({target})"
-        if name == "in":
-            return f"_in_range({target}, {compiled[0]})"
-        return f"_rounding({target}, {name!r})"
+        family = builtins.family_of(receiver_type) if receiver_type is not None else None
+        template = code_for(family, name) if family is not None else None
+        if template is None:
+            return "None"
+        return template.format(
+            t=target,
+            a=", ".join(compiled),
+            a0=compiled[0] if compiled else "None",
+            a1=compiled[1] if len(compiled) > 1 else "None",
+        )
 
     def type_builtin(
         self, inner: Type, target: str, name: str, compiled: list[str], args: tuple[ast.Expr, ...]
@@ -1216,7 +1348,7 @@ class Emitter:
             extra = "".join(f", {value}" for value in compiled)
             return f"_{name}_marker({target}{extra})"
         if name == "empty":
-            return "()"
+            return "_EMPTY_DICT" if isinstance(inner, DictT) else "()"
         if name == "values" and isinstance(inner, EnumT):
             info = self.compiler.enum_info(inner.symbol)
             return self.compiler.constant(tuple(info.values.values()), ("values", id(info)))
@@ -1225,34 +1357,33 @@ class Emitter:
         return "None"
 
     def load_xml(self, url: ast.StringLit) -> str:
-        base = self.source.path.parent if self.source.path is not None else None
-        text = ""
-        if base is not None:
-            try:
-                text = (base / url.value).read_text(encoding="utf-8", errors="replace")
-                self.compiler.program.read_files[(base / url.value).resolve()] = text
-            except OSError:
-                text = ""
-        return self.compiler.constant(TypedString("xml", text), ("xmlfile", url.value, str(base)))
+        # The file as the checker read it (it is not read again).
+        found = self.compiler.result.checker.xml_files.get(id(url))
+        text = found.text if found is not None else ""
+        if found is not None and found.path is not None:
+            self.compiler.program.read_files[found.path.resolve()] = text
+        return self.compiler.constant(TypedString("xml", text), ("xmlfile", id(url)))
 
 
-_LIST_BUILTINS = {
-    "length": "len({t})",
-    "isEmpty": "(not {t})",
-    "get": "_list_get({t}, {a0})",
-    "get1st": "_list_first({t})",
-    "sum": "_list_sum({t})",
-    "add": "_list_add({t}, {a0})",
-    "addAll": "_list_add_all({t}, {a0})",
-    "remove": "_list_remove({t}, {a0})",
-    "contains": "({a0} in {t})",
-    "foreach": "rt.foreach({t}, {a0})",
-    "find1st": "_list_find(rt, {t}, {a0})",
-    "filter": "_list_filter(rt, {t}, {a0})",
-    "map": "_list_map(rt, {t}, {a0})",
-    "any": "_list_any(rt, {t}, {a0})",
-    "all": "_list_all(rt, {t}, {a0})",
-    "sort": "_list_sort(rt, {t}, {a})",
+# A chain of more binary operations than this is folded (see ``Emitter.expr_Binary``).
+FOLD_CHAINS_OVER = 16
+# The operations a folded chain may hold.
+_FOLDED: dict[str, Callable[[Any, Any], Any]] = {
+    "concat": ops.concat,
+    "int_mul": ops.int_mul,
+    "int_div": ops.int_div,
+    "num_div": ops.num_div,
+    "int_mod": ops.int_mod,
+    "num_mod": ops.num_mod,
+    "+": operator.add,
+    "-": operator.sub,
+    "*": operator.mul,
+    "==": operator.eq,
+    "!=": operator.ne,
+    "<": operator.lt,
+    ">": operator.gt,
+    "<=": operator.le,
+    ">=": operator.ge,
 }
 
 

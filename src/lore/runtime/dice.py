@@ -6,9 +6,11 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from lore.runtime.errors import LimitExceeded, RuleError
+from lore.semantics import literals
 
-MAX_DICE = 10_000
-MAX_SIDES = 1_000_000
+# The checker holds dice literals to the same limits.
+MAX_DICE = literals.MAX_DICE
+MAX_SIDES = literals.MAX_SIDES
 
 
 class RandomSource(Protocol):

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lore.errors import LoreError
+from lore.semantics.literals import MAX_WHOLE_BITS
+from lore.syntax.diagnostics import underline
 from lore.syntax.source import SourceFile, Span
 
 
@@ -45,9 +47,9 @@ class RuleError(LoreError):
         lines = [f"{self.location()}: error: {self.message}"]
         if self.frames:
             last = self.frames[-1]
-            pos = last.source.position(last.span.start)
-            text = last.source.line_text(pos.line)
-            lines.append(f"{pos.line} | {text}")
+            line, text, marks = underline(last.source, last.span)
+            lines.append(f"{line} | {text}")
+            lines.append(f"{' ' * len(str(line))} | {marks}")
         if self.hint:
             lines.append(f"hint: {self.hint}")
         shown: list[str] = []
@@ -79,7 +81,7 @@ class LimitExceeded(RuleError):
 
 # About 3,900 digits: Python shows no whole number past 4,300, and squaring a number again
 # and again would otherwise take minutes and all the memory before failing.
-MAX_INT_BITS = 13_000
+MAX_INT_BITS = MAX_WHOLE_BITS
 
 
 def bounded_whole(value: int) -> int:

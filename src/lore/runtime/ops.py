@@ -12,10 +12,13 @@ from typing import Any
 
 from lore.runtime.dice import Dice
 from lore.runtime.errors import LimitExceeded, RuleError, bounded_whole
+from lore.runtime.lists import MAX_LIST as MAX_LIST
+from lore.runtime.lists import MAX_TEXT
 from lore.runtime.quantity import Quantity, round_half_up
 from lore.runtime.values import (
     EnumValue,
     InputMarker,
+    LoreDict,
     LoreObject,
     Range,
     RuntimeType,
@@ -23,12 +26,14 @@ from lore.runtime.values import (
     show,
 )
 
-MAX_LIST = 1_000_000
-MAX_TEXT = 10_000_000  # characters
-
 
 class Closure:
-    """A lambda's value: its compiled code and the values it captured."""
+    """A lambda's value: its compiled code and the values it captured.
+
+    Compiled code and the list members call ``code(rt, captured, ...)`` themselves rather
+    than the closure: a call through ``__call__`` nests Python's C stack, a plain call of
+    a Python function does not (deep recursion stays safe).
+    """
 
     __slots__ = ("captured", "code", "node_id")
 
@@ -42,6 +47,41 @@ class Closure:
 
 
 Handler = Callable[[Any, Any], Any]
+
+
+def callee(value: Any) -> tuple[Callable[..., Any], Any]:
+    """A lambda value to call: ``code(rt, first, *args)`` (its code and the values it
+    captured). Compiled code calls lambdas so, not through ``Closure.__call__``: a plain
+    call of a Python function takes no room on the machine's stack, so deep recursion
+    through lambdas stays safe."""
+    if value.__class__ is Closure:
+        return value.code, value.captured
+    if value is None:
+        raise RuleError("this function has no value", "give it a lambda where it is written")
+    if not callable(value):
+        raise RuleError(f"{show(value)} cannot be called: it is no rule")
+    return _call_plain, value
+
+
+def field_callee(obj: Any, name: str) -> tuple[Callable[..., Any], Any]:
+    """The function member ``name`` of ``obj`` to call as ``code(rt, first, *args)``: the
+    lambda the object holds, or else the rule its form has (the engine's own)."""
+    if not isinstance(obj, LoreObject):
+        raise RuleError(f"{show(obj)} has no member '{name}'")
+    fn = obj.values.get(name)
+    if fn is not None:
+        return callee(fn)
+    form = obj.form
+    native = (form.vtable.get(name) or form.resolve().get(name)) if form is not None else None
+    if native is None:
+        raise RuleError(
+            f"{obj!r} has no value for '{name}'", "give it a function where the object is written"
+        )
+    return native, obj
+
+
+def _call_plain(rt: Any, fn: Callable[..., Any], *args: Any) -> Any:
+    return fn(rt, *args)
 
 
 def handler_call(handler: Any) -> tuple[Handler, Any]:
@@ -121,11 +161,36 @@ def num_mod(a: Any, b: Any) -> Any:
     return math.fmod(a, b)
 
 
+def fold(values: tuple[Any, ...], functions: tuple[Callable[[Any, Any], Any], ...]) -> Any:
+    """A long chain of binary operations, ``a + b - c ...``: ``values`` are its operands
+    in order, ``functions`` its operations, applied from the left."""
+    result = values[0]
+    for function, value in zip(functions, values[1:], strict=True):
+        result = function(result, value)
+    return result
+
+
 def concat(a: Any, b: Any) -> str:
-    joined = show(a) + show(b)
+    joined = show(a, MAX_TEXT) + show(b, MAX_TEXT)
     if len(joined) > MAX_TEXT:
         raise LimitExceeded(f"a text of more than {MAX_TEXT} characters")
     return joined
+
+
+def least(*values: Any) -> Any:
+    """``min(a, b, ...)``: the first of the smallest."""
+    try:
+        return min(values)
+    except TypeError:
+        raise RuleError("these values cannot be compared") from None
+
+
+def greatest(*values: Any) -> Any:
+    """``max(a, b, ...)``: the first of the largest."""
+    try:
+        return max(values)
+    except TypeError:
+        raise RuleError("these values cannot be compared") from None
 
 
 def to_int(value: Any) -> int:
@@ -192,6 +257,8 @@ def is_a(value: Any, rtype: RuntimeType) -> bool:
         return isinstance(value, tuple)
     if kind == "range":
         return isinstance(value, Range)
+    if kind == "dict":
+        return isinstance(value, LoreDict)
     return kind == "any"
 
 
@@ -258,7 +325,27 @@ def convert(value: Any, unit: str) -> Any:
 
 
 def input_marker(rtype: RuntimeType, *args: Any) -> InputMarker:
+    allowed = args[0] if args else None
+    whole = rtype.kind == "prim" and rtype.name == "integer"
+    if isinstance(allowed, Range) and _is_empty(allowed, whole):
+        raise RuleError(
+            f"the allowed range {allowed} holds no value: nothing could be answered",
+            "write the smaller end first",
+        )
     return InputMarker(rtype, args)
+
+
+def _is_empty(bounds: Range, whole: bool) -> bool:
+    """Whether a range holds no value (no whole number, for ``whole``)."""
+    low, high = bounds.low, bounds.high
+    if whole and isinstance(low, int) and isinstance(high, int):
+        return low + bounds.low_open > high - bounds.high_open
+    try:
+        if low > high:
+            return True
+        return bool(low == high and (bounds.low_open or bounds.high_open))
+    except TypeError:
+        return False
 
 
 def choice_marker(rtype: RuntimeType, options: Any, *default: Any) -> InputMarker:
@@ -289,100 +376,7 @@ def _options(options: Any) -> tuple[Any, ...]:
     return options
 
 
-# ------------------------------------------------------------ lists
-
-
-def checked_list(items: tuple[Any, ...]) -> tuple[Any, ...]:
-    if len(items) > MAX_LIST:
-        raise LimitExceeded(f"a list of more than {MAX_LIST} elements")
-    return items
-
-
-def list_get(items: tuple[Any, ...], index: int) -> Any:
-    if not 0 <= index < len(items):
-        raise RuleError(f"index {index} is outside the list (it has {len(items)} elements)")
-    return items[index]
-
-
-def list_first(items: tuple[Any, ...]) -> Any:
-    if not items:
-        raise RuleError("the list is empty: it has no first element")
-    return items[0]
-
-
-def list_sum(items: tuple[Any, ...]) -> Any:
-    if not items:
-        return 0
-    total = items[0]
-    for item in items[1:]:
-        total = total + item
-    return total
-
-
-def list_add(items: tuple[Any, ...], item: Any) -> tuple[Any, ...]:
-    return checked_list((*items, item))
-
-
-def list_add_all(items: tuple[Any, ...], more: tuple[Any, ...]) -> tuple[Any, ...]:
-    return checked_list(items + more)
-
-
-def list_remove(items: tuple[Any, ...], item: Any) -> tuple[Any, ...]:
-    return tuple(x for x in items if x != item)
-
-
-def list_find(rt: Any, items: tuple[Any, ...], fn: Callable[..., Any]) -> Any:
-    for item in items:
-        rt.count_op()
-        if fn(rt, item):
-            return item
-    raise RuleError("no element of the list was found", "check with .any first")
-
-
-def list_filter(rt: Any, items: tuple[Any, ...], fn: Callable[..., Any]) -> tuple[Any, ...]:
-    kept = []
-    for item in items:
-        rt.count_op()
-        if fn(rt, item):
-            kept.append(item)
-    return tuple(kept)
-
-
-def list_map(rt: Any, items: tuple[Any, ...], fn: Callable[..., Any]) -> tuple[Any, ...]:
-    mapped = []
-    for item in items:
-        rt.count_op()
-        mapped.append(fn(rt, item))
-    return tuple(mapped)
-
-
-def list_any(rt: Any, items: tuple[Any, ...], fn: Callable[..., Any]) -> bool:
-    for item in items:
-        rt.count_op()
-        if fn(rt, item):
-            return True
-    return False
-
-
-def list_all(rt: Any, items: tuple[Any, ...], fn: Callable[..., Any]) -> bool:
-    for item in items:
-        rt.count_op()
-        if not fn(rt, item):
-            return False
-    return True
-
-
-def list_sort(
-    rt: Any, items: tuple[Any, ...], fn: Callable[..., Any] | None = None
-) -> tuple[Any, ...]:
-    try:
-        if fn is None:
-            return tuple(sorted(items))
-        keys = [fn(rt, item) for item in items]
-        order = sorted(range(len(items)), key=keys.__getitem__)
-        return tuple(items[i] for i in order)
-    except TypeError:
-        raise RuleError("these elements cannot be put in order") from None
+# ------------------------------------------------------------ ranges
 
 
 def range_of(low: Any, high: Any, low_open: bool, high_open: bool) -> Range:

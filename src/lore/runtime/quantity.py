@@ -11,7 +11,7 @@ import math
 from collections.abc import Callable
 from fractions import Fraction
 
-from lore.runtime.errors import RuleError, bounded_whole
+from lore.runtime.errors import LimitExceeded, RuleError, bounded_whole
 from lore.semantics.units import UnitFamily
 
 
@@ -42,8 +42,11 @@ class Quantity:
         """``amount`` of ``unit``: ``Quantity.of(5, "min", time)`` is 300 ticks."""
         factor = family.factors[unit]
         if family.integer:
-            return cls(round_half_up(Fraction(amount) * factor), unit, family)
-        return cls(float(amount * factor), unit, family)
+            return cls(bounded_whole(round_half_up(Fraction(amount) * factor)), unit, family)
+        try:
+            return cls(float(amount * factor), unit, family)
+        except OverflowError:
+            raise LimitExceeded(f"a quantity in [{unit}] too large for a number") from None
 
     def _same(self, other: Quantity) -> None:
         if other.family is not self.family:

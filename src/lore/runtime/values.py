@@ -43,6 +43,24 @@ class Range:
         return f"{show(self.low)}{op}{show(self.high)}"
 
 
+class LoreDict:
+    """A dictionary value (``dict<K, V>``): a mapping that is never changed (``put`` gives
+    a new one). Keys keep the order in which they were first put."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: dict[Any, Any]) -> None:
+        self.items = items
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, LoreDict) and self.items == other.items
+
+    __hash__ = None  # type: ignore[assignment]  # a dictionary is no key
+
+    def __repr__(self) -> str:
+        return show(self)
+
+
 @dataclass(eq=False)
 class EnumInfo:
     """An enum of the running program: its values in order."""
@@ -176,16 +194,52 @@ class RuntimeType:
         return self.name
 
 
-def show(value: Any) -> str:
-    """A value as a player reads it."""
+MAX_SHOWN = 10_000  # characters of a list as shown (a longer one is cut, ending in …)
+
+
+def show(value: Any, limit: int = MAX_SHOWN) -> str:
+    """A value as a player reads it. A list is shown with at most ``limit`` characters
+    (and ``…`` when it has more): a list may hold the same list twice, and that list the
+    same list twice, and so on, so its full text can be far larger than the memory."""
+    if isinstance(value, tuple):
+        return _show_list(value, limit)
+    return _show_one(value)
+
+
+def _show_one(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, float):
         return repr(value)
     if isinstance(value, tuple):
         return "{" + ", ".join(show(item) for item in value) + "}"
+    if isinstance(value, LoreDict):
+        return "{" + ", ".join(f"{show(k)}: {show(v)}" for k, v in value.items.items()) + "}"
     if isinstance(value, Quantity | Dice | Range | TypedString):
         return str(value)
     if isinstance(value, EnumValue):
         return value.name
     return str(value)
+
+
+def _show_list(value: tuple[Any, ...], limit: int) -> str:
+    parts: list[str] = []
+    size = 0
+    # What is left to show, last first: (True, text) is text as it is, (False, v) a value.
+    pending: list[tuple[bool, Any]] = [(False, value)]
+    while pending:
+        literal, item = pending.pop()
+        if not literal and isinstance(item, tuple):
+            pending.append((True, "}"))
+            for index in range(len(item) - 1, -1, -1):
+                pending.append((False, item[index]))
+                if index:
+                    pending.append((True, ", "))
+            text = "{"
+        else:
+            text = item if literal else _show_one(item)
+        parts.append(text)
+        size += len(text)
+        if size > limit:
+            return "".join(parts)[:limit] + "…"
+    return "".join(parts)

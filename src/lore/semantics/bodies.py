@@ -15,12 +15,15 @@ from lore.semantics.symbols import (
 )
 from lore.semantics.types import (
     BOOLEAN,
+    INTEGER,
     UNKNOWN,
     VOID,
+    DictT,
     EnumT,
     FormT,
     FuncT,
     ListT,
+    RangeT,
     Type,
     assignable,
     common_type,
@@ -28,6 +31,7 @@ from lore.semantics.types import (
     is_lenient,
 )
 from lore.syntax import ast
+from lore.syntax.diagnostics import with_article
 from lore.syntax.source import Span
 
 if TYPE_CHECKING:
@@ -78,8 +82,8 @@ class BodyChecker(ExpressionChecker):
                 ctx,
                 node.name_span,
                 "check.member-kind",
-                f"'{node.name}' is a {inherited.kind} of form "
-                f"'{form.qualified_name}'; a {symbol.kind} cannot replace it",
+                f"'{node.name}' is {with_article(inherited.kind)} of form "
+                f"'{form.qualified_name}'; {with_article(symbol.kind)} cannot replace it",
                 "choose another name",
             )
         elif inherited is None and "override" in node.modifiers:
@@ -114,6 +118,10 @@ class BodyChecker(ExpressionChecker):
             self.check_expression_statement(statement.expr, ctx)
         elif isinstance(statement, ast.If):
             self.check_if(statement, ctx)
+        elif isinstance(statement, ast.For):
+            self.check_for(statement, ctx)
+        elif isinstance(statement, ast.TypedLocal):
+            self.check_typed_local(statement, ctx)
         else:
             self.check_local_definition(statement.definition, ctx)
 
@@ -122,6 +130,8 @@ class BodyChecker(ExpressionChecker):
             self.check_select(expr, ctx, as_value=False)
             return
         found = self.check_expr(expr, ctx)
+        if self.discarded_builtin(expr, found, ctx):
+            return
         called = isinstance(expr, ast.Call) or (
             id(expr) in self.invocations and id(expr) not in self.pure_reads
         )
@@ -133,6 +143,52 @@ class BodyChecker(ExpressionChecker):
                 "this value is computed but not used",
                 "give it a name with 'x = ...;' or call a rule",
             )
+
+    def discarded_builtin(self, expr: ast.Expr, found: Type, ctx: Context) -> bool:
+        """Warn of a builtin that only gives a value, called as a statement: its value is
+        dropped, so the statement does nothing (``h.items.add(5);`` changes no list)."""
+        func = expr.func if isinstance(expr, ast.Call) else expr
+        ref = self.refs.get(id(func))
+        call = ref.call if ref is not None else None
+        builtin = call.builtin if call is not None else None
+        if builtin is None or not builtin.pure or builtin.result is None or is_lenient(found):
+            return False
+        if not isinstance(expr, ast.Call) and not isinstance(found, ListT | DictT):
+            return False  # `xs.length;`: an unused value like any other
+        assert call is not None
+        if isinstance(found, ListT | DictT) and isinstance(func, ast.Member):
+            target = _text(func.target, ctx)
+            what = "list" if isinstance(found, ListT) else "dictionary"
+            message = f"'{call.name}' gives a new {what} and changes nothing: it is dropped here"
+            own = self.own_member(func.target)
+            if own is not None:
+                hint = f"in an alter, keep it: self.{own} := {_text(expr, ctx)};"
+            elif isinstance(func.target, ast.Name):
+                hint = f"keep it: {target} = {_text(expr, ctx)};"
+            elif isinstance(func.target, ast.Member):
+                name = func.target.name
+                hint = (
+                    f"to change {target}, call an alter of its object that sets it: "
+                    f"self.{name} := {name}.{call.name}(...);"
+                )
+            else:
+                hint = f"keep it: give it a name with 'x = {_text(expr, ctx)};'"
+        else:
+            message = f"'{call.name}' only gives a value ({found}): it is dropped here"
+            hint = "use it, or give it a name with 'x = ...;'"
+        self.checker.warning(ctx, expr.span, "check.discarded", message, hint)
+        return True
+
+    def own_member(self, expr: ast.Expr) -> str | None:
+        """The name of the member of ``self`` that ``expr`` reads (``self.bag``, or
+        ``bag`` in a form's rule), if it reads one."""
+        if isinstance(expr, ast.Member) and _is_self(expr.target):
+            return expr.name
+        ref = self.refs.get(id(expr)) if isinstance(expr, ast.Name) else None
+        symbol = ref.symbol if ref is not None else None
+        if isinstance(symbol, FieldSymbol | VarSymbol) and isinstance(symbol.parent, FormSymbol):
+            return symbol.name
+        return None
 
     def check_assign(self, statement: ast.Assign, ctx: Context) -> None:
         target = statement.target
@@ -244,6 +300,59 @@ class BodyChecker(ExpressionChecker):
             self.check_block(statement.otherwise, ctx)
         elif statement.otherwise is not None:
             self.check_if(statement.otherwise, ctx)
+
+    def check_for(self, statement: ast.For, ctx: Context) -> None:
+        """``for (x in xs) { ... }``: ``x`` is each element of a list, or each whole number
+        of a range, in order."""
+        items = self.check_expr(statement.items, ctx)
+        element: Type = UNKNOWN
+        problem: tuple[str, str | None] | None = None
+        if isinstance(items, ListT):
+            element = items.element
+        elif isinstance(items, RangeT) and (items.element == INTEGER or is_lenient(items.element)):
+            element = INTEGER
+        elif isinstance(items, RangeT):
+            problem = (f"a for loop walks the whole numbers of a range, not {items}", None)
+        elif isinstance(items, DictT):
+            problem = (
+                "a for loop walks a list, not a dictionary",
+                "walk its keys or its entries: for (k in d.keys) or for (e in d.entries)",
+            )
+        elif not is_lenient(items):
+            problem = (f"a for loop walks a list or a range of whole numbers, not {items}", None)
+        if problem is not None:
+            message, hint = problem
+            self.checker.error(ctx, statement.items.span, "check.for", message, hint)
+        inner = ctx.nested()
+        self.new_local(inner, statement.name, element, statement.name_span, ctx)
+        self.check_statements(statement.body, inner)
+
+    def check_typed_local(self, statement: ast.TypedLocal, ctx: Context) -> None:
+        """``x : T = e;``: a new local of type ``T``."""
+        declared = self.checker.resolve_type(statement.type, ctx)
+        self.types[id(statement)] = declared
+        found = self.check_expr(statement.value, ctx, declared)
+        self.expect(found, declared, statement.value, ctx, f"'{statement.name}'")
+        self.new_local(ctx, statement.name, declared, statement.name_span, ctx)
+
+    def new_local(self, ctx: Context, name: str, type_: Type, span: Span, outer: Context) -> None:
+        """Declare a local that must be new (a loop's name, a typed local)."""
+        if name in ("result", "self"):
+            self.checker.error(
+                outer, span, "check.local-again", f"'{name}' is not a name for a local"
+            )
+            return
+        existing = outer.scope.lookup(name)
+        if existing is not None:
+            line = existing.source.position(existing.span.start).line
+            self.checker.error(
+                outer,
+                span,
+                "check.local-again",
+                f"'{name}' is already a local here (from line {line})",
+                f"choose another name, or give it a new value with {name} = ...;",
+            )
+        self.declare_local(ctx, name, type_, span)
 
     def check_local_definition(self, definition: ast.Definition, ctx: Context) -> None:
         checker = self.checker
@@ -363,6 +472,14 @@ class BodyChecker(ExpressionChecker):
                 "check.as-never",
                 f"a value of type {subject} is never of type {bound}: this arm never runs",
             )
+
+
+def _text(expr: ast.Expr, ctx: Context) -> str:
+    return " ".join(ctx.source.text[expr.span.start : expr.span.end].split())
+
+
+def _is_self(expr: ast.Expr) -> bool:
+    return isinstance(expr, ast.Name) and expr.name == "self"
 
 
 def _name_of(target: ast.Name | ast.Member) -> str:

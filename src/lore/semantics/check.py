@@ -60,4 +60,4 @@ def check_text(text: str, name: str = "<input>", base: Path | None = None) -> Ch
         loader = Loader()
         loader.load_prelude()
         loader.load_text(text, name, base)
-        return check_program(Program(loader.modules, loader.diagnostics))
+        return check_program(loader.program())

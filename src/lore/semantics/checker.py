@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Iterator
 
 from lore.semantics.context import Context
 from lore.semantics.declare import Declarer
+from lore.semantics.nesting import check_nesting
 from lore.semantics.program import Program
 from lore.semantics.symbols import (
     BuiltinTypeSymbol,
@@ -31,6 +32,7 @@ from lore.semantics.types import (
     PRIMITIVES,
     UNKNOWN,
     VOID,
+    DictT,
     EnumT,
     FormT,
     FuncT,
@@ -45,7 +47,7 @@ from lore.semantics.types import (
 )
 from lore.semantics.units import UnitError, UnitRegistry, basic_units
 from lore.syntax import ast
-from lore.syntax.diagnostics import Diagnostic, Severity
+from lore.syntax.diagnostics import Diagnostic, Severity, with_article
 from lore.syntax.source import SourceFile, Span
 
 BUILTIN_TYPES: dict[str, Type] = {"boolean": BOOLEAN, "any": ANY}
@@ -76,6 +78,8 @@ class Checker:
         self.deferred: list[Callable[[], None]] = []
         # The values whose types are being inferred, innermost last (to show a circle).
         self.value_stack: list[VarSymbol] = []
+        # The files of ``loadXML`` as read (None: refused), by the id of the url literal.
+        self.xml_files: dict[int, SourceFile | None] = {}
 
     # ------------------------------------------------------------ reporting
 
@@ -124,6 +128,8 @@ class Checker:
             self.check_enum(enum)
         for module in self.program.modules:
             self.check_header(module.source, module.tree.header)
+            if not module.is_library:
+                self.diagnostics.extend(check_nesting(module.tree, module.source))
         self.check_container(self.root)
         while self.deferred:
             pending, self.deferred = self.deferred, []
@@ -313,6 +319,17 @@ class Checker:
             return RangeT(self.resolve_type(node.element, ctx))
         if isinstance(node, ast.UnitType):
             return self.unit_family(node.unit, ctx, node.span) or UNKNOWN
+        if isinstance(node, ast.DictType):
+            key = self.resolve_type(node.key, ctx)
+            if isinstance(key, DictT):
+                self.error(
+                    ctx,
+                    node.key.span,
+                    "check.dict-key",
+                    "a dictionary cannot be the key of another",
+                    "key it by a text, a number, an enum value or an object",
+                )
+            return DictT(key, self.resolve_type(node.value, ctx))
         params = tuple(self.resolve_type(p, ctx) for p in node.params)
         result = self.resolve_type(node.result, ctx) if node.result is not None else None
         return FuncT(params, result)
@@ -348,7 +365,7 @@ class Checker:
                     ctx,
                     node.span,
                     "check.not-a-type",
-                    f"'{node.dotted}' is a {symbol.kind}, not a type",
+                    f"'{node.dotted}' is {with_article(symbol.kind)}, not a type",
                 )
             return UNKNOWN
         return type_
@@ -473,7 +490,7 @@ class Checker:
                 symbol.source,
                 symbol.span,
                 "check.member-kind",
-                f"'{symbol.name}' is a {inherited.kind} of form '{form.extends.name}'; "
+                f"'{symbol.name}' is {with_article(inherited.kind)} of form '{form.extends.name}'; "
                 "it cannot be given a value",
                 "choose another name",
             )
@@ -617,8 +634,8 @@ class Checker:
                 symbol.source,
                 symbol.span,
                 "check.member-kind",
-                f"'{symbol.name}' is a {inherited.kind} of form '{form.extends.name}'; "
-                f"a {symbol.kind} cannot replace it",
+                f"'{symbol.name}' is {with_article(inherited.kind)} of form '{form.extends.name}'; "
+                f"{with_article(symbol.kind)} cannot replace it",
                 "choose another name",
             )
         elif inherited is None and marked:
@@ -756,7 +773,7 @@ class Checker:
                 ctx,
                 member.name_span,
                 "check.member-kind",
-                f"'{member.name}' is a {declared.kind} of enum '{enum.name}'; it "
+                f"'{member.name}' is {with_article(declared.kind)} of enum '{enum.name}'; it "
                 "cannot be given a value",
             )
         found = self.bodies.check_expr(member.value, ctx, expected)

@@ -6,6 +6,7 @@ A member that takes no arguments is called without parentheses (``goals.get1st``
 
 from __future__ import annotations
 
+import errno
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -13,7 +14,11 @@ from typing import TYPE_CHECKING
 
 from lore.records import record
 from lore.semantics import builtins, literals
+from lore.semantics.constants import fold
 from lore.semantics.context import Context, ResultSlot
+from lore.semantics.member_hints import members_hint
+from lore.semantics.operators import arithmetic, operand_hint, ordered
+from lore.semantics.program import UrlProblem, local_path
 from lore.semantics.symbols import (
     BuiltinTypeSymbol,
     CallableSymbol,
@@ -32,7 +37,6 @@ from lore.semantics.types import (
     BOOLEAN,
     DICE,
     INTEGER,
-    NUMBER,
     PRIMITIVES,
     REAL,
     STRING,
@@ -57,7 +61,8 @@ from lore.semantics.types import (
     is_numeric,
 )
 from lore.syntax import ast
-from lore.syntax.diagnostics import Diagnostic, Severity
+from lore.syntax.diagnostics import Diagnostic, Severity, with_article
+from lore.syntax.files import describe
 from lore.syntax.parser import value_start
 from lore.syntax.source import SourceFile, Span
 
@@ -77,9 +82,10 @@ class Signature:
     min_args: int
     alter: bool = False
     refine: Callable[[list[Type]], Type] | None = None
+    builtin: builtins.Builtin | None = None  # for a builtin member or function
 
     def describe(self) -> str:
-        if self.kind in ("member", "function value"):
+        if self.kind in ("member", "function value", "builtin"):
             return f"'{self.name}'"
         return f"{self.kind} '{self.name}'"
 
@@ -175,8 +181,9 @@ class ExpressionChecker:
         return BOOLEAN
 
     def expr_DiceLit(self, expr: ast.DiceLit, ctx: Context, expected: Type | None) -> Type:
-        if expr.sides < 1:
-            self.checker.error(ctx, expr.span, "check.dice", "a die has at least one side")
+        problem = literals.dice_problem(expr.count, expr.sides)
+        if problem is not None:
+            self.checker.error(ctx, expr.span, "check.dice", problem[0], problem[1])
         return DICE
 
     def expr_DiceOf(self, expr: ast.DiceOf, ctx: Context, expected: Type | None) -> Type:
@@ -272,6 +279,13 @@ class ExpressionChecker:
                 "check.unit-number",
                 f"only a number can be given a unit, not {found}",
             )
+        elif unit is not None and isinstance(expr.value, ast.IntLit | ast.RealLit):
+            family = unit.family
+            problem = literals.quantity_problem(
+                expr.value.value, family.factor(expr.unit), family.integer
+            )
+            if problem is not None:
+                self.checker.error(ctx, expr.span, "check.quantity", problem)
         return unit or UNKNOWN
 
     def expr_TypeValue(self, expr: ast.TypeValue, ctx: Context, expected: Type | None) -> Type:
@@ -369,7 +383,7 @@ class ExpressionChecker:
                         ctx,
                         member.name_span,
                         "check.member-kind",
-                        f"'{member.name}' is a {target.kind} of form '{form.name}'; "
+                        f"'{member.name}' is {with_article(target.kind)} of form '{form.name}'; "
                         "it cannot be given a value",
                     )
                 self.check_expr(member.value, ctx)
@@ -516,6 +530,14 @@ class ExpressionChecker:
 
     def combine(self, expr: ast.Binary, left: Type, right: Type, ctx: Context) -> Type:
         """The type of ``left op right``; reports operands that do not combine."""
+        if expr.op in ("/", "%") and fold(expr.right, self.symbol_of) == 0:
+            self.checker.error(
+                ctx,
+                expr.right.span,
+                "check.division-by-zero",
+                "division by zero" if expr.op == "/" else "remainder by zero",
+                "this is always 0 here",
+            )
         if is_lenient(left) or is_lenient(right):
             return BOOLEAN if expr.op not in _ARITHMETIC else UNKNOWN
         op = expr.op
@@ -535,19 +557,53 @@ class ExpressionChecker:
                 else None
             )
         elif op in _ORDERING:
-            result = BOOLEAN if _ordered(left, right) else None
+            result = BOOLEAN if ordered(left, right) else None
         else:
-            result = _arithmetic(op, left, right)
+            result = arithmetic(op, left, right)
         if result is None:
             self.checker.error(
                 ctx,
                 expr.span,
                 "check.operands",
                 f"'{op}' cannot combine {left} and {right}",
-                _operand_hint(op, left, right),
+                operand_hint(op, left, right),
             )
             return UNKNOWN
         return result
+
+    def expr_Conditional(self, expr: ast.Conditional, ctx: Context, expected: Type | None) -> Type:
+        condition = self.check_expr(expr.condition, ctx, BOOLEAN)
+        self.expect(condition, BOOLEAN, expr.condition, ctx, "the condition")
+        then = self.check_expr(expr.then, ctx, expected)
+        otherwise = self.check_expr(expr.otherwise, ctx, expected)
+        for branch, found in ((expr.then, then), (expr.otherwise, otherwise)):
+            if found == VOID:
+                self.checker.error(
+                    ctx,
+                    branch.span,
+                    "check.no-value",
+                    "this has no value for the conditional expression to give",
+                    "to run one rule or another, use an if statement",
+                )
+                return UNKNOWN
+        if is_lenient(then) or is_lenient(otherwise):
+            return UNKNOWN if is_lenient(then) else then
+        joined = common_type(then, otherwise)
+        if joined is None:
+            self.checker.error(
+                ctx,
+                expr.otherwise.span,
+                "check.conditional",
+                f"the two values of a conditional expression must be of one type: "
+                f"this is {otherwise}, the other {then}",
+            )
+            return UNKNOWN
+        return joined
+
+    def symbol_of(self, expr: ast.Expr) -> Symbol | None:
+        """What a checked name stands for (None: not a name, or not resolved)."""
+        ref = self.refs.get(id(expr))
+        return ref.symbol if ref is not None else None
 
     # ------------------------------------------------------------ names and members
 
@@ -574,6 +630,11 @@ class ExpressionChecker:
             )
             return UNKNOWN
         self.invocations.add(id(expr))
+        checks = call.builtin.check if call.builtin is not None else None
+        problem = checks([]) if checks is not None else None
+        if problem is not None:
+            self.checker.error(ctx, expr.span, "check.builtin-argument", problem)
+            return UNKNOWN
         if call.result is not None and call.kind in ("member", "accessor"):
             self.pure_reads.add(id(expr))
         return call.result if call.result is not None else VOID
@@ -615,6 +676,8 @@ class ExpressionChecker:
         except AmbiguousName as ambiguous:
             checker.error(ctx, expr.span, "check.ambiguous", str(ambiguous), ambiguous.hint)
             return Ref(UNKNOWN)
+        if symbol is None and name in builtins.GLOBALS:
+            return Ref(call=_builtin_signature(name, "builtin", builtins.GLOBALS[name]))
         if symbol is None:
             checker.error(
                 ctx,
@@ -702,17 +765,7 @@ class ExpressionChecker:
                 return self.ref_of_symbol(symbol, ctx, span)
         builtin = builtins.member(target, name)
         if builtin is not None:
-            return Ref(
-                call=Signature(
-                    name,
-                    "member",
-                    builtin.params,
-                    (),
-                    builtin.result,
-                    builtin.required,
-                    refine=builtin.refine,
-                )
-            )
+            return Ref(call=_builtin_signature(name, "member", builtin))
         candidates = self.member_names(target, container)
         missing = f"has no member '{name}'"
         if container is not None:
@@ -725,11 +778,7 @@ class ExpressionChecker:
         else:
             what = str(target) if isinstance(target, TypeOf) else f"type {target}"
         checker.error(
-            ctx,
-            span,
-            "check.unknown-member",
-            f"{what} {missing}",
-            checker.did_you_mean(name, candidates),
+            ctx, span, "check.unknown-member", f"{what} {missing}", members_hint(name, candidates)
         )
         return Ref(UNKNOWN)
 
@@ -829,12 +878,17 @@ class ExpressionChecker:
         if signature.alter and len(params) == 1 and isinstance(params[0], ListT):
             # An alter is called with one value; it receives all the step's values.
             params = (params[0].element,)
+        variadic = signature.builtin is not None and signature.builtin.variadic
+        if variadic and len(args) > len(params):
+            params = params + (params[-1],) * (len(args) - len(params))
         if not signature.min_args <= len(args) <= len(params):
             wanted = (
                 str(len(params))
                 if signature.min_args == len(params)
                 else f"{signature.min_args} to {len(params)}"
             )
+            if variadic:
+                wanted = f"{signature.min_args} or more"
             names = f" ({', '.join(signature.param_names)})" if signature.param_names else ""
             self.checker.error(
                 ctx,
@@ -856,16 +910,49 @@ class ExpressionChecker:
                 else:
                     what = f"argument {index + 1}"
                 self.expect(arg_type, param, arg, ctx, f"{what} of {signature.describe()}")
+        if signature.name == "input" and signature.builtin is not None and args:
+            result = signature.result
+            whole = isinstance(result, InputT) and result.type == INTEGER
+            self.check_allowed_range(args[0], ctx, whole)
+        checks = signature.builtin.check if signature.builtin is not None else None
+        if checks is not None and not any(has_unknown(t) for t in found):
+            problem = checks(found)
+            if problem is not None:
+                self.checker.error(ctx, call.span, "check.builtin-argument", problem)
+                return UNKNOWN
         if signature.refine is not None:
             return signature.refine(found)
         if _is_query(signature, symbol) and len(found) == 2:
             return _query_result(found[1])
         return signature.result if signature.result is not None else VOID
 
+    def check_allowed_range(self, allowed: ast.Expr, ctx: Context, whole: bool) -> None:
+        """``integer.input(1,...,0)``: an allowed range that holds no value at all (no whole
+        number, for an ``integer.input``: ``1<...<2``)."""
+        if not isinstance(allowed, ast.RangeExpr):
+            return
+        low, high = fold(allowed.low, self.symbol_of), fold(allowed.high, self.symbol_of)
+        if low is None or high is None:
+            return
+        if whole and isinstance(low, int) and isinstance(high, int):
+            empty = low + allowed.low_open > high - allowed.high_open
+        else:
+            empty = low > high or (low == high and (allowed.low_open or allowed.high_open))
+        if empty:
+            self.checker.error(
+                ctx,
+                allowed.span,
+                "check.empty-range",
+                f"the range {_source_text(allowed, ctx)} holds no value: nothing could be answered",
+                "write the smaller end first, like 0,...,5",
+            )
+
     # ------------------------------------------------------------ files named in the code
 
     def check_load_xml(self, expr: ast.Member, ctx: Context) -> Ref | None:
-        """``("dungeon.xml":url).loadXML``: the file must exist and be well-formed XML."""
+        """``("dungeon.xml":url).loadXML``: the file must be in the program's folders,
+        exist and be well-formed XML. What was read is kept for the world check and the
+        compiler (``Checker.xml_files``), so the file is read once."""
         target = expr.target
         if (
             expr.name != "loadXML"
@@ -873,26 +960,9 @@ class ExpressionChecker:
             or target.kind != ("url")
         ):
             return None
-        base = ctx.source.path.parent if ctx.source.path is not None else Path.cwd()
-        path = base / target.value
-        if not path.is_file():
-            self.checker.error(
-                ctx,
-                target.span,
-                "check.missing-file",
-                f"cannot find '{target.value}'",
-                "the file is looked up next to this Lore file",
-            )
-            return Ref(PRIMITIVES["xml"])
-        try:
-            xml_source = SourceFile.from_path(path, _shown_name(ctx.source, target.value, path))
-        except OSError as error:
-            self.checker.error(
-                ctx,
-                target.span,
-                "check.unreadable-file",
-                f"cannot read '{target.value}': {error.strerror or error}",
-            )
+        xml_source = self.read_xml_file(target, ctx)
+        self.checker.xml_files[id(target)] = xml_source
+        if xml_source is None:
             return Ref(PRIMITIVES["xml"])
         try:
             literals.parse_xml(xml_source.text)
@@ -908,6 +978,57 @@ class ExpressionChecker:
                 )
             )
         return Ref(PRIMITIVES["xml"])
+
+    def read_xml_file(self, target: ast.StringLit, ctx: Context) -> SourceFile | None:
+        """The file a ``loadXML`` url names, or None (with the error said)."""
+        found = local_path(target.value)
+        if isinstance(found, UrlProblem):
+            self.checker.error(ctx, target.span, "check.url", found.message, found.hint)
+            return None
+        base = ctx.source.path.parent if ctx.source.path is not None else Path.cwd()
+        path = base / found
+        if not self.checker.program.allows(path):
+            self.checker.error(
+                ctx,
+                target.span,
+                "check.outside-file",
+                f"'{target.value}' is outside the folders Lore reads",
+                "Lore reads the folder of the file it runs (and below), its library and "
+                "the folders of LORE_PATH",
+            )
+            return None
+        try:
+            return SourceFile.from_path(path, _shown_name(ctx.source, target.value, path))
+        except OSError as error:
+            if error.errno == errno.ENOENT or describe(error) == "no such file":
+                self.checker.error(
+                    ctx,
+                    target.span,
+                    "check.missing-file",
+                    f"cannot find '{target.value}'",
+                    "the file is looked up next to this Lore file",
+                )
+            else:
+                self.checker.error(
+                    ctx,
+                    target.span,
+                    "check.unreadable-file",
+                    f"cannot read '{target.value}': {describe(error)}",
+                )
+            return None
+
+
+def _builtin_signature(name: str, kind: str, builtin: builtins.Builtin) -> Signature:
+    return Signature(
+        name,
+        kind,
+        builtin.params,
+        builtin.names,
+        builtin.result,
+        builtin.required,
+        refine=builtin.refine,
+        builtin=builtin,
+    )
 
 
 def _shown_name(source: SourceFile, relative: str, path: Path) -> str:
@@ -979,69 +1100,3 @@ def _source_offset(expr: ast.StringLit, source: SourceFile, index: int) -> int:
         match = _ESCAPE.match(body, position)
         position = match.end() if match else position + 1
     return start + position
-
-
-def _ordered(left: Type, right: Type) -> bool:
-    if is_numeric(left) and is_numeric(right):
-        return True
-    if isinstance(left, UnitT) and isinstance(right, UnitT):
-        return left.family is right.family
-    return left == right and left in (STRING, PRIMITIVES["date"])
-
-
-def _arithmetic(op: str, left: Type, right: Type) -> Type | None:
-    if is_numeric(left) and is_numeric(right):
-        if op == "/" and left == INTEGER and right == INTEGER:
-            return INTEGER
-        if left == right:
-            return left
-        return REAL if REAL in (left, right) else NUMBER
-    if op == "+" and STRING in (left, right):
-        # Text joins with text, typed strings, numbers and booleans: "HP: " + hp.
-        other = right if left == STRING else left
-        if (
-            other in (*TYPED_STRINGS, STRING, BOOLEAN, DICE)
-            or is_numeric(other)
-            or isinstance(other, UnitT | EnumT)
-        ):
-            return STRING
-    if isinstance(left, UnitT) or isinstance(right, UnitT):
-        return _quantity_arithmetic(op, left, right)
-    if DICE in (left, right) and op in "+-" and {left, right} <= {DICE, INTEGER}:
-        return DICE
-    return None
-
-
-def _quantity_arithmetic(op: str, left: Type, right: Type) -> Type | None:
-    if isinstance(left, UnitT) and isinstance(right, UnitT):
-        if left.family is not right.family:
-            return None
-        if op in "+-%":
-            return left
-        if op == "/":
-            return REAL
-        return None
-    if op == "*" and isinstance(left, UnitT) and is_numeric(right):
-        return left
-    if op == "*" and isinstance(right, UnitT) and is_numeric(left):
-        return right
-    if op == "/" and isinstance(left, UnitT) and is_numeric(right):
-        return left
-    return None
-
-
-def _operand_hint(op: str, left: Type, right: Type) -> str | None:
-    if isinstance(left, UnitT) != isinstance(right, UnitT):
-        unit = left if isinstance(left, UnitT) else right
-        other = right if unit is left else left
-        assert isinstance(unit, UnitT)
-        if is_numeric(other):
-            return f"give the number a unit, like 1[{unit.unit}], or use .toReal"
-    if isinstance(left, UnitT) and isinstance(right, UnitT):
-        if left.family is right.family:
-            return (
-                "Lore does not build compound units: take bare numbers with .toReal "
-                "and give the result a unit"
-            )
-        return f"[{left.unit}] and [{right.unit}] measure different things"
-    return None

@@ -1,5 +1,5 @@
 """What a typed string literal (``"...":url``, ``:loc``, ``:jid``, ``:date``, ``:xml``,
-``:html``) must look like, checked when the program is checked.
+``:html``) and a dice literal must look like, checked when the program is checked.
 
 Each check returns the problems it finds as (offset in the value, length, message,
 hint); the checker turns them into diagnostics at the right place of the file.
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+from fractions import Fraction
 from functools import cache
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -21,6 +22,9 @@ if TYPE_CHECKING:
 from lore.records import record
 
 MAX_XML_CHARS = 4 * 1024 * 1024
+MAX_WHOLE_BITS = 13_000  # a whole number is below 2^13000 (about 3,900 digits)
+MAX_DICE = 10_000  # dice in one roll (the engine refuses more when they are computed)
+MAX_SIDES = 1_000_000  # sides of a die
 
 
 @record
@@ -44,6 +48,35 @@ def check(kind: str, value: str) -> list[Problem]:
     return checker(value) if checker is not None else []
 
 
+def dice_problem(count: int, sides: int) -> tuple[str, str | None] | None:
+    """What is wrong with the dice literal ``{count}d{sides}`` (a message and a hint)."""
+    if sides < 1:
+        return "a die has at least one side", None
+    if sides > MAX_SIDES:
+        return f"dice of {sides} sides are more than the limit of {MAX_SIDES:,}", None
+    if count > MAX_DICE:
+        return (
+            f"{count} dice are more than the limit of {MAX_DICE:,} in one roll",
+            "roll fewer dice, or count successes with a rule",
+        )
+    return None
+
+
+def quantity_problem(amount: int | float, factor: Fraction, integer: bool) -> str | None:
+    """What is wrong with a quantity literal ``amount[unit]``, given the unit's factor to
+    the base unit of its family and whether that family counts in whole numbers."""
+    value = Fraction(amount) * factor
+    if integer:
+        if abs(value).__ceil__().bit_length() > MAX_WHOLE_BITS:
+            return f"this quantity is larger than 2^{MAX_WHOLE_BITS} of its base unit"
+        return None
+    try:
+        float(value)
+    except OverflowError:
+        return "this quantity is too large a number"
+    return None
+
+
 def check_url(value: str) -> list[Problem]:
     for index, char in enumerate(value):
         if char.isspace() or ord(char) < 32:
@@ -57,10 +90,19 @@ def check_url(value: str) -> list[Problem]:
             ]
     if not value:
         return [Problem(0, 0, "empty url")]
-    scheme = urlsplit(value).scheme if ":" in value else ""
     if ":" in value.split("/")[0] and not _SCHEME_RE.fullmatch(value.split(":")[0]):
         return [Problem(0, len(value), f"'{value}' is not a url: bad scheme")]
-    del scheme
+    try:
+        urlsplit(value)
+    except ValueError:  # an unbalanced '[' or ']' around a host
+        return [
+            Problem(
+                0,
+                len(value),
+                f"'{value}' is not a url: its host is not well formed",
+                "a host in brackets is an IPv6 address, like http://[::1]/",
+            )
+        ]
     return []
 
 
@@ -124,6 +166,8 @@ def parse_xml(value: str) -> Element:
             value.encode("utf-8"), forbid_dtd=True, forbid_entities=True, forbid_external=True
         )
         return element
+    except LookupError as error:  # encoding="..." that Python does not know
+        raise unknown_encoding(value, error) from None
     except ParseError as error:
         line, column = error.position
         message = str(error).split(":")[0]
@@ -160,6 +204,16 @@ def parse_xml(value: str) -> Element:
         ) from None
 
 
+def unknown_encoding(value: str, error: LookupError) -> XMLProblem:
+    """The problem of an XML declaration whose encoding Python does not know, at its
+    ``encoding=``."""
+    name = str(error).rsplit(":", 1)[-1].strip()
+    found = max(value.find("encoding"), 0)
+    line = value.count("\n", 0, found) + 1
+    column = found - (value.rfind("\n", 0, found) + 1) + 1
+    return XMLProblem(line, column, f"unknown encoding '{name}' (Lore's XML is UTF-8)")
+
+
 # Expat's words for the commonest problems, said the way a rule author thinks of them.
 _EXPAT_MESSAGES = {
     "junk after document element": "text after the root element (XML has one root element)",
@@ -193,7 +247,7 @@ def _open_element(value: str) -> str | None:
     parser.EndElementHandler = end
     parser.StartDoctypeDeclHandler = refuse
     parser.EntityDeclHandler = refuse
-    with contextlib.suppress(expat.ExpatError):
+    with contextlib.suppress(expat.ExpatError, LookupError):
         parser.Parse(value.encode("utf-8"), True)
     return stack[-1] if stack else None
 

@@ -9,7 +9,7 @@ twice is loaded once, so import cycles are fine.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import field
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -17,13 +17,14 @@ from urllib.parse import unquote, urlsplit
 from lore.records import record
 from lore.syntax import ast
 from lore.syntax.diagnostics import Diagnostic, Severity
+from lore.syntax.files import FileRefused, describe
 from lore.syntax.parser import ParseResult, parse
 from lore.syntax.source import SourceFile
 
 LIBRARY_DIR = Path(__file__).resolve().parent.parent / "lib"
 LIBRARY_LABEL = "<lore>"
 PRELUDE = "prelude.lore"
-MAX_FILE_BYTES = 16 * 1024 * 1024
+SAVE_SECTION = "_auto_stored"  # the section of a save written by lore run
 
 
 @record(frozen=False, slots=False)
@@ -46,6 +47,12 @@ class Module:
 class Program:
     modules: list[Module]
     diagnostics: list[Diagnostic]
+    # The folders whose files the program may read (see ``Loader.program``).
+    roots: list[Path] = field(default_factory=list)
+
+    def allows(self, path: Path) -> bool:
+        """Whether the program may read ``path`` (with ``loadXML``)."""
+        return within(path, self.roots)
 
     @property
     def prelude(self) -> Module:
@@ -90,6 +97,15 @@ def display_name(path: Path) -> str:
 
 
 class Loader:
+    """Loads files and what they import, each once.
+
+    Imports and ``loadXML`` stay inside the program's folders (``roots``): the folder
+    of each file loaded by name (and the folders below it) and the library path. A
+    file elsewhere is refused without being read, so a hostile program cannot show the
+    contents of other files in its diagnostics. A save written by ``lore run --save``
+    imports its scenario: the folder of that ``.lore`` file joins the roots.
+    """
+
     def __init__(
         self, search: list[Path] | None = None, name_of: Callable[[Path], str] | None = None
     ) -> None:
@@ -100,6 +116,7 @@ class Loader:
         self.modules: list[Module] = []
         self.by_path: dict[Path, Module] = {}
         self.diagnostics: list[Diagnostic] = []
+        self.roots: list[Path] = [_resolved(folder) for folder in self.search]
 
     def load_prelude(self) -> Module:
         path = LIBRARY_DIR / PRELUDE
@@ -108,40 +125,75 @@ class Loader:
         return module
 
     def load_path(self, path: Path, name: str | None = None) -> Module:
+        """A file named by the user; raises ``OSError`` when it cannot be read."""
+        self.allow(path.parent)
         source = SourceFile.from_path(path, name if name is not None else str(path))
-        module = self._load(path, source, library=False)
-        module.is_root = True
-        return module
+        return self._load(path, source, library=False, root=True)
 
     def load_text(self, text: str, name: str, base: Path | None = None) -> Module:
         """A program given as text, as if it were the file ``name`` in the folder
         ``base`` (imports and loadXML look there; without ``base``, in the current
         folder)."""
         path = base / Path(name).name if base is not None else None
+        self.allow(base if base is not None else Path.cwd())
         source = SourceFile(name, text, path)
-        module = self._load(path, source, library=False)
-        module.is_root = True
+        return self._load(path, source, library=False, root=True)
+
+    def allow(self, folder: Path) -> None:
+        """Let imports and ``loadXML`` read the files in ``folder`` and below it."""
+        resolved = _resolved(folder)
+        if resolved not in self.roots:
+            self.roots.append(resolved)
+
+    def allows(self, path: Path) -> bool:
+        return within(path, self.roots)
+
+    def program(self) -> Program:
+        return Program(self.modules, self.diagnostics, self.roots)
+
+    def _load(
+        self, path: Path | None, source: SourceFile, library: bool, root: bool = False
+    ) -> Module:
+        """Parse a file, then what it imports, depth first (without recursion: a chain
+        of imports may be long)."""
+        key = _resolved(path) if path is not None else None
+        if key is not None and key in self.by_path:
+            known = self.by_path[key]
+            known.is_root = known.is_root or root
+            return known
+        module = self._parse(key, source, library)
+        module.is_root = module.is_root or root
+        pending = [(module, self._imports(module))]
+        while pending:
+            current, items = pending[-1]
+            item = next(items, None)
+            if item is None:
+                pending.pop()
+                continue
+            found = self._import(current, item)
+            if found is None:
+                continue
+            imported, fresh = found
+            current.imports.append(imported)
+            if fresh:
+                pending.append((imported, self._imports(imported)))
         return module
 
-    def _load(self, path: Path | None, source: SourceFile, library: bool) -> Module:
-        key = path.resolve() if path is not None else None
-        if key is not None and key in self.by_path:
-            return self.by_path[key]
+    def _parse(self, key: Path | None, source: SourceFile, library: bool) -> Module:
         parsed = parse(source)
         module = Module(source, parsed, library or (key is not None and key.parent == LIBRARY_DIR))
         self.modules.append(module)
         if key is not None:
             self.by_path[key] = module
         self.diagnostics.extend(parsed.diagnostics)
-        directory = source.path.parent if source.path is not None else Path.cwd()
-        for item in parsed.module.header:
-            if isinstance(item, ast.Import):
-                imported = self._import(module, item, directory)
-                if imported is not None:
-                    module.imports.append(imported)
         return module
 
-    def _import(self, module: Module, item: ast.Import, directory: Path) -> Module | None:
+    @staticmethod
+    def _imports(module: Module) -> Iterator[ast.Import]:
+        return (item for item in module.tree.header if isinstance(item, ast.Import))
+
+    def _import(self, module: Module, item: ast.Import) -> tuple[Module, bool] | None:
+        """The module an import names, and whether it was loaded just now."""
         url = item.url
         if not isinstance(url, ast.StringLit) or url.kind not in ("url", None):
             self._error(
@@ -152,43 +204,37 @@ class Loader:
                 'write import "file.lore":url;',
             )
             return None
-        parts = urlsplit(url.value)
-        if parts.scheme in ("http", "https"):
-            self._error(
-                module,
-                item,
-                "import.remote",
-                f"'{url.value}' is not fetched: Lore imports only local files",
-                "download it and add its folder to LORE_PATH",
-            )
+        target = local_path(url.value)
+        if isinstance(target, UrlProblem):
+            self._error(module, item, target.code, target.message, target.hint)
             return None
-        if parts.scheme not in ("", "file"):
-            self._error(
-                module,
-                item,
-                "import.url",
-                f"cannot import '{url.value}': Lore imports only local files",
-                "download it and import it by its path",
-            )
-            return None
-        if not parts.path:
-            self._error(
-                module,
-                item,
-                "import.url",
-                "an import names a file",
-                'write import "file.lore":url;',
-            )
-            return None
-        relative = Path(unquote(parts.path))
+        source = module.source
+        directory = source.path.parent if source.path is not None else Path.cwd()
         candidates = (
-            [relative]
-            if relative.is_absolute()
-            else [directory / relative, *(folder / relative for folder in self.search)]
+            [target]
+            if target.is_absolute()
+            else [directory / target, *(folder / target for folder in self.search)]
         )
+        outside: Path | None = None
         for candidate in candidates:
-            if candidate.is_file():
+            if not self.allows(candidate):
+                if self._names_scenario(module, candidate):
+                    self.allow(candidate.parent)
+                else:
+                    outside = outside or candidate
+                    continue
+            if _is_file(candidate):
                 return self._read(module, item, candidate)
+        if outside is not None:
+            self._error(
+                module,
+                item,
+                "import.outside",
+                f"'{url.value}' is outside the folders Lore reads",
+                "Lore reads the folder of the file it runs (and below), its library and "
+                "the folders of LORE_PATH; add the file's folder to LORE_PATH",
+            )
+            return None
         self._error(
             module,
             item,
@@ -198,31 +244,32 @@ class Loader:
         )
         return None
 
-    def _read(self, module: Module, item: ast.Import, path: Path) -> Module | None:
-        key = path.resolve()
+    def _names_scenario(self, module: Module, candidate: Path) -> bool:
+        """Whether ``candidate`` is the scenario a save names (a save is a file loaded
+        by name with a section ``_auto_stored``; it imports a ``.lore`` file)."""
+        if candidate.suffix != ".lore" or not module.is_root:
+            return False
+        return any(
+            isinstance(d, ast.SectionDef) and d.path[:1] == (SAVE_SECTION,)
+            for d in module.tree.body
+        )
+
+    def _read(self, module: Module, item: ast.Import, path: Path) -> tuple[Module, bool] | None:
+        key = _resolved(path)
         if key in self.by_path:
-            return self.by_path[key]
+            return self.by_path[key], False
         try:
-            size = path.stat().st_size
-            if size > MAX_FILE_BYTES:
-                self._error(
-                    module,
-                    item,
-                    "import.too-large",
-                    f"'{path.name}' is too large to read ({size} bytes; the limit is "
-                    f"{MAX_FILE_BYTES})",
-                )
-                return None
             source = SourceFile.from_path(path, self.name_of(path))
         except OSError as error:
+            code = _READ_CODES.get(error.kind if isinstance(error, FileRefused) else "")
             self._error(
                 module,
                 item,
-                "import.unreadable",
-                f"cannot read '{path.name}': {error.strerror or error}",
+                code or "import.unreadable",
+                f"cannot read '{path.name}': {describe(error)}",
             )
             return None
-        return self._load(path, source, library=False)
+        return self._parse(key, source, library=False), True
 
     def _error(
         self, module: Module, item: ast.Import, code: str, message: str, hint: str | None = None
@@ -232,10 +279,70 @@ class Loader:
         )
 
 
+_READ_CODES = {"too-large": "import.too-large", "binary": "import.binary"}
+
+
+@record
+class UrlProblem:
+    code: str
+    message: str
+    hint: str | None = None
+
+
+def local_path(value: str) -> Path | UrlProblem:
+    """The path a ``:url`` names (a relative or absolute path, or a ``file:`` url), or
+    why it names no local file."""
+    try:
+        parts = urlsplit(value)
+    except ValueError:
+        return UrlProblem(
+            "import.url", f"'{value}' is not a url", "a local file is named by its path"
+        )
+    if parts.scheme in ("http", "https"):
+        return UrlProblem(
+            "import.remote",
+            f"'{value}' is not fetched: Lore imports only local files",
+            "download it and add its folder to LORE_PATH",
+        )
+    if parts.scheme not in ("", "file") or (
+        parts.scheme == "file" and parts.netloc not in ("", "localhost")
+    ):
+        return UrlProblem(
+            "import.url",
+            f"cannot import '{value}': Lore imports only local files",
+            "download it and import it by its path",
+        )
+    if not parts.path:
+        return UrlProblem("import.url", "an import names a file", 'write import "file.lore":url;')
+    return Path(unquote(parts.path))
+
+
+def within(path: Path, roots: list[Path]) -> bool:
+    """Whether ``path`` (symbolic links followed) lies in one of the folders ``roots``
+    (absolute and resolved)."""
+    resolved = _resolved(path)
+    return any(resolved.is_relative_to(root) for root in roots)
+
+
+def _resolved(path: Path) -> Path:
+    """``path`` absolute, symbolic links followed (as far as they can be)."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):  # a name too long, a loop of links
+        return Path(os.path.abspath(path))
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except OSError:  # a name too long for the system, or a part that is not a folder
+        return False
+
+
 def load_program(paths: list[Path]) -> Program:
     """Load the prelude, the given files and their imports."""
     loader = Loader()
     loader.load_prelude()
     for path in paths:
         loader.load_path(path)
-    return Program(loader.modules, loader.diagnostics)
+    return loader.program()

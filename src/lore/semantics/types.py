@@ -47,6 +47,14 @@ class RangeT(Type):
 
 
 @record
+class DictT(Type):
+    """``dict<K, V>``: a dictionary from keys of ``key`` to values of ``value``."""
+
+    key: Type
+    value: Type
+
+
+@record
 class FuncT(Type):
     """A function value: ``@<(T1,T2)->R>``; ``result`` None for rules (no value)."""
 
@@ -115,6 +123,14 @@ class SectionT(Type):
 
 
 @record
+class TypeParam(Type):
+    """A stand-in for "any type" in the reference's member tables (``T`` in ``list<T>``);
+    the checker itself never meets one."""
+
+    name: str
+
+
+@record
 class VoidT(Type):
     """What a rule call gives: no value."""
 
@@ -167,6 +183,8 @@ def has_unknown(t: Type) -> bool:
         return True
     if isinstance(t, ListT | RangeT):
         return has_unknown(t.element)
+    if isinstance(t, DictT):
+        return has_unknown(t.key) or has_unknown(t.value)
     if isinstance(t, TypeOf | InputT):
         return has_unknown(t.type)
     if isinstance(t, FuncT):
@@ -192,6 +210,12 @@ def assignable(source: Type, target: Type) -> bool:
         return isinstance(source, ListT) and assignable(source.element, target.element)
     if isinstance(target, RangeT):
         return isinstance(source, RangeT) and assignable(source.element, target.element)
+    if isinstance(target, DictT):
+        return (
+            isinstance(source, DictT)
+            and assignable(source.key, target.key)
+            and assignable(source.value, target.value)
+        )
     if isinstance(target, FuncT):
         return isinstance(source, FuncT) and _func_assignable(source, target)
     if isinstance(target, FormT):
@@ -252,6 +276,10 @@ def display(t: Type) -> str:
         return f"list<{display(t.element)}>"
     if isinstance(t, RangeT):
         return f"range<{display(t.element)}>"
+    if isinstance(t, DictT):
+        return f"dict<{display(t.key)}, {display(t.value)}>"
+    if isinstance(t, TypeParam):
+        return t.name
     if isinstance(t, FuncT):
         if not t.params and t.result is None:
             return "@<>"

@@ -20,7 +20,7 @@ from pathlib import Path, PurePosixPath
 from urllib.parse import unquote, urlsplit
 
 from lore.semantics.check import CheckResult, check_program, ordered_diagnostics
-from lore.semantics.program import LIBRARY_DIR, LIBRARY_LABEL, Loader, Program
+from lore.semantics.program import LIBRARY_DIR, LIBRARY_LABEL, Loader
 from lore.syntax import ast
 from lore.syntax.diagnostics import Diagnostic, has_errors
 from lore.syntax.parser import parse
@@ -257,7 +257,7 @@ def check_bundle(folder: Path, entry: str) -> tuple[CheckResult, list[Diagnostic
     loader = Loader(search=[LIBRARY_DIR], name_of=name_of)
     loader.load_prelude()
     loader.load_path(folder / entry, entry)
-    result = check_program(Program(loader.modules, loader.diagnostics))
+    result = check_program(loader.program())  # loadXML stays inside the bundle too
     diagnostics = ordered_diagnostics(result.program, result.diagnostics + check_world(result))
     return result, diagnostics
 

@@ -43,6 +43,14 @@ class RangeType(Node):
 
 
 @record
+class DictType(Node):
+    """``dict<K, V>``: dictionaries from keys of ``key`` to values of ``value``."""
+
+    key: TypeExpr
+    value: TypeExpr
+
+
+@record
 class UnitType(Node):
     unit: str  # the name inside the brackets: "R" for unit[R]
 
@@ -57,7 +65,7 @@ class FunctionType(Node):
     parenthesized: bool = True
 
 
-TypeExpr = NamedType | ListType | RangeType | UnitType | FunctionType
+TypeExpr = NamedType | ListType | RangeType | DictType | UnitType | FunctionType
 
 
 # ---------------------------------------------------------------- expressions
@@ -191,6 +199,15 @@ class Lambda(Node):
 
 
 @record
+class Conditional(Node):
+    """``if (c) a else b``: ``a`` when ``c`` holds, else ``b`` (an extension)."""
+
+    condition: Expr
+    then: Expr
+    otherwise: Expr
+
+
+@record
 class TypeValue(Node):
     """A type used as a value: ``list<Item>`` in ``list<Item>.empty``, ``unit[R]``."""
 
@@ -239,6 +256,7 @@ Expr = (
     | Lambda
     | TypeValue
     | Select
+    | Conditional
 )
 
 
@@ -281,13 +299,34 @@ class If(Node):
 
 
 @record
+class TypedLocal(Node):
+    """``x : T = e;``: a new local of type ``T`` (an extension)."""
+
+    name: str
+    name_span: Span
+    type: TypeExpr
+    value: Expr
+
+
+@record
+class For(Node):
+    """``for (x in xs) { ... }``: the body once for each element of a list or each whole
+    number of a range, in order (an extension)."""
+
+    name: str
+    name_span: Span
+    items: Expr
+    body: Block
+
+
+@record
 class LocalDef(Node):
     """A function, rule, form, enum or unit defined inside a block."""
 
     definition: Definition
 
 
-Statement = Assign | Modify | ExprStmt | If | LocalDef
+Statement = Assign | Modify | ExprStmt | If | For | TypedLocal | LocalDef
 
 
 # ---------------------------------------------------------------- definitions

@@ -22,8 +22,11 @@ Layout:
   expression body as an operand. Literals keep the author's spelling: number text, dice
   words, the quote style of strings (escaped as needed; a long string gets more ``=`` if its
   text holds the closer), the lambda and function-type forms.
-- List literals (and header lists) stay on one line unless an element has a body or a
-  comment sits inside; then each element gets its own line.
+- List literals (and header lists) stay on one line unless an element has a body, a
+  comment sits inside or the line would be longer than 100 columns; then each element gets
+  its own line. A form literal of values only (`{ name = "Aki"; hp = 7; }:Hero`) stays on
+  one line when it fits too; one that defines rules, or holds a lambda with a body, gets a
+  line for each member.
 
 Comments: an own-line comment is printed on its own line before the item that follows it,
 at that item's indentation; a comment after code stays at the end of the item's line; one
@@ -47,10 +50,11 @@ from lore.errors import InternalError
 from lore.syntax import ast
 from lore.syntax.parser import ParseResult
 from lore.syntax.recursion import deeper
-from lore.syntax.source import Span
+from lore.syntax.source import Span, display_width
 from lore.syntax.tokens import BINARY_POWER, KEYWORDS, RELATION_POWER, Comment
 
 INDENT = "    "
+WIDTH = 100  # the longest line short literals are kept on
 
 # Precedence levels of expressions, loosest first (higher binds tighter).
 _LAMBDA = -1  # a lambda whose body is an expression: the body takes all it can
@@ -96,7 +100,7 @@ class _Item:
     """One line-level element of a body: printed on its own line(s), comments around it."""
 
     span: Span
-    render: Callable[[], str]
+    render: partial[str]  # a printer's method on the node it prints
     spaced: bool = False  # a definition with a body: blank lines around it
     group: int = 0  # a blank line goes between items of different groups
     suffix: str = ""  # printed after the item, before its trailing comment (a ',')
@@ -107,8 +111,10 @@ class _Printer:
         self.text = result.source.text if result.source is not None else ""
         self.comments = sorted(result.comments, key=lambda c: c.start)
         self.next = 0  # index of the first comment not printed yet
+        self.flat = True  # short form literals and lists may stand on one line
         self.level = 0
         self.last = 0  # source offset where what was printed last ends
+        self.fitted_before: dict[tuple[object, ...], tuple[str, int, int]] = {}
 
     def indent(self) -> str:
         return INDENT * self.level
@@ -209,12 +215,34 @@ class _Printer:
                 item.spaced or previous.spaced or item.group != previous.group
             )
             lines += self.leading(item.span.start, blank, not lines)
-            text = self.indent() + item.render() + item.suffix
+            text = self.fitted(item)
             self.last = item.span.end
             lines.append(text + self.trailing(item.span.end))
             previous = item
         lines += self.leading(end, False, not lines, closing=True)
         return lines
+
+    def fitted(self, item: _Item) -> str:
+        """The item's text: short form literals and lists on one line, unless its first
+        line is then too long; then it is printed again with them broken over lines."""
+        # An item prints the same from the same state, whatever encloses it: remembering
+        # it keeps nested items from being printed again at every level (2^depth).
+        # (Keyed by the node printed: spans need not tell nodes apart.)
+        key = (id(item.render.args[0]), item.suffix, self.level, self.next, self.last)
+        known = self.fitted_before.get(key)
+        if known is not None:
+            text, self.next, self.last = known
+            return text
+        saved = (self.next, self.last, self.flat)
+        self.flat = True
+        text = self.indent() + item.render() + item.suffix
+        if display_width(text.split("\n", 1)[0]) > WIDTH:
+            self.next, self.last = saved[0], saved[1]
+            self.flat = False
+            text = self.indent() + item.render() + item.suffix
+        self.flat = saved[2]
+        self.fitted_before[key] = (text, self.next, self.last)
+        return text
 
     def braced(self, span: Span, items: Sequence[_Item], head_start: int | None = None) -> str:
         """``{``, the items one a line one level deeper, ``}``; ``{}`` when there is nothing.
@@ -234,8 +262,9 @@ class _Printer:
     def listed(
         self, span: Span, nodes: Sequence[_N], render: Callable[[_N], str], tall: bool
     ) -> str:
-        """``{a, b}`` on one line, or one element a line if ``tall`` or a comment is inside."""
-        if not tall and not self.comment_inside(span):
+        """``{a, b}`` on one line, or one element a line if ``tall``, when a comment is
+        inside, or when the line would be too long (see ``fitted``)."""
+        if not tall and (self.flat or len(nodes) < 2) and not self.comment_inside(span):
             return "{" + ", ".join(render(node) for node in nodes) + "}"
         last = len(nodes) - 1
         items = [
@@ -361,6 +390,12 @@ class _Printer:
                 return self.statement_start(statement.expr) + ";"
             case ast.If():
                 return self.if_statement(statement)
+            case ast.For():
+                head = f"for ({statement.name} in {self.expr(statement.items)}) "
+                return head + self.block(statement.body, statement.span.start)
+            case ast.TypedLocal():
+                written = f"{statement.name} : {_type(statement.type)}"
+                return f"{written} = {self.expr(statement.value)};"
             case ast.LocalDef():
                 return self.definition(statement.definition)
             case _:
@@ -370,7 +405,7 @@ class _Printer:
         """An expression that starts a statement: one starting with ``select`` would be
         read as a select statement, so it goes in parentheses."""
         text = self.expr(expr)
-        return f"({text})" if text.startswith("select(") else text
+        return f"({text})" if text.startswith(("select(", "if (")) else text
 
     def if_statement(self, statement: ast.If) -> str:
         condition = self.expr(statement.condition)
@@ -391,8 +426,11 @@ class _Printer:
             # The item starts at the keyword `default`, before the block's span.
             keyword = self.text.rfind("default", select.span.start, default.span.start)
             span = Span(keyword, default.span.end) if keyword >= 0 else default.span
-            items.append(_Item(span, lambda: "default " + self.block(default)))
+            items.append(_Item(span, partial(self.default_arm, default)))
         return head + self.braced(select.span, items)
+
+    def default_arm(self, body: ast.Block) -> str:
+        return "default " + self.block(body)
 
     def arm(self, arm: ast.CaseArm | ast.AsArm) -> str:
         if isinstance(arm, ast.CaseArm):
@@ -423,11 +461,20 @@ class _Printer:
                 return self.listed(e.span, e.items, self.expr, any(map(_has_body, e.items)))
             case ast.FormLit():
                 typed = "" if e.type is None else ":" + _type(e.type)
+                if self.flat and e.members and _is_flat(e) and not self.comment_inside(e.span):
+                    inner = " ".join(self.definition(member) for member in e.members)
+                    return "{ " + inner + " }" + typed  # { name = "Aki"; hp = 7; }:Hero
                 return self.members(e.span, e.members) + typed
             case ast.Lambda():
                 return self.lambda_(e)
             case ast.Select():
                 return self.select(e)
+            case ast.Conditional():
+                condition = self.expr(e.condition)
+                then = self.expr(e.then)
+                if then.startswith("{"):
+                    then = f"({then})"  # a '{' right after the condition reads as a block
+                return f"if ({condition}) {then} else {self.expr(e.otherwise)}"
             case _:
                 return self.render_operation(e)
 
@@ -439,9 +486,18 @@ class _Printer:
                     operand = f"({operand})"  # `- -x` reads badly, `--` worse
                 return e.op + operand
             case ast.Binary():
+                # A chain of operators of one level (`a + b - c ...`, which nests to the
+                # left) is printed in a loop: it may be thousands of terms long.
                 power = _BINARY[e.op]
-                left = self.expr(e.left, power + 1 if power == _RELATION else power)
-                return f"{left} {e.op} {self.expr(e.right, power + 1)}"
+                rights: list[str] = []
+                left: ast.Expr = e
+                while isinstance(left, ast.Binary) and _BINARY[left.op] == power:
+                    rights.append(f" {left.op} {self.expr(left.right, power + 1)}")
+                    left = left.left
+                    if power == _RELATION:
+                        break
+                start = self.expr(left, power + 1 if power == _RELATION else power)
+                return start + "".join(reversed(rights))
             case ast.RangeExpr():
                 return self.expr(e.low, _RANGE + 1) + e.op + self.expr(e.high, _RANGE + 1)
             case ast.Member():
@@ -479,6 +535,8 @@ class _Printer:
         params = e.params
         if not e.parenthesized and len(params) == 1 and params[0].type is not None:
             head += _param(params[0])
+        elif not e.parenthesized and not params and e.result is not None:
+            pass  # `@ -> real 1.0`: the result type follows the '@' at once
         elif params or e.result is not None or not isinstance(e.body, ast.Block):
             head += _params(params)
         if e.result is not None:
@@ -497,6 +555,8 @@ class _Printer:
 def _level(e: ast.Expr) -> int:
     if isinstance(e, ast.Lambda) and not isinstance(e.body, ast.Block):
         return _LAMBDA
+    if isinstance(e, ast.Conditional):
+        return _LAMBDA  # its else branch takes all it can
     if isinstance(e, ast.RangeExpr):
         return _RANGE
     if isinstance(e, ast.Binary):
@@ -523,9 +583,11 @@ def _has_body(e: ast.Expr) -> bool:
     """Whether ``e`` contains a non-empty form literal, block or select (printed tall)."""
     match e:
         case ast.FormLit():
-            return bool(e.members)
+            return bool(e.members) and not _is_flat(e)
         case ast.Select():
             return bool(e.arms) or e.default is not None or _has_body(e.subject)
+        case ast.Conditional():
+            return _has_body(e.condition) or _has_body(e.then) or _has_body(e.otherwise)
         case ast.Lambda():
             if isinstance(e.body, ast.Block):
                 return bool(e.body.statements)
@@ -547,6 +609,14 @@ def _has_body(e: ast.Expr) -> bool:
         case ast.DiceOf():
             return _has_body(e.count) or _has_body(e.sides)
     return False
+
+
+def _is_flat(e: ast.FormLit) -> bool:
+    """Whether a form literal may stand on one line: values only, none with a body."""
+    return all(
+        isinstance(member, ast.VarDef) and not member.modifiers and not _has_body(member.value)
+        for member in e.members
+    )
 
 
 def _is_default_sides(sides: ast.Expr) -> bool:
@@ -595,6 +665,8 @@ def _type(t: ast.TypeExpr) -> str:
             return "list<" + ("? extends " if t.wildcard else "") + _type(t.element) + ">"
         case ast.RangeType():
             return f"range<{_type(t.element)}>"
+        case ast.DictType():
+            return f"dict<{_type(t.key)}, {_type(t.value)}>"
         case ast.UnitType():
             return f"unit[{t.unit}]"
         case ast.FunctionType():
@@ -604,6 +676,8 @@ def _type(t: ast.TypeExpr) -> str:
 
 
 def _function_type(t: ast.FunctionType) -> str:
+    if not t.parenthesized and not t.params and t.result is not None:
+        return f"@<{_result(t.result, t.arrow).lstrip()}>"  # `@<-> real>`
     if not t.parenthesized and len(t.params) == 1:
         params = _type(t.params[0])
     elif not t.params and t.result is None:

@@ -17,6 +17,7 @@ import gc
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from types import FrameType
 
 RECURSION_LIMIT = 10_000
 
@@ -30,6 +31,28 @@ def deeper() -> Iterator[None]:
         yield
     finally:
         if limit < RECURSION_LIMIT:
+            sys.setrecursionlimit(limit)
+
+
+@contextmanager
+def room_for(frames: int) -> Iterator[None]:
+    """Python's recursion limit at least ``frames`` above the current depth while the
+    ``with`` block runs (rules run as Python code: a rule that calls itself 10,000 deep
+    takes that many Python frames). The frames live on the heap; only calls that go
+    through C code take room on the machine's stack, and rules avoid those."""
+    depth = 0
+    frame: FrameType | None = sys._getframe()
+    while frame is not None:
+        depth += 1
+        frame = frame.f_back
+    limit = sys.getrecursionlimit()
+    wanted = depth + frames
+    if limit < wanted:
+        sys.setrecursionlimit(wanted)
+    try:
+        yield
+    finally:
+        if limit < wanted:
             sys.setrecursionlimit(limit)
 
 

@@ -12,6 +12,7 @@ from dataclasses import field
 from pathlib import Path
 
 from lore.records import record
+from lore.syntax.files import FileRefused, is_binary, read_bytes
 
 
 @record
@@ -44,8 +45,12 @@ class SourceFile:
     encoding_error: int | None = None
 
     @classmethod
-    def from_path(cls, path: Path, name: str | None = None) -> SourceFile:
-        data = path.read_bytes()
+    def from_path(cls, path: Path, name: str | None = None, limit: int | None = None) -> SourceFile:
+        """The text file ``path``; raises ``OSError`` (``FileRefused``) for what is not
+        a regular text file of at most ``limit`` bytes (see ``lore.syntax.files``)."""
+        data = read_bytes(path, limit)
+        if is_binary(data):
+            raise FileRefused("it is not a text file (it holds binary data)", "binary")
         text = data.decode("utf-8-sig", errors="replace")
         source = cls(name if name is not None else str(path), text, path)
         try:

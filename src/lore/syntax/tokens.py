@@ -18,7 +18,7 @@ KEYWORDS = frozenset(
     """docinfo encoding version desc author history reviser import section private enum
     extends form override list unit range string url jid html xml date loc dice number
     integer real rule function alter result select case as default self constant
-    true false if else""".split()
+    true false if else for""".split()
 )
 
 # Keywords that name builtin types and can stand where a type or a type value is expected.

@@ -14,12 +14,13 @@ The style is the last segment of the root element's namespace (``.../Point``,
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from xml.etree.ElementTree import Element
 
-from lore.world.schemas import validate
+from lore.world.schemas import MAX_PROBLEMS, validate
 from lore.world.xmldoc import Document, Place, local_name, namespace
 
 MAX_SECTIONS = 160_000  # a 400x400 map (fewer than xmldoc.MAX_ELEMENTS)
@@ -125,9 +126,15 @@ def parse_quantity(text: str) -> Quantity | None:
 
 
 class _Reader:
-    def __init__(self, document: Document, known_unit: Callable[[str], bool]) -> None:
+    def __init__(
+        self,
+        document: Document,
+        known_unit: Callable[[str], bool],
+        is_length: Callable[[str], bool] | None,
+    ) -> None:
         self.document = document
         self.known_unit = known_unit
+        self.is_length = is_length
         self.problems: list[Problem] = []
         # Elements the schema found fault with: their attributes are not reported again.
         self.faulty: set[int] = set()
@@ -135,7 +142,8 @@ class _Reader:
     def problem(
         self, message: str, place: Place, hint: str | None = None, warning: bool = False
     ) -> None:
-        self.problems.append(Problem(message, place, hint, warning))
+        if len(self.problems) < MAX_PROBLEMS:
+            self.problems.append(Problem(message, place, hint, warning))
 
     def quantity(self, element: Element, name: str) -> Quantity | None:
         text = element.get(name)
@@ -155,7 +163,21 @@ class _Reader:
         if not self.known_unit(found.unit):
             self.problem(f'unknown unit [{found.unit}] in {name}="{text}"', place)
             return None
+        problem = self.length_problem(found, name == "scale")
+        if problem is not None:
+            self.problem(f'{name}="{text}" {problem}', place)
+            return None
         return found
+
+    def length_problem(self, found: Quantity, positive: bool) -> str | None:
+        """Why a scale (``positive``) or a height is not a length that can be used."""
+        if self.is_length is not None and not self.is_length(found.unit):
+            return f"is not a length ([{found.unit}] is not a unit of length like [m])"
+        if not math.isfinite(found.value):
+            return "is too large a number"
+        if positive and not found.value > 0:
+            return "must be above 0"
+        return None
 
     def flag(self, element: Element, name: str) -> bool:
         text = element.get(name)
@@ -330,9 +352,12 @@ class _Reader:
 
 
 def read_geometry(
-    document: Document, known_unit: Callable[[str], bool]
+    document: Document,
+    known_unit: Callable[[str], bool],
+    is_length: Callable[[str], bool] | None = None,
 ) -> tuple[Geometry | None, list[Problem]]:
-    """The geometry of a parsed document, and every problem found in it."""
-    reader = _Reader(document, known_unit)
+    """The geometry of a parsed document, and every problem found in it. A scale must be
+    a length above 0 and a height a length (when ``is_length`` says which units are)."""
+    reader = _Reader(document, known_unit, is_length)
     geometry = reader.read()
     return geometry, reader.problems

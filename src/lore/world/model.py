@@ -68,6 +68,7 @@ class World:
     ) -> None:
         self.length = length
         self.units = units
+        self.lengths = frozenset(name for name, family in units.items() if family is length)
         self.root: AreaNode | None = None
         self.by_object: dict[int, AreaNode] = {}
         # Geometries refused (a session is checked first, so only when its files changed or
@@ -121,7 +122,7 @@ class World:
         value = obj.values.get("geometry")
         geometry, problem = None, None
         if isinstance(value, TypedString | str):
-            geometry, problem = _read_geometry(str(value), frozenset(self.units))
+            geometry, problem = _read_geometry(str(value), frozenset(self.units), self.lengths)
         scale = self.scale_of(obj, geometry)
         node = AreaNode(obj, label, path, geometry, scale, parent, problem=problem)
         if problem is not None:
@@ -214,7 +215,9 @@ class World:
 
 
 @lru_cache(maxsize=64)
-def _read_geometry(text: str, units: frozenset[str]) -> tuple[Geometry | None, str | None]:
+def _read_geometry(
+    text: str, units: frozenset[str], lengths: frozenset[str]
+) -> tuple[Geometry | None, str | None]:
     """A geometry from its XML, or why it is refused (the first error, at its XML line).
 
     Geometries are immutable, so sessions of one program share them.
@@ -223,7 +226,7 @@ def _read_geometry(text: str, units: frozenset[str]) -> tuple[Geometry | None, s
         document = read_xml(text)
     except XMLError as error:
         return None, f"XML line {error.line}, column {error.column}: {error.message}"
-    geometry, problems = read_geometry(document, units.__contains__)
+    geometry, problems = read_geometry(document, units.__contains__, lengths.__contains__)
     errors = [problem for problem in problems if not problem.warning]
     if geometry is None or errors:
         if not errors:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import field
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lore.records import record
@@ -184,13 +183,11 @@ class WorldCheck:
             isinstance(expr, ast.Member)
             and expr.name == "loadXML"
             and isinstance(expr.target, ast.StringLit)
-            and source.path is not None
         ):
-            path = source.path.parent / expr.target.value
-            try:
-                xml_source = SourceFile.from_path(path, _shown_name(source, expr.target.value))
-            except OSError:
-                return None  # the checker reports a missing or unreadable file
+            # As the checker read it (it reported a file it could not read or refused).
+            xml_source = self.checker.xml_files.get(id(expr.target))
+            if xml_source is None:
+                return None
             offset, text = 0, xml_source.text
         else:
             return None
@@ -204,7 +201,13 @@ class WorldCheck:
                 )
             return None  # the checker reports malformed XML
         units = self.checker.units.definitions
-        geometry, problems = read_geometry(document, lambda unit: unit in units)
+        families = self.checker.units.units
+        metre = families.get("m")
+        geometry, problems = read_geometry(
+            document,
+            lambda unit: unit in units,
+            lambda unit: metre is None or families.get(unit) is metre,
+        )
         for problem in problems:
             self.report_xml(
                 xml_source,
@@ -376,8 +379,3 @@ def _did_you_mean(name: str, candidates: list[str]) -> str | None:
 
     matches = difflib.get_close_matches(name, candidates, n=1, cutoff=0.6)
     return f"did you mean '{matches[0]}'?" if matches else None
-
-
-def _shown_name(source: SourceFile, relative: str) -> str:
-    parent = Path(source.name).parent
-    return str(parent / relative) if str(parent) != "." else relative

@@ -9,13 +9,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from xml.etree.ElementTree import Element, ParseError, TreeBuilder
 
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import DefusedXMLParser
 
+from lore.semantics.literals import unknown_encoding
+
 MAX_XML_BYTES = 4 * 1024 * 1024
 MAX_ELEMENTS = 200_000
+MAX_DEPTH = 100  # elements inside elements (a geometry needs a handful)
+MAX_ATTRIBUTES = 100  # of one element (the schema validator's work grows with their square)
 
 
 class XMLError(Exception):
@@ -49,6 +54,7 @@ class _PositionedBuilder(TreeBuilder):
         self.elements: list[Element] = []  # keeps ids stable while places are used
         self.line: Callable[[], int] = _one
         self.column: Callable[[], int] = _zero
+        self.depth = 0
 
     def start(self, tag: str, attrs: dict[str, str]) -> Element:
         element = super().start(tag, attrs)
@@ -58,9 +64,24 @@ class _PositionedBuilder(TreeBuilder):
                 self.line(),
                 self.column() + 1,
             )
+        if len(attrs) > MAX_ATTRIBUTES:
+            raise XMLError(
+                f"an element has more than {MAX_ATTRIBUTES} attributes",
+                self.line(),
+                self.column() + 1,
+            )
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise XMLError(
+                f"elements nest more than {MAX_DEPTH} levels deep", self.line(), self.column() + 1
+            )
         self.elements.append(element)
         self.places[id(element)] = Place(self.line(), self.column() + 1)
         return element
+
+    def end(self, tag: str) -> Element:
+        self.depth -= 1
+        return super().end(tag)
 
 
 @dataclass
@@ -72,10 +93,14 @@ class Document:
     def place(self, element: Element) -> Place:
         return self.places.get(id(element), Place(1, 1))
 
+    @cached_property
+    def lines(self) -> list[str]:
+        return self.text.split("\n")
+
     def attribute_place(self, element: Element, name: str) -> Place:
         """Where ``name="..."`` of ``element`` is written (its value's first character)."""
         start = self.place(element)
-        lines = self.text.split("\n")
+        lines = self.lines
         for row in range(start.line - 1, min(len(lines), start.line + 20)):
             line = lines[row]
             column = start.column - 1 if row == start.line - 1 else 0
@@ -108,6 +133,9 @@ def read_xml(text: str) -> Document:
     try:
         parser.feed(data)
         root: Element = parser.close()
+    except LookupError as error:  # encoding="..." that Python does not know
+        problem = unknown_encoding(text, error)
+        raise XMLError(problem.message, problem.line, problem.column) from None
     except ParseError as error:
         row, offset = error.position
         raise XMLError(f"malformed XML: {str(error).split(':')[0]}", row, offset + 1) from None

@@ -1,0 +1,110 @@
+"""The fuzzing campaign with a small budget (about a minute): mutated seeds and generated
+programs, each run by ``lore`` in a child process with a time limit and a memory cap. A
+traceback, a case over its limits, a signal or an unknown exit status fails the test,
+with the case's files saved to run again. ``scripts/fuzz --minutes 60`` runs it longer."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from tests.fuzz.campaign import Tally, mutation_batch, program_cases, warm_up
+from tests.fuzz.harness import Case, Limits, run_case
+from tests.fuzz.mutate import Mutator
+from tests.fuzz.programs import Program, programs
+from tests.fuzz.seeds import seeds
+
+HELLO = Path(__file__).resolve().parents[2] / "examples" / "hello.lore"
+CASE = Case("hello", {"hello.lore": HELLO.read_bytes()}, ("check", "hello.lore"))
+
+
+@pytest.fixture(scope="module")
+def warm() -> None:
+    warm_up()
+
+
+def failures_of(tally: Tally) -> list[str]:
+    """The new failures, each with what it printed (its traceback)."""
+    return [f"{s}\n{tally.failures[s][1].detail}" for s in tally.new_failures()]
+
+
+# ---------------------------------------------------------------- the harness itself
+
+
+def test_a_clean_case_is_ok() -> None:
+    outcome = run_case(CASE)
+    assert (outcome.kind, outcome.status, outcome.out) == ("ok", 0, "")
+
+
+def raises(argv: list[str]) -> int:
+    raise KeyError("a bug")
+
+
+def loops(argv: list[str]) -> int:
+    while True:
+        pass
+
+
+def eats(argv: list[str]) -> int:
+    hoard = []
+    while True:
+        hoard.append(bytearray(10**7))
+
+
+def exits_oddly(argv: list[str]) -> int:
+    return 3
+
+
+def prints_a_traceback(argv: list[str]) -> int:
+    print("Traceback (most recent call last):\n  something went wrong")
+    return 1
+
+
+@pytest.mark.parametrize(
+    ("entry", "kind", "signature"),
+    [
+        (raises, "traceback", "check: KeyError"),
+        (loops, "time", "check: time"),
+        (eats, "memory", "check: memory"),
+        (exits_oddly, "status", "check: status"),
+        (prints_a_traceback, "traceback", "check: something went wrong"),
+    ],
+)
+def test_the_harness_tells_what_went_wrong(entry: object, kind: str, signature: str) -> None:
+    assert callable(entry)
+    outcome = run_case(CASE, Limits(cpu=1, wall=5, memory=300 * 1024 * 1024), entry=entry)
+    assert outcome.kind == kind
+    assert outcome.failed
+    assert outcome.signature(CASE) == signature
+
+
+# ---------------------------------------------------------------- the campaign, small
+
+
+def test_mutations_of_the_seeds(warm: None, tmp_path: Path) -> None:
+    kinds = {seed.name.split("/")[0].split(" ")[0] for seed in seeds()}
+    assert {"examples", "docs", "tests"} <= kinds
+    assert any("save" in seed.name for seed in seeds())
+    tally = Tally(report=lambda text: None, out=tmp_path)
+    mutation_batch(tally, Mutator(random.Random(2024), seeds()), 300)
+    assert sum(tally.cases.values()) == 300
+    assert set(tally.cases) == {"check", "fmt", "run", "sim"}
+    assert failures_of(tally) == []
+
+
+@settings(
+    max_examples=15,
+    derandomize=True,
+    deadline=None,
+    database=None,
+    suppress_health_check=list(HealthCheck),
+)
+@given(programs())
+def test_generated_programs(program: Program) -> None:
+    tally = Tally(report=lambda text: None)
+    for case in program_cases(program, random.Random(0)):
+        tally.run(case)
+    assert failures_of(tally) == [], program.text

@@ -1,0 +1,54 @@
+"""Enums at run time: an enum that extends another has the other's values too."""
+
+from __future__ import annotations
+
+from lore.engine.participants import Participants, Scripted
+from lore.engine.session import Session
+from lore.runtime.compiler import compile_program
+from lore.semantics.check import check_text
+from tests.runtime.programs import gm_messages
+
+EXTENDED = """\
+import "basic.lore":url;
+section t {
+ enum A { a1{caption="一";} a2{caption="二";} }
+ enum B extends A { b1{caption="三";} }
+ go = { ticks = 0; priority = 0; handler = @{
+  GM.message("values " + B.values + " " + B.values.length);
+  picked = GM.query("pick", { v = B.input; });
+  GM.message("picked " + picked.v + " " + picked.v.caption);
+  GM.message("A " + A.values + ", B.a1 " + B.a1.caption);
+ }; }:Event;
+}
+"""
+
+
+def test_an_extended_enum_has_the_values_of_the_one_it_extends() -> None:
+    result = check_text(EXTENDED, "t.lore")
+    assert result.ok, [d.render() for d in result.diagnostics]
+    gm = Scripted([{"v": "a2"}])
+    session = Session(compile_program(result), 0, Participants({"GM": gm}))
+    assert session.run() == "no-events"
+    told = [r for r in gm.told if r["kind"] == "message"]
+    assert [r["text"] for r in told] == [
+        "values {a1, a2, b1} 3",
+        "picked a2 二",
+        "A {a1, a2}, B.a1 一",
+    ]
+    query = next(r for r in session.transcript.records if r["kind"] == "query")
+    assert query["choices"] == {"v": ["a1", "a2", "b1"]}
+
+
+def test_lambdas_without_parameters_run() -> None:
+    program = """\
+import "basic.lore":url;
+section t {
+ one = @ -> real 1.5;
+ two = @ : integer { result = 2; };
+ go = { ticks = 0; priority = 0; handler = @{
+  kept : @<-> real> = one;
+  GM.message("sum " + (kept() + two()));
+ }; }:Event;
+}
+"""
+    assert gm_messages(program) == ["sum 3.5"]
