@@ -62,7 +62,10 @@ def run(args: argparse.Namespace) -> int:
         return 2
     workdir = Path(tempfile.mkdtemp(prefix="lore-bundles-"))
     try:
-        return asyncio.run(serve(args, path, workdir))
+        import uvloop  # libuv's event loop: the same asyncio, with less work per frame
+
+        with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+            return runner.run(serve(args, path, workdir))
     except KeyboardInterrupt:
         return 0
     finally:

@@ -250,7 +250,7 @@ class Hub:
             table = room.table
             entry = LogEntry(table.applied + 1, kind, data)
             try:
-                outcome = await self.rooms.in_engine(lambda: table.apply(entry))
+                outcome = await self.rooms.step(room, lambda: table.apply(entry))
             except Exception:
                 log.exception("session %s: entry %s failed; reloading it", room.id, entry.index)
                 await self.reload(room)

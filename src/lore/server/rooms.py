@@ -53,6 +53,7 @@ from lore.server.table import Refusal, Table
 
 T = TypeVar("T")
 SNAPSHOT_EVERY = 100  # log entries between a session's snapshots
+SLOW_STEP = 0.02  # seconds: a room with a step this long runs its steps off the loop
 log = logging.getLogger("lore.server")
 
 
@@ -74,6 +75,7 @@ class Room:
     connections: dict[str, set[Connection]] = field(default_factory=dict)
     snapshot_at: int = 0  # the log entry of the latest snapshot stored
     replayed: int = 0  # log entries applied when the room was restored
+    slow: bool = False  # a step took long: its steps run in the engine's threads
 
     @property
     def id(self) -> str:
@@ -121,6 +123,20 @@ class Rooms:
     async def in_engine(self, fn: Callable[[], T]) -> T:
         """Run engine work off the event loop (a long step must not stop the server)."""
         return await asyncio.get_running_loop().run_in_executor(self.pool, fn)
+
+    async def step(self, room: Room, fn: Callable[[], T]) -> T:
+        """Run one entry of a room: on the event loop itself while the room's steps are
+        quick (handing each to a thread costs more than most steps do), in the engine's
+        threads once one of them was slow, so a heavy session never stalls the others
+        for long."""
+        if room.slow:
+            return await self.in_engine(fn)
+        start = time.perf_counter()
+        try:
+            return fn()
+        finally:
+            if time.perf_counter() - start > SLOW_STEP:
+                room.slow = True
 
     # ------------------------------------------------------------ programs
 

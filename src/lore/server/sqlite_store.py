@@ -12,6 +12,7 @@ batch are kept. ``synchronous=FULL``: a commit has reached the disk when it retu
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import queue
 import sqlite3
@@ -32,6 +33,8 @@ from lore.server.store import (
 
 T = TypeVar("T")
 Operation = Callable[[sqlite3.Connection], Any]
+Item = tuple[Operation, "asyncio.Future[Any]"]
+Result = tuple["asyncio.Future[Any]", Any, BaseException | None]
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS bundles (
@@ -98,7 +101,7 @@ class SQLiteStore:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self.queue: queue.SimpleQueue[tuple[Operation, Future[Any]] | None] = queue.SimpleQueue()
+        self.queue: queue.SimpleQueue[Item | None] = queue.SimpleQueue()
         ready: Future[None] = Future()
         self.thread = threading.Thread(
             target=self._serve, args=(ready,), name="lore-store", daemon=True
@@ -140,10 +143,8 @@ class SQLiteStore:
             self._commit(connection, batch)
         connection.close()
 
-    def _commit(
-        self, connection: sqlite3.Connection, batch: list[tuple[Operation, Future[Any]]]
-    ) -> None:
-        results: list[tuple[Future[Any], Any, BaseException | None]] = []
+    def _commit(self, connection: sqlite3.Connection, batch: list[Item]) -> None:
+        results: list[Result] = []
         try:
             connection.execute("BEGIN IMMEDIATE")
             for operation, future in batch:
@@ -162,16 +163,18 @@ class SQLiteStore:
                 connection.execute("ROLLBACK")
             failed = _store_error(error)
             results = [(future, None, failed) for _, future in batch]
-        for future, value, problem in results:
-            if problem is not None:
-                future.set_exception(problem)
-            else:
-                future.set_result(value)
+        # One wake-up of each waiting event loop for the whole batch, not one per entry.
+        by_loop: dict[asyncio.AbstractEventLoop, list[Result]] = {}
+        for result in results:
+            by_loop.setdefault(result[0].get_loop(), []).append(result)
+        for loop, done in by_loop.items():
+            with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
+                loop.call_soon_threadsafe(_settle, done)
 
     async def _run(self, operation: Callable[[sqlite3.Connection], T]) -> T:
-        future: Future[T] = Future()
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         self.queue.put((operation, future))
-        return await asyncio.wrap_future(future)
+        return await future
 
     # ------------------------------------------------------------ writing
 
@@ -309,6 +312,16 @@ class SQLiteStore:
     async def close(self) -> None:
         self.queue.put(None)
         await asyncio.to_thread(self.thread.join)
+
+
+def _settle(results: list[Result]) -> None:
+    for future, value, problem in results:
+        if future.cancelled():
+            continue
+        if problem is not None:
+            future.set_exception(problem)
+        else:
+            future.set_result(value)
 
 
 def _json(value: Any) -> str:
