@@ -126,7 +126,8 @@ def view(session: Session, participant: str, *, messages: bool = True) -> dict[s
         place = _place(session, obj)
         if place is None or place[0].path not in areas:
             continue
-        objects.append(describe(obj))
+        # Which secrets another participant's actor knows is not this one's to know.
+        objects.append(describe(obj, secrets=is_gm))
     found = {
         "participant": participant,
         "tick": session.ticks,
@@ -143,7 +144,8 @@ def view(session: Session, participant: str, *, messages: bool = True) -> dict[s
     return found
 
 
-def describe(obj: LoreObject) -> dict[str, Any]:
+def describe(obj: LoreObject, *, secrets: bool = True) -> dict[str, Any]:
+    """An object as plain data; with ``secrets``, the keys of the secrets it knows."""
     described: dict[str, Any] = {
         "id": obj.label or f"#{obj.oid}",
         "form": obj.form.name if obj.form else "form",
@@ -152,9 +154,9 @@ def describe(obj: LoreObject) -> dict[str, Any]:
         value = obj.values.get(name)
         if value is not None:
             described[name] = str(value) if isinstance(value, TypedString) else plain(value)
-    secrets = obj.values.get("knownSecrets")
-    if secrets:
-        described["knownSecrets"] = [str(key) for key in secrets]
+    known = obj.values.get("knownSecrets") if secrets else None
+    if known:
+        described["knownSecrets"] = [str(key) for key in known]
     return described
 
 

@@ -15,7 +15,7 @@ snapshot are kept by the store, not here (``before`` counts them).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -165,11 +165,15 @@ class Master:
 
     def assign(self, actor_label: str, participant: str) -> str | None:
         """Give an actor to another participant (``GM`` takes it back); the reason when
-        there is no such actor. Questions already open stay with their seat."""
+        there is no such actor. The actor's questions already open follow it."""
         actor = self.actor(actor_label)
         if actor is None:
             return f"there is no actor '{actor_label}'"
         actor.values["player"] = TypedString("jid", participant)  # "GM": the GM's seat
+        session = self.session
+        for query_id, (key, query, spec) in list(session.open.items()):
+            if query.actor == actor_label:
+                session.open[query_id] = (key, replace(query, to=participant), spec)
         return None
 
     # ------------------------------------------------------------ reading

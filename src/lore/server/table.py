@@ -255,7 +255,12 @@ class Table:
         self, stream: Stream, update: dict[str, Any], questions: list[Any]
     ) -> None:
         mine = {q.id: q for q in questions if stream.seat == GM or q.to == stream.seat}
-        opened = [query_spec(q, self.master) for key, q in mine.items() if key not in stream.open]
+        # Sent again when it is asked of another seat now (its actor was given away).
+        opened = [
+            query_spec(q, self.master)
+            for key, q in mine.items()
+            if key not in stream.open or stream.open[key]["to"] != q.to
+        ]
         closed = [key for key in stream.open if key not in mine]
         for key in closed:
             del stream.open[key]

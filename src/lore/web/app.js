@@ -272,8 +272,13 @@ function drawMessage(message) {
   if (message.kind === "message") {
     if (state.role === "gm" && message.to !== "GM") node("span", { class: "to" }, item, `→ ${seatLabel(message.to)}`);
     const body = node("div", { class: "body" }, item);
-    if (message.format === "html") body.innerHTML = message.text; // cleaned by the server (nh3)
-    else body.textContent = message.text;
+    if (message.format === "html") {
+      body.innerHTML = message.text; // cleaned by the server (nh3)
+      for (const image of body.querySelectorAll("img")) {
+        // An image the bundle lacks shows its text, not a broken picture.
+        image.addEventListener("error", () => image.replaceWith(document.createTextNode(image.alt || "")), { once: true });
+      }
+    } else body.textContent = message.text;
   } else if (message.kind === "chat" || message.kind === "roll") {
     node("span", { class: "from" }, item, seatLabel(message.from));
     if (message.to) node("span", { class: "to" }, item, `→ ${seatLabel(message.to)}`);
@@ -316,7 +321,8 @@ function renderBanner(reconnecting) {
 function renderDialogs() {
   const box = $("dialogs");
   for (const [id, dialog] of state.dialogs) {
-    if (!state.questions.has(id)) {
+    // Gone, or sent again (asked of another seat now): made again from its spec.
+    if (state.questions.get(id) !== dialog.spec) {
       dialog.element.remove();
       state.dialogs.delete(id);
     }
@@ -339,6 +345,7 @@ function renderDialogs() {
         renderMap();
       },
     });
+    dialog.spec = spec;
     state.dialogs.set(id, dialog);
     box.appendChild(dialog.element);
     if (spec.area && (state.role !== "gm" || spec.to === "GM")) state.area = spec.area;
@@ -505,6 +512,8 @@ function wire() {
   $("lang").addEventListener("click", () => {
     setLanguage(currentLanguage() === "ja" ? "en" : "ja");
     if (state.seq !== null) {
+      for (const dialog of state.dialogs.values()) dialog.element.remove();
+      state.dialogs.clear(); // made again in the new language
       renderAll();
       $("log").textContent = "";
       for (const message of state.messages) drawMessage(message);
