@@ -277,6 +277,7 @@ function drawMessage(message) {
       for (const image of body.querySelectorAll("img")) {
         // An image the bundle lacks shows its text, not a broken picture.
         image.addEventListener("error", () => image.replaceWith(document.createTextNode(image.alt || "")), { once: true });
+        image.addEventListener("load", () => { log.scrollTop = log.scrollHeight; }, { once: true }); // now taller
       }
     } else body.textContent = message.text;
   } else if (message.kind === "chat" || message.kind === "roll") {
