@@ -117,7 +117,7 @@ def view(session: Session, participant: str, *, messages: bool = True) -> dict[s
             described["routes"] = [area.location(c).text for c in destinations(area, coordinate)]
         actor_views.append(described)
     if is_gm and world is not None:
-        areas = {node.path: node for node in _all_areas(world.root)}
+        areas = {node.path: node for node in all_areas(world.root)}
     area_views = [_area(node, world) for node in areas.values()]
     objects = []
     for obj in placed_objects(session):
@@ -172,7 +172,8 @@ def _place(session: Session, obj: LoreObject) -> tuple[AreaNode, str | None] | N
     return place.area, place.coordinate
 
 
-def _all_areas(root: AreaNode | None) -> list[AreaNode]:
+def all_areas(root: AreaNode | None) -> list[AreaNode]:
+    """Every area below ``root`` (itself first), parents before children."""
     found: list[AreaNode] = []
     stack = [root] if root is not None else []
     while stack:

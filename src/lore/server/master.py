@@ -26,7 +26,7 @@ from lore.engine.saves import SaveData, Stored, save_text
 from lore.engine.session import Limits, Session
 from lore.engine.snapshot import describe_queue
 from lore.engine.transcript import Record, Transcript
-from lore.engine.views import GM, hidden_keys, placed_objects, view
+from lore.engine.views import GM, all_areas, hidden_keys, placed_objects, view
 from lore.engine.world_natives import route_between, terrain_costs
 from lore.runtime.compiler import CompiledProgram
 from lore.runtime.errors import RuleError
@@ -249,11 +249,11 @@ class Master:
         world = self.session.world
         if world is None:
             return None
-        return next((node for node in areas_of(world.root) if node.path == path), None)
+        return next((node for node in all_areas(world.root) if node.path == path), None)
 
     def areas(self) -> list[AreaNode]:
         world = self.session.world
-        return areas_of(world.root) if world is not None else []
+        return all_areas(world.root) if world is not None else []
 
     def route(self, query: Query, goal: str) -> tuple[str, list[str], float] | None:
         """The route a location question's answer ``goal`` would take: the area's path,
@@ -313,17 +313,6 @@ class Master:
             schedule=describe_queue(session),
         )
         return save_text(data, target)
-
-
-def areas_of(root: AreaNode | None) -> list[AreaNode]:
-    """Every area below ``root`` (itself first), parents before children."""
-    found: list[AreaNode] = []
-    stack = [root] if root is not None else []
-    while stack:
-        node = stack.pop()
-        found.append(node)
-        stack.extend(reversed(list(node.children.values())))
-    return found
 
 
 def participants_of(actors: Iterable[ActorInfo]) -> list[str]:

@@ -471,7 +471,8 @@ function renderChatTargets() {
   for (const seat of state.seats) {
     if (seat.seat !== state.seat) node("option", { value: seat.seat }, select, `${t("to")}: ${seat.label}`);
   }
-  select.value = [...select.options].some((o) => o.value === kept) ? kept : "";
+  select.value = "";
+  keepChoice(select, kept);
 }
 
 function renderGm() {
@@ -499,12 +500,20 @@ function renderGm() {
   }
   const actorSelect = $("assignActor");
   const seatSelect = $("assignSeat");
+  // Made again at every update: what the GM has chosen stays chosen.
+  const kept = [actorSelect.value, seatSelect.value];
   actorSelect.textContent = "";
   seatSelect.textContent = "";
   for (const seat of state.seats) {
     node("option", { value: seat.seat }, seatSelect, seat.label);
     for (const actor of seat.actors || []) node("option", { value: actor.label }, actorSelect, `${actor.name} (${seat.label})`);
   }
+  keepChoice(actorSelect, kept[0]);
+  keepChoice(seatSelect, kept[1]);
+}
+
+function keepChoice(select, value) {
+  if ([...select.options].some((o) => o.value === value)) select.value = value;
 }
 
 // ------------------------------------------------------------ controls
