@@ -21,7 +21,7 @@ import uvicorn
 
 from lore.server.app import Server, create_app, uvicorn_config
 from lore.server.connection import Limits
-from lore.server.rooms import Rooms
+from lore.server.rooms import SNAPSHOT_EVERY, Rooms
 from lore.server.sqlite_store import SQLiteStore
 
 REPO = Path(__file__).resolve().parents[2]
@@ -34,9 +34,14 @@ class ServerThread:
     """``with ServerThread(tmp_path) as server:`` a server on 127.0.0.1, stopped at the end."""
 
     def __init__(
-        self, folder: Path, examples: list[Path] | None = None, limits: Limits | None = None
+        self,
+        folder: Path,
+        examples: list[Path] | None = None,
+        limits: Limits | None = None,
+        snapshot_every: int = SNAPSHOT_EVERY,
     ) -> None:
         self.folder = folder
+        self.snapshot_every = snapshot_every
         self.examples = examples if examples is not None else [PAPER]
         self.limits = limits or Limits()
         self.web: uvicorn.Server | None = None
@@ -48,7 +53,8 @@ class ServerThread:
         work = self.folder / "bundles"
         work.mkdir(exist_ok=True)
         store = SQLiteStore(self.folder / "sessions.db")
-        self.server = Server(Rooms(store, work), self.examples, self.limits)
+        rooms = Rooms(store, work, snapshot_every=self.snapshot_every)
+        self.server = Server(rooms, self.examples, self.limits)
         self.web = uvicorn.Server(uvicorn_config(create_app(self.server), "127.0.0.1", 0))
         self.thread = threading.Thread(target=lambda: asyncio.run(self.web.serve()), daemon=True)
         self.thread.start()
@@ -106,16 +112,17 @@ class ServeProcess:
     """``lore serve`` as a subprocess (for crash tests): started, killed, started again
     on the same port."""
 
-    def __init__(self, db: Path, examples: list[Path]) -> None:
+    def __init__(self, db: Path, examples: list[Path], options: tuple[str, ...] = ()) -> None:
         self.db = db
         self.examples = examples
+        self.options = options
         self.port = 0
         self.starts = 0
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
         argv = [sys.executable, "-m", "lore", "serve", "--db", str(self.db)]
-        argv += ["--port", str(self.port), *map(str, self.examples)]
+        argv += ["--port", str(self.port), *self.options, *map(str, self.examples)]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.starts += 1
         output = self.db.with_name(f"serve-{self.starts}.log")

@@ -88,3 +88,21 @@ def test_a_restarted_server_goes_on_with_its_sessions(tmp_path: Path) -> None:
         assert player.state.seq == seen
         (route,) = player.state.questions.values()
         assert player.answer(route["id"], {"goal": "/region[dungeon]"})["type"] == "ack"
+
+
+def test_a_bundles_images_are_served_and_nothing_else(tmp_path: Path) -> None:
+    with ServerThread(tmp_path) as server:
+        created = server.create()
+        assert server.server is not None
+        digest = server.server.rooms.by_id[created["session"]].record.digest
+        status, body = http(server.base, f"/bundle/{digest}/TresureChest.jpg")
+        assert status == 200 and body == (PAPER / "TresureChest.jpg").read_bytes()
+        assert body[:3] == b"\xff\xd8\xff"  # a JPEG, as its name says
+        for path in (
+            "scenario.lore",  # not an image: the rules stay on the server
+            "missing.jpg",
+            "..%2Fsessions.db",
+            "%2Fetc%2Fhostname.png",
+        ):
+            assert http(server.base, f"/bundle/{digest}/{path}")[0] == 404, path
+        assert http(server.base, f"/bundle/{'0' * 64}/TresureChest.jpg")[0] == 404

@@ -141,8 +141,67 @@ def test_a_gm_and_a_player_play_the_papers_scenario(tmp_path: Path, browser: Bro
         expect(me.locator("#log")).to_contain_text("宝物が見つかりました！")
         expect(me.locator(CHEST)).to_have_count(1)
         expect(gm.locator("#log")).to_contain_text("宝物が見つかりました！")
+        # The message's picture is the bundle's own file, and it loads.
+        picture = me.locator("#log img")
+        expect(picture).to_have_attribute("alt", "（宝箱のイメージ）")
+        me.wait_for_function("document.querySelector('#log img').naturalWidth > 0")
         expect(gm.locator(CHEST)).to_have_class("token object hidden seen")  # found by Chihiro
         shot(me, "4-player-chest-found")
         shot(gm, "4-gm-chest-found")
         assert me.locator("#log script").count() == 0
+        assert errors == []
+
+
+def test_the_gms_tools_and_the_language_switch(tmp_path: Path, browser: Browser) -> None:
+    """Pause and resume, a whisper to one seat, the session log, the save, the seat's
+    language switched, the question following its actor to a new seat, and the end."""
+    with ServerThread(tmp_path) as server:
+        created = server.create()
+        links = {s["seat"]: server.base + s["link"] for s in created["seats"]}
+        gm = browser.new_context(viewport={"width": 1280, "height": 900}, locale="ja-JP").new_page()
+        player_seat = next(seat for seat in links if seat != "GM")
+        me = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US").new_page()
+        errors: list[str] = []
+        for page in (gm, me):
+            page.on("pageerror", lambda error: errors.append(str(error)))
+        gm.goto(links["GM"])
+        me.goto(links[player_seat])
+        expect(dialog(me, "どうしますか？")).to_be_visible()
+        expect(me.locator(".dialog .asked")).to_contain_text("Asked of: Chihiro")
+        # The player's language, switched: the page's own texts change, not the rules'.
+        expect(me.locator("h2[data-i18n=chat]")).to_have_text("Chat")
+        me.locator("#lang").click()
+        expect(me.locator("h2[data-i18n=chat]")).to_have_text("チャット")
+        expect(me.locator(".dialog .asked")).to_contain_text("質問の対象: Chihiro")
+        # Pause: the player is told; resume: the banner goes.
+        gm.locator("#pause").click()
+        expect(me.locator("#banner")).to_have_text("GM がセッションを一時停止しています。")
+        gm.locator("#pause").click()
+        expect(me.locator("#banner")).to_be_hidden()
+        # A whisper to the player's seat reaches it.
+        gm.select_option("#chatTo", player_seat)
+        gm.locator("#chatText").fill("ささやき")
+        gm.locator("#chatForm button[type=submit]").click()
+        expect(me.locator("#log")).to_contain_text("ささやき")
+        # The session log, and the save as a file.
+        gm.locator("#showLog").click()
+        expect(gm.locator("#sessionLog")).to_contain_text("どうしますか？")
+        with gm.expect_download() as download:
+            gm.locator("#save").click()
+        with zipfile.ZipFile(download.value.path()) as saved:  # the bundle and save.lore
+            assert "save.lore" in saved.namelist() and "scenario.lore" in saved.namelist()
+        # The question follows its actor to a seat the GM adds.
+        gm.locator("#seatLabel").fill("Aki")
+        gm.locator("#addSeat button[type=submit]").click()
+        expect(gm.locator("#assignSeat option", has_text="Aki")).to_have_count(1)
+        gm.select_option("#assignSeat", label="Aki")
+        gm.locator("#assignForm button[type=submit]").click()
+        expect(me.locator("article.dialog")).to_have_count(0)
+        expect(gm.locator("article.dialog .for")).to_contain_text("Aki")  # asked of Aki now
+        shot(gm, "5-gm-tools")
+        # The end: everyone is told.
+        gm.once("dialog", lambda box: box.accept())
+        gm.locator("#end").click()
+        expect(me.locator("#banner")).to_have_text("セッションは終了しました。")
+        shot(me, "5-player-ended")
         assert errors == []

@@ -2,7 +2,8 @@
 (also right after an answer was sent, before its acknowledgement came), restarted each
 time; the players reconnect with their last sequence numbers and play on. Every session's
 final transcript must equal the uninterrupted run's, and every answer must be in the log
-once."""
+once. Sessions are snapshotted every 7 entries, so restarts restore from a snapshot and
+the entries after it."""
 
 from __future__ import annotations
 
@@ -106,7 +107,7 @@ def reference(seed: int, number: int) -> list[dict[str, Any]]:
 def test_sigkill_at_random_moments_loses_nothing_acknowledged(tmp_path: Path) -> None:
     rng = random.Random(20261124)
     db = tmp_path / "sessions.db"
-    server = ServeProcess(db, [ROUND])
+    server = ServeProcess(db, [ROUND], ("--snapshot-every", "7"))
     server.start()
     tables = []
     for number in range(SESSIONS):
@@ -146,6 +147,16 @@ def test_sigkill_at_random_moments_loses_nothing_acknowledged(tmp_path: Path) ->
                 .fetchone()[0]
             )
             assert logged == len(answers) == 61
+            snapshot, kept = (
+                sqlite3.connect(db)
+                .execute(
+                    "SELECT (SELECT idx FROM snapshots WHERE session = ?),"
+                    " (SELECT count(*) FROM transcript WHERE session = ?)",
+                    (session, session),
+                )
+                .fetchone()
+            )
+            assert snapshot >= 7 and 0 < kept < len(records)  # restores began at snapshots
             gm.close()
     finally:
         server.kill()

@@ -106,6 +106,25 @@ def test_a_stale_answer_is_refused_and_changes_nothing(served: Any) -> None:
     assert player.answer(question["id"], {"action": "move"})["type"] == "ack"
 
 
+def test_two_open_questions_are_answered_one_right_after_the_other(served: Any) -> None:
+    _, seats = served
+    player = joined(seats[PLAYER])
+    player.answer(only_question(player)["id"], {"action": "move"})
+    player.pump()
+    player.answer(only_question(player)["id"], {"goal": "/region[dungeon]"})
+    player.pump()
+    player.answer(only_question(player)["id"], {"action": "search"})
+    player.pump()
+    first, second = player.state.questions  # in the dungeon: two questions at once
+    seen = player.state.seq
+    assert player.answer(first, {"action": "search"})["type"] == "ack"
+    # Answered before the update closing the first arrived: not stale, the view is the same.
+    late = player.request(
+        {"type": "answer", "id": second, "values": {"action": "sleep"}, "seq": seen}
+    )
+    assert late["type"] == "ack"
+
+
 def test_an_answer_for_another_seat_is_refused(served: Any) -> None:
     _, seats = served
     gm = joined(seats["GM"])
@@ -308,3 +327,28 @@ section bad {
  third = { ticks = 2; priority = 0; handler = @{ bad.ask; }; }:Event;
 }
 """
+
+
+def test_an_actor_given_to_another_seat_takes_its_open_question_along(served: Any) -> None:
+    _, seats = served
+    gm = joined(seats["GM"])
+    player = joined(seats[PLAYER])
+    question = only_question(player)
+    (actor,) = next(s["actors"] for s in gm.state.seats if s["seat"] == PLAYER)
+    assert question["actor"] == {"label": actor["label"], "name": actor["name"]}
+    assert gm.request({"type": "add_seat", "label": "Aki"})["type"] == "ack"
+    gm.pump()
+    aki_seat = next(s["seat"] for s in gm.state.links if s["label"] == "Aki")
+    aki_link = next(s["link"] for s in gm.state.links if s["label"] == "Aki")
+    aki = joined(gm.url.replace("ws://", "http://").removesuffix("/ws") + aki_link)
+    assert aki.state.questions == {}
+    moved = gm.request({"type": "assign", "actor": actor["label"], "seat": aki_seat})
+    assert moved["type"] == "ack"
+    player.pump()
+    aki.pump()
+    assert player.state.questions == {}  # closed at the seat that no longer plays it
+    assert list(aki.state.questions) == [question["id"]]  # opened at the new one
+    assert aki.state.questions[question["id"]]["to"] == aki_seat
+    refused = player.answer(question["id"], {"action": "search"})
+    assert refused["code"] == "unknown_question"
+    assert aki.answer(question["id"], {"action": "search"})["type"] == "ack"

@@ -185,10 +185,10 @@ def participant_query(rt: Runtime, obj: LoreObject, title: Any, spec: Any) -> Lo
 
 
 def actor_query(rt: Runtime, obj: LoreObject, title: Any, spec: Any) -> LoreObject:
-    return ask(rt, recipient(obj), title, spec)
+    return ask(rt, recipient(obj), title, spec, obj.label or "")
 
 
-def ask(rt: Runtime, to: str, title: Any, spec: Any) -> LoreObject:
+def ask(rt: Runtime, to: str, title: Any, spec: Any, actor: str = "") -> LoreObject:
     from lore.engine.views import visible_objects
 
     def objects(rtype: RuntimeType) -> tuple[Any, ...]:
@@ -198,7 +198,7 @@ def ask(rt: Runtime, to: str, title: Any, spec: Any) -> LoreObject:
         query = make_query(to, show(title), spec, objects)
     except AnswerError as error:
         raise RuleError(str(error)) from None
-    return ask_query(rt, query, spec)
+    return ask_query(rt, replace(query, actor=actor) if actor else query, spec)
 
 
 def ask_query(rt: Runtime, query: Query, spec: Any = None) -> LoreObject:

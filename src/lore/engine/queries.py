@@ -88,6 +88,7 @@ class Query:
     inputs: tuple[Input, ...]
     # Which question of the session this is: "<event seq>/<foreach path>/<number>".
     id: str = ""
+    actor: str = ""  # the label of the actor asked (``actor.query``); "" for a participant
 
     def record(self) -> dict[str, Any]:
         """The question as plain data (JSON): its id, whom it asks (``to``), its title,

@@ -117,7 +117,7 @@ def view(session: Session, participant: str, *, messages: bool = True) -> dict[s
             described["routes"] = [area.location(c).text for c in destinations(area, coordinate)]
         actor_views.append(described)
     if is_gm and world is not None:
-        areas = {node.path: node for node in _all_areas(world.root)}
+        areas = {node.path: node for node in all_areas(world.root)}
     area_views = [_area(node, world) for node in areas.values()]
     objects = []
     for obj in placed_objects(session):
@@ -126,7 +126,8 @@ def view(session: Session, participant: str, *, messages: bool = True) -> dict[s
         place = _place(session, obj)
         if place is None or place[0].path not in areas:
             continue
-        objects.append(describe(obj))
+        # Which secrets another participant's actor knows is not this one's to know.
+        objects.append(describe(obj, secrets=is_gm))
     found = {
         "participant": participant,
         "tick": session.ticks,
@@ -143,7 +144,8 @@ def view(session: Session, participant: str, *, messages: bool = True) -> dict[s
     return found
 
 
-def describe(obj: LoreObject) -> dict[str, Any]:
+def describe(obj: LoreObject, *, secrets: bool = True) -> dict[str, Any]:
+    """An object as plain data; with ``secrets``, the keys of the secrets it knows."""
     described: dict[str, Any] = {
         "id": obj.label or f"#{obj.oid}",
         "form": obj.form.name if obj.form else "form",
@@ -152,9 +154,9 @@ def describe(obj: LoreObject) -> dict[str, Any]:
         value = obj.values.get(name)
         if value is not None:
             described[name] = str(value) if isinstance(value, TypedString) else plain(value)
-    secrets = obj.values.get("knownSecrets")
-    if secrets:
-        described["knownSecrets"] = [str(key) for key in secrets]
+    known = obj.values.get("knownSecrets") if secrets else None
+    if known:
+        described["knownSecrets"] = [str(key) for key in known]
     return described
 
 
@@ -170,7 +172,8 @@ def _place(session: Session, obj: LoreObject) -> tuple[AreaNode, str | None] | N
     return place.area, place.coordinate
 
 
-def _all_areas(root: AreaNode | None) -> list[AreaNode]:
+def all_areas(root: AreaNode | None) -> list[AreaNode]:
+    """Every area below ``root`` (itself first), parents before children."""
     found: list[AreaNode] = []
     stack = [root] if root is not None else []
     while stack:

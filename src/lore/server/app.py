@@ -100,6 +100,7 @@ def create_app(server: Server) -> ASGIApp:
         for session, problem in server.restored:
             log.error("session %s was not restored: %s", session, problem)
         yield
+        await server.rooms.snapshot_all()
         await server.rooms.close()
         await server.rooms.store.close()
 

@@ -147,17 +147,17 @@ class Hub:
         elif isinstance(message, protocol.Preview):
             await self.preview(room, connection, message)
         elif isinstance(message, protocol.Log):
-            records = room.table.master.records(0)
+            async with room.lock:
+                records = await self.rooms.transcript(self.rooms.by_id[room.id])
             connection.send(encode({"type": "log", "ref": message.ref, "records": records}))
         else:
             await self.command(room, connection, message)
 
     async def answer(self, room: Room, connection: Connection, message: protocol.Answer) -> None:
-        stream = room.table.streams[connection.seat]
-        if message.seq < stream.state_seq:
+        needed = room.table.stale(connection.seat, message.id, message.seq)
+        if needed is not None:
             raise Refused(
-                Code.STALE,
-                f"your view is older than update {stream.state_seq}: look again and answer",
+                Code.STALE, f"your view is older than update {needed}: look again and answer"
             )
         data = {"seat": connection.seat, "id": message.id, "values": message.values}
         await self.commit(room, connection, "answer", data, message.ref)
@@ -250,7 +250,7 @@ class Hub:
             table = room.table
             entry = LogEntry(table.applied + 1, kind, data)
             try:
-                outcome = await self.rooms.in_engine(lambda: table.apply(entry))
+                outcome = await self.rooms.step(room, lambda: table.apply(entry))
             except Exception:
                 log.exception("session %s: entry %s failed; reloading it", room.id, entry.index)
                 await self.reload(room)
@@ -268,6 +268,7 @@ class Hub:
                 ack["ref"] = ref
             connection.send(encode(ack))
             room.deliver(outcome)
+            await self.rooms.snapshot_due(room)
             return entry.index
 
     async def reload(self, room: Room) -> None:

@@ -5,15 +5,17 @@ Everything the server asks of the engine goes through this module: starting a se
 the views of each participant, the open questions, route previews and the save. Clients
 only render what the master's views hold and send answers.
 
-A session is restored by replaying its log: the engine is deterministic (same files, seed
-and answers give the same session), so the master built again from the same program and
-fed the same entries is the same session, down to its dice.
+A session is restored from its latest snapshot (``Session.snapshot``), then the entries
+of its log after it; or, without a snapshot, by replaying the whole log: the engine is
+deterministic (same files, seed and answers give the same session), so either way the
+master is the same session, down to its dice. The transcript records made before the
+snapshot are kept by the store, not here (``before`` counts them).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +26,7 @@ from lore.engine.saves import SaveData, Stored, save_text
 from lore.engine.session import Limits, Session
 from lore.engine.snapshot import describe_queue
 from lore.engine.transcript import Record, Transcript
-from lore.engine.views import GM, hidden_keys, placed_objects, view
+from lore.engine.views import GM, all_areas, hidden_keys, placed_objects, view
 from lore.engine.world_natives import route_between, terrain_costs
 from lore.runtime.compiler import CompiledProgram
 from lore.runtime.errors import RuleError
@@ -75,13 +77,55 @@ class Master:
         self.session = Session(
             program, seed, Participants(default=participant), limits, self.transcript
         )
-        self.state = ""
         self.placed: list[LoreObject] | None = None
+        self.before = 0  # transcript records made before the snapshot restored (not kept)
+        self.before_shown = 0  # of them, those that are not the end
+
+    @classmethod
+    def restore(
+        cls,
+        program: CompiledProgram,
+        data: bytes,
+        ended: tuple[str, str] | None,
+        before: tuple[int, int],
+        limits: Limits | None = None,
+    ) -> Master:
+        """The master of a session snapshot (``snapshot``): ``ended`` is how its run
+        ended (reason and detail), ``before`` how many transcript records (and of them,
+        not the end) were made before it. SnapshotError when the snapshot does not fit
+        the program."""
+        master = cls.__new__(cls)
+        master.program = program
+        master.transcript = Transcript()
+        master.session = Session.restore(
+            program,
+            data,
+            participants=Participants(default=lambda who: Later()),
+            transcript=master.transcript,
+            limits=limits,
+        )
+        master.seed = master.session.seed
+        if ended is not None:
+            master.session.ended, master.session.detail = ended
+        master.placed = None
+        master.before, master.before_shown = before
+        return master
+
+    def snapshot(self) -> bytes:
+        """The engine's snapshot of the session (between entries)."""
+        return self.session.snapshot()
+
+    def trim(self, count: int) -> None:
+        """Forget the first ``count`` transcript records kept here (the store has them)."""
+        dropped = self.transcript.records[:count]
+        del self.transcript.records[:count]
+        self.before += len(dropped)
+        self.before_shown += sum(1 for r in dropped if r["kind"] != "end")
 
     # ------------------------------------------------------------ running
 
     def start(self) -> None:
-        self.state = self.session.run()
+        self.session.run()
 
     @property
     def ended(self) -> str | None:
@@ -91,9 +135,19 @@ class Master:
     def tick(self) -> int:
         return self.session.ticks
 
+    @property
+    def made(self) -> int:
+        """How many transcript records the session has made."""
+        return self.before + len(self.transcript.records)
+
+    @property
+    def shown(self) -> int:
+        """How many of them are not the end (what a save counts)."""
+        return self.before_shown + sum(1 for r in self.transcript.records if r["kind"] != "end")
+
     def records(self, start: int) -> list[Record]:
-        """The transcript records from number ``start`` on."""
-        return self.transcript.records[start:]
+        """The transcript records from number ``start`` on (at least ``before``)."""
+        return self.transcript.records[max(0, start - self.before) :]
 
     def open_questions(self) -> list[Query]:
         return [q for q in self.session.open_questions() if isinstance(q, Query)]
@@ -106,16 +160,20 @@ class Master:
         (then nothing changed)."""
         problem = self.session.answer(query_id, values)
         if problem is None:
-            self.state = self.session.run()
+            self.session.run()
         return problem
 
     def assign(self, actor_label: str, participant: str) -> str | None:
         """Give an actor to another participant (``GM`` takes it back); the reason when
-        there is no such actor. Questions already open stay with their seat."""
+        there is no such actor. The actor's questions already open follow it."""
         actor = self.actor(actor_label)
         if actor is None:
             return f"there is no actor '{actor_label}'"
         actor.values["player"] = TypedString("jid", participant)  # "GM": the GM's seat
+        session = self.session
+        for query_id, (key, query, spec) in list(session.open.items()):
+            if query.actor == actor_label:
+                session.open[query_id] = (key, replace(query, to=participant), spec)
         return None
 
     # ------------------------------------------------------------ reading
@@ -191,11 +249,11 @@ class Master:
         world = self.session.world
         if world is None:
             return None
-        return next((node for node in areas_of(world.root) if node.path == path), None)
+        return next((node for node in all_areas(world.root) if node.path == path), None)
 
     def areas(self) -> list[AreaNode]:
         world = self.session.world
-        return areas_of(world.root) if world is not None else []
+        return all_areas(world.root) if world is not None else []
 
     def route(self, query: Query, goal: str) -> tuple[str, list[str], float] | None:
         """The route a location question's answer ``goal`` would take: the area's path,
@@ -239,7 +297,7 @@ class Master:
         """The session as a Lore save (the format ``lore run --save`` writes) of the
         scenario ``entry``, to be written at ``target``."""
         session = self.session
-        shown = len([r for r in self.transcript.records if r["kind"] != "end"])
+        shown = self.shown
         changed = [(obj.label, members) for obj, members in session.changed() if obj.label]
         data = SaveData(
             scenario=[entry],
@@ -255,17 +313,6 @@ class Master:
             schedule=describe_queue(session),
         )
         return save_text(data, target)
-
-
-def areas_of(root: AreaNode | None) -> list[AreaNode]:
-    """Every area below ``root`` (itself first), parents before children."""
-    found: list[AreaNode] = []
-    stack = [root] if root is not None else []
-    while stack:
-        node = stack.pop()
-        found.append(node)
-        stack.extend(reversed(list(node.children.values())))
-    return found
 
 
 def participants_of(actors: Iterable[ActorInfo]) -> list[str]:

@@ -4,11 +4,19 @@ A room is one session: its record, its seats (with their link tokens), its table
 session master and the seats' streams), the clients connected to each seat, and a lock
 that keeps its entries in order. Programs are checked and compiled once per bundle and
 shared by the sessions made of it.
+
+Every ``snapshot_every`` entries (and at a clean shutdown) a room's table is snapshotted
+into the store, with the transcript records made since the snapshot before; the server
+then forgets those records. A room is restored from its latest snapshot and the log
+entries after it, so restoring costs the session's state and the last few entries, not
+its whole history; without a usable snapshot (none yet, or one an older Lore made), the
+whole log is replayed.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 import time
 import uuid
@@ -33,13 +41,23 @@ from lore.server.bundles import (
 )
 from lore.server.connection import Connection
 from lore.server.master import Master, participants_of
-from lore.server.store import SeatRecord, SessionRecord, Store, bundle_digest
+from lore.server.store import (
+    SeatRecord,
+    SessionRecord,
+    Snapshot,
+    Store,
+    StoreError,
+    bundle_digest,
+)
 from lore.server.table import Refusal, Table
 
 T = TypeVar("T")
+SNAPSHOT_EVERY = 100  # log entries between a session's snapshots
+SLOW_STEP = 0.02  # seconds: a room with a step this long runs its steps off the loop
+log = logging.getLogger("lore.server")
 
 
-@dataclass
+@dataclass(repr=False)  # its checked program's repr is far too long to log
 class Program:
     result: CheckResult
     compiled: CompiledProgram
@@ -55,6 +73,9 @@ class Room:
     seats: dict[str, SeatRecord]
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: dict[str, set[Connection]] = field(default_factory=dict)
+    snapshot_at: int = 0  # the log entry of the latest snapshot stored
+    replayed: int = 0  # log entries applied when the room was restored
+    slow: bool = False  # a step took long: its steps run in the engine's threads
 
     @property
     def id(self) -> str:
@@ -87,8 +108,10 @@ class Rooms:
         workdir: Path,
         limits: EngineLimits | None = None,
         engine_threads: int = 4,
+        snapshot_every: int = SNAPSHOT_EVERY,
     ) -> None:
         self.store = store
+        self.snapshot_every = snapshot_every
         self.workdir = workdir
         self.limits = limits
         self.by_id: dict[str, Room] = {}
@@ -100,6 +123,20 @@ class Rooms:
     async def in_engine(self, fn: Callable[[], T]) -> T:
         """Run engine work off the event loop (a long step must not stop the server)."""
         return await asyncio.get_running_loop().run_in_executor(self.pool, fn)
+
+    async def step(self, room: Room, fn: Callable[[], T]) -> T:
+        """Run one entry of a room: on the event loop itself while the room's steps are
+        quick (handing each to a thread costs more than most steps do), in the engine's
+        threads once one of them was slow, so a heavy session never stalls the others
+        for long."""
+        if room.slow:
+            return await self.in_engine(fn)
+        start = time.perf_counter()
+        try:
+            return fn()
+        finally:
+            if time.perf_counter() - start > SLOW_STEP:
+                room.slow = True
 
     # ------------------------------------------------------------ programs
 
@@ -184,29 +221,100 @@ class Rooms:
         return failed
 
     async def restore(self, record: SessionRecord) -> Room:
-        """A session built again from the store: its table replays the log."""
+        """A session built again from the store: its latest snapshot, then the log
+        entries after it (the whole log when there is no snapshot it can use)."""
         files = await self.store.files(record.digest)
         program = await self.program(record.digest, record.entry, files)
         seats = await self.store.seats(record.id)
-        entries = await self.store.log(record.id)
-        table = self._table(record, program, seats)
+        stored = await self.store.snapshot(record.id)
+        table: Table | None = None
+        after = 0
+        if stored is not None:
+            data = stored.data
+            try:
+                table = await self.in_engine(
+                    lambda: Table.restore(data, program.compiled, record.digest, self.limits)
+                )
+                after = stored.index
+            except Exception as error:  # a snapshot of an older Lore, say: replay instead
+                log.warning(
+                    "session %s: its snapshot cannot be used (%s: %s); replaying its log",
+                    record.id,
+                    type(error).__name__,
+                    error,
+                )
+        entries = await self.store.log(record.id, after)
+        if table is None:
+            table = self._table(record, program, seats)
+            await self.in_engine(table.start)
+        restored = table
 
         def replay() -> None:
-            table.start()
             for entry in entries:
-                outcome = table.apply(entry)
+                outcome = restored.apply(entry)
                 if isinstance(outcome, Refusal):  # cannot be: it was applied before
                     raise BundleError(
                         [Problem(f"entry {entry.index} of the log no longer applies")]
                     )
 
         await self.in_engine(replay)
+        if stored is not None and after != stored.index:
+            # The whole log was replayed: the records the store kept with the unusable
+            # snapshots are not kept twice (the next snapshot adds those after them).
+            restored.master.trim(len(await self.store.transcript(record.id)))
+            after = stored.index
         old = self.by_id.get(record.id)
         room = self._add(record, table, program, seats)
+        room.snapshot_at = after
+        room.replayed = len(entries)
         if old is not None:  # a reload: its clients stay, and catch up
             room.connections = old.connections
             room.lock = old.lock
         return room
+
+    # ------------------------------------------------------------ snapshots
+
+    async def snapshot(self, room: Room) -> bool:
+        """Store a snapshot of the room (its lock held), with the transcript records
+        made since the one before, and forget those records; whether it was stored (a
+        store that fails loses nothing: the log has every entry)."""
+        table = room.table
+        master = table.master
+
+        def take() -> tuple[bytes, tuple[dict[str, object], ...]]:
+            return table.snapshot_state(), tuple(master.transcript.records)
+
+        data, records = await self.in_engine(take)
+        snapshot = Snapshot(table.applied, data, master.before, records)
+        try:
+            await self.store.put_snapshot(room.id, snapshot)
+        except StoreError:
+            log.exception(
+                "session %s: the snapshot of entry %s was not stored", room.id, table.applied
+            )
+            return False
+        master.trim(len(records))
+        room.snapshot_at = table.applied
+        return True
+
+    async def snapshot_due(self, room: Room) -> None:
+        """Snapshot the room when ``snapshot_every`` entries came since the last one."""
+        if room.table.applied - room.snapshot_at >= self.snapshot_every:
+            await self.snapshot(room)
+
+    async def snapshot_all(self) -> None:
+        """Snapshot every room that changed since its last snapshot (at shutdown)."""
+        for room in list(self.by_id.values()):
+            async with room.lock:
+                if room.table.applied > room.snapshot_at:
+                    await self.snapshot(room)
+
+    async def transcript(self, room: Room) -> list[dict[str, object]]:
+        """The room's whole transcript (its lock held): the records the store has, then
+        those made since the latest snapshot."""
+        kept = await self.store.transcript(room.id)
+        master = room.table.master
+        return [*kept, *master.records(master.before)]
 
     # ------------------------------------------------------------ seats
 

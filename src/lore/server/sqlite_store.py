@@ -12,6 +12,7 @@ batch are kept. ``synchronous=FULL``: a commit has reached the disk when it retu
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import queue
 import sqlite3
@@ -32,6 +33,8 @@ from lore.server.store import (
 
 T = TypeVar("T")
 Operation = Callable[[sqlite3.Connection], Any]
+Item = tuple[Operation, "asyncio.Future[Any]"]
+Result = tuple["asyncio.Future[Any]", Any, BaseException | None]
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS bundles (
@@ -69,6 +72,12 @@ CREATE TABLE IF NOT EXISTS snapshots (
     idx INTEGER NOT NULL,
     data BLOB NOT NULL
 );
+CREATE TABLE IF NOT EXISTS transcript (
+    session TEXT NOT NULL REFERENCES sessions(id),
+    idx INTEGER NOT NULL,
+    data TEXT NOT NULL,
+    PRIMARY KEY (session, idx)
+) WITHOUT ROWID;
 """
 
 
@@ -92,7 +101,7 @@ class SQLiteStore:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self.queue: queue.SimpleQueue[tuple[Operation, Future[Any]] | None] = queue.SimpleQueue()
+        self.queue: queue.SimpleQueue[Item | None] = queue.SimpleQueue()
         ready: Future[None] = Future()
         self.thread = threading.Thread(
             target=self._serve, args=(ready,), name="lore-store", daemon=True
@@ -134,10 +143,8 @@ class SQLiteStore:
             self._commit(connection, batch)
         connection.close()
 
-    def _commit(
-        self, connection: sqlite3.Connection, batch: list[tuple[Operation, Future[Any]]]
-    ) -> None:
-        results: list[tuple[Future[Any], Any, BaseException | None]] = []
+    def _commit(self, connection: sqlite3.Connection, batch: list[Item]) -> None:
+        results: list[Result] = []
         try:
             connection.execute("BEGIN IMMEDIATE")
             for operation, future in batch:
@@ -156,16 +163,18 @@ class SQLiteStore:
                 connection.execute("ROLLBACK")
             failed = _store_error(error)
             results = [(future, None, failed) for _, future in batch]
-        for future, value, problem in results:
-            if problem is not None:
-                future.set_exception(problem)
-            else:
-                future.set_result(value)
+        # One wake-up of each waiting event loop for the whole batch, not one per entry.
+        by_loop: dict[asyncio.AbstractEventLoop, list[Result]] = {}
+        for result in results:
+            by_loop.setdefault(result[0].get_loop(), []).append(result)
+        for loop, done in by_loop.items():
+            with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
+                loop.call_soon_threadsafe(_settle, done)
 
     async def _run(self, operation: Callable[[sqlite3.Connection], T]) -> T:
-        future: Future[T] = Future()
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         self.queue.put((operation, future))
-        return await asyncio.wrap_future(future)
+        return await future
 
     # ------------------------------------------------------------ writing
 
@@ -198,7 +207,7 @@ class SQLiteStore:
         await self._run(operation)
 
     async def append(self, session: str, entry: LogEntry) -> None:
-        data = json.dumps(entry.data, ensure_ascii=False, separators=(",", ":"))
+        data = _json(entry.data)
 
         def operation(db: sqlite3.Connection) -> None:
             db.execute(
@@ -226,7 +235,13 @@ class SQLiteStore:
         await self._run(operation)
 
     async def put_snapshot(self, session: str, snapshot: Snapshot) -> None:
+        records = [
+            (session, snapshot.first + number, _json(record))
+            for number, record in enumerate(snapshot.records)
+        ]
+
         def operation(db: sqlite3.Connection) -> None:
+            db.executemany("INSERT INTO transcript (session, idx, data) VALUES (?, ?, ?)", records)
             db.execute(
                 "INSERT INTO snapshots (session, idx, data) VALUES (?, ?, ?)"
                 " ON CONFLICT (session) DO UPDATE SET idx = excluded.idx, data = excluded.data",
@@ -275,6 +290,15 @@ class SQLiteStore:
 
         return await self._run(operation)
 
+    async def transcript(self, session: str) -> list[dict[str, Any]]:
+        def operation(db: sqlite3.Connection) -> list[dict[str, Any]]:
+            rows = db.execute(
+                "SELECT data FROM transcript WHERE session = ? ORDER BY idx", (session,)
+            ).fetchall()
+            return [json.loads(data) for (data,) in rows]
+
+        return await self._run(operation)
+
     async def log(self, session: str, after: int = 0) -> list[LogEntry]:
         def operation(db: sqlite3.Connection) -> list[LogEntry]:
             rows = db.execute(
@@ -288,6 +312,20 @@ class SQLiteStore:
     async def close(self) -> None:
         self.queue.put(None)
         await asyncio.to_thread(self.thread.join)
+
+
+def _settle(results: list[Result]) -> None:
+    for future, value, problem in results:
+        if future.cancelled():
+            continue
+        if problem is not None:
+            future.set_exception(problem)
+        else:
+            future.set_result(value)
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def _store_error(error: BaseException) -> StoreError:

@@ -2,8 +2,10 @@
 
 A session is stored as its bundle (the files it was created from, by digest, shared by
 the sessions of one bundle), its seats (with their link tokens), an append-only log of
-what happened to it (answers, chat, dice, the GM's commands) and, later, snapshots that
-let a restore start from a point of the log instead of its beginning.
+what happened to it (answers, chat, dice, the GM's commands), and its latest snapshot, so
+that a restore starts from a point of the log instead of its beginning. A snapshot also
+brings the transcript records made since the one before it: the store keeps the whole
+transcript (the GM reads it), the server only the records after the latest snapshot.
 
 Every method of a store is a coroutine. ``append`` returns only once the entry is durable:
 the server acknowledges an answer after that, never before. The SQLite store
@@ -54,6 +56,8 @@ class LogEntry:
 class Snapshot:
     index: int  # the last log entry it includes
     data: bytes
+    first: int = 0  # the number of the first of ``records`` in the session's transcript
+    records: tuple[dict[str, Any], ...] = ()  # made since the snapshot before
 
 
 class StoreError(Exception):
@@ -84,7 +88,9 @@ class Store(Protocol):
 
     async def set_status(self, session: str, status: str) -> None: ...
 
-    async def put_snapshot(self, session: str, snapshot: Snapshot) -> None: ...
+    async def put_snapshot(self, session: str, snapshot: Snapshot) -> None:
+        """Keep a session's latest snapshot (replacing the one before) and add its
+        transcript records, together."""
 
     async def sessions(self, status: str = OPEN) -> list[SessionRecord]: ...
 
@@ -92,7 +98,11 @@ class Store(Protocol):
 
     async def seats(self, session: str) -> list[SeatRecord]: ...
 
-    async def snapshot(self, session: str) -> Snapshot | None: ...
+    async def snapshot(self, session: str) -> Snapshot | None:
+        """The latest snapshot (without its records)."""
+
+    async def transcript(self, session: str) -> list[dict[str, Any]]:
+        """The transcript records that came with the session's snapshots, in order."""
 
     async def log(self, session: str, after: int = 0) -> list[LogEntry]:
         """The entries after index ``after``, in order."""
@@ -109,6 +119,7 @@ class MemoryStore:
     seat_records: dict[str, dict[str, SeatRecord]] = field(default_factory=dict)
     logs: dict[str, list[LogEntry]] = field(default_factory=dict)
     snapshots: dict[str, Snapshot] = field(default_factory=dict)
+    transcripts: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
     async def create(
         self, record: SessionRecord, files: dict[str, bytes], seats: list[SeatRecord]
@@ -135,7 +146,11 @@ class MemoryStore:
         self.records[session] = replace(self.records[session], status=status)
 
     async def put_snapshot(self, session: str, snapshot: Snapshot) -> None:
-        self.snapshots[session] = snapshot
+        kept = self.transcripts.setdefault(session, [])
+        if snapshot.first != len(kept):
+            raise StoreError(f"the records of {session} from {snapshot.first} are out of order")
+        kept.extend(snapshot.records)
+        self.snapshots[session] = replace(snapshot, records=())
 
     async def sessions(self, status: str = OPEN) -> list[SessionRecord]:
         return [r for r in self.records.values() if r.status == status]
@@ -148,6 +163,9 @@ class MemoryStore:
 
     async def snapshot(self, session: str) -> Snapshot | None:
         return self.snapshots.get(session)
+
+    async def transcript(self, session: str) -> list[dict[str, Any]]:
+        return list(self.transcripts.get(session, []))
 
     async def log(self, session: str, after: int = 0) -> list[LogEntry]:
         return [entry for entry in self.logs.get(session, []) if entry.index > after]

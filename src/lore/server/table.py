@@ -19,8 +19,12 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
+
+from lore.engine.session import Limits
 from lore.engine.transcript import Record
 from lore.engine.views import GM
+from lore.runtime.compiler import CompiledProgram
 from lore.server.chat import clean_html
 from lore.server.master import Master
 from lore.server.protocol import Code, encode
@@ -38,10 +42,11 @@ class Stream:
     seat: str
     label: str
     seq: int = 0
-    state_seq: int = 0  # the last update that changed the seat's view or questions
+    view_seq: int = 0  # the last update that changed the seat's view (beyond the time)
     view: dict[str, Any] | None = None
     maps: set[str] = field(default_factory=set)
     open: dict[str, dict[str, Any]] = field(default_factory=dict)
+    asked_at: dict[str, int] = field(default_factory=dict)  # question id -> update opening it
     messages: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=KEPT_MESSAGES))
     history: deque[tuple[int, bytes]] = field(default_factory=deque)
     history_bytes: int = 0
@@ -177,16 +182,14 @@ class Table:
             update: dict[str, Any] = {}
             messages = [m for audience, m in routed if _reaches(audience, seat)]
             messages += [m for audience, m in items if _reaches(audience, seat)]
-            changed_state = False
+            changed_view = False
             if views or stream.view is None:
-                changed_state = self.update_view(stream, update)
+                changed_view = self.update_view(stream, update)
             elif engine and stream.view["tick"] != self.master.tick:
                 stream.view = {**stream.view, "tick": self.master.tick}
                 update["view"] = {"tick": self.master.tick}
             if engine:
-                changed_state = self.update_questions(stream, update, open_questions) or (
-                    changed_state
-                )
+                self.update_questions(stream, update, open_questions)
             self.update_meta(stream, update)
             if messages:
                 update["messages"] = messages
@@ -194,8 +197,10 @@ class Table:
             if not update:
                 continue
             stream.seq += 1
-            if changed_state:
-                stream.state_seq = stream.seq
+            if changed_view:
+                stream.view_seq = stream.seq
+            for spec in update.get("opened", ()):
+                stream.asked_at[spec["id"]] = stream.seq
             frame = encode({"type": "update", "seq": stream.seq, **update})
             stream.keep(stream.seq, frame)
             frames[seat] = frame
@@ -248,19 +253,24 @@ class Table:
 
     def update_questions(
         self, stream: Stream, update: dict[str, Any], questions: list[Any]
-    ) -> bool:
+    ) -> None:
         mine = {q.id: q for q in questions if stream.seat == GM or q.to == stream.seat}
-        opened = [query_spec(q, self.master) for key, q in mine.items() if key not in stream.open]
+        # Sent again when it is asked of another seat now (its actor was given away).
+        opened = [
+            query_spec(q, self.master)
+            for key, q in mine.items()
+            if key not in stream.open or stream.open[key]["to"] != q.to
+        ]
         closed = [key for key in stream.open if key not in mine]
         for key in closed:
             del stream.open[key]
+            stream.asked_at.pop(key, None)
         for spec in opened:
             stream.open[spec["id"]] = spec
         if opened:
             update["opened"] = opened
         if closed:
             update["closed"] = closed
-        return bool(opened or closed)
 
     def update_meta(self, stream: Stream, update: dict[str, Any]) -> None:
         if self.seat_lists is None:  # made again when seats or actors' players change
@@ -302,6 +312,80 @@ class Table:
             "ended": "closed" if self.closed else self.master.ended,
             "tick": self.master.tick,
         }
+
+    def stale(self, seat: str, query_id: str, seen: int) -> int | None:
+        """The update a client must have seen to answer ``query_id`` (None when ``seen``
+        is recent enough): the one that asked it, and the seat's last change of view. Other
+        questions opening or closing meanwhile make no answer stale."""
+        stream = self.streams[seat]
+        needed = max(stream.view_seq, stream.asked_at.get(query_id, 0))
+        return needed if seen < needed else None
+
+    # ------------------------------------------------------------ snapshots
+
+    def snapshot_state(self) -> bytes:
+        """The whole table as bytes, between entries: the engine's snapshot and what each
+        seat was sent (its numbers, view, questions and last messages). The updates kept
+        for reconnecting clients are not in it: a client older than it gets a snapshot."""
+        master = self.master
+        session = master.session
+        state = {
+            "engine": master.snapshot(),
+            "ended": [session.ended, session.detail] if session.ended is not None else None,
+            "before": [master.made, master.shown],
+            "applied": self.applied,
+            "paused": self.paused,
+            "closed": self.closed,
+            "streams": [
+                {
+                    "seat": stream.seat,
+                    "label": stream.label,
+                    "seq": stream.seq,
+                    "view_seq": stream.view_seq,
+                    "view": stream.view,
+                    "maps": sorted(stream.maps),
+                    "open": stream.open,
+                    "asked_at": stream.asked_at,
+                    "messages": list(stream.messages),
+                }
+                for stream in self.streams.values()
+            ],
+            "seats_sent": self.seats_sent,
+            "status_sent": self.status_sent,
+        }
+        return msgspec.msgpack.encode(state)
+
+    @classmethod
+    def restore(
+        cls,
+        data: bytes,
+        program: CompiledProgram,
+        digest: str,
+        limits: Limits | None = None,
+    ) -> Table:
+        """The table of ``snapshot_state`` (SnapshotError, or msgspec's errors, when the
+        bytes do not fit)."""
+        state = msgspec.msgpack.decode(data)
+        ended = tuple(state["ended"]) if state["ended"] is not None else None
+        before = (state["before"][0], state["before"][1])
+        master = Master.restore(program, state["engine"], ended, before, limits)
+        table = cls(master, [], digest)
+        table.streams = {}
+        for saved in state["streams"]:
+            stream = Stream(saved["seat"], saved["label"], saved["seq"], saved["view_seq"])
+            stream.view = saved["view"]
+            stream.maps = set(saved["maps"])
+            stream.open = saved["open"]
+            stream.asked_at = saved["asked_at"]
+            stream.messages.extend(saved["messages"])
+            table.streams[stream.seat] = stream
+        table.shown = master.made
+        table.applied = state["applied"]
+        table.paused = state["paused"]
+        table.closed = state["closed"]
+        table.seats_sent = state["seats_sent"]
+        table.status_sent = state["status_sent"]
+        return table
 
     # ------------------------------------------------------------ catching up
 

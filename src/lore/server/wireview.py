@@ -133,6 +133,7 @@ def query_spec(query: Query, master: Master) -> dict[str, Any]:
         "to": query.to,
         "title": query.title,
         "texts": [{"name": name, "text": text} for name, text in query.texts],
+        **({"actor": actor_of(query.actor, master)} if query.actor else {}),
         "inputs": [input_spec(item) for item in query.inputs],
     }
     area = location_area(query, master)
@@ -142,6 +143,12 @@ def query_spec(query: Query, master: Master) -> dict[str, Any]:
         if start is not None:
             spec["from"] = start
     return spec
+
+
+def actor_of(label: str, master: Master) -> dict[str, str]:
+    """The actor a question asks: its label and name."""
+    found = next((a for a in master.actors() if a.label == label), None)
+    return {"label": label, "name": found.name if found is not None else label}
 
 
 def input_spec(item: Input) -> dict[str, Any]:

@@ -272,8 +272,14 @@ function drawMessage(message) {
   if (message.kind === "message") {
     if (state.role === "gm" && message.to !== "GM") node("span", { class: "to" }, item, `→ ${seatLabel(message.to)}`);
     const body = node("div", { class: "body" }, item);
-    if (message.format === "html") body.innerHTML = message.text; // cleaned by the server (nh3)
-    else body.textContent = message.text;
+    if (message.format === "html") {
+      body.innerHTML = message.text; // cleaned by the server (nh3)
+      for (const image of body.querySelectorAll("img")) {
+        // An image the bundle lacks shows its text, not a broken picture.
+        image.addEventListener("error", () => image.replaceWith(document.createTextNode(image.alt || "")), { once: true });
+        image.addEventListener("load", () => { log.scrollTop = log.scrollHeight; }, { once: true }); // now taller
+      }
+    } else body.textContent = message.text;
   } else if (message.kind === "chat" || message.kind === "roll") {
     node("span", { class: "from" }, item, seatLabel(message.from));
     if (message.to) node("span", { class: "to" }, item, `→ ${seatLabel(message.to)}`);
@@ -316,7 +322,8 @@ function renderBanner(reconnecting) {
 function renderDialogs() {
   const box = $("dialogs");
   for (const [id, dialog] of state.dialogs) {
-    if (!state.questions.has(id)) {
+    // Gone, or sent again (asked of another seat now): made again from its spec.
+    if (state.questions.get(id) !== dialog.spec) {
       dialog.element.remove();
       state.dialogs.delete(id);
     }
@@ -339,6 +346,7 @@ function renderDialogs() {
         renderMap();
       },
     });
+    dialog.spec = spec;
     state.dialogs.set(id, dialog);
     box.appendChild(dialog.element);
     if (spec.area && (state.role !== "gm" || spec.to === "GM")) state.area = spec.area;
@@ -463,7 +471,8 @@ function renderChatTargets() {
   for (const seat of state.seats) {
     if (seat.seat !== state.seat) node("option", { value: seat.seat }, select, `${t("to")}: ${seat.label}`);
   }
-  select.value = [...select.options].some((o) => o.value === kept) ? kept : "";
+  select.value = "";
+  keepChoice(select, kept);
 }
 
 function renderGm() {
@@ -491,12 +500,20 @@ function renderGm() {
   }
   const actorSelect = $("assignActor");
   const seatSelect = $("assignSeat");
+  // Made again at every update: what the GM has chosen stays chosen.
+  const kept = [actorSelect.value, seatSelect.value];
   actorSelect.textContent = "";
   seatSelect.textContent = "";
   for (const seat of state.seats) {
     node("option", { value: seat.seat }, seatSelect, seat.label);
     for (const actor of seat.actors || []) node("option", { value: actor.label }, actorSelect, `${actor.name} (${seat.label})`);
   }
+  keepChoice(actorSelect, kept[0]);
+  keepChoice(seatSelect, kept[1]);
+}
+
+function keepChoice(select, value) {
+  if ([...select.options].some((o) => o.value === value)) select.value = value;
 }
 
 // ------------------------------------------------------------ controls
@@ -505,6 +522,8 @@ function wire() {
   $("lang").addEventListener("click", () => {
     setLanguage(currentLanguage() === "ja" ? "en" : "ja");
     if (state.seq !== null) {
+      for (const dialog of state.dialogs.values()) dialog.element.remove();
+      state.dialogs.clear(); // made again in the new language
       renderAll();
       $("log").textContent = "";
       for (const message of state.messages) drawMessage(message);

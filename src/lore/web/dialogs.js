@@ -101,6 +101,7 @@ function control(input, box, state) {
 export function buildDialog(spec, actions) {
   const box = node("article", { class: "dialog" });
   box.dataset.id = spec.id;
+  if (spec.actor) node("div", { class: "asked" }, box, `${t("askedActor")}: ${spec.actor.name}`);
   const title = node("h3", {}, box, spec.title);
   if (actions.forLabel) node("span", { class: "for" }, title, ` (${t("forSeat")} ${actions.forLabel})`);
   for (const item of spec.texts) {

@@ -1,0 +1,95 @@
+"""Rooms restored from the store: from the latest snapshot and the log entries after it,
+never by replaying a long session's whole log, and the same as the room that kept
+running (what each seat was sent, the transcript, and how it goes on)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from lore.clients.seat import SeatClient
+from lore.server.rooms import Room, Rooms
+from lore.server.sqlite_store import SQLiteStore
+from tests.server.serving import EXAMPLES, ServerThread, links
+
+EVERY = 10
+
+
+def play(client: SeatClient, answers: int) -> None:
+    """Answer the seat's questions (rolling the dice) until ``answers`` were given."""
+    given = 0
+    while given < answers:
+        client.pump(0.01)
+        for query_id in list(client.state.questions):
+            reply = client.answer(query_id, {"move": "roll"})
+            assert reply["type"] == "ack", reply
+            given += 1
+
+
+def restored(folder: Path, session: str) -> tuple[Room, list[dict[str, Any]]]:
+    """The session as a second server would restore it from the same database."""
+
+    async def restore() -> tuple[Room, list[dict[str, Any]]]:
+        work = folder / "again"
+        work.mkdir(exist_ok=True)
+        store = SQLiteStore(folder / "sessions.db")
+        rooms = Rooms(store, work, snapshot_every=EVERY)
+        try:
+            record = next(r for r in await store.sessions() if r.id == session)
+            room = await rooms.restore(record)
+            async with room.lock:
+                return room, await rooms.transcript(room)
+        finally:
+            await rooms.close()
+            await store.close()
+
+    return asyncio.run(restore())
+
+
+def test_a_long_session_is_restored_from_its_latest_snapshot(tmp_path: Path) -> None:
+    round_table = EXAMPLES / "round"
+    with ServerThread(tmp_path, [round_table], snapshot_every=EVERY) as server:
+        created = server.create("round")
+        seats = links(created, server.base)
+        # One client for all three players: the GM's seat answers on their behalf.
+        gm = SeatClient(seats["GM"])
+        gm.connect()
+        play(gm, 45)
+        assert server.server is not None
+        live = server.server.rooms.by_id[created["session"]]
+        again, transcript = restored(tmp_path, created["session"])
+        assert live.table.applied == again.table.applied == 45
+        # Only the entries after the latest snapshot were replayed, not the 45.
+        assert 0 < again.snapshot_at <= 45 and again.replayed == 45 - again.snapshot_at
+        assert again.replayed < EVERY
+        # Every seat would be sent the same as by the room that kept running.
+        for seat in live.table.streams:
+            assert again.table.snapshot(seat) == live.table.snapshot(seat)
+        records = gm.request({"type": "log"})["records"]
+        assert json.dumps(transcript) == json.dumps(records)
+        assert len([r for r in records if r["kind"] == "answer"]) == 45
+        # The server itself forgot the records its snapshots took to the store.
+        assert len(live.table.master.transcript.records) < len(records)
+
+
+def test_an_unusable_snapshot_is_replaced_by_the_whole_log(tmp_path: Path) -> None:
+    round_table = EXAMPLES / "round"
+    with ServerThread(tmp_path, [round_table], snapshot_every=EVERY) as server:
+        created = server.create("round")
+        gm = SeatClient(links(created, server.base)["GM"])
+        gm.connect()
+        play(gm, 25)
+        records = gm.request({"type": "log"})["records"]
+        assert server.server is not None
+        live = server.server.rooms.by_id[created["session"]]
+        with sqlite3.connect(tmp_path / "sessions.db") as db:  # as an older Lore's, say
+            db.execute("UPDATE snapshots SET data = x'c1'")
+        again, transcript = restored(tmp_path, created["session"])
+        assert again.replayed == 25 and again.snapshot_at == 20
+        # The records the store has are not kept twice.
+        assert json.dumps(transcript) == json.dumps(records)
+        for seat in live.table.streams:
+            assert again.table.snapshot(seat) == live.table.snapshot(seat)
