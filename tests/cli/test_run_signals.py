@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from lore.cli import by_ctrl_c
 from lore.cli.main import main
 from tests.cli.test_run_command import ASKING, answers_file, write
 from tests.cli.test_run_interrupt import read_lines
@@ -141,3 +142,21 @@ def test_a_closed_output_does_not_stop_the_session(tmp_path: Path) -> None:
     count = json.loads(answers.read_text(encoding="utf-8"))
     total = sum(len(values) for values in count.values())
     assert f"count = {total};" in save.read_text(encoding="utf-8")
+
+
+def test_a_ctrl_c_turned_into_another_error_is_an_interruption(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Python 3.11 wraps a Ctrl-C that arrives while a class is made (in a module being
+    imported) in a RuntimeError: it is still an interruption, not a traceback."""
+
+    def interrupted_import(name: str) -> object:
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as error:
+            raise RuntimeError("Error calling __set_name__") from error
+
+    monkeypatch.setattr("importlib.import_module", interrupted_import)
+    assert main(["check", str(TAVERN)]) == 130
+    assert capsys.readouterr().err == "lore: interrupted\n"
+    assert not by_ctrl_c(RuntimeError("a bug"))  # any other error is not one

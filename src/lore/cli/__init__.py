@@ -15,13 +15,26 @@ from types import TracebackType
 INTERRUPTED = 130
 
 
+def by_ctrl_c(error: BaseException) -> bool:
+    """Whether ``error`` is a Ctrl-C, or came of one: Python 3.11 turns one that arrives
+    while a class is made (as a module is imported) into a RuntimeError caused by it."""
+    seen: set[int] = set()
+    found: BaseException | None = error
+    while found is not None and id(found) not in seen:
+        if isinstance(found, KeyboardInterrupt):
+            return True
+        seen.add(id(found))
+        found = found.__cause__ or found.__context__
+    return False
+
+
 def _interrupted(
     kind: type[BaseException],
     error: BaseException,
     trace: TracebackType | None,
     previous: object = sys.excepthook,
 ) -> None:
-    if not issubclass(kind, KeyboardInterrupt):
+    if not by_ctrl_c(error):
         previous(kind, error, trace)  # type: ignore[operator]
         return
     try:

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from lore import __version__
+from lore.cli import by_ctrl_c
 from lore.syntax.recursion import collector_paused
 
 EXIT_OK = 0
@@ -112,6 +113,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_OK
+    except Exception as error:
+        if not by_ctrl_c(error):
+            raise
+        print("lore: interrupted", file=sys.stderr)
+        return 130
     return status
 
 
