@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from lore.cli.main import main
+from lore.syntax.source import display_width
 
 REPO = Path(__file__).resolve().parents[2]
 HELLO = REPO / "examples" / "hello.lore"
@@ -190,3 +191,33 @@ def test_help_tells_the_default_step_limit(capsys: pytest.CaptureFixture[str]) -
     with pytest.raises(SystemExit):
         main(["sim", "--help"])
     assert "default 10,000; 0 for no limit" in capsys.readouterr().out
+
+
+# Ends with a Japanese outcome or an English one, by the first die.
+OUTCOMES = """\
+import "basic.lore":url;
+
+section ends {
+ start = {
+  ticks = 0;
+  priority = 0;
+  handler = @{
+   system.end(if (1d2.roll == 1) "勝利" else "draw");
+  };
+ }:Event;
+}
+"""
+
+
+def test_outcomes_line_up_by_the_columns_a_terminal_shows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("ends.lore").write_text(OUTCOMES, encoding="utf-8")
+    status, out, err = run(["sim", "ends.lore", "--runs", "20"], capsys)
+    assert (status, err) == (0, "")
+    lines = out[out.index("outcomes:\n") :].splitlines()[1:3]
+    assert sorted(line.split()[0] for line in lines) == ["draw", "勝利"]
+    # "勝利" is four columns wide, like "draw": the counts end in one column.
+    columns = [display_width(line[: line.index("(")]) for line in lines]
+    assert columns[0] == columns[1] == len("  draw  ") + 7 + 2, lines
