@@ -46,6 +46,22 @@ def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
     return status, captured.out, captured.err
 
 
+def simulated(
+    folder: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    text: str,
+    name: str,
+    runs: int,
+    capsys: pytest.CaptureFixture[str],
+) -> str:
+    """The summary of ``lore sim`` on ``text`` written to ``name`` in ``folder``."""
+    monkeypatch.chdir(folder)
+    Path(name).write_text(text, encoding="utf-8")
+    status, out, err = run(["sim", name, "--runs", str(runs)], capsys)
+    assert (status, err) == (0, "")
+    return out
+
+
 def figures(args: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
     status, out, err = run([*args, "--json"], capsys)
     assert (status, err) == (0, "")
@@ -126,10 +142,7 @@ def test_same_seed_same_summary_and_jobs_do_not_matter(
 def test_rule_errors_are_grouped_by_place(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.chdir(tmp_path)
-    Path("failing.lore").write_text(FAILING, encoding="utf-8")
-    status, out, err = run(["sim", "failing.lore", "--runs", "3"], capsys)
-    assert (status, err) == (0, "")
+    out = simulated(tmp_path, monkeypatch, FAILING, "failing.lore", 3, capsys)
     assert "  no events left                3\n" in out
     assert (
         "rule errors: 3 (1 kind)\n  failing.lore:12:29: division by zero  (3 times in 3 sessions)\n"
@@ -212,10 +225,7 @@ section ends {
 def test_outcomes_line_up_by_the_columns_a_terminal_shows(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.chdir(tmp_path)
-    Path("ends.lore").write_text(OUTCOMES, encoding="utf-8")
-    status, out, err = run(["sim", "ends.lore", "--runs", "20"], capsys)
-    assert (status, err) == (0, "")
+    out = simulated(tmp_path, monkeypatch, OUTCOMES, "ends.lore", 20, capsys)
     lines = out[out.index("outcomes:\n") :].splitlines()[1:3]
     assert sorted(line.split()[0] for line in lines) == ["draw", "勝利"]
     # "勝利" is four columns wide, like "draw": the counts end in one column.
