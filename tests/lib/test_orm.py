@@ -295,7 +295,7 @@ def test_pcs_of_the_same_initiative_go_by_their_reflex_base() -> None:
     )
     session = run(
         "aki.setInitiative(11); cid.setInitiative(11); orc.setInitiative(12);"
-        " schedule.then(@{ GM.message(order(fast).map(@(c : Character) c.name).join(\"、\")); });",
+        ' schedule.then(@{ GM.message(order(fast).map(@(c : Character) c.name).join("、")); });',
         [],
         cast=cast,
     )
