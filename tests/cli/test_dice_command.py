@@ -65,17 +65,21 @@ def test_roll_a_bundled_rule_systems_commands(capsys: pytest.CaptureFixture[str]
     )
 
 
+def system_file(path: Path, body: str) -> Path:
+    """A rule system of one section with ``body`` in it, written to ``path``."""
+    path.write_text(f'import "basic.lore":url;\nsection s {{\n{body}}}\n', encoding="utf-8")
+    return path
+
+
 def test_roll_the_commands_of_a_lore_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    rules = tmp_path / "pools.lore"
-    rules.write_text(
-        'import "basic.lore":url;\nsection pools {\n check = {\n  pattern = "P{n}";\n'
-        '  help = "P5: five d10s, 8 or more";\n'
+    rules = system_file(
+        tmp_path / "pools.lore",
+        ' check = {\n  pattern = "P{n}";\n  help = "P5: five d10s, 8 or more";\n'
         "  handler = @(n : list<integer>) : Roll {\n   r = GM.roll((n.get(0))d10);\n"
         '   result = r.withTotal(r.atLeast(8)).withText(r.text + " by " + r.seat);\n  };\n'
-        " }:Command;\n}\n",
-        encoding="utf-8",
+        " }:Command;\n",
     )
     assert run(["roll", "P3", "--system", str(rules), "--dice", "8,2,9"], capsys) == (
         0,
@@ -89,12 +93,11 @@ def test_roll_the_commands_of_a_lore_file(
 def test_a_rule_systems_broken_command_or_file_is_told(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    broken = tmp_path / "broken.lore"
-    broken.write_text(
-        'import "basic.lore":url;\nsection b {\n c = { pattern = "B{n}"; help = "";\n'
+    broken = system_file(
+        tmp_path / "broken.lore",
+        ' c = { pattern = "B{n}"; help = "";\n'
         '  handler = @(n : list<integer>) : Roll { GM.message("no"); result = GM.roll(1d6); };\n'
-        " }:Command;\n}\n",
-        encoding="utf-8",
+        " }:Command;\n",
     )
     status, out, err = run(["roll", "B1", "--system", str(broken), "--seed", "1"], capsys)
     assert (status, out) == (1, "")
