@@ -105,7 +105,10 @@ def mutation_batch(tally: Tally, mutator: Mutator, count: int) -> None:
 
 def program_cases(program: Program, rng: random.Random) -> list[Case]:
     files = {"program.lore": program.text.encode(), "answers.json": program.answers.encode()}
-    steps = str(rng.choice((100, 2000)))
+    # A step may spend all its limits (a recursion 10,000 calls deep, each requesting an
+    # alter, takes some 50 ms), so a case's CPU budget holds a few hundred steps of it:
+    # more steps would only find the budget, not a fault.
+    steps = str(rng.choice((100, 400)))
     return [
         Case("generated program", files, ("check", "program.lore")),
         Case(

@@ -22,7 +22,7 @@ import itertools
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from types import TracebackType
+from types import CodeType, TracebackType
 from typing import Any
 
 from lore.dice import RandomSource as DiceSource
@@ -1037,21 +1037,30 @@ class Session:
 
     def frames(self, trace: TracebackType | None) -> list[Frame]:
         frames: list[Frame] = []
-        maps = self.program.line_maps
+        # A runaway recursion passes the same places thousands of times: each is found once.
+        known: dict[tuple[CodeType, int, int], Frame | None] = {}
         while trace is not None:
-            code = trace.tb_frame.f_code
-            line_map = maps.get(code.co_filename)
-            if line_map is not None:
-                index = trace.tb_lineno - 1
-                span = line_map.span_at(index, code, trace.tb_lasti)
-                if span is None and 0 <= index < len(line_map.spans):
-                    span = line_map.spans[index]
-                if span is None:
-                    span = next((s for s in reversed(line_map.spans[:index]) if s), None)
-                if span is not None:
-                    frames.append(Frame(line_map.rule, line_map.source, span))
+            key = (trace.tb_frame.f_code, trace.tb_lineno, trace.tb_lasti)
+            if key not in known:
+                known[key] = self.frame_at(*key)
+            found = known[key]
+            if found is not None:
+                frames.append(found)
             trace = trace.tb_next
         return frames
+
+    def frame_at(self, code: CodeType, line: int, instruction: int) -> Frame | None:
+        """The Lore place of a generated function's instruction, or None (not Lore's)."""
+        line_map = self.program.line_maps.get(code.co_filename)
+        if line_map is None:
+            return None
+        index = line - 1
+        span = line_map.span_at(index, code, instruction)
+        if span is None and 0 <= index < len(line_map.spans):
+            span = line_map.spans[index]
+        if span is None:
+            span = next((s for s in reversed(line_map.spans[:index]) if s), None)
+        return None if span is None else Frame(line_map.rule, line_map.source, span)
 
     def report(self, error: RuleError) -> None:
         self.errors.append(error)

@@ -54,7 +54,12 @@ class RuleError(LoreError):
             lines.append(f"hint: {self.hint}")
         shown: list[str] = []
         repeats = 0
+        previous: Frame | None = None
         for frame in reversed(self.frames):
+            if frame == previous:  # (a runaway recursion: thousands of the same place)
+                repeats += 1
+                continue
+            previous = frame
             text = f"  {frame.describe()}"
             if shown and text == shown[-1]:
                 repeats += 1
