@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -44,9 +45,73 @@ def test_roll_with_a_seed_is_repeatable(capsys: pytest.CaptureFixture[str]) -> N
     assert run(["roll", "10D6", "--seed", "42"], capsys) == first
 
 
+def test_roll_a_bundled_rule_systems_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["roll", "ORM3+4>=12", "--system", "orm", "--dice", "6,6,2"], capsys) == (
+        0,
+        "(ORM3+4>=12) ＞ [6 6 2]+4 ＞ 28 ＞ クリティカル！ ＞ 成功\n",
+        "",
+    )
+    status, out, _ = run(
+        ["roll", "NJ3@2", "--system", "ninja", "--dice", "8,10,1,9", "--json"], capsys
+    )
+    assert status == 0
+    found = json.loads(out)
+    assert found["text"] == "(NJ3@2) ＞ [8 0 1 9] ＞ 達成数3 ＞ タツジン！ ＞ 成功"
+    assert (found["total"], found["critical"], len(found["dice"])) == (3, True, 4)
+    # BCDice's commands still roll beside the system's.
+    assert (
+        run(["roll", "2D6", "--system", "orm", "--dice", "3,4"], capsys)[1]
+        == "(2D6) ＞ 7[3,4] ＞ 7\n"
+    )
+
+
+def system_file(path: Path, body: str) -> Path:
+    """A rule system of one section with ``body`` in it, written to ``path``."""
+    path.write_text(f'import "basic.lore":url;\nsection s {{\n{body}}}\n', encoding="utf-8")
+    return path
+
+
+def test_roll_the_commands_of_a_lore_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rules = system_file(
+        tmp_path / "pools.lore",
+        ' check = {\n  pattern = "P{n}";\n  help = "P5: five d10s, 8 or more";\n'
+        "  handler = @(n : list<integer>) : Roll {\n   r = GM.roll((n.get(0))d10);\n"
+        '   result = r.withTotal(r.atLeast(8)).withText(r.text + " by " + r.seat);\n  };\n'
+        " }:Command;\n",
+    )
+    assert run(["roll", "P3", "--system", str(rules), "--dice", "8,2,9"], capsys) == (
+        0,
+        "[8 2 9] by GM\n",
+        "",
+    )
+    status, _, err = run(["roll", "Q3", "--system", str(rules)], capsys)
+    assert status == 1 and "'Q3' is not a dice command (the system's P{n}; for example 2D6" in err
+
+
+def test_a_rule_systems_broken_command_or_file_is_told(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    broken = system_file(
+        tmp_path / "broken.lore",
+        ' c = { pattern = "B{n}"; help = "";\n'
+        '  handler = @(n : list<integer>) : Roll { GM.message("no"); result = GM.roll(1d6); };\n'
+        " }:Command;\n",
+    )
+    status, out, err = run(["roll", "B1", "--system", str(broken), "--seed", "1"], capsys)
+    assert (status, out) == (1, "")
+    assert "broken.lore:4:" in err and "only rolls dice" in err and "Traceback" not in err
+    bad = tmp_path / "bad.lore"
+    bad.write_text("section b { x = ; }\n", encoding="utf-8")
+    status, out, _ = run(["roll", "B1", "--system", str(bad)], capsys)
+    assert status == 1 and "bad.lore:1:" in out
+
+
 @pytest.mark.parametrize(
     ("args", "status", "message"),
     [
+        (["roll", "2D6", "--system", "nosuch"], 2, "no rule system 'nosuch' (bundled: ninja, orm"),
         (["roll", "2d6もけけ"], 1, "'2d6もけけ' is not a dice command (for example 2D6+3>=10"),
         (["roll", "2D6", "--dice", "6"], 1, "the command rolls more dice than the 1 faces given"),
         (["roll", "2D6", "--dice", "6,9"], 1, "die 2 is given as 9, but a d6 is rolled"),

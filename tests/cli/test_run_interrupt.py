@@ -19,7 +19,14 @@ TAVERN = REPO / "examples" / "tavern" / "scenario.lore"
 def read_lines(stream: IO[str]) -> list[str]:
     """The lines of ``stream`` as they come (read by a thread)."""
     lines: list[str] = []
-    threading.Thread(target=lambda: lines.extend(stream), daemon=True).start()
+
+    def read() -> None:
+        try:
+            lines.extend(stream)
+        except ValueError:  # the test closed the stream when it was done with it
+            pass
+
+    threading.Thread(target=read, daemon=True).start()
     return lines
 
 

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from lore.cli.main import main
+from lore.syntax.source import display_width
 
 REPO = Path(__file__).resolve().parents[2]
 HELLO = REPO / "examples" / "hello.lore"
@@ -43,6 +44,22 @@ def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
     status = main(args)
     captured = capsys.readouterr()
     return status, captured.out, captured.err
+
+
+def simulated(
+    folder: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    text: str,
+    name: str,
+    runs: int,
+    capsys: pytest.CaptureFixture[str],
+) -> str:
+    """The summary of ``lore sim`` on ``text`` written to ``name`` in ``folder``."""
+    monkeypatch.chdir(folder)
+    Path(name).write_text(text, encoding="utf-8")
+    status, out, err = run(["sim", name, "--runs", str(runs)], capsys)
+    assert (status, err) == (0, "")
+    return out
 
 
 def figures(args: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
@@ -125,10 +142,7 @@ def test_same_seed_same_summary_and_jobs_do_not_matter(
 def test_rule_errors_are_grouped_by_place(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.chdir(tmp_path)
-    Path("failing.lore").write_text(FAILING, encoding="utf-8")
-    status, out, err = run(["sim", "failing.lore", "--runs", "3"], capsys)
-    assert (status, err) == (0, "")
+    out = simulated(tmp_path, monkeypatch, FAILING, "failing.lore", 3, capsys)
     assert "  no events left                3\n" in out
     assert (
         "rule errors: 3 (1 kind)\n  failing.lore:12:29: division by zero  (3 times in 3 sessions)\n"
@@ -190,3 +204,30 @@ def test_help_tells_the_default_step_limit(capsys: pytest.CaptureFixture[str]) -
     with pytest.raises(SystemExit):
         main(["sim", "--help"])
     assert "default 10,000; 0 for no limit" in capsys.readouterr().out
+
+
+# Ends with a Japanese outcome or an English one, by the first die.
+OUTCOMES = """\
+import "basic.lore":url;
+
+section ends {
+ start = {
+  ticks = 0;
+  priority = 0;
+  handler = @{
+   system.end(if (1d2.roll == 1) "勝利" else "draw");
+  };
+ }:Event;
+}
+"""
+
+
+def test_outcomes_line_up_by_the_columns_a_terminal_shows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = simulated(tmp_path, monkeypatch, OUTCOMES, "ends.lore", 20, capsys)
+    lines = out[out.index("outcomes:\n") :].splitlines()[1:3]
+    assert sorted(line.split()[0] for line in lines) == ["draw", "勝利"]
+    # "勝利" is four columns wide, like "draw": the counts end in one column.
+    columns = [display_width(line[: line.index("(")]) for line in lines]
+    assert columns[0] == columns[1] == len("  draw  ") + 7 + 2, lines

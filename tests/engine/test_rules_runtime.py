@@ -45,7 +45,7 @@ section t {
 
 def session_of(body: str, answers: dict[str, list[dict[str, Any]]] | None = None) -> Session:
     result = check_text(HEAD + body + "}\n", "t.lore")
-    errors = [d.render() for d in result.diagnostics if d.severity == "error"]
+    errors = [d.render() for d in result.diagnostics if d.is_error]
     assert not errors, errors
     seats = {who: Scripted(list(given)) for who, given in (answers or {}).items()}
     seats.setdefault("GM", Scripted([]))

@@ -39,7 +39,7 @@ def run(body: str, max_ticks: int | None = None) -> tuple[list[str], list[str]]:
     """The GM's messages and the error messages of a program with ``body`` in ``plan``."""
     text = HEAD + body + "}\n"
     result = check_text(text, "plan.lore")
-    assert not [d for d in result.diagnostics if d.severity == "error"], [
+    assert not [d for d in result.diagnostics if d.is_error], [
         d.render() for d in result.diagnostics
     ]
     gm = Scripted([])

@@ -295,8 +295,7 @@ def test_pcs_of_the_same_initiative_go_by_their_reflex_base() -> None:
     )
     session = run(
         "aki.setInitiative(11); cid.setInitiative(11); orc.setInitiative(12);"
-        " schedule.then(@{ GM.message(joined(order(fast).map(@(c : Character) : string {"
-        " result = c.name; }), 0)); });",
+        ' schedule.then(@{ GM.message(order(fast).map(@(c : Character) c.name).join("、")); });',
         [],
         cast=cast,
     )
@@ -572,7 +571,7 @@ def test_one_loot_roll_per_fallen_enemy_the_pcs_in_turn() -> None:
         "orc.wound({ amount = 12; unreborn = false; }:Hit);"
         " gob.wound({ amount = 12; unreborn = false; }:Hit);"
         " schedule.then(@{ lootRolls(battle); schedule.then(@{"
-        ' GM.message(joined(aki.gains, 0) + " " + joined(ben.gains, 0)); }); });',
+        ' GM.message(aki.gains.join("、") + " " + ben.gains.join("、")); }); });',
         [3, 4, 6, 6],
         cast=TWO_FOES,
     )
@@ -636,7 +635,7 @@ def test_a_level_up_costs_the_next_level_times_ten() -> None:
     }
     session = run(
         "aki.earn(25); schedule.then(@{"
-        " GM.message(joined(growths(aki).map(@(g : Growth) : string { result = g.caption; }), 0));"
+        ' GM.message(growths(aki).map(@(g : Growth) g.caption).join("、"));'
         " spendOn(aki, Growth.levelUp); schedule.then(@{"
         ' GM.message("Lv" + aki.level + " exp " + aki.experience + " HP " + aki.maxHp + " MP "'
         ' + aki.maxMp + " " + aki.strength + "/" + aki.reflex + "/" + aki.spirit + " "'

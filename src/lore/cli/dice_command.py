@@ -1,8 +1,10 @@
 """``lore roll COMMAND`` and ``lore odds COMMAND``: BCDice dice commands at the terminal.
 
-``lore roll "2D6+3>=10" [--seed N] [--dice 6,4] [--json]`` rolls a command and prints
-BCDice's result text. ``--dice`` gives the faces to roll, in order (to replay a roll);
-``--json`` prints the text, every die with its sides, and the flags.
+``lore roll "2D6+3>=10" [--seed N] [--dice 6,4] [--json] [--system SYSTEM]`` rolls a
+command and prints BCDice's result text. ``--dice`` gives the faces to roll, in order (to
+replay a roll); ``--json`` prints the text, every die with its sides, and the flags.
+``--system`` adds the chat commands of a rule system written in Lore: a bundled one
+(``orm``, ``ninja``) or a ``.lore`` file, whose ``Command`` values are tried first.
 
 ``lore odds "7R10[10]>=8" [--successes N] [--critical COND] [--fumble COND]
 [--against COMMAND] [--json]`` prints the exact odds of a command's outcomes: a table of
@@ -20,13 +22,19 @@ import argparse
 import json
 import sys
 from fractions import Fraction
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from lore.cli.io import usage_error
+from lore.cli.io import print_diagnostics, usage_error
 from lore.dice import DiceError, FixedSource, RandomSource, evaluate, seeded, system
 from lore.dice.distribution import OddsError
 from lore.dice.odds import Odds, Opposed, odds, opposed
+from lore.runtime.errors import RuleError
 
+if TYPE_CHECKING:
+    from lore.engine.session import Session
+
+SYSTEMS = frozenset({"orm", "ninja"})  # the bundled libraries that are rule systems
 EXAMPLES = "for example 2D6+3>=10, 4D6KH3, 5B6>=4, 3R6[6]>=5, 4U6[6], D66, choice[A,B]"
 BAR_WIDTH = 30
 
@@ -41,6 +49,11 @@ def add_roll_arguments(roll: argparse.ArgumentParser) -> None:
         "--dice", metavar="FACES", help="the faces to roll, in order, such as 6,4 (a replay)"
     )
     roll.add_argument("--json", action="store_true", help="print the result as JSON")
+    roll.add_argument(
+        "--system",
+        metavar="SYSTEM",
+        help="also the chat commands of a rule system: orm, ninja, or a .lore file",
+    )
 
 
 def add_odds_arguments(chances: argparse.ArgumentParser) -> None:
@@ -76,13 +89,27 @@ def run_roll(args: argparse.Namespace) -> int:
         source = fixed = FixedSource(faces)
     else:
         source = system() if args.seed is None else seeded(args.seed)
+    session: Session | None = None
+    if args.system is not None:
+        made = system_session(args.system)
+        if isinstance(made, int):
+            return made
+        session = made
     try:
-        result = evaluate(args.command, source)
+        if session is None:
+            result = evaluate(args.command, source)
+        else:
+            from lore.engine.system_commands import chat_roll
+
+            result = chat_roll(session, args.command, "GM", source)
     except DiceError as error:
         usage_error(str(error))
         return 1
+    except RuleError as error:
+        print(error.render(), file=sys.stderr)
+        return 1
     if result is None:
-        usage_error(f"{args.command!r} is not a dice command ({EXAMPLES})")
+        usage_error(f"{args.command!r} is not a dice command ({known_commands(session)})")
         return 1
     if fixed is not None and fixed.left:
         used = len(result.dice)
@@ -93,6 +120,43 @@ def run_roll(args: argparse.Namespace) -> int:
     else:
         print(result.text)
     return 0
+
+
+def system_session(name: str) -> Session | int:
+    """A session of the rule system ``name`` (a bundled library, or a file) with its
+    values made, so that its chat commands can roll; or the exit status of a failure,
+    told on stderr. (The engine is imported here: a plain roll starts without it.)"""
+    from lore.engine.session import Session
+    from lore.runtime.compiler import compile_program
+    from lore.semantics.check import check_paths
+    from lore.semantics.program import LIBRARY_DIR
+    from lore.syntax.diagnostics import has_errors
+
+    bundled = LIBRARY_DIR / f"{name}.lore"
+    path = bundled if "/" not in name and bundled.is_file() else Path(name)
+    if not path.is_file():
+        systems = ", ".join(sorted(p.stem for p in LIBRARY_DIR.glob("*.lore") if p.stem in SYSTEMS))
+        usage_error(f"--system: no rule system {name!r} (bundled: {systems}; or a .lore file)")
+        return 2
+    result = check_paths([path])
+    if has_errors(result.diagnostics):
+        print_diagnostics(result.diagnostics)
+        return 1
+    session = Session(compile_program(result))
+    try:
+        session.start()
+    except RuleError as error:
+        print(error.render(), file=sys.stderr)
+        return 1
+    return session
+
+
+def known_commands(session: Session | None) -> str:
+    """What a line may be: the system's command patterns, then BCDice's."""
+    from lore.engine.system_commands import help_lines
+
+    patterns = [pattern for pattern, _ in help_lines(session)] if session is not None else []
+    return f"the system's {', '.join(patterns)}; {EXAMPLES}" if patterns else EXAMPLES
 
 
 def read_faces(text: str) -> list[int] | None:

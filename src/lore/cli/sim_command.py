@@ -31,6 +31,7 @@ from lore.analysis.simulate import (
 )
 from lore.cli.io import no_events_note, print_diagnostics, read_failure, unreadable, usage_error
 from lore.engine.session import Limits
+from lore.syntax.source import display_width
 
 LABELS = {
     "ended": "ended by a rule",
@@ -172,10 +173,12 @@ def format_outcomes(summary: Summary) -> list[str]:
     lines = []
     if summary.outcomes:
         lines.append("outcomes:")
-        width = max(len(outcome) for outcome in summary.outcomes)
+        # Outcomes are often Japanese ("勝利"): pad by the columns a terminal shows.
+        width = max(display_width(outcome) for outcome in summary.outcomes)
         for outcome, count in summary.outcomes.items():
             rate = 100 * count / summary.runs if summary.runs else 0.0
-            lines.append(f"  {outcome:<{width}}  {count:>7,}  ({rate:.1f}%)")
+            padding = " " * (width - display_width(outcome))
+            lines.append(f"  {outcome}{padding}  {count:>7,}  ({rate:.1f}%)")
     if summary.statistics:
         lines.append("statistics:")
         for stat in summary.statistics:

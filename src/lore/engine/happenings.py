@@ -6,6 +6,10 @@
   run, each with the value, in a step right after the step that sent it.
 - ``system.onAlter(name, handler)``: after an update phase in which the alter ``name``
   changed objects, the handler runs for each of them, in a step right after it.
+- ``system.onCreate(form, handler)`` / ``system.onRemove(form, handler)``: after the
+  update phase of a step that made objects of the form (or of a form extending it), or
+  removed them with ``system.remove(obj)``, the handler runs for each, in a step right
+  after it.
 - ``system.end(outcome)``, ``system.count(name, n)``, ``system.record(name, x)``: the
   session's outcome and statistics, which ``lore sim`` sums up.
 - ``system.messagePlayers(text)``: one message to every player seat; ``system.gmSeat``.
@@ -65,6 +69,68 @@ def on_alter(rt: Runtime, system: LoreObject, name: Any, handler: Any) -> None:
     session.hooks.append((session.steps, "alter", _name(name, "an alter"), handler))
 
 
+def _form_named(rt: Runtime, value: Any) -> str:
+    """The qualified name of the form a hook names (``"Card"`` or ``"game.Card"``)."""
+    name = _name(value, "a form")
+    forms = rt.session.program.form_by_name
+    if name in forms:
+        return name
+    found = [known for known in forms if known.rsplit(".", 1)[-1] == name]
+    if len(found) == 1:
+        return found[0]
+    if found:
+        raise RuleError(f"'{name}' names several forms: {', '.join(sorted(found))}")
+    raise RuleError(f"there is no form named '{name}'", 'name a form of the program: "Actor"')
+
+
+def on_create(rt: Runtime, system: LoreObject, form: Any, handler: Any) -> None:
+    session = rt.session
+    session.hooks.append((session.steps, "create", _form_named(rt, form), handler))
+
+
+def on_remove(rt: Runtime, system: LoreObject, form: Any, handler: Any) -> None:
+    session = rt.session
+    session.hooks.append((session.steps, "remove", _form_named(rt, form), handler))
+
+
+def remove(rt: Runtime, system: LoreObject, obj: Any) -> None:
+    form = obj.form if isinstance(obj, LoreObject) else None
+    program = rt.session.program
+    if form is None or not (
+        form.is_subform_of(program.form_by_name["Actor"])
+        or form.is_subform_of(program.form_by_name["Item"])
+    ):
+        raise RuleError(f"only actors and items are removed, not {show(obj)}")
+    if rt.alter_index is not None:
+        raise RuleError("an alter cannot remove objects", "remove it in a rule's handler")
+    if obj not in rt.removing:
+        rt.removing.append(obj)
+
+
+def after_step(session: Session) -> None:
+    """At the end of a step's update phase: take the removed objects off the map and out
+    of ``system.allPC``, then queue the handlers of the objects made and removed (made
+    first, each in the order made or removed)."""
+    rt = session.rt
+    created, removing = rt.created, rt.removing
+    rt.created, rt.removing = [], []
+    system = rt.system
+    if removing and system is not None:
+        gone = set(map(id, removing))
+        actors = system.values.get("allPC")
+        if actors and any(id(actor) in gone for actor in actors):
+            system.values["allPC"] = tuple(a for a in actors if id(a) not in gone)
+        for obj in removing:
+            obj.values.pop("location", None)
+    forms = session.program.form_by_name
+    for kind, objects in (("create", created), ("remove", removing)):
+        hooks = [(forms[name], handler) for _, k, name, handler in session.hooks if k == kind]
+        for obj in objects if hooks else ():
+            for form, handler in hooks:
+                if obj.form is not None and obj.form.is_subform_of(form):
+                    rt.adds.append((session.ticks, session.priority, _run_hook, (handler, obj)))
+
+
 def _run_hook(rt: Runtime, arg: tuple[Any, Any]) -> None:
     handler, value = arg
     handler(rt, value)
@@ -91,6 +157,7 @@ def discard_step(session: Session) -> None:
     """Forget what the step being run subscribed, counted and decided (it went wrong, or
     it runs again once its answers have come)."""
     step = session.steps
+    session.rt.created, session.rt.removing = [], []
     while session.hooks and session.hooks[-1][0] == step:
         session.hooks.pop()
     while session.stats and session.stats[-1][0] == step:
@@ -162,4 +229,7 @@ _SYSTEM_RULES: dict[str, Callable[..., Any]] = {
     "on": on,
     "signal": signal,
     "onAlter": on_alter,
+    "onCreate": on_create,
+    "onRemove": on_remove,
+    "remove": remove,
 }

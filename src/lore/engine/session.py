@@ -151,6 +151,10 @@ class Runtime:
         # as (ticks, priority, fn, arg).
         self.requests: dict[tuple[LoreObject, str], list[Any]] = {}
         self.adds: list[tuple[int, int, Any, Any]] = []
+        # Objects the step made while hooks were subscribed, and the objects it removes
+        # (see happenings.after_step).
+        self.created: list[LoreObject] = []
+        self.removing: list[LoreObject] = []
         # Where a handler is, for naming its questions and messages: the event (or, while
         # alters run, the alter's place in the update), the foreach elements it is in,
         # and how many of each it made there.
@@ -345,6 +349,8 @@ class Runtime:
         for name, default in defaults:
             if name not in values:
                 values[name] = default(self, obj)
+        if session.hooks:
+            self.created.append(obj)
         return obj
 
     def anon(self, values: dict[str, Any]) -> LoreObject:
@@ -836,6 +842,8 @@ class Session:
                 return
             if rt.requests:
                 self.update()
+            if rt.created or rt.removing:
+                happenings.after_step(self)
         except BaseException as error:
             self.cut_short(entries, error)
             return

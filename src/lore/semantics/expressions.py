@@ -777,9 +777,12 @@ class ExpressionChecker:
             what = f"a value of enum '{target.symbol.qualified_name}'"
         else:
             what = str(target) if isinstance(target, TypeOf) else f"type {target}"
-        checker.error(
-            ctx, span, "check.unknown-member", f"{what} {missing}", members_hint(name, candidates)
-        )
+        hint = members_hint(name, candidates)
+        roll = checker.root.members.get("Roll")
+        if target == DICE and isinstance(roll, FormSymbol) and roll.lookup(name) is not None:
+            # `pool.text`: the faces are a Roll's, and dice are not rolled yet.
+            hint = f"dice are not rolled yet: GM.roll(d).{name} (or an actor's roll) gives a Roll"
+        checker.error(ctx, span, "check.unknown-member", f"{what} {missing}", hint)
         return Ref(UNKNOWN)
 
     def static_member(

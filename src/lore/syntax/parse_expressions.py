@@ -290,7 +290,9 @@ class ExpressionParser(TokenStream):
                 if token.text[0] not in "dD":
                     return expr
                 self.advance()
-                if len(token.text) == 1 and self.token.kind in _ATOM_START:
+                if len(token.text) == 1 and self.token.kind == "(":
+                    sides = self.parse_atom_operand()  # `(m)d(n).roll`: members of the dice
+                elif len(token.text) == 1 and self.token.kind in _ATOM_START:
                     sides = self.parse_postfix_operand()  # G13's binary D: `2 D 6`
                 else:
                     sides_text = token.text[1:]
@@ -305,6 +307,12 @@ class ExpressionParser(TokenStream):
     def parse_postfix_operand(self) -> ast.Expr:
         self.enter()
         expr = self.parse_postfix()
+        self.leave()
+        return expr
+
+    def parse_atom_operand(self) -> ast.Expr:
+        self.enter()
+        expr = self.parse_atom()
         self.leave()
         return expr
 
