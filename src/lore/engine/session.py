@@ -791,6 +791,8 @@ class Session:
                     self.too_many(entries)
                 if rt.requests:
                     self.update()
+                if rt.created or rt.removing:
+                    happenings.after_step(self)
             except BaseException as error:
                 self.cut_short(entries, error)
                 return
