@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -21,10 +22,8 @@ def read_lines(stream: IO[str]) -> list[str]:
     lines: list[str] = []
 
     def read() -> None:
-        try:
+        with contextlib.suppress(ValueError):  # the test closed the stream when done with it
             lines.extend(stream)
-        except ValueError:  # the test closed the stream when it was done with it
-            pass
 
     threading.Thread(target=read, daemon=True).start()
     return lines
