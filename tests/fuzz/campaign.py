@@ -107,19 +107,19 @@ def program_cases(program: Program, rng: random.Random) -> list[Case]:
     files = {"program.lore": program.text.encode(), "answers.json": program.answers.encode()}
     # A step may spend all its limits (a recursion 10,000 calls deep, each requesting an
     # alter, takes some 50 ms), so a case's CPU budget holds a few hundred steps of it:
-    # more steps would only find the budget, not a fault.
-    steps = str(rng.choice((100, 400)))
+    # more steps would only find the budget, not a fault. (A sim of two runs: half each.)
+    steps = rng.choice((100, 400))
     return [
         Case("generated program", files, ("check", "program.lore")),
         Case(
             "generated program",
             files,
-            ("run", "program.lore", "--answers", "answers.json", "--max-steps", steps),
+            ("run", "program.lore", "--answers", "answers.json", "--max-steps", str(steps)),
         ),
         Case(
             "generated program",
             files,
-            ("sim", "program.lore", "--runs", "2", "--max-steps", steps, "--seed", "3"),
+            ("sim", "program.lore", "--runs", "2", "--max-steps", str(steps // 2), "--seed", "3"),
         ),
     ]
 
