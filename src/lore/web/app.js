@@ -1,23 +1,12 @@
 // The Lore web client: the start page (start a session, upload a bundle) and the table
 // (map, questions, chat, presence, GM tools), kept up to date over one WebSocket.
 
-import { buildDialog, choiceId } from "./dialogs.js";
+import { buildDialog, choiceId, node } from "./dialogs.js";
 import { clockText, initialLanguage, setLanguage, t, currentLanguage } from "./i18n.js";
 import { drawMap, splitLocation } from "./map.js";
 
 const $ = (id) => document.getElementById(id);
 const token = decodeURIComponent(location.hash.slice(1));
-
-function node(tag, attrs, parent, content) {
-  const found = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs || {})) {
-    if (key === "class") found.className = value;
-    else found.setAttribute(key, value);
-  }
-  if (content !== undefined) found.textContent = content;
-  if (parent) parent.appendChild(found);
-  return found;
-}
 
 // ------------------------------------------------------------ the start page
 

@@ -5,7 +5,8 @@
 
 import { t } from "./i18n.js";
 
-function node(tag, attrs, parent, content) {
+// An element with its attributes and text, put into `parent` (the page's one way to make one).
+export function node(tag, attrs, parent, content) {
   const found = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs || {})) {
     if (key === "class") found.className = value;
