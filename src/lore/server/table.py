@@ -178,6 +178,7 @@ class Table:
             if views:
                 self.seat_lists = None  # rules may have handed actors to other seats
             self.view_key = key
+        specs: dict[tuple[str, str], dict[str, Any]] = {}  # made once, for every seat
         for seat, stream in self.streams.items():
             update: dict[str, Any] = {}
             messages = [m for audience, m in routed if _reaches(audience, seat)]
@@ -189,7 +190,7 @@ class Table:
                 stream.view = {**stream.view, "tick": self.master.tick}
                 update["view"] = {"tick": self.master.tick}
             if engine:
-                self.update_questions(stream, update, open_questions)
+                self.update_questions(stream, update, open_questions, specs)
             self.update_meta(stream, update)
             if messages:
                 update["messages"] = messages
@@ -252,15 +253,21 @@ class Table:
         return set(delta) != {"tick"}
 
     def update_questions(
-        self, stream: Stream, update: dict[str, Any], questions: list[Any]
+        self,
+        stream: Stream,
+        update: dict[str, Any],
+        questions: list[Any],
+        specs: dict[tuple[str, str], dict[str, Any]],
     ) -> None:
         mine = {q.id: q for q in questions if stream.seat == GM or q.to == stream.seat}
         # Sent again when it is asked of another seat now (its actor was given away).
-        opened = [
-            query_spec(q, self.master)
-            for key, q in mine.items()
-            if key not in stream.open or stream.open[key]["to"] != q.to
-        ]
+        opened = []
+        for key, q in mine.items():
+            if key not in stream.open or stream.open[key]["to"] != q.to:
+                spec = specs.get((key, q.to))
+                if spec is None:
+                    spec = specs[key, q.to] = query_spec(q, self.master)
+                opened.append(spec)
         closed = [key for key in stream.open if key not in mine]
         for key in closed:
             del stream.open[key]
