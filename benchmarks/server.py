@@ -10,7 +10,8 @@ players, connected from this process, who answer their question the moment it co
 Turns go round the table, so each session has one question open at a time: an answer is
 followed by the next question, to the next player. For S seconds (default 60) it counts:
 
-- answers per second (acknowledged: stored and synced before the acknowledgement);
+- answers per second (acknowledged: stored and synced before the acknowledgement, which
+  comes with the answering seat's update);
 - the latency from an answer to the next question of its session (p50, p99);
 
 Beside it, in the same run, the baseline: a plain ``websockets`` echo server (a
@@ -154,6 +155,8 @@ async def player(
                 pending += [q["id"] for q in frame["questions"]]
             elif kind == "update":
                 seq = frame["seq"]
+                if "ack" in frame:  # the answer's acknowledgement rides on its update
+                    table.answers += 1
                 opened = [q["id"] for q in frame.get("opened", ())]
                 if opened and table.sent is not None:
                     table.latencies.append(time.perf_counter() - table.sent)

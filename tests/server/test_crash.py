@@ -18,7 +18,7 @@ from typing import Any
 
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
-from lore.clients.seat import SeatClient
+from lore.clients.seat import SeatClient, acknowledged
 from lore.runtime.compiler import compile_program
 from lore.server.bundles import checked
 from lore.server.master import Master
@@ -81,7 +81,7 @@ def play_one(table: Table, server: ServeProcess, rng: random.Random, kills: list
                 restart(server)
                 return True
             reply = client.wait_for(lambda f, ref=ref: f.get("ref") == ref)
-            if reply["type"] == "ack":
+            if acknowledged(reply) is not None:
                 table.answers += 1
             return True
     status = table.clients[0].state.status

@@ -53,6 +53,7 @@ from lore.server.table import Refusal, Table
 
 T = TypeVar("T")
 SNAPSHOT_EVERY = 100  # log entries between a session's snapshots
+CLOCK_DELAY = 0.5  # seconds: how late a seat with no update may learn the time
 SLOW_STEP = 0.02  # seconds: a room with a step this long runs its steps off the loop
 log = logging.getLogger("lore.server")
 
@@ -76,6 +77,8 @@ class Room:
     snapshot_at: int = 0  # the log entry of the latest snapshot stored
     replayed: int = 0  # log entries applied when the room was restored
     slow: bool = False  # a step took long: its steps run in the engine's threads
+    clock_due: set[str] = field(default_factory=set)  # seats to send the time
+    clock_timer: asyncio.TimerHandle | None = None
 
     @property
     def id(self) -> str:
@@ -84,10 +87,37 @@ class Room:
     def online(self) -> list[str]:
         return [seat for seat, found in self.connections.items() if found]
 
-    def deliver(self, frames: dict[str, bytes]) -> None:
+    def deliver(
+        self, frames: dict[str, bytes], sender: Connection | None = None, ack: bytes = b""
+    ) -> None:
+        """Send each seat its update; ``sender``'s own carries ``ack`` (the fields
+        acknowledging its entry), or comes after an ``ack`` frame when its seat has none."""
+        if sender is not None and sender.seat not in frames:
+            sender.send(b'{"type":"ack"' + ack + b"}")
         for seat, frame in frames.items():
             for connection in self.connections.get(seat, ()):
-                connection.send(frame)
+                if connection is sender:
+                    connection.send(frame[:-1] + ack + b"}")
+                else:
+                    connection.send(frame)
+
+    def tell_time(self, seats: set[str]) -> None:
+        """Send ``seats`` the session's time soon (they had no update carrying it): one
+        clock frame per seat per ``CLOCK_DELAY`` at most, however fast the time moves."""
+        self.clock_due |= seats
+        if self.clock_due and self.clock_timer is None:
+            loop = asyncio.get_running_loop()
+            self.clock_timer = loop.call_later(CLOCK_DELAY, self._send_time)
+
+    def _send_time(self) -> None:
+        self.clock_timer = None
+        due, self.clock_due = self.clock_due, set()
+        table = self.table
+        frame = table.clock_frame()
+        for seat in due:
+            if seat in table.streams and table.behind(seat):
+                for connection in self.connections.get(seat, ()):
+                    connection.send(frame)
 
     def broadcast(self, frame: bytes) -> None:
         for found in self.connections.values():
