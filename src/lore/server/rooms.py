@@ -54,7 +54,8 @@ from lore.server.table import Refusal, Table
 T = TypeVar("T")
 SNAPSHOT_EVERY = 100  # log entries between a session's snapshots
 CLOCK_DELAY = 0.5  # seconds: how late a seat with no update may learn the time
-SLOW_STEP = 0.02  # seconds: a room with a step this long runs its steps off the loop
+SLOW_STEP = 0.02  # seconds: a room with steps this long runs its steps off the loop
+SLOW_STRIKES = 3  # steps that long, before it does
 log = logging.getLogger("lore.server")
 
 
@@ -76,7 +77,8 @@ class Room:
     connections: dict[str, set[Connection]] = field(default_factory=dict)
     snapshot_at: int = 0  # the log entry of the latest snapshot stored
     replayed: int = 0  # log entries applied when the room was restored
-    slow: bool = False  # a step took long: its steps run in the engine's threads
+    slow: bool = False  # steps took long: its steps run in the engine's threads
+    slow_steps: int = 0  # steps that took long
     clock_due: set[str] = field(default_factory=set)  # seats to send the time
     clock_timer: asyncio.TimerHandle | None = None
 
@@ -157,16 +159,19 @@ class Rooms:
     async def step(self, room: Room, fn: Callable[[], T]) -> T:
         """Run one entry of a room: on the event loop itself while the room's steps are
         quick (handing each to a thread costs more than most steps do), in the engine's
-        threads once one of them was slow, so a heavy session never stalls the others
-        for long."""
+        threads once ``SLOW_STRIKES`` of them were slow, so a heavy session never stalls
+        the others for long."""
         if room.slow:
             return await self.in_engine(fn)
         start = time.perf_counter()
         try:
             return fn()
         finally:
+            # A step may be slow once because the machine was busy (or the collector
+            # ran): only a room slow again and again is moved off the loop.
             if time.perf_counter() - start > SLOW_STEP:
-                room.slow = True
+                room.slow_steps += 1
+                room.slow = room.slow_steps >= SLOW_STRIKES
 
     # ------------------------------------------------------------ programs
 
