@@ -156,7 +156,9 @@ def test_sigkill_at_random_moments_loses_nothing_acknowledged(tmp_path: Path) ->
                 )
                 .fetchone()
             )
-            assert snapshot >= 7 and 0 < kept < len(records)  # restores began at snapshots
+            # Restores began at snapshots (a room's first comes sooner, by its id; the last
+            # may fall on the last entry).
+            assert snapshot >= 7 and 0 < kept <= len(records)
             gm.close()
     finally:
         server.kill()
