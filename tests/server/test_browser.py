@@ -76,6 +76,16 @@ def choose(page: Page, caption: str) -> None:
     dialog(page, "どうしますか？").get_by_role("button", name=caption, exact=True).click()
 
 
+def gm_and_player(browser: Browser, gm_locale: str, errors: list[str]) -> tuple[Page, Page]:
+    """The GM's page (a desktop screen) and a player's (a phone's, in English), their
+    script errors kept in ``errors``."""
+    gm = browser.new_context(viewport={"width": 1280, "height": 900}, locale=gm_locale).new_page()
+    me = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US").new_page()
+    for page in (gm, me):
+        page.on("pageerror", lambda error: errors.append(str(error)))
+    return gm, me
+
+
 def test_a_gm_and_a_player_play_the_papers_scenario(tmp_path: Path, browser: Browser) -> None:
     with ServerThread(tmp_path) as server:
         gm = browser.new_context(viewport={"width": 1280, "height": 900}, locale="ja-JP").new_page()
@@ -158,12 +168,9 @@ def test_the_gms_tools_and_the_language_switch(tmp_path: Path, browser: Browser)
     with ServerThread(tmp_path) as server:
         created = server.create()
         links = {s["seat"]: server.base + s["link"] for s in created["seats"]}
-        gm = browser.new_context(viewport={"width": 1280, "height": 900}, locale="ja-JP").new_page()
         player_seat = next(seat for seat in links if seat != "GM")
-        me = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US").new_page()
         errors: list[str] = []
-        for page in (gm, me):
-            page.on("pageerror", lambda error: errors.append(str(error)))
+        gm, me = gm_and_player(browser, "ja-JP", errors)
         gm.goto(links["GM"])
         me.goto(links[player_seat])
         expect(dialog(me, "どうしますか？")).to_be_visible()
@@ -225,12 +232,9 @@ def test_a_dropped_connection_shows_the_banner_and_misses_nothing(
             if not held[0]:
                 socket.connect_to_server()  # passed through, frame by frame
 
-        gm = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US").new_page()
-        me = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US").new_page()
-        me.route_web_socket("**/ws", route)
         errors: list[str] = []
-        for page in (gm, me):
-            page.on("pageerror", lambda error: errors.append(str(error)))
+        gm, me = gm_and_player(browser, "en-US", errors)
+        me.route_web_socket("**/ws", route)
         gm.goto(links["GM"])
         me.goto(links[PLAYER])
         expect(dialog(me, "どうしますか？")).to_be_visible()
