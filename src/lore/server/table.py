@@ -181,6 +181,8 @@ class Table:
             self.view_key = key
         specs: dict[tuple[str, str], dict[str, Any]] = {}  # made once, for every seat
         tick = self.master.tick
+        status = self.status()
+        untimed = _untimed(status)
         for seat, stream in self.streams.items():
             update: dict[str, Any] = {}
             messages = [m for audience, m in routed if _reaches(audience, seat)]
@@ -194,9 +196,8 @@ class Table:
             if messages:
                 update["messages"] = messages
                 stream.messages.extend(messages)
-            status = self.status()
             sent = self.status_sent.get(seat)
-            if not update and sent is not None and _untimed(sent) == _untimed(status):
+            if not update and sent is not None and _untimed(sent) == untimed:
                 if stream.view is not None and stream.view["tick"] != tick:
                     self.clock.add(seat)  # only the time moved: no update, a clock frame
                 continue
