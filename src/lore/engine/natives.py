@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from lore.engine import command_rolls, happenings, map_queries, odds_values, rolls, world_natives
 from lore.engine.participants import Pending, Refusal
-from lore.engine.queries import AnswerError, Query, fill, make_query, plain
+from lore.engine.queries import AnswerError, Query, fill, fill_answered, make_query, plain
 from lore.engine.saves import Answer
 from lore.runtime.errors import LimitExceeded, RuleError
 from lore.runtime.ops import handler_call, ticks_of
@@ -194,15 +194,34 @@ def ask(rt: Runtime, to: str, title: Any, spec: Any, actor: str = "") -> LoreObj
     def objects(rtype: RuntimeType) -> tuple[Any, ...]:
         return visible_objects(rt.session, to, rtype.form)
 
+    session = rt.session
+    key = rt.next_key("q")
+    known = session.step_answers.get(key)
     try:
-        query = make_query(to, show(title), spec, objects)
+        if known is not None:  # the step runs again: the question is not described again
+            filled = fill_answered(show(title), spec, known, objects, place_check(session))
+            filled.oid = next(session.oids)
+            return filled
+        query = make_query(to, show(title), spec, objects, id=query_id(key), actor=actor)
     except AnswerError as error:
         raise RuleError(str(error)) from None
-    return ask_query(rt, replace(query, actor=actor) if actor else query, spec)
+    return ask_key(rt, key, query, spec)
+
+
+def query_id(key: Any) -> str:
+    """A question's id, from its key (``Runtime.next_key``): "<event>/<foreach path>/<n>"."""
+    return f"{key[1]}/{'.'.join(map(str, key[2]))}/{key[3]}"
 
 
 def ask_query(rt: Runtime, query: Query, spec: Any = None) -> LoreObject:
-    """Ask ``query``; the spec (if any) with the inputs filled in by the answer.
+    """Ask ``query``; the spec (if any) with the inputs filled in by the answer."""
+    key = rt.next_key("q")
+    return ask_key(rt, key, replace(query, id=query_id(key)), spec)
+
+
+def ask_key(rt: Runtime, key: Any, query: Query, spec: Any = None) -> LoreObject:
+    """Ask ``query``, named ``key``; the spec (if any) with the inputs filled in by the
+    answer.
 
     A question is named by where its handler asks it, so when a step runs again (after an
     answer that came later) the questions it already asked are answered from what the step
@@ -211,8 +230,6 @@ def ask_query(rt: Runtime, query: Query, spec: Any = None) -> LoreObject:
     from lore.engine.session import Stop, Suspend
 
     session = rt.session
-    key = rt.next_key("q")
-    query = replace(query, id=f"{key[1]}/{'.'.join(map(str, key[2]))}/{key[3]}")
     known = session.step_answers.get(key)
     if known is not None:
         filled = fill(query, spec, known, place_check(session))
