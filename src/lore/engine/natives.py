@@ -143,13 +143,17 @@ def after_values(session: Session) -> None:
 def recipient(obj: LoreObject) -> str:
     """Who is told or asked for an object: its player, or the GM."""
     player = obj.values.get("player")
+    if type(player) is TypedString:  # a jid, most often
+        return player.text or "GM"
     if isinstance(player, TypedString | str) and str(player):
         return str(player)
     return "GM"
 
 
 def tell(rt: Runtime, to: str, text: Any) -> None:
-    if isinstance(text, TypedString) and text.kind == "html":
+    if type(text) is str:
+        fmt = "text"
+    elif isinstance(text, TypedString) and text.kind == "html":
         fmt = "html"
     elif isinstance(text, str | TypedString):
         fmt = "text"

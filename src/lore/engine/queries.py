@@ -236,15 +236,16 @@ def fill(
     ``places`` tells why a location answered names no place (None: it does)."""
     if not isinstance(answer, dict):
         raise AnswerError(f"an answer is an object of input names, not {answer!r}")
-    names = {i.name for i in query.inputs}
-    extra = sorted(set(answer) - names)
-    if extra:
+    inputs = query.inputs
+    names = {i.name for i in inputs}
+    if not names.issuperset(answer):
+        extra = sorted(set(answer) - names)
         raise AnswerError(
             f"'{query.title}' has no input '{extra[0]}' (it asks for "
             f"{', '.join(sorted(names)) or 'nothing'})"
         )
     values = dict(spec.values) if isinstance(spec, LoreObject) else {}
-    for item in query.inputs:
+    for item in inputs:
         if item.name in answer:
             values[item.name] = convert(item, answer[item.name], places)
         elif item.default is not None:
