@@ -22,7 +22,8 @@ three ways:
   hand-written server of this one game would do per answer.
 
 Figures: microseconds of CPU time per answer (the process's, so that the machine's other
-work weighs little; the fastest of K runs, default 3) and each one's ratio to *bare*. ``--profile`` prints cProfile's top functions (by own time) of a *table* run.
+work weighs little; the fastest of K runs, default 3) and each one's ratio to *bare*.
+``--profile`` prints cProfile's top functions (by own time) of a *table* run.
 It exits 0 (it is a report).
 """
 

@@ -89,15 +89,26 @@ def at_once() -> Session:
     return session
 
 
-def later() -> Session:
+def later(restored: bool = False) -> Session:
     """The same session, each answer given after its step waits (the step runs again
-    from its start for each answer, the questions answered before filled in again)."""
-    people = {who: Later() for who in ("aki@x", "ren@x", "GM")}
-    session = Session(program_of(), 7, Participants(dict(people)))
+    from its start for each answer, the questions answered before filled in again);
+    ``restored``: each time from a snapshot of the session with the answer."""
+    program = program_of()
+
+    def people() -> Participants:
+        return Participants({who: Later() for who in ("aki@x", "ren@x", "GM")})
+
+    session = Session(program, 7, people())
     left = dict(ANSWERS)
     while session.run() == "waiting":
         query = session.open_questions()[-1]  # the last asked first: any order goes
         assert session.answer(query.id, left.pop((query.to, query.title))) is None
+        if restored:
+            data, transcript = session.snapshot(), session.transcript
+            session = Session.restore(program, data, participants=people(), transcript=transcript)
+            assert not session.step_filled  # the answers are filled in again
+        elif query.title.startswith("もう一つ"):
+            assert session.step_filled  # plain values: kept as the answer made them
     assert not left
     return session
 
@@ -118,6 +129,10 @@ def test_answers_that_come_later_make_the_same_session(golden: Golden) -> None:
     assert "Aki の番 strike /[0] 4 Aki 7[m] 20" in texts  # the values the rule was given
     assert "Aki の番 guard /[0] 4 Aki 7[m] 99" in texts
     assert "Ren sure 2" in texts
+
+
+def test_a_session_restored_at_each_answer_is_the_same() -> None:
+    assert later(restored=True).transcript.records == later().transcript.records
 
 
 def test_an_answered_question_is_filled_as_the_described_one_would_be() -> None:

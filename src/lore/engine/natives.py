@@ -203,7 +203,11 @@ def ask(rt: Runtime, to: str, title: Any, spec: Any, actor: str = "") -> LoreObj
     known = session.step_answers.get(key)
     try:
         if known is not None:  # the step runs again: the question is not described again
-            filled = fill_answered(show(title), spec, known, objects, place_check(session))
+            kept = session.step_filled.get(key)
+            if kept is not None and kept[0] is known and isinstance(spec, LoreObject):
+                filled = LoreObject(None, {**spec.values, **kept[1]}, 0)
+            else:
+                filled = fill_answered(show(title), spec, known, objects, place_check(session))
             filled.oid = next(session.oids)
             return filled
         query = make_query(to, show(title), spec, objects, id=query_id(key), actor=actor)
@@ -303,9 +307,26 @@ def place_check(session: Session) -> Callable[[str], str | None]:
     return check
 
 
-def record_answer(session: Session, query: Query, key: Any, answer: dict[str, Any]) -> None:
-    """Keep an answer for the step, in the session's log and in the transcript."""
+def record_answer(
+    session: Session,
+    query: Query,
+    key: Any,
+    answer: dict[str, Any],
+    filled: LoreObject | None = None,
+) -> None:
+    """Keep an answer for the step, in the session's log and in the transcript.
+
+    ``filled``, the spec filled in by the answer (when it was checked before it was
+    given), is kept for the step's next run as the values of the inputs, when they are
+    plain values (no choice among options, which may be objects the run makes again):
+    filling the answer in again would give the same. The session forgets them in a
+    snapshot; a restored session fills the answers in again."""
     session.step_answers[key] = answer
+    kept = session.step_filled
+    for old in [k for k, (given, _) in kept.items() if session.step_answers.get(k) is not given]:
+        del kept[old]  # of an earlier step
+    if filled is not None and all(item.values is None for item in query.inputs):
+        kept[key] = (answer, {item.name: filled.values[item.name] for item in query.inputs})
     session.answers.append(Answer(query.to, answer, query.id, query.title))
     session.transcript.add(
         {
