@@ -193,27 +193,35 @@ def actor_query(rt: Runtime, obj: LoreObject, title: Any, spec: Any) -> LoreObje
 
 
 def ask(rt: Runtime, to: str, title: Any, spec: Any, actor: str = "") -> LoreObject:
-    from lore.engine.views import visible_objects
-
-    def objects(rtype: RuntimeType) -> tuple[Any, ...]:
-        return visible_objects(rt.session, to, rtype.form)
-
     session = rt.session
     key = rt.next_key("q")
     known = session.step_answers.get(key)
+    if known is not None:  # the step runs again: the question is not described again
+        kept = session.step_filled.get(key)
+        if kept is not None and kept[0] is known and isinstance(spec, LoreObject):
+            filled = LoreObject(None, {**spec.values, **kept[1]}, 0)
+            filled.oid = next(session.oids)
+            return filled
+    objects = visible_to(session, to)
     try:
-        if known is not None:  # the step runs again: the question is not described again
-            kept = session.step_filled.get(key)
-            if kept is not None and kept[0] is known and isinstance(spec, LoreObject):
-                filled = LoreObject(None, {**spec.values, **kept[1]}, 0)
-            else:
-                filled = fill_answered(show(title), spec, known, objects, place_check(session))
+        if known is not None:
+            filled = fill_answered(show(title), spec, known, objects, place_check(session))
             filled.oid = next(session.oids)
             return filled
         query = make_query(to, show(title), spec, objects, id=query_id(key), actor=actor)
     except AnswerError as error:
         raise RuleError(str(error)) from None
     return ask_key(rt, key, query, spec)
+
+
+def visible_to(session: Session, to: str) -> Callable[[RuntimeType], tuple[Any, ...]]:
+    """The objects of a form that ``to`` may see (what an input of that form offers)."""
+    from lore.engine.views import visible_objects
+
+    def objects(rtype: RuntimeType) -> tuple[Any, ...]:
+        return visible_objects(session, to, rtype.form)
+
+    return objects
 
 
 def query_id(key: Any) -> str:
