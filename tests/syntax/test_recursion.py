@@ -30,6 +30,8 @@ def nested(levels: int) -> tuple[int, int]:
 def test_the_depth_is_the_number_of_frames_of_the_caller(levels: int) -> None:
     found, expected = nested(levels)
     assert found == expected
+    assert nested(levels) == (expected, expected)  # found again from the same place
+    assert nested(levels + 1) == (expected + 1, expected + 1)  # and from another
 
 
 def test_the_limit_is_raised_above_the_depth_and_put_back() -> None:

@@ -331,8 +331,10 @@ def record_answer(
     snapshot; a restored session fills the answers in again."""
     session.step_answers[key] = answer
     kept = session.step_filled
-    for old in [k for k, (given, _) in kept.items() if session.step_answers.get(k) is not given]:
-        del kept[old]  # of an earlier step
+    if kept:
+        answers = session.step_answers
+        for old in [k for k, (given, _) in kept.items() if answers.get(k) is not given]:
+            del kept[old]  # of an earlier step
     if filled is not None and all(item.values is None for item in query.inputs):
         kept[key] = (answer, {item.name: filled.values[item.name] for item in query.inputs})
     session.answers.append(Answer(query.to, answer, query.id, query.title))

@@ -371,6 +371,9 @@ def plain(value: Any) -> Any:
     """A Lore value as JSON: the form an answer gives it in. A list is cut (with "…")
     past ``MAX_PLAIN_ITEMS`` items in all or ``MAX_PLAIN_DEPTH`` lists deep: a list may
     hold the same list twice, that one the same twice, and so on."""
+    kind = type(value)
+    if kind is str or kind is int or kind is bool:  # most answers' values
+        return value
     return _plain(value, [MAX_PLAIN_ITEMS], 0)
 
 

@@ -59,8 +59,14 @@ class room_for:
             sys.setrecursionlimit(self.limit)
 
 
+_last = [1]  # the depth found last: the same code is most often called from the same place
+
+
 def depth() -> int:
     """How many Python frames the calling code runs under (itself included)."""
+    guess = _last[0]
+    if _reaches(guess) and not _reaches(guess + 1):
+        return guess
     below, above = 1, 2  # a frame that deep exists (from the caller's), one that deep not known
     while _reaches(above):
         below, above = above, above * 2
@@ -70,6 +76,7 @@ def depth() -> int:
             below = middle
         else:
             above = middle
+    _last[0] = below
     return below
 
 
