@@ -6,12 +6,14 @@ import copy
 import dataclasses
 import pickle
 from dataclasses import field
+from typing import ClassVar
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lore.records import record
+from lore.records import field as record_field
+from lore.records import field_names, fields, record, replace
 
 
 @record
@@ -30,6 +32,16 @@ class Bag:
     name: str
     items: list[int] = field(default_factory=list)
     note: str = field(default="", compare=False)
+
+
+@record
+class Tagged:
+    """Fields given with this module's ``field``, and a class variable."""
+
+    name: str
+    tags: tuple[str, ...] = record_field(default=())
+    seen: list[str] = record_field(default_factory=list, compare=False, repr=False)
+    kind: ClassVar[str] = "tagged"
 
 
 @record(eq=False)
@@ -94,3 +106,60 @@ def test_methods_agree_with_dataclasses(a: int, b: int, c: int, d: int) -> None:
     assert (Point(a, b) == Point(c, d)) == (Twin(a, b) == Twin(c, d))
     assert hash(Point(a, b)) == hash(Twin(a, b))
     assert repr(Point(a, b)) == repr(Twin(a, b)).replace("Twin", "Point")
+
+
+def test_this_modules_field_and_replace() -> None:
+    first = Tagged("a", ("x",))
+    assert first.seen == [] and first.seen is not Tagged("b").seen
+    assert Tagged("a", ("x",), ["one"]) == first  # seen is not compared
+    assert repr(first) == "Tagged(name='a', tags=('x',))"
+    assert field_names(Tagged) == ("name", "tags", "seen")
+    assert [item.name for item in fields(first)] == ["name", "tags", "seen"]
+    assert Tagged.kind == "tagged" and "kind" not in field_names(Tagged)
+    changed = replace(first, tags=())
+    assert changed == Tagged("a") and changed.seen == first.seen
+    with pytest.raises(TypeError):
+        fields(Twin)  # a dataclass, not a record
+
+
+def test_dataclasses_sees_a_record_as_it_is() -> None:
+    described = {f.name: f for f in dataclasses.fields(Tagged)}
+    assert list(described) == ["name", "tags", "seen"]
+    assert described["tags"].default == ()
+    assert described["seen"].default_factory is list
+    assert not described["seen"].compare and not described["seen"].repr
+    assert dataclasses.asdict(Tagged("a")) == {"name": "a", "tags": (), "seen": []}
+    assert Tagged.__dataclass_params__.frozen  # type: ignore[attr-defined]
+    assert not Bag.__dataclass_params__.frozen  # type: ignore[attr-defined]
+    assert dataclasses.replace(Bag("a"), name="b") == Bag("b")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        Tagged("a").name = "b"  # type: ignore[misc]
+
+
+def test_records_are_checked_as_dataclasses_check_them() -> None:
+    with pytest.raises(ValueError, match="mutable default"):
+
+        @record
+        class Mutable:
+            items: list[int] = []  # noqa: RUF012
+
+    with pytest.raises(TypeError, match="non-default argument"):
+
+        @record
+        class Order:
+            x: int = 0
+            y: int  # type: ignore[misc]
+
+    with pytest.raises(TypeError, match="cannot extend a dataclass"):
+
+        @record
+        class Extends(Twin):
+            z: int = 0
+
+
+def test_slotted_records_keep_defaults_out_of_the_class() -> None:
+    assert Point.__dict__["__slots__"] == ("x", "y")
+    assert type(Point.__dict__["y"]).__name__ == "member_descriptor"  # the slot, not 0
+    assert Point3.__dict__["__slots__"] == ("z",)
+    assert Point3(1).y == 0
+    assert Bag.__dict__["note"] == ""  # not slotted: the default is a class attribute

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
-from dataclasses import field
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from lore.records import record
+from lore.records import field, record
 from lore.syntax import ast
 from lore.syntax.diagnostics import Diagnostic, Severity
 from lore.syntax.files import FileRefused, describe
