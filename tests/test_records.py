@@ -6,14 +6,15 @@ import copy
 import dataclasses
 import pickle
 from dataclasses import field
+from pathlib import Path
 from typing import ClassVar
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from lore.records import INIT_TEMPLATES, field_names, fields, inits_module_source, record, replace
 from lore.records import field as record_field
-from lore.records import field_names, fields, record, replace
 
 
 @record
@@ -163,3 +164,30 @@ def test_slotted_records_keep_defaults_out_of_the_class() -> None:
     assert Point3.__dict__["__slots__"] == ("z",)
     assert Point3(1).y == 0
     assert Bag.__dict__["note"] == ""  # not slotted: the default is a class attribute
+
+
+def test_the_written_init_templates_are_current() -> None:
+    written = Path(__file__).parent.parent / "src" / "lore" / "record_inits.py"
+    assert written.read_text(encoding="utf-8") == inits_module_source(), (
+        "run: python -c 'from lore.records import inits_module_source as s;"
+        ' open("src/lore/record_inits.py", "w").write(s())\''
+    )
+
+
+def test_records_larger_than_the_templates_get_an_init_all_the_same() -> None:
+    names = [f"f{index}" for index in range(INIT_TEMPLATES + 3)]
+    namespace: dict[str, object] = {"__annotations__": dict.fromkeys(names, "int"), names[-1]: 7}
+    for frozen in (True, False):
+        wide = record(frozen=frozen)(type("Wide", (), dict(namespace)))
+        made = wide(*range(INIT_TEMPLATES + 2))
+        assert [getattr(made, name) for name in names] == [*range(INIT_TEMPLATES + 2), 7]
+        assert wide.__init__.__qualname__ == "Wide.__init__"
+        with pytest.raises(TypeError):
+            wide()
+
+
+def test_an_init_names_its_parameters_as_the_fields() -> None:
+    assert Point3(z=3, x=1) == Point3(1, 0, 3)
+    assert Point3.__init__.__code__.co_varnames[:4] == ("self", "x", "y", "z")
+    with pytest.raises(TypeError, match="unexpected keyword argument '_f0'"):
+        Point(_f0=1)  # type: ignore[call-arg]

@@ -10,9 +10,9 @@ what ``lore check`` imports, so a ``record`` is built without ``dataclasses``:
 - its fields are read from the class's annotations (base records' fields first), with
   defaults written as values or as ``field(default_factory=...)`` (this module's
   ``field``; ``dataclasses.field`` is understood too);
-- ``__init__`` is generated, as ``dataclasses`` would write it, the first time the class
-  is instantiated, so a run compiles only those of the classes it uses (and from code
-  compiled once per shape of class);
+- ``__init__`` is made, as ``dataclasses`` would write it, the first time the class is
+  instantiated, from code written once per shape of class (``lore/record_inits.py``),
+  so nothing is compiled when a program runs;
 - ``__eq__`` and ``__hash__`` compare and hash the fields' values as read by one
   ``operator.attrgetter`` (no code to compile);
 - ``__repr__`` and the frozen ``__setattr__``/``__delattr__`` are shared functions (they
@@ -172,10 +172,14 @@ def _setstate(self: object, state: list[object]) -> None:
 # ---------------------------------------------------------------- methods made when used
 
 
-# An __init__ is compiled once per shape (frozen or not, how many fields, which have a
-# default factory), with placeholder names `_f0`, `_f1` ...; each class gets a copy of
-# that code with its own names put in (``CodeType.replace``), which costs microseconds
-# where compiling costs a fraction of a millisecond.
+# An __init__ is made from the code of a template for its shape (frozen or not, and how
+# many fields), with placeholder names `_f0`, `_f1` ...; each class gets a copy of that
+# code with its own names put in (``CodeType.replace``), which costs microseconds where
+# compiling costs a fraction of a millisecond. The templates of up to INIT_TEMPLATES
+# fields are written out in ``lore/record_inits.py`` (made by ``inits_module_source``),
+# so that Python's byte code cache keeps them compiled; larger ones are compiled here.
+
+INIT_TEMPLATES = 16
 
 
 def _field_name(index: int) -> str:
@@ -185,74 +189,85 @@ def _field_name(index: int) -> str:
 _PLACEHOLDERS = tuple(_field_name(index) for index in range(256))
 
 
-def _init_source(kinds: tuple[str, ...], frozen: bool) -> str:
+def _template_name(count: int, frozen: bool) -> str:
+    return f"{'frozen' if frozen else 'mutable'}_init_{count}"
+
+
+def _init_source(count: int, frozen: bool) -> str:
     # Parameters are written without defaults: the defaults come with each function, not
-    # with the code, so fields with and without defaults share a template.
+    # with the code, so fields with and without defaults share a template. A field with a
+    # default factory has MISSING as its default; the factory is the global `_factoryN`.
     params, lines = ["self"], []
-    for index, kind in enumerate(kinds):
-        name = value = _field_name(index)
-        if kind == "factory":
-            value = f"_factory{index}() if {name} is _MISSING else {name}"
+    for index in range(count):
+        name = _field_name(index)
+        value = f"_factory{index}() if {name} is _MISSING else {name}"
         params.append(name)
-        lines.append(f"_set(self, {name!r}, {value})" if frozen else f"self.{name} = {value}")
+        lines.append(f'_set(self, "{name}", {value})' if frozen else f"self.{name} = {value}")
     body = "\n    ".join(lines or ["pass"])
-    return f"def __init__({', '.join(params)}):\n    {body}\n"
+    return f"def {_template_name(count, frozen)}({', '.join(params)}):\n    {body}\n"
+
+
+def inits_module_source() -> str:
+    """The text of ``lore/record_inits.py``: the templates of ``__init__``."""
+    header = (
+        '"""Templates of the ``__init__`` of records (see ``lore.records``): made by\n'
+        "``lore.records.inits_module_source``, do not edit. Their globals (``_set``,\n"
+        '``_MISSING``, ``_factoryN``) are given to each record\'s copy."""\n'
+        "# mypy: ignore-errors\n"
+    )
+    functions = [
+        _init_source(count, frozen)
+        for count in range(INIT_TEMPLATES + 1)
+        for frozen in (True, False)
+    ]
+    return header + "".join(f"\n\n{function}" for function in functions)
 
 
 @cache
-def _template(name: str, shape: tuple[Any, ...]) -> CodeType:
-    """The code of ``__init__`` for ``shape``: (frozen, the kinds of the fields)."""
-    source = _init_source(shape[1], shape[0])
+def _template(count: int, frozen: bool) -> CodeType:
+    """The code of the ``__init__`` of records of ``count`` fields."""
+    name = _template_name(count, frozen)
+    from lore import record_inits  # only when a record is first made
+
+    written = getattr(record_inits, name, None)
+    if written is not None:
+        code: CodeType = written.__code__
+        return code
     made: dict[str, Any] = {}
-    exec(source, {}, made)
-    code: CodeType = made[name].__code__
+    exec(_init_source(count, frozen), {}, made)
+    code = made[name].__code__
     return code
 
 
-def _method(
-    cls: type, name: str
-) -> tuple[tuple[Any, ...], list[str], dict[str, Any], tuple[Any, ...]]:
-    """The shape of method ``name`` of ``cls`` (see ``_template``), the field names to put
-    in it, the globals it needs and the defaults of its parameters."""
+def _make_init(cls: type) -> Callable[..., Any]:
+    """Make the ``__init__`` of ``cls`` and put it on the class in place of the stub."""
+    items = fields(cls)
     env: dict[str, Any] = {"_set": object.__setattr__, "_MISSING": MISSING}
-    if name == "__init__":
-        kinds: list[str] = []
-        defaults: list[Any] = []
-        items = fields(cls)
-        for index, item in enumerate(items):
-            if item.default_factory is not MISSING:
-                kinds.append("factory")
-                defaults.append(MISSING)
-                env[f"_factory{index}"] = item.default_factory
-            else:
-                kinds.append("plain")
-                if item.default is not MISSING:
-                    defaults.append(item.default)
-        shape = (cls.__dict__["__record_frozen__"], tuple(kinds))
-        return shape, [item.name for item in items], env, tuple(defaults)
-    raise TypeError(f"records make no {name}")  # pragma: no cover
+    defaults: list[Any] = []
+    for index, item in enumerate(items):
+        if item.default_factory is not MISSING:
+            defaults.append(MISSING)
+            env[f"_factory{index}"] = item.default_factory
+        elif item.default is not MISSING:
+            defaults.append(item.default)
+    template = _template(len(items), cls.__dict__["__record_frozen__"])
+    real = dict(zip(_PLACEHOLDERS, [item.name for item in items], strict=False))
 
+    def rename(names: tuple[Any, ...]) -> tuple[Any, ...]:
+        return tuple([real.get(name, name) if name.__class__ is str else name for name in names])
 
-def _make(cls: type, name: str) -> Callable[..., Any]:
-    """Make method ``name`` of ``cls`` and put it on the class in place of the stub."""
-    shape, names, env, defaults = _method(cls, name)
-    template = _template(name, shape)
-    real = dict(zip(_PLACEHOLDERS, names, strict=False))
-
-    def rename(items: tuple[Any, ...]) -> tuple[Any, ...]:
-        return tuple([real.get(item, item) if item.__class__ is str else item for item in items])
-
-    qualname = f"{cls.__qualname__}.{name}"
+    qualname = f"{cls.__qualname__}.__init__"
     code = template.replace(
         co_varnames=rename(template.co_varnames),
         co_names=rename(template.co_names),
         co_consts=rename(template.co_consts),
+        co_name="__init__",
         co_qualname=qualname,
     )
-    method = FunctionType(code, env, name, defaults or None)
+    method = FunctionType(code, env, "__init__", tuple(defaults) or None)
     method.__qualname__ = qualname
     method.__module__ = cls.__module__
-    setattr(cls, name, method)
+    cls.__init__ = method  # type: ignore[misc]
     return method
 
 
@@ -265,7 +280,7 @@ def _owner(cls: type, name: str, stub: object) -> type:
 
 
 def _lazy_init(self: Any, *args: Any, **kwargs: Any) -> None:
-    _make(_owner(type(self), "__init__", _lazy_init), "__init__")
+    _make_init(_owner(type(self), "__init__", _lazy_init))
     type(self).__init__(self, *args, **kwargs)
 
 
