@@ -382,24 +382,28 @@ def _collect(cls: type) -> tuple[Field, ...]:
     return items
 
 
-def _slotted(cls: type, items: tuple[Field, ...]) -> Any:
-    """``cls`` made again with ``__slots__`` for its fields (as ``dataclasses`` does)."""
+def _slotted(cls: type, items: tuple[Field, ...], methods: dict[str, Any]) -> Any:
+    """``cls`` made again with ``__slots__`` for its fields (as ``dataclasses`` does) and
+    ``methods`` (given to the new class at once: setting a method on a class costs more)."""
     inherited: set[str] = set()
     for base in cls.__mro__[1:-1]:
         slots = base.__dict__.get("__slots__", ())
         inherited.update((slots,) if isinstance(slots, str) else slots)
     namespace = dict(cls.__dict__)
-    namespace["__slots__"] = tuple(item.name for item in items if item.name not in inherited)
     for item in items:
         namespace.pop(item.name, None)
     namespace.pop("__dict__", None)
     namespace.pop("__weakref__", None)
-    made = type(cls)(cls.__name__, cls.__bases__, namespace)
-    made.__qualname__ = cls.__qualname__
-    return made
+    namespace.update(methods)
+    namespace["__slots__"] = tuple(item.name for item in items if item.name not in inherited)
+    namespace["__qualname__"] = cls.__qualname__
+    return type(cls)(cls.__name__, cls.__bases__, namespace)
 
 
 # ---------------------------------------------------------------- what dataclasses sees
+
+
+_DATACLASS_ATTRIBUTES = ("__dataclass_fields__", "__dataclass_params__")
 
 
 class _DataclassView:
@@ -408,8 +412,9 @@ class _DataclassView:
     described to ``dataclasses`` by a stand-in class it processes, then kept on the
     record."""
 
-    def __init__(self, owner: type, attribute: str, frozen: bool, eq: bool) -> None:
-        self.owner, self.attribute, self.frozen, self.eq = owner, attribute, frozen, eq
+    def __init__(self, attribute: str, frozen: bool, eq: bool) -> None:
+        self.attribute, self.frozen, self.eq = attribute, frozen, eq
+        self.owner: type = object  # the record, once it is made
 
     def __get__(self, obj: object, objtype: type | None = None) -> Any:
         import dataclasses
@@ -432,7 +437,7 @@ class _DataclassView:
         namespace["__doc__"] = owner.__doc__
         stand_in = type(owner.__name__, (), namespace)
         dataclasses.dataclass(stand_in, init=False, repr=False, eq=self.eq, frozen=self.frozen)
-        for attribute in ("__dataclass_fields__", "__dataclass_params__"):
+        for attribute in _DATACLASS_ATTRIBUTES:
             setattr(owner, attribute, stand_in.__dict__[attribute])
         return owner.__dict__[self.attribute]
 
@@ -441,41 +446,47 @@ class _DataclassView:
 
 
 def _build(cls: T, frozen: bool, eq: bool, slots: bool) -> T:
-    own_hash = _has_own_hash(cls)
-    own_eq = "__eq__" in cls.__dict__
-    own_repr = "__repr__" in cls.__dict__
     items = _collect(cls)
     if len(items) > len(_PLACEHOLDERS):
         raise TypeError(f"a record has at most {len(_PLACEHOLDERS)} fields")
-    for item in items:  # as dataclasses leaves the class: defaults as class attributes
-        if item.name in cls.__dict__:
-            if item.default is MISSING:
-                delattr(cls, item.name)
-            else:
-                setattr(cls, item.name, item.default)
-    built: Any = _slotted(cls, items) if slots else cls
-    built.__record_fields__ = items
-    built.__record_frozen__ = frozen
+    views = [_DataclassView(name, frozen, eq) for name in _DATACLASS_ATTRIBUTES]
+    methods: dict[str, Any] = {
+        "__record_fields__": items,
+        "__record_frozen__": frozen,
+        "__init__": _lazy_init,
+        **dict(zip(_DATACLASS_ATTRIBUTES, views, strict=True)),
+    }
     if not cls.__doc__:
         shown = ", ".join(f"{item.name}: {item.type}" for item in items)
-        built.__doc__ = f"{cls.__name__}({shown})"
+        methods["__doc__"] = f"{cls.__name__}({shown})"
     if "__match_args__" not in cls.__dict__:
-        setattr(built, "__match_args__", tuple(item.name for item in items))  # noqa: B010
-    built.__dataclass_fields__ = _DataclassView(built, "__dataclass_fields__", frozen, eq)
-    built.__dataclass_params__ = _DataclassView(built, "__dataclass_params__", frozen, eq)
-    built.__init__ = _lazy_init
-    if not own_repr:
-        built.__repr__ = _repr
-    if eq and not own_eq:
-        built.__eq__ = _eq(items)
-    if eq and not own_hash:
-        built.__hash__ = _hash(items) if frozen else None
+        methods["__match_args__"] = tuple(item.name for item in items)
+    if "__repr__" not in cls.__dict__:
+        methods["__repr__"] = _repr
+    if eq and "__eq__" not in cls.__dict__:
+        methods["__eq__"] = _eq(items)
+    if eq and not _has_own_hash(cls):
+        methods["__hash__"] = _hash(items) if frozen else None
     if frozen:
-        built.__setattr__ = _frozen_setattr
-        built.__delattr__ = _frozen_delattr
+        methods["__setattr__"] = _frozen_setattr
+        methods["__delattr__"] = _frozen_delattr
         if slots:
-            built.__getstate__ = _getstate
-            built.__setstate__ = _setstate
+            methods["__getstate__"] = _getstate
+            methods["__setstate__"] = _setstate
+    if slots:
+        built: Any = _slotted(cls, items, methods)
+    else:
+        for item in items:  # as dataclasses leaves the class: defaults as class attributes
+            if item.name in cls.__dict__:
+                if item.default is MISSING:
+                    delattr(cls, item.name)
+                else:
+                    setattr(cls, item.name, item.default)
+        for name, value in methods.items():
+            setattr(cls, name, value)
+        built = cls
+    for view in views:
+        view.owner = built
     result: T = built
     return result
 
