@@ -65,6 +65,38 @@ def test_check_imports_neither_the_engine_nor_slow_libraries() -> None:
     assert "lore.world.geometry" not in modules  # hello.lore has no map
 
 
+# Libraries that cost `lore check` milliseconds each to import, and that a check of a
+# small file does not use (see benchmarks/startup.py): dataclasses imports inspect (with
+# ast, dis and tokenize), difflib is for "did you mean" hints, hashlib and tempfile were
+# once imported by the cache, msgspec and asyncio by the server.
+NOT_FOR_A_SMALL_CHECK = (
+    "dataclasses",
+    "inspect",
+    "difflib",
+    "hashlib",
+    "tempfile",
+    "random",
+    "asyncio",
+    "msgspec",
+    "xml.parsers.expat",
+    "lore.dice",
+    "lore.runtime",
+    "lore.server",
+)
+
+
+@pytest.mark.parametrize("cache", ["on", "off"])
+def test_check_of_a_small_file_imports_none_of_the_slow_libraries(
+    cache: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LORE_CACHE_DIR", str(tmp_path) if cache == "on" else "")
+    imported_by("check", "examples/hello.lore")  # fills the cache
+    modules = imported_by("check", "examples/hello.lore")
+    assert "lore.semantics.checker" in modules
+    assert not {name for name in NOT_FOR_A_SMALL_CHECK if name in modules}
+    assert not [name for name in modules if name.startswith(("lore.engine", "lore.dice."))]
+
+
 def test_the_command_flushes_its_output_and_exit_code_before_it_ends(tmp_path: Path) -> None:
     bad = tmp_path / "bad.lore"
     bad.write_text("section s {\n x = 1 + ;\n}\n", encoding="utf-8")
