@@ -6,8 +6,9 @@ library (``lore.semantics.library_cache``). The folder is ``$LORE_CACHE_DIR``, e
 ``$XDG_CACHE_HOME/lore``, else ``~/.cache/lore``; an empty ``LORE_CACHE_DIR`` turns every
 cache off.
 
-What is kept is read back with ``pickle``, which runs code, so a file is only read from a
-folder and a file that belong to the user and that nobody else may write to; files are
+What is kept may be read back with ``pickle`` (the schemas), which runs code, so a file
+is only read from a folder and a file that belong to the user and that nobody else may
+write to; files are
 written whole (to a temporary file of the same folder, then renamed), so a reader never
 sees half a file. Any problem with the cache (unreadable, refused, a full disk, a
 read-only home) only means doing the work as if there were no cache: reading returns

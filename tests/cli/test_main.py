@@ -67,10 +67,11 @@ def test_check_imports_neither_the_engine_nor_slow_libraries() -> None:
 
 # Libraries that cost `lore check` milliseconds each to import, and that a check of a
 # small file does not use (see benchmarks/startup.py): dataclasses imports inspect (with
-# ast, dis and tokenize), difflib is for "did you mean" hints, hashlib and tempfile were
-# once imported by the cache, msgspec and asyncio by the server.
+# ast, dis and tokenize), difflib is for "did you mean" hints, the cache of parsed library
+# files uses marshal (not pickle, hashlib or tempfile), msgspec and asyncio are the server's.
 NOT_FOR_A_SMALL_CHECK = (
     "dataclasses",
+    "pickle",
     "inspect",
     "difflib",
     "hashlib",

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import marshal
 import os
 import subprocess
 import sys
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,7 +16,7 @@ from lore.semantics import library_cache
 from lore.semantics.program import LIBRARY_DIR, PRELUDE, load_program
 from lore.syntax import parser
 from lore.syntax.dump import dump
-from lore.syntax.source import SourceFile
+from lore.syntax.source import SourceFile, Span
 
 REPO = Path(__file__).resolve().parents[2]
 PRELUDE_PATH = LIBRARY_DIR / PRELUDE
@@ -117,6 +119,28 @@ def test_a_cache_file_others_may_write_is_not_read(
     parses = count_parses(monkeypatch)
     library_cache.parsed(prelude_source())
     assert parses == ["<lore>/prelude.lore"]
+
+
+def test_a_cache_file_of_the_right_header_but_wrong_nodes_is_parsed_anew(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    source = prelude_source()
+    expected = library_cache.parsed(source)
+    header = library_cache._header(source)
+    span = library_cache.node_classes().index(Span)
+    for tree in ([span, 1], [span, 1, 2, 3], "text", [10**6, 1], (1, 2)):
+        data = marshal.dumps((header, tree, []))
+        kept(cache).write_bytes(zlib.crc32(data).to_bytes(4, "big") + data)
+        parses = count_parses(monkeypatch)
+        assert library_cache.parsed(source).module == expected.module
+        assert parses == ["<lore>/prelude.lore"]
+
+
+def test_encode_and_decode_agree(cache: Path) -> None:
+    tree = library_cache.parsed(prelude_source()).module
+    assert library_cache.decode(library_cache.encode(tree)) == tree
+    with pytest.raises(library_cache.Unkept):
+        library_cache.encode(Span(1, [2]))  # type: ignore[arg-type]
 
 
 def test_a_file_with_problems_is_not_kept(cache: Path) -> None:
