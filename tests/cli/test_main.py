@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from lore.cli.main import COMMANDS, build_parser, main
+from lore.cli.main import COMMANDS, build_parser, main, plain_arguments
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -107,3 +107,32 @@ def test_the_command_flushes_its_output_and_exit_code_before_it_ends(tmp_path: P
     assert done.returncode == 1
     assert "bad.lore:2:" in done.stdout
     assert "1 error" in done.stderr
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["check", "a.lore"],
+        ["check", "a.lore", "dir/b.lore", "c d.lore"],
+        ["check", "ファイル.lore"],
+    ],
+)
+def test_a_plain_check_line_is_read_as_the_parser_reads_it(argv: list[str]) -> None:
+    quick = plain_arguments(argv)
+    assert quick is not None
+    assert vars(quick) == vars(build_parser("check").parse_args(argv))
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [],
+        ["check"],
+        ["check", "-h"],
+        ["check", "--", "-a.lore"],
+        ["check", "a", "--x"],
+        ["run", "a"],
+    ],
+)
+def test_other_lines_are_left_to_the_parser(argv: list[str]) -> None:
+    assert plain_arguments(argv) is None

@@ -18,6 +18,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="+", type=Path, metavar="FILE")
 
 
+def plain_arguments(words: list[str]) -> argparse.Namespace | None:
+    """``lore check FILE...`` without options, as ``add_arguments``'s parser reads it
+    (see ``lore.cli.main.plain_arguments``); None when there is no file."""
+    if not words:
+        return None
+    return argparse.Namespace(command="check", files=[Path(word) for word in words], handler=run)
+
+
 def run(args: argparse.Namespace) -> int:
     paths: list[Path] = args.files
     for path in paths:

@@ -99,14 +99,29 @@ def command_of(argv: Sequence[str]) -> str:
     return next((arg for arg in argv if not arg.startswith("-")), "")
 
 
+def plain_arguments(arguments: list[str]) -> argparse.Namespace | None:
+    """The arguments of a command line that is a command and plain words (no option), when
+    the command reads such a line itself (``plain_arguments`` in its module: ``lore check
+    FILE...``), as its parser would; None for any other line, which the parser reads.
+    Building the parser costs a small check about a tenth of its time (argparse asks
+    gettext for every message, and gettext imports locale)."""
+    command = arguments[0] if arguments else ""
+    if command not in COMMANDS or any(word.startswith("-") for word in arguments):
+        return None
+    module = importlib.import_module(COMMANDS[command][0])
+    read = getattr(module, "plain_arguments", None)
+    return None if read is None else read(arguments[1:])
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = sys.argv[1:] if argv is None else list(argv)
     try:
         # Importing the command is inside: a Ctrl-C while it loads is an interruption
         # like any other, not a traceback.
         with collector_paused():  # importing a command makes many objects and no garbage
-            parser = build_parser(command_of(arguments))
-        args = parser.parse_args(arguments)
+            args = plain_arguments(arguments)
+            if args is None:
+                args = build_parser(command_of(arguments)).parse_args(arguments)
         status: int = args.handler(args)
     except KeyboardInterrupt:
         print("lore: interrupted", file=sys.stderr)
