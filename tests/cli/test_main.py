@@ -70,6 +70,9 @@ def test_check_imports_neither_the_engine_nor_slow_libraries() -> None:
 # ast, dis and tokenize), difflib is for "did you mean" hints, the cache of parsed library
 # files uses marshal (not pickle, hashlib or tempfile), msgspec and asyncio are the server's.
 NOT_FOR_A_SMALL_CHECK = (
+    "argparse",  # a plain `lore check FILE...` is read without it
+    "gettext",
+    "locale",
     "dataclasses",
     "pickle",
     "inspect",
