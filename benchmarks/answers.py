@@ -203,14 +203,14 @@ def profile(program: CompiledProgram, tables: int, answers: int, top: int) -> st
     return out.getvalue()
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--answers", type=int, default=6000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--profile", type=int, nargs="?", const=30, default=None)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="lore-answers-") as folder:
         program = endless_program(Path(folder))
     if args.profile is not None:
