@@ -216,7 +216,7 @@ def ask_query(rt: Runtime, query: Query, spec: Any = None) -> LoreObject:
     known = session.step_answers.get(key)
     if known is not None:
         filled = fill(query, spec, known, place_check(session))
-        filled.oid = next(session.oids)
+        filled.oid = session.new_oid()
         return filled
     if query.id in session.open:
         rt.suspended = True
@@ -261,7 +261,7 @@ def ask_query(rt: Runtime, query: Query, spec: Any = None) -> LoreObject:
     except Refusal as refusal:
         raise Stop("error", str(refusal)) from None
     record_answer(session, query, key, answer)
-    filled.oid = next(session.oids)
+    filled.oid = session.new_oid()
     return filled
 
 

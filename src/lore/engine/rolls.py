@@ -91,7 +91,7 @@ def make_roll(
         "fumble": False,
         "secret": False,
     }
-    return LoreObject(rt.session.program.form_by_name["Roll"], values, next(rt.session.oids))
+    return LoreObject(rt.session.program.form_by_name["Roll"], values, rt.session.new_oid())
 
 
 def record(rt: Runtime, made: LoreObject, how: str, extra: dict[str, Any] | None = None) -> None:

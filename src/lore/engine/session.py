@@ -294,7 +294,7 @@ class Runtime:
                     "priority": priority,
                     "handler": Closure(run_entry, (fn, arg), 0),
                 }
-                found.append(LoreObject(event, values, next(session.oids)))
+                found.append(LoreObject(event, values, session.new_oid()))
         return tuple(found)
 
     @property
@@ -342,7 +342,9 @@ class Runtime:
 
     def new(self, form: FormInfo, values: dict[str, Any]) -> LoreObject:
         session = self.session
-        obj = LoreObject(form, values, next(session.oids))
+        oid = session.next_oid
+        session.next_oid = oid + 1
+        obj = LoreObject(form, values, oid)
         defaults = session._defaults.get(form)
         if defaults is None:
             defaults = session.defaults(form)
@@ -354,7 +356,7 @@ class Runtime:
         return obj
 
     def anon(self, values: dict[str, Any]) -> LoreObject:
-        return LoreObject(None, values, next(self.session.oids))
+        return LoreObject(None, values, self.session.new_oid())
 
     def method(self, obj: Any, name: str, *args: Any) -> Any:
         return _fixed(rule_of(obj, name), self, obj, args)
@@ -508,7 +510,7 @@ class Session:
         self.keys: list[tuple[int, int]] = []
         self.buckets: dict[tuple[int, int], list[Entry]] = {}
         self.seqs = itertools.count()
-        self.oids = itertools.count(1)
+        self.next_oid = 1  # the id of the next object made
         self.ticks = 0
         self.priority = 0
         self.steps = 0
@@ -627,6 +629,12 @@ class Session:
         bucket.append((next(self.seqs), fn, arg))
         self.queued += 1
 
+    def new_oid(self) -> int:
+        """The id of an object made now."""
+        oid = self.next_oid
+        self.next_oid = oid + 1
+        return oid
+
     def pending(self) -> int:
         """How many events wait (not counting a step that waits for answers)."""
         return self.queued
@@ -700,7 +708,7 @@ class Session:
             self.begin(key, self.buckets.pop(key))
             return
         # Run again: its objects get the ids they got the first time.
-        self.oids = itertools.count(self.step_oid)
+        self.next_oid = self.step_oid
         self.waiting = None
         self.run_step(entries)
 
@@ -728,7 +736,7 @@ class Session:
             # What the last step asked and was answered (made anew only when it was not
             # empty: most steps ask nothing).
             self.step_answers, self.asked, self.told, self.open = {}, set(), set(), {}
-        self.step_oid = self.oids.__reduce__()[1][0]  # type: ignore[assignment]
+        self.step_oid = self.next_oid
         if self.at_once > self.limits.max_steps_at_once:
             self.drop_runaway(entries)
             return False
@@ -753,26 +761,42 @@ class Session:
     def singles(self, max_steps: float, max_ticks: float) -> None:
         """Run the next steps, while the run goes on (no answer awaited, no limit or
         outcome reached, no stop asked for). A step of one event (most steps of a session)
-        is run right here, as ``begin`` and ``fire`` would: it pays only for what it uses
-        (the step opened, its handler, the update when an alter was requested, the
-        queueing of what it added). Other steps return after ``begin``."""
+        is run right here, as ``begin``, ``fire`` and ``update`` would: it pays only for
+        what it uses (the step opened, its handler, its one alter when it requested one,
+        the queueing of what it added). Other steps return after ``begin``, and so does
+        a step after one that asked or told something (``opened`` clears what it kept)."""
         rt = self.rt
         keys, buckets, seqs = self.keys, self.buckets, self.seqs
         limits = self.limits
+        max_events, max_at_once = limits.max_events, limits.max_steps_at_once
         heappop, heappush = heapq.heappop, heapq.heappush
-        opened = self.opened
+        clock = rt.schedule.values  # type: ignore[union-attr]
+        time = self.time
+        adds = rt.adds
+        if self.step_answers or self.asked or self.told or self.open:
+            key = heappop(keys)  # the last step asked or told: ``opened`` clears that
+            self.begin(key, buckets.pop(key))
+            return
         while True:
             key = heappop(keys)
             entries = buckets.pop(key)
-            if len(entries) != 1:
+            if len(entries) != 1 or rt.counts is not None:
                 self.begin(key, entries)
                 return
-            if not opened(key, entries):
+            # ``opened`` written out (``rt.counts`` is None: the last step asked nothing).
+            ticks, priority = key
+            self.queued -= 1
+            self.at_once = self.at_once + 1 if ticks == self.ticks and self.steps else 1
+            self.ticks = rt.tick = ticks
+            self.priority = clock["priority"] = priority
+            self.steps += 1
+            clock["ticks"] = rt.now = Quantity(ticks, "sec", time)
+            self.step_oid = self.next_oid
+            if self.at_once > max_at_once:
+                self.drop_runaway(entries)
                 return
             rt.block = None
-            rt.counts = None
             self.step_size = 1
-            adds = rt.adds
             seq, fn, arg = entries[0]
             rt.seq = seq
             rt.index = 0
@@ -783,14 +807,18 @@ class Session:
                     fn(rt, arg)
                 except Suspend:
                     rt.depth = 0
-                    if len(adds) + self.queued > limits.max_events:
+                    if len(adds) + self.queued > max_events:
                         self.too_many(entries)
                     self.wait_for_answers(entries)
                     return
-                if len(adds) + self.queued > limits.max_events:
+                if len(adds) + self.queued > max_events:
                     self.too_many(entries)
-                if rt.requests:
-                    self.update()
+                requests = rt.requests
+                if requests:
+                    if len(requests) != 1 or self.hooks:
+                        self.update()
+                    else:
+                        self.alter_one(requests)
                 if rt.created or rt.removing:
                     happenings.after_step(self)
             except BaseException as error:
@@ -974,9 +1002,14 @@ class Session:
             rt.requests = {}
             self.rounds(requests)
             return
-        # One alter (most steps): run at once, and applied at once when it requests no
-        # further alter. ``requests`` stays the runtime's (emptied): what the alter
-        # requests goes in it. (A step that goes wrong clears ``alter_index``.)
+        self.alter_one(requests)
+
+    def alter_one(self, requests: dict[tuple[LoreObject, str], Any]) -> None:
+        """The update of a step that requested one alter (most steps), with no hooks: it
+        runs at once, and applies at once when it requests no further alter.
+        ``requests`` stays the runtime's (emptied): what the alter requests goes in it.
+        (A step that goes wrong clears ``alter_index``.)"""
+        rt = self.rt
         key, values = requests.popitem()
         obj, alter = key
         form = obj.form

@@ -63,8 +63,9 @@ OBJECT_SLOTS = tuple(
     name for name in LoreObject.__slots__ if name not in ("form", "label", "oid", "values")
 )
 # 2: a step's first dice come from a hash shared by 64 steps (a snapshot of version 1
-# would roll other dice from its counters).
-VERSION = 2
+# would roll other dice from its counters). 3: the next object id is a plain number
+# (``next_oid``), not a counter named ``oids``.
+VERSION = 3
 MAX_DEPTH = 400  # nesting of values (lists in lists ...) a snapshot may hold
 INT64 = (-(1 << 63), (1 << 63) - 1)
 
