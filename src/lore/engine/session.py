@@ -71,6 +71,12 @@ CHOICES_SALT = 0x5DEECE66D  # sets the bots' random stream apart from the dice
 ALTERS_SALT = 0xA17E5  # and the streams of the alters' questions apart from the handlers'
 FIRST = GROUP - 1  # step & FIRST: a step's place in its group (see Runtime.word)
 PAUSE_AT = 64  # steps of this many events or more run with the cyclic collector paused
+# A step's (ticks, priority) as the queue keys it: one whole number, ticks * 2^64 + priority
+# + 2^63, ordered as the pairs are (a heap of numbers is far quicker than one of pairs).
+# Priorities are whole numbers of 64 bits, checked where events are added.
+KEY_SHIFT = 64
+BIAS = 1 << 63
+LOW = (1 << KEY_SHIFT) - 1
 
 
 @dataclass(frozen=True)
@@ -277,6 +283,8 @@ class Runtime:
             raise RuleError(
                 f"cannot schedule an event in the past (at {ticks}, now is {self.tick})"
             )
+        if not -BIAS <= priority < BIAS:
+            raise priority_error(priority)
         self.adds.append((ticks, priority, fn, arg))
 
     def pending_events(self) -> tuple[LoreObject, ...]:
@@ -287,8 +295,9 @@ class Runtime:
             raise LimitExceeded(f"more than {MAX_LIST} events wait: too many to list")
         event = session.program.form_by_name["Event"]
         found = []
-        for ticks, priority in sorted(session.buckets):
-            for _, fn, arg in session.buckets[(ticks, priority)]:
+        for key in sorted(session.buckets):
+            ticks, priority = key_parts(key)
+            for _, fn, arg in session.buckets[key]:
                 values = {
                     "ticks": Quantity(ticks, "sec", session.time),
                     "priority": priority,
@@ -439,6 +448,18 @@ def _fixed(code: Callable[..., Any], rt: Runtime, first: Any, args: tuple[Any, .
     return code(rt, first, *args)
 
 
+def key_parts(key: int) -> tuple[int, int]:
+    """The (ticks, priority) of a step's key in the queue (see ``KEY_SHIFT``)."""
+    return key >> KEY_SHIFT, (key & LOW) - BIAS
+
+
+def priority_error(priority: int) -> RuleError:
+    return RuleError(
+        f"an event's priority must be between -2^63 and 2^63-1, not {priority}",
+        "priorities only order the events of one time: small numbers do",
+    )
+
+
 class GivenDice(Runtime):
     """A runtime whose dice come from a given source (``lore.dice.FixedSource`` in a
     test: the faces in the order the rules roll them) instead of the seed's streams."""
@@ -507,8 +528,8 @@ class Session:
         # The events waiting: the (ticks, priority) of each step in a heap, and each
         # step's events in seq order (seqs only grow, so appending keeps the order).
         # An event is (seq, fn, arg): its handler runs as fn(rt, arg).
-        self.keys: list[tuple[int, int]] = []
-        self.buckets: dict[tuple[int, int], list[Entry]] = {}
+        self.keys: list[int] = []  # each step's (ticks, priority) as one number: step_key
+        self.buckets: dict[int, list[Entry]] = {}
         self.seqs = itertools.count()
         self.next_oid = 1  # the id of the next object made
         self.ticks = 0
@@ -621,7 +642,9 @@ class Session:
         self.push(*natives.event_parts(self, event))
 
     def push(self, ticks: int, priority: int, fn: Any, arg: Any) -> None:
-        key = (ticks, priority)
+        if not -BIAS <= priority < BIAS:
+            raise priority_error(priority)
+        key = (ticks << KEY_SHIFT) + priority + BIAS
         bucket = self.buckets.get(key)
         if bucket is None:
             bucket = self.buckets[key] = []
@@ -674,7 +697,7 @@ class Session:
                     break
                 if self.steps >= max_steps:
                     return self.end("stopped", "max-steps")
-                if keys[0][0] > max_ticks:
+                if keys[0] >> KEY_SHIFT > max_ticks:
                     return self.end("stopped", "max-ticks")
                 self.singles(max_steps, max_ticks)
                 if self.outcome is not None and self.waiting is None:
@@ -712,25 +735,25 @@ class Session:
         self.waiting = None
         self.run_step(entries)
 
-    def begin(self, key: tuple[int, int], entries: list[Entry]) -> None:
+    def begin(self, key: int, entries: list[Entry]) -> None:
         """Run the step of ``key`` (its events just taken from the queue)."""
         if self.opened(key, entries):
             self.run_step(entries)
 
-    def opened(self, key: tuple[int, int], entries: list[Entry]) -> bool:
+    def opened(self, key: int, entries: list[Entry]) -> bool:
         """Start the step of ``key``, with ``entries`` just taken from the queue: its time,
         its count; whether it runs (not when it is one too many at one time)."""
         self.queued -= len(entries)
-        ticks = key[0]
+        ticks, priority = key_parts(key)
         self.at_once = self.at_once + 1 if ticks == self.ticks and self.steps else 1
-        self.ticks, self.priority = key
+        self.ticks, self.priority = ticks, priority
         self.steps += 1
         # The time of the step (what schedule.current and schedule.ticks read).
         rt = self.rt
         now = rt.now = Quantity(ticks, "sec", self.time)
         clock = rt.schedule.values  # type: ignore[union-attr]
         clock["ticks"] = now
-        clock["priority"] = key[1]
+        clock["priority"] = priority
         rt.tick = ticks
         if self.step_answers or self.asked or self.told or self.open:
             # What the last step asked and was answered (made anew only when it was not
@@ -784,7 +807,8 @@ class Session:
                 self.begin(key, entries)
                 return
             # ``opened`` written out (``rt.counts`` is None: the last step asked nothing).
-            ticks, priority = key
+            ticks = key >> KEY_SHIFT
+            priority = (key & LOW) - BIAS
             self.queued -= 1
             self.at_once = self.at_once + 1 if ticks == self.ticks and self.steps else 1
             self.ticks = rt.tick = ticks
@@ -826,7 +850,7 @@ class Session:
                 return
             if len(adds) == 1:  # self.push written out
                 ticks, priority, fn, arg = adds.pop()
-                key = (ticks, priority)
+                key = (ticks << KEY_SHIFT) + priority + BIAS
                 bucket = buckets.get(key)
                 if bucket is None:
                     buckets[key] = [(next(seqs), fn, arg)]
@@ -838,7 +862,7 @@ class Session:
                 self.queue(adds)
             if not keys or self.outcome is not None or self.stop_requested:
                 return
-            if self.steps >= max_steps or keys[0][0] > max_ticks:
+            if self.steps >= max_steps or keys[0] >> KEY_SHIFT > max_ticks:
                 return
 
     def fire(self, entries: list[Entry]) -> None:
@@ -930,19 +954,21 @@ class Session:
         of the reversed list, so that a big step does not hold them all and all the
         entries they become at once."""
         buckets, keys, seqs = self.buckets, self.keys, self.seqs
-        last: tuple[int, int] | None = None
+        last_ticks: int | None = None
+        last_priority = 0
         bucket: list[Entry] = []
         self.queued += len(adds)
         adds.reverse()
         pop = adds.pop
         while adds:
             ticks, priority, fn, arg = pop()
-            if last is None or ticks != last[0] or priority != last[1]:
-                last = (ticks, priority)
-                found = buckets.get(last)
+            if ticks != last_ticks or priority != last_priority:
+                last_ticks, last_priority = ticks, priority
+                key = (ticks << KEY_SHIFT) + priority + BIAS
+                found = buckets.get(key)
                 if found is None:
-                    found = buckets[last] = []
-                    heapq.heappush(keys, last)
+                    found = buckets[key] = []
+                    heapq.heappush(keys, key)
                 bucket = found
             bucket.append((next(seqs), fn, arg))
 

@@ -1135,8 +1135,8 @@ class Emitter:
             held = self.temp()
             self.emit(f"{held} = _handler_call({self.expr(handler)})", handler.span)
             fn, arg = f"{held}[0]", f"{held}[1]"
-        if later:
-            # Now or later by a constant: it cannot be in the past, no need to look.
+        if later and _small_whole(priority):
+            # Now or later by a constant, at a constant priority: nothing to look at.
             return f"rt.adds.append(({ticks}, {priority}, {fn}, {arg}))"
         return f"rt.add_at({ticks}, {priority}, {fn}, {arg})"
 
@@ -1391,6 +1391,15 @@ def compile_program(result: CheckResult) -> CompiledProgram:
     """Compile a checked program (it must have no errors)."""
     with deeper(), collector_paused():
         return Compiler(result).compile()
+
+
+def _small_whole(code: str) -> bool:
+    """Whether ``code`` is a whole number the queue takes as a priority (64 bits)."""
+    try:
+        value = int(code.strip("()"))
+    except ValueError:
+        return False
+    return -(1 << 63) <= value < 1 << 63
 
 
 def _is_prelude(symbol: Symbol) -> bool:
