@@ -841,8 +841,24 @@ class Session:
                 if requests:
                     if len(requests) != 1 or self.hooks:
                         self.update()
-                    else:
-                        self.alter_one(requests)
+                    else:  # alter_one written out, to its common end
+                        target, values = requests.popitem()
+                        obj, alter = target
+                        form = obj.form
+                        rt.alter_index = 0
+                        rt.index = 1  # the place after the step's one handler
+                        rt.state = None
+                        rt.ops = 0
+                        run = form.vtable.get(alter) or form.resolve()[alter]  # type: ignore[union-attr]
+                        modifications = run(rt, obj, tuple(values))
+                        rt.alter_index = None
+                        if requests or "location" in modifications:
+                            self.altered_one(target, modifications)
+                        else:
+                            obj.values.update(modifications)
+                            names = obj.altered
+                            if names is None or alter not in names:
+                                self.note_altered((target,))
                 if rt.created or rt.removing:
                     happenings.after_step(self)
             except BaseException as error:
@@ -1046,6 +1062,14 @@ class Session:
         rt.ops = 0
         modifications = (form.vtable.get(alter) or form.resolve()[alter])(rt, obj, tuple(values))
         rt.alter_index = None
+        self.altered_one(key, modifications)
+
+    def altered_one(self, key: tuple[LoreObject, str], modifications: dict[str, Any]) -> None:
+        """After the one alter of ``alter_one`` ran: its modifications, applied now when
+        it requested no further alter (those left in ``rt.requests``)."""
+        rt = self.rt
+        requests = rt.requests
+        obj, alter = key
         if requests:
             rt.requests = {}
             self.rounds(requests, {key: modifications})

@@ -1093,9 +1093,9 @@ class Emitter:
 
     def request_own(self, alter: str, value: str, span: Span) -> str:
         """Request ``self``'s alter ``alter`` with ``value``; emits statements only."""
-        held, values = self.temp(), self.temp()
-        key = f"(self, {alter!r})"
+        held, values, key = self.temp(), self.temp(), self.temp()
         self.emit(f"{held} = {value}", span)
+        self.emit(f"{key} = (self, {alter!r})", span)
         self.emit(f"{values} = rt.requests.get({key})", span)
         self.emit(f"if {values} is None: rt.requests[{key}] = [{held}]", span)
         self.emit(f"else: {values}.append({held})", span)
