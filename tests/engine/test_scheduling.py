@@ -165,6 +165,29 @@ def test_a_priority_past_64_bits_is_refused_either_way(priority: str) -> None:
     assert run(built + later) == run(constant + later) == (told, errors)
 
 
+def test_a_time_read_in_one_step_keeps_its_value_in_later_steps() -> None:
+    # Steps of one event give the clock's quantity its new time in place when nothing
+    # else holds it: a time a rule kept (in a member, in a closure) must not move on.
+    body = (
+        " form Log {\n  times : list<unit[sec]>;\n"
+        "  alter keep(ts : list<unit[sec]>) { self.times := times.addAll(ts); }\n }\n"
+        " log = { times = {1[hour]}; }:Log;\n"
+        " rule tick {\n  now = schedule.current;\n  log.keep(now);\n"
+        "  schedule.add({ ticks = schedule.current + 1[sec]; priority = 0;"
+        ' handler = @{ GM.message("was " + now + ", kept " + log.times); }; }:Event);\n'
+        " }\n"
+        + start("tick;")
+        + " again = { ticks = 5; priority = 0; handler = @{ tick; }; }:Event;\n"
+    )
+    assert run(body) == (
+        [
+            "was 0[sec], kept {1[hour], 0[sec]}",
+            "was 5[sec], kept {1[hour], 0[sec], 5[sec]}",
+        ],
+        [],
+    )
+
+
 def test_a_rule_that_reschedules_itself_runs_until_the_limit() -> None:
     body = (
         " form Clock {\n"

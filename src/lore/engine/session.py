@@ -23,6 +23,7 @@ import math
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from sys import getrefcount
 from types import CodeType, TracebackType
 from typing import Any
 
@@ -71,6 +72,12 @@ CHOICES_SALT = 0x5DEECE66D  # sets the bots' random stream apart from the dice
 ALTERS_SALT = 0xA17E5  # and the streams of the alters' questions apart from the handlers'
 FIRST = GROUP - 1  # step & FIRST: a step's place in its group (see Runtime.word)
 PAUSE_AT = 64  # steps of this many events or more run with the cyclic collector paused
+# The references to the clock's quantity (``schedule.current``) when the session holds it
+# alone: the schedule's ``ticks``, ``Runtime.now``, the step's local and getrefcount's
+# argument. A step of one event then gives it its new time in place rather than making a
+# new quantity each step (no rule can tell: none holds the old one).
+HELD_NOW = 4
+set_value: Callable[[Quantity, int], None] = vars(Quantity)["value"].__set__  # its slot
 # A step's (ticks, priority) as the queue keys it: one whole number, ticks * 2^64 + priority
 # + 2^63, ordered as the pairs are (a heap of numbers is far quicker than one of pairs).
 # Priorities are whole numbers of 64 bits, checked where events are added.
@@ -814,7 +821,11 @@ class Session:
             self.ticks = rt.tick = ticks
             self.priority = clock["priority"] = priority
             self.steps += 1
-            clock["ticks"] = rt.now = Quantity(ticks, "sec", time)
+            now = rt.now
+            if getrefcount(now) == HELD_NOW and clock["ticks"] is now:
+                set_value(now, ticks)  # held by nothing else: the same object, moved on
+            else:
+                clock["ticks"] = rt.now = Quantity(ticks, "sec", time)
             self.step_oid = self.next_oid
             if self.at_once > max_at_once:
                 self.drop_runaway(entries)
