@@ -803,6 +803,8 @@ class Session:
         clock = rt.schedule.values  # type: ignore[union-attr]
         time = self.time
         adds = rt.adds
+        # The first key past max_ticks (keys[0] >> KEY_SHIFT > max_ticks, without a shift).
+        end = max_ticks if max_ticks == math.inf else (int(max_ticks) + 1) << KEY_SHIFT
         if self.step_answers or self.asked or self.told or self.open:
             key = heappop(keys)  # the last step asked or told: ``opened`` clears that
             self.begin(key, buckets.pop(key))
@@ -889,7 +891,7 @@ class Session:
                 self.queue(adds)
             if not keys or self.outcome is not None or self.stop_requested:
                 return
-            if self.steps >= max_steps or keys[0] >> KEY_SHIFT > max_ticks:
+            if self.steps >= max_steps or keys[0] >= end:
                 return
 
     def fire(self, entries: list[Entry]) -> None:
