@@ -2,7 +2,7 @@
 
 Run from the project root::
 
-    .venv/bin/python benchmarks/server.py [--sessions N] [--seconds S] [--json]
+    .venv/bin/python benchmarks/server.py [--sessions N ...] [--seconds S] [--slice T] [--json]
 
 The workload: ``lore serve`` (a subprocess, its SQLite store in a temporary folder) holds N
 sessions (default 200) of the round-table example, made endless; each has 3 scripted
@@ -10,7 +10,8 @@ players, connected from this process, who answer their question the moment it co
 Turns go round the table, so each session has one question open at a time: an answer is
 followed by the next question, to the next player. For S seconds (default 60) it counts:
 
-- answers per second (acknowledged: stored and synced before the acknowledgement);
+- answers per second (acknowledged: stored and synced before the acknowledgement, which
+  comes with the answering seat's update);
 - the latency from an answer to the next question of its session (p50, p99);
 
 Beside it, in the same run, the baseline: a plain ``websockets`` echo server (a
@@ -18,9 +19,13 @@ subprocess) with the same connections, passing one message round each group of t
 same way (one message in flight per group), so its round trips per second are what the
 loopback, the WebSocket library and this client cost (the echo's replies are parsed like
 the players' frames; its round trips' p99 is printed too: with every session waiting for
-one reply, latency is sessions / throughput, so no server beats the echo's). Before the
+one reply, latency is sessions / throughput, so no server beats the echo's). The two take
+turns, T seconds each (default 5, after half a second for the other's last replies to
+drain), until each was measured for S seconds: the machine's other work, which comes and
+goes, weighs on both alike. Before the
 clients connect, the server's memory per idle session: its resident memory before and
-after the N sessions are made.
+after the N sessions are made. And the CPU time each server used per answer (per round
+trip): what the machine's other work changes least.
 
 Targets (issue 10): p99 under 100 ms, answers/s at least 0.4 x the echo round trips/s,
 under 1 MB per idle session. It prints the figures with PASS/FAIL and exits 0 (it is a
@@ -79,6 +84,8 @@ class Figures:
     echo_p99_ms: float = 0.0
     ratio: float = 0.0
     idle_bytes_per_session: float = 0.0
+    cpu_us_per_answer: float = 0.0  # the server's CPU time per answer
+    echo_cpu_us_per_round_trip: float = 0.0
     errors: int = 0
     notes: list[str] = field(default_factory=list)
 
@@ -123,11 +130,30 @@ def create(port: int) -> list[str]:
     return [s["link"].split("#", 1)[1] for s in found["seats"] if s["seat"] != "GM"]
 
 
+def cpu_seconds(pid: int) -> float:
+    """The CPU time a process used so far (user and system)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def rss(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) * 1024
     return 0
+
+
+@dataclass
+class Gate:
+    """Which of the two loads runs now (the other holds its next message), and whether
+    what comes is counted (not while the previous load's last replies drain)."""
+
+    lore: asyncio.Event = field(default_factory=asyncio.Event)
+    echo: asyncio.Event = field(default_factory=asyncio.Event)
+    counting: bool = False
+    stop: bool = False
+    pids: tuple[int, int] = (0, 0)  # the Lore server's and the echo server's
+    cpu: list[float] = field(default_factory=lambda: [0.0, 0.0])  # theirs, while counted
 
 
 @dataclass
@@ -138,15 +164,12 @@ class Table:
     errors: int = 0
 
 
-async def player(
-    port: int, token: str, table: Table, stop: asyncio.Event, ready: asyncio.Event
-) -> None:
+async def player(port: int, token: str, table: Table, gate: Gate) -> None:
     async with connect(f"ws://127.0.0.1:{port}/ws", compression=None, max_size=None) as socket:
         await socket.send(json.dumps({"type": "hello", "token": token}))
         seq = 0
         pending: list[str] = []
-        await ready.wait()
-        while not stop.is_set():
+        while not gate.stop:
             frame = json.loads(await socket.recv())
             kind = frame["type"]
             if kind == "snapshot":
@@ -154,18 +177,23 @@ async def player(
                 pending += [q["id"] for q in frame["questions"]]
             elif kind == "update":
                 seq = frame["seq"]
+                if "ack" in frame and gate.counting:  # the acknowledgement rides on the update
+                    table.answers += 1
                 opened = [q["id"] for q in frame.get("opened", ())]
-                if opened and table.sent is not None:
+                if opened and table.sent is not None and gate.counting:
                     table.latencies.append(time.perf_counter() - table.sent)
                 pending += opened
                 for gone in frame.get("closed", ()):
                     if gone in pending:
                         pending.remove(gone)
-            elif kind == "ack":
+            elif kind == "ack" and gate.counting:
                 table.answers += 1
             elif kind == "error":
                 table.errors += 1
-            if pending and not stop.is_set():
+            if pending:
+                await gate.lore.wait()
+                if gate.stop:
+                    break
                 query = pending.pop(0)
                 table.sent = time.perf_counter()
                 await answer(socket, query, seq)
@@ -176,67 +204,81 @@ async def answer(socket: ClientConnection, query: str, seq: int) -> None:
     await socket.send(json.dumps(message))
 
 
-async def run_lore(port: int, tokens: list[list[str]], seconds: float) -> list[Table]:
-    tables = [Table() for _ in tokens]
-    stop, ready = asyncio.Event(), asyncio.Event()
-    tasks = [
-        asyncio.create_task(player(port, token, table, stop, ready))
-        for table, group in zip(tables, tokens, strict=True)
-        for token in group
-    ]
-    await asyncio.sleep(min(5.0, 0.01 * len(tasks)))  # everyone connected
-    ready.set()
-    warmup = 2.0
-    await asyncio.sleep(warmup)
-    for table in tables:
-        table.latencies.clear()
-        table.answers = 0
-    await asyncio.sleep(seconds)
-    stop.set()
-    for task in tasks:  # a player may wait for a frame that does not come any more
-        task.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
-    return tables
+@dataclass
+class Echoes:
+    round_trips: int = 0
+    latencies: list[float] = field(default_factory=list)
 
 
-# ------------------------------------------------------------ the echo baseline
-
-
-async def echo_group(
-    port: int, count: list[int], latencies: list[float], stop: asyncio.Event
-) -> None:
+async def echo_group(port: int, echoes: Echoes, gate: Gate) -> None:
     sockets = [
         await connect(f"ws://127.0.0.1:{port}", compression=None, max_size=None) for _ in range(3)
     ]
     message = json.dumps({"type": "answer", "id": "12//0", "values": {"move": "roll"}, "seq": 7})
     turn = 0
-    while not stop.is_set():
+    while not gate.stop:
+        await gate.echo.wait()
+        if gate.stop:
+            break
         socket = sockets[turn % 3]
         sent = time.perf_counter()
         await socket.send(message)
         json.loads(await socket.recv())  # the players parse every frame too
-        latencies.append(time.perf_counter() - sent)
-        count[0] += 1
+        if gate.counting:
+            echoes.latencies.append(time.perf_counter() - sent)
+            echoes.round_trips += 1
         turn += 1
     for socket in sockets:
         await socket.close()
 
 
-async def run_echo(port: int, groups: int, seconds: float) -> tuple[float, float]:
-    """The echo's round trips per second, and their p99 latency."""
-    stop = asyncio.Event()
-    count = [0]
-    latencies: list[float] = []
-    tasks = [asyncio.create_task(echo_group(port, count, latencies, stop)) for _ in range(groups)]
-    await asyncio.sleep(2.0)
-    latencies.clear()
-    start, before = time.perf_counter(), count[0]
-    await asyncio.sleep(seconds)
-    done = count[0] - before
-    elapsed = time.perf_counter() - start
-    stop.set()
+async def run_both(
+    port: int,
+    echo_port: int,
+    tokens: list[list[str]],
+    seconds: float,
+    slice_: float,
+    pids: tuple[int, int],
+) -> tuple[list[Table], Echoes, list[float]]:
+    """Both loads on the same connections count, taking turns in slices of ``slice_``
+    seconds (each measured for ``seconds`` in all), so that both see the same machine:
+    others' work on it comes and goes."""
+    gate = Gate(pids=pids)
+    tables = [Table() for _ in tokens]
+    echoes = Echoes()
+    tasks = [
+        asyncio.create_task(player(port, token, table, gate))
+        for table, group in zip(tables, tokens, strict=True)
+        for token in group
+    ]
+    tasks += [asyncio.create_task(echo_group(echo_port, echoes, gate)) for _ in tokens]
+    await asyncio.sleep(min(5.0, 0.01 * len(tasks)))  # everyone connected
+    for event in (gate.lore, gate.echo):  # warm both up
+        event.set()
+        await asyncio.sleep(2.0)
+        event.clear()
+    settle = 0.5  # the other load's last replies drain, the held messages go out
+    left = seconds
+    while left > 0:
+        turn = min(slice_, left)
+        for event in (gate.lore, gate.echo):
+            which = 0 if event is gate.lore else 1
+            event.set()
+            await asyncio.sleep(settle)
+            gate.counting = True
+            before = cpu_seconds(gate.pids[which])
+            await asyncio.sleep(turn)
+            gate.counting = False
+            gate.cpu[which] += cpu_seconds(gate.pids[which]) - before
+            event.clear()
+        left -= turn
+    gate.stop = True
+    gate.lore.set()
+    gate.echo.set()
+    for task in tasks:  # a client may wait for a frame that does not come any more
+        task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
-    return done / elapsed, percentile(latencies, 0.99)
+    return tables, echoes, gate.cpu
 
 
 # ------------------------------------------------------------ the report
@@ -249,7 +291,7 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-def measure(sessions: int, seconds: float) -> Figures:
+def measure(sessions: int, seconds: float, slice_: float) -> Figures:
     figures = Figures(sessions, seconds)
     folder = Path(tempfile.mkdtemp(prefix="lore-bench-"))
     echo = subprocess.Popen([sys.executable, "-c", ECHO_SERVER], stdout=subprocess.PIPE)
@@ -264,15 +306,18 @@ def measure(sessions: int, seconds: float) -> Figures:
         tokens = [create(port) for _ in range(sessions)]
         time.sleep(1.0)
         figures.idle_bytes_per_session = (rss(server.pid) - before) / sessions
-        tables = asyncio.run(run_lore(port, tokens, seconds))
+        pids = (server.pid, echo.pid)
+        tables, echoes, cpu = asyncio.run(run_both(port, echo_port, tokens, seconds, slice_, pids))
         latencies = [x for t in tables for x in t.latencies]
         figures.answers_per_s = sum(t.answers for t in tables) / seconds
         figures.p50_ms = percentile(latencies, 0.50) * 1000
         figures.p99_ms = percentile(latencies, 0.99) * 1000
         figures.errors = sum(t.errors for t in tables)
-        echoed = asyncio.run(run_echo(echo_port, sessions, seconds))
-        figures.echo_round_trips_per_s = echoed[0]
-        figures.echo_p99_ms = echoed[1] * 1000
+        figures.echo_round_trips_per_s = echoes.round_trips / seconds
+        figures.echo_p99_ms = percentile(echoes.latencies, 0.99) * 1000
+        answers = sum(t.answers for t in tables)
+        figures.cpu_us_per_answer = cpu[0] / max(1, answers) * 1e6
+        figures.echo_cpu_us_per_round_trip = cpu[1] / max(1, echoes.round_trips) * 1e6
         figures.ratio = figures.answers_per_s / max(1.0, figures.echo_round_trips_per_s)
     finally:
         echo.kill()
@@ -298,6 +343,8 @@ def report(figures: Figures) -> str:
             f"  latency p99          {figures.p99_ms:10.1f} ms  target < {TARGET_P99 * 1000:g} ms"
             f"  {verdict(figures.p99_ms < TARGET_P99 * 1000)}",
             f"  echo round trip p99  {figures.echo_p99_ms:10.1f} ms  (the same load's floor)",
+            f"  server CPU/answer    {figures.cpu_us_per_answer:10.0f} us"
+            f"  (echo server: {figures.echo_cpu_us_per_round_trip:.0f} us per round trip)",
             f"  memory/idle session  {figures.idle_bytes_per_session / 1024:10.1f} KiB"
             f"  target < 1024 KiB  {verdict(figures.idle_bytes_per_session < TARGET_IDLE)}",
             f"  errors               {figures.errors:10d}",
@@ -309,13 +356,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sessions", type=int, nargs="+", default=[200])
     parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--slice", type=float, default=5.0)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     os.chdir(ROOT)
     results = []
     for sessions in args.sessions:
         try:
-            figures = measure(sessions, args.seconds)
+            figures = measure(sessions, args.seconds, args.slice)
         except RuntimeError as error:
             print(error, file=sys.stderr)
             return 1

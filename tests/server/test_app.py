@@ -9,7 +9,7 @@ import json
 import zipfile
 from pathlib import Path
 
-from lore.clients.seat import SeatClient
+from lore.clients.seat import SeatClient, acknowledged
 from tests.server.serving import PAPER, PLAYER, ServerThread, http, links
 
 
@@ -50,7 +50,7 @@ def test_a_save_starts_a_new_session_where_the_old_one_stopped(tmp_path: Path) -
         player.connect()
         player.pump()
         (question,) = player.state.questions.values()
-        assert player.answer(question["id"], {"action": "move"})["type"] == "ack"
+        assert acknowledged(player.answer(question["id"], {"action": "move"})) is not None
         player.pump()
         token = seats["GM"].split("#")[1]
         assert http(server.base, "/api/save")[0] == 403
@@ -87,7 +87,7 @@ def test_a_restarted_server_goes_on_with_its_sessions(tmp_path: Path) -> None:
         assert [json.loads(f)["type"] for f in player.raw] == ["welcome", "presence"]
         assert player.state.seq == seen
         (route,) = player.state.questions.values()
-        assert player.answer(route["id"], {"goal": "/region[dungeon]"})["type"] == "ack"
+        assert acknowledged(player.answer(route["id"], {"goal": "/region[dungeon]"})) is not None
 
 
 def test_a_bundles_images_are_served_and_nothing_else(tmp_path: Path) -> None:

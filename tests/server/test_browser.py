@@ -16,9 +16,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, WebSocketRoute, expect, sync_playwright
 
-from tests.server.serving import PAPER, REPO, ServerThread
+from tests.server.serving import PAPER, PLAYER, REPO, ServerThread
 
 ARTIFACTS = REPO / "test-artifacts" / "browser"
 CHROMIUM_FLAGS = [
@@ -74,6 +74,16 @@ def dialog(page: Page, title: str) -> Locator:
 
 def choose(page: Page, caption: str) -> None:
     dialog(page, "どうしますか？").get_by_role("button", name=caption, exact=True).click()
+
+
+def gm_and_player(browser: Browser, gm_locale: str, errors: list[str]) -> tuple[Page, Page]:
+    """The GM's page (a desktop screen) and a player's (a phone's, in English), their
+    script errors kept in ``errors``."""
+    gm = browser.new_context(viewport={"width": 1280, "height": 900}, locale=gm_locale).new_page()
+    me = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US").new_page()
+    for page in (gm, me):
+        page.on("pageerror", lambda error: errors.append(str(error)))
+    return gm, me
 
 
 def test_a_gm_and_a_player_play_the_papers_scenario(tmp_path: Path, browser: Browser) -> None:
@@ -158,12 +168,9 @@ def test_the_gms_tools_and_the_language_switch(tmp_path: Path, browser: Browser)
     with ServerThread(tmp_path) as server:
         created = server.create()
         links = {s["seat"]: server.base + s["link"] for s in created["seats"]}
-        gm = browser.new_context(viewport={"width": 1280, "height": 900}, locale="ja-JP").new_page()
         player_seat = next(seat for seat in links if seat != "GM")
-        me = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US").new_page()
         errors: list[str] = []
-        for page in (gm, me):
-            page.on("pageerror", lambda error: errors.append(str(error)))
+        gm, me = gm_and_player(browser, "ja-JP", errors)
         gm.goto(links["GM"])
         me.goto(links[player_seat])
         expect(dialog(me, "どうしますか？")).to_be_visible()
@@ -204,4 +211,65 @@ def test_the_gms_tools_and_the_language_switch(tmp_path: Path, browser: Browser)
         gm.locator("#end").click()
         expect(me.locator("#banner")).to_have_text("セッションは終了しました。")
         shot(me, "5-player-ended")
+        assert errors == []
+
+
+def test_a_dropped_connection_shows_the_banner_and_misses_nothing(
+    tmp_path: Path, browser: Browser
+) -> None:
+    """The player's socket is dropped (by the browser's own WebSocket routing, which
+    then holds the reconnection back for a while): the player sees the reconnecting
+    banner, the GM sees the seat gone; meanwhile the GM whispers to the seat and moves it
+    on. Let through again, the player catches up on both, and the banner goes."""
+    with ServerThread(tmp_path) as server:
+        created = server.create()
+        links = {s["seat"]: server.base + s["link"] for s in created["seats"]}
+        sockets: list[WebSocketRoute] = []
+        held = [False]
+
+        def route(socket: WebSocketRoute) -> None:
+            sockets.append(socket)
+            if not held[0]:
+                socket.connect_to_server()  # passed through, frame by frame
+
+        errors: list[str] = []
+        gm, me = gm_and_player(browser, "en-US", errors)
+        me.route_web_socket("**/ws", route)
+        gm.goto(links["GM"])
+        me.goto(links[PLAYER])
+        expect(dialog(me, "どうしますか？")).to_be_visible()
+        seat = gm.locator(f'#presence li[data-seat="{PLAYER}"]')
+        expect(seat).to_have_class("online")
+
+        held[0] = True
+        sockets[-1].close()  # the page's side: the server's side closes with it
+        expect(me.locator("#banner")).to_have_text("Connection lost: reconnecting…")
+        expect(seat).to_have_class("offline", timeout=5000)  # gone, for the others
+        # While the player is away, the GM whispers to the seat and answers for it.
+        gm.select_option("#chatTo", PLAYER)
+        gm.locator("#chatText").fill("ささやき")
+        gm.locator("#chatForm button[type=submit]").click()
+        gm.locator("article.dialog", has_text="どうしますか？").get_by_role(
+            "button", name="移動する", exact=True
+        ).click()
+        expect(gm.locator("article.dialog", has_text="どうしますか？")).to_have_count(0)
+        expect(gm.locator("article.dialog")).to_have_count(1)  # where to: the player's now
+        shot(me, "6-player-reconnecting")
+        shot(gm, "6-gm-player-gone")
+        assert me.locator("#log", has_text="ささやき").count() == 0
+
+        for _ in range(100):  # the page tries again (to the held route) within a second
+            if len(sockets) == 2:
+                break
+            me.wait_for_timeout(100)
+        assert len(sockets) == 2
+        held[0] = False
+        sockets[-1].close()  # the held attempt: the next one goes through
+        expect(me.locator("#banner")).to_be_hidden(timeout=10000)
+        expect(seat).to_have_class("online")
+        expect(me.locator("#log")).to_contain_text("ささやき")  # nothing missed
+        expect(dialog(me, "どうしますか？")).to_have_count(0)  # answered by the GM
+        expect(me.locator("article.dialog")).to_have_count(1)  # the walk it led to
+        shot(me, "7-player-reconnected")
+        shot(gm, "7-gm-player-back")
         assert errors == []

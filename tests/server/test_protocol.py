@@ -13,9 +13,9 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from lore.clients.seat import JoinError, SeatClient
+from lore.clients.seat import JoinError, SeatClient, acknowledged
 from lore.server.connection import Limits
-from tests.server.serving import PLAYER, ServerThread, links
+from tests.server.serving import EXAMPLES, PLAYER, ServerThread, links
 
 
 @pytest.fixture
@@ -47,7 +47,7 @@ def test_an_answer_is_acknowledged_then_the_next_question_comes(served: Any) -> 
     assert first["title"] == "どうしますか？"
     assert [c["caption"] for c in first["inputs"][0]["choices"]] == ["探す", "移動する", "寝る"]
     ack = player.answer(first["id"], {"action": "move"})
-    assert ack["type"] == "ack" and ack["index"] == 1
+    assert acknowledged(ack) == 1
     player.pump()
     route = only_question(player)
     assert [c["id"] for c in route["inputs"][0]["choices"]] == ["/region[dungeon]"]
@@ -68,7 +68,7 @@ def test_a_client_that_reconnects_gets_exactly_what_it_missed(served: Any) -> No
     player.close()
     # While the player is away, the GM answers for it: the walk to the dungeon.
     route = next(q for q in gm.pump() and gm.state.questions.values() if q["to"] == PLAYER)
-    assert gm.answer(route["id"], {"goal": "/region[dungeon]"})["type"] == "ack"
+    assert acknowledged(gm.answer(route["id"], {"goal": "/region[dungeon]"})) is not None
     gm.pump()
     watcher.pump()
     player.raw.clear()
@@ -103,7 +103,7 @@ def test_a_stale_answer_is_refused_and_changes_nothing(served: Any) -> None:
         {"type": "answer", "id": question["id"], "values": {"action": "move"}, "seq": 0}
     )
     assert stale["type"] == "error" and stale["code"] == "stale"
-    assert player.answer(question["id"], {"action": "move"})["type"] == "ack"
+    assert acknowledged(player.answer(question["id"], {"action": "move"})) is not None
 
 
 def test_two_open_questions_are_answered_one_right_after_the_other(served: Any) -> None:
@@ -117,19 +117,19 @@ def test_two_open_questions_are_answered_one_right_after_the_other(served: Any) 
     player.pump()
     first, second = player.state.questions  # in the dungeon: two questions at once
     seen = player.state.seq
-    assert player.answer(first, {"action": "search"})["type"] == "ack"
+    assert acknowledged(player.answer(first, {"action": "search"})) is not None
     # Answered before the update closing the first arrived: not stale, the view is the same.
     late = player.request(
         {"type": "answer", "id": second, "values": {"action": "sleep"}, "seq": seen}
     )
-    assert late["type"] == "ack"
+    assert acknowledged(late) is not None
 
 
 def test_an_answer_for_another_seat_is_refused(served: Any) -> None:
     _, seats = served
     gm = joined(seats["GM"])
     added = gm.request({"type": "add_seat", "label": "Aki"})
-    assert added["type"] == "ack"
+    assert acknowledged(added) is not None
     gm.pump()
     other_link = next(s["link"] for s in gm.state.links if s["label"] == "Aki")
     other = joined(gm.url.replace("ws://", "http://").removesuffix("/ws") + other_link)
@@ -142,7 +142,7 @@ def test_an_answer_for_another_seat_is_refused(served: Any) -> None:
     wrong = player.answer(question["id"], {"action": "dance"})
     assert wrong["code"] == "bad_answer" and "dance" in wrong["message"]
     assert question["id"] in player.state.questions
-    assert player.answer(question["id"], {"action": "search"})["type"] == "ack"
+    assert acknowledged(player.answer(question["id"], {"action": "search"})) is not None
 
 
 def raw_socket(server: ServerThread, token: str) -> Any:
@@ -185,7 +185,7 @@ def test_bad_messages_are_refused_with_their_codes_and_the_session_goes_on(serve
         assert frame["code"] == code, (text[:60], frame)
     socket.close()
     player = joined(seats[PLAYER])  # the session goes on
-    assert player.answer(only_question(player)["id"], {"action": "move"})["type"] == "ack"
+    assert acknowledged(player.answer(only_question(player)["id"], {"action": "move"})) is not None
 
 
 def test_a_frame_over_a_mebibyte_closes_the_connection(served: Any) -> None:
@@ -234,14 +234,14 @@ def test_pause_stops_the_players_answers_not_the_gms(served: Any) -> None:
     _, seats = served
     gm = joined(seats["GM"])
     player = joined(seats[PLAYER])
-    assert gm.request({"type": "pause"})["type"] == "ack"
+    assert acknowledged(gm.request({"type": "pause"})) is not None
     player.pump()
     assert player.state.status["paused"] is True
     question = only_question(player)
     assert player.answer(question["id"], {"action": "move"})["code"] == "paused"
-    assert gm.request({"type": "resume"})["type"] == "ack"
+    assert acknowledged(gm.request({"type": "resume"})) is not None
     player.pump()
-    assert player.answer(question["id"], {"action": "move"})["type"] == "ack"
+    assert acknowledged(player.answer(question["id"], {"action": "move"})) is not None
 
 
 def test_presence_is_shown_to_all_and_a_revoked_link_stops_working(served: Any) -> None:
@@ -252,14 +252,14 @@ def test_presence_is_shown_to_all_and_a_revoked_link_stops_working(served: Any) 
     player.close()
     gm.wait_for(lambda f: f["type"] == "presence" and PLAYER not in f["online"], timeout=5)
     player.connect()
-    assert gm.request({"type": "revoke", "seat": PLAYER})["type"] == "ack"
+    assert acknowledged(gm.request({"type": "revoke", "seat": PLAYER})) is not None
     assert next(s["link"] for s in gm.state.links if s["seat"] == PLAYER) is None
     with pytest.raises((ConnectionClosed, TimeoutError)):
         player.wait_for(lambda f: False, timeout=5)
     assert any(json.loads(f).get("code") == "bad_token" for f in player.raw)
     with pytest.raises(JoinError):
         player.connect()
-    assert gm.request({"type": "new_link", "seat": PLAYER})["type"] == "ack"
+    assert acknowledged(gm.request({"type": "new_link", "seat": PLAYER})) is not None
     link = next(s["link"] for s in gm.state.links if s["seat"] == PLAYER)
     assert link is not None
     assert joined(seats[PLAYER].split("/play")[0] + link).state.questions
@@ -269,10 +269,11 @@ def test_chat_private_messages_and_secret_rolls(served: Any) -> None:
     _, seats = served
     gm = joined(seats["GM"])
     player = joined(seats[PLAYER])
-    assert player.request({"type": "chat", "text": "こんにちは"})["type"] == "ack"
-    assert gm.request({"type": "chat", "text": "内緒", "to": PLAYER})["type"] == "ack"
-    assert gm.request({"type": "chat", "text": "/roll 3D6+1>=10", "secret": True})["type"] == "ack"
-    assert player.request({"type": "chat", "text": "/r 1d100"})["type"] == "ack"
+    assert acknowledged(player.request({"type": "chat", "text": "こんにちは"})) is not None
+    assert acknowledged(gm.request({"type": "chat", "text": "内緒", "to": PLAYER})) is not None
+    secret = {"type": "chat", "text": "/roll 3D6+1>=10", "secret": True}
+    assert acknowledged(gm.request(secret)) is not None
+    assert acknowledged(player.request({"type": "chat", "text": "/r 1d100"})) is not None
     gm.pump()
     player.pump()
     seen = [(m["kind"], m.get("text")) for m in player.state.messages if m["kind"] != "answer"]
@@ -281,7 +282,7 @@ def test_chat_private_messages_and_secret_rolls(served: Any) -> None:
     secret = next(m for m in gm.state.messages if m.get("secret"))
     assert secret["text"].startswith("(3D6+1>=10) ＞ ")
     # A player's own secret roll (BCDice's S prefix): the player and the GM see it.
-    assert player.request({"type": "chat", "text": "S2D6"})["type"] == "ack"
+    assert acknowledged(player.request({"type": "chat", "text": "S2D6"})) is not None
     gm.pump()
     player.pump()
     assert player.state.messages[-1]["text"].startswith("(2D6) ＞ ")
@@ -300,14 +301,15 @@ def test_a_rule_error_reaches_the_gm_and_other_sessions_go_on(tmp_path: Path) ->
         gm = joined(broken["GM"])
         for choice in ("divide", "recurse"):
             question = only_question(gm)
-            assert gm.answer(question["id"], {"what": choice})["type"] == "ack"
+            assert acknowledged(gm.answer(question["id"], {"what": choice})) is not None
             gm.pump()
         errors = [m for m in gm.state.messages if m["kind"] == "error"]
         assert errors[0]["text"] == "division by zero"
         assert "deep" in errors[1]["text"] and "scenario.lore:" in errors[1]["where"]
         assert only_question(gm)  # the broken session goes on too
         player = joined(paper[PLAYER])
-        assert player.answer(only_question(player)["id"], {"action": "move"})["type"] == "ack"
+        reply = player.answer(only_question(player)["id"], {"action": "move"})
+        assert acknowledged(reply) is not None
 
 
 BROKEN = """
@@ -336,14 +338,14 @@ def test_an_actor_given_to_another_seat_takes_its_open_question_along(served: An
     question = only_question(player)
     (actor,) = next(s["actors"] for s in gm.state.seats if s["seat"] == PLAYER)
     assert question["actor"] == {"label": actor["label"], "name": actor["name"]}
-    assert gm.request({"type": "add_seat", "label": "Aki"})["type"] == "ack"
+    assert acknowledged(gm.request({"type": "add_seat", "label": "Aki"})) is not None
     gm.pump()
     aki_seat = next(s["seat"] for s in gm.state.links if s["label"] == "Aki")
     aki_link = next(s["link"] for s in gm.state.links if s["label"] == "Aki")
     aki = joined(gm.url.replace("ws://", "http://").removesuffix("/ws") + aki_link)
     assert aki.state.questions == {}
     moved = gm.request({"type": "assign", "actor": actor["label"], "seat": aki_seat})
-    assert moved["type"] == "ack"
+    assert acknowledged(moved) is not None
     player.pump()
     aki.pump()
     assert player.state.questions == {}  # closed at the seat that no longer plays it
@@ -351,4 +353,50 @@ def test_an_actor_given_to_another_seat_takes_its_open_question_along(served: An
     assert aki.state.questions[question["id"]]["to"] == aki_seat
     refused = player.answer(question["id"], {"action": "search"})
     assert refused["code"] == "unknown_question"
-    assert aki.answer(question["id"], {"action": "search"})["type"] == "ack"
+    assert acknowledged(aki.answer(question["id"], {"action": "search"})) is not None
+
+
+def test_an_answer_is_acknowledged_by_the_update_it_makes_for_its_seat(served: Any) -> None:
+    _, seats = served
+    player = joined(seats[PLAYER])
+    other = joined(seats[PLAYER])  # the same seat in another window
+    query_id = only_question(player)["id"]
+    reply = player.answer(query_id, {"action": "move"})
+    # One frame: the seat's update, with the answer's log index and ref.
+    assert reply["type"] == "update" and reply["closed"] == [query_id]
+    assert acknowledged(reply) == 1 and reply["ref"] == 1
+    seen = other.wait_for(lambda f: f["type"] == "update")
+    assert seen["seq"] == reply["seq"] and "ack" not in seen and "ref" not in seen
+    # The same update, but for the two keys.
+    assert json.loads(other.raw[-1]) == {k: v for k, v in reply.items() if k not in ("ack", "ref")}
+
+
+def test_a_seat_whose_time_alone_moved_gets_a_clock_frame_not_an_update(
+    tmp_path: Path,
+) -> None:
+    with ServerThread(tmp_path, examples=[EXAMPLES / "round"]) as server:
+        seats = links(server.create("round"), server.base)
+        aki, ren, sora = (joined(seats[f"{name}@example.org"]) for name in ("aki", "ren", "sora"))
+        sora_seq = sora.state.seq
+        assert acknowledged(aki.answer(only_question(aki)["id"], {"move": "roll"})) == 1
+        ren.wait_for(lambda f: f["type"] == "update" and bool(f.get("opened")))
+        # Sora's turn is not yet, and nothing else changed for it: the time comes alone.
+        clock = sora.wait_for(lambda f: f["type"] == "clock", timeout=5)
+        assert clock == {"type": "clock", "tick": 1}
+        assert sora.state.seq == sora_seq and sora.state.view["tick"] == 1
+        assert sora.state.status["tick"] == 1
+        assert not [f for f in sora.pump(0.7) if f["type"] != "clock"]
+        # Sora's next update carries the time that moved meanwhile, once.
+        assert acknowledged(ren.answer(only_question(ren)["id"], {"move": "rest"})) == 2
+        turn = sora.wait_for(lambda f: f["type"] == "update")
+        assert turn["seq"] == sora_seq + 1 and turn["view"] == {"tick": 2}
+        assert turn["status"]["tick"] == 2
+        # A client that comes back behind the time is told the time after catching up.
+        aki.close()
+        aki.raw.clear()
+        aki.connect()
+        aki.pump(0.2)
+        kinds = [json.loads(f)["type"] for f in aki.raw]
+        assert kinds[:3] == ["welcome", "clock", "presence"]  # (the timer's clock may follow)
+        assert set(kinds[3:]) <= {"clock"}
+        assert aki.state.view["tick"] == 2

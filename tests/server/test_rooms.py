@@ -10,7 +10,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from lore.clients.seat import SeatClient
+from lore.clients.seat import SeatClient, acknowledged
 from lore.server.rooms import Room, Rooms
 from lore.server.sqlite_store import SQLiteStore
 from tests.server.serving import EXAMPLES, ServerThread, links
@@ -25,7 +25,7 @@ def play(client: SeatClient, answers: int) -> None:
         client.pump(0.01)
         for query_id in list(client.state.questions):
             reply = client.answer(query_id, {"move": "roll"})
-            assert reply["type"] == "ack", reply
+            assert acknowledged(reply) is not None, reply
             given += 1
 
 
@@ -88,7 +88,8 @@ def test_an_unusable_snapshot_is_replaced_by_the_whole_log(tmp_path: Path) -> No
         with sqlite3.connect(tmp_path / "sessions.db") as db:  # as an older Lore's, say
             db.execute("UPDATE snapshots SET data = x'c1'")
         again, transcript = restored(tmp_path, created["session"])
-        assert again.replayed == 25 and again.snapshot_at == 20
+        assert again.snapshot_at == live.snapshot_at and 10 < again.snapshot_at <= 25
+        assert again.replayed == 25
         # The records the store has are not kept twice.
         assert json.dumps(transcript) == json.dumps(records)
         for seat in live.table.streams:

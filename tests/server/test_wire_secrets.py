@@ -15,7 +15,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from lore.clients.seat import SeatClient
+from lore.clients.seat import SeatClient, acknowledged
 from tests.server.serving import ServerThread, links
 
 SESSIONS = 3
@@ -95,7 +95,7 @@ def play(clients: dict[str, SeatClient], gm: SeatClient, rng: random.Random) -> 
             client.pump(0.01)
             for query_id, spec in list(client.state.questions.items()):
                 values = {i["name"]: rng.choice(i["choices"])["id"] for i in spec["inputs"]}
-                assert client.answer(query_id, values)["type"] == "ack"
+                assert acknowledged(client.answer(query_id, values)) is not None
                 moved = True
         gm.pump(0.01)
         assert (

@@ -22,6 +22,16 @@ from websockets.sync.client import ClientConnection, connect
 Frame = dict[str, Any]
 
 
+def acknowledged(frame: Frame) -> int | None:
+    """The log index an acknowledgement gives (an ``ack`` frame, or an update carrying
+    ``ack`` to the client whose message made it); None for any other frame (an ``ack``
+    of a GM command that is not logged gives 0)."""
+    if frame.get("type") == "ack":
+        return int(frame.get("ack", 0))
+    found = frame.get("ack")
+    return int(found) if found is not None else None
+
+
 class JoinError(Exception):
     """The link cannot be used (malformed, unknown or revoked)."""
 
@@ -69,6 +79,10 @@ class SeatState:
             self.seats, self.status = frame["seats"], frame["status"]
         elif kind == "update":
             self.update(frame)
+        elif kind == "clock":  # the time moved, with nothing else for this seat
+            self.view["tick"] = frame["tick"]
+            if self.status:
+                self.status = {**self.status, "tick": frame["tick"]}
         elif kind == "presence":
             self.online = frame["online"]
         elif kind == "links":
@@ -175,6 +189,7 @@ class SeatClient:
         return self.wait_for(lambda f: f.get("ref") == ref, timeout)
 
     def answer(self, query_id: str, values: dict[str, Any]) -> Frame:
-        """Answer an open question; the ack or the error."""
+        """Answer an open question; the frame acknowledging it (``acknowledged``) or the
+        error."""
         message = {"type": "answer", "id": query_id, "values": values, "seq": self.state.seq or 0}
         return self.request(message)

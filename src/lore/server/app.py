@@ -10,7 +10,7 @@
   a zip of its bundle and a Lore save ``save.lore``, which starts a new session when
   uploaded.
 - ``GET /bundle/DIGEST/PATH``: the images of a bundle (for rules' HTML messages).
-- ``/ws``: the WebSocket (``docs/protocol.md``).
+- ``/ws``: the WebSocket (``docs/protocol.md``), served on the plain ASGI messages.
 """
 
 from __future__ import annotations
@@ -27,10 +27,9 @@ import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
-from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
-from starlette.websockets import WebSocket
 
 from lore.server import sources as catalog
 from lore.server.bundles import (
@@ -147,9 +146,6 @@ def create_app(server: Server) -> ASGIApp:
             return Response(status_code=404)
         return FileResponse(target, media_type=IMAGE_TYPES[suffix])
 
-    async def socket(websocket: WebSocket) -> None:
-        await serve_socket(websocket, server)
-
     routes = [
         Route("/", page),
         Route("/play", page),
@@ -157,10 +153,21 @@ def create_app(server: Server) -> ASGIApp:
         Route("/api/sessions", create, methods=["POST"]),
         Route("/api/save", save),
         Route("/bundle/{digest}/{path:path}", image),
-        WebSocketRoute("/ws", socket),
         Mount("/static", StaticFiles(directory=WEB), name="static"),
     ]
-    return security_headers(Starlette(routes=routes, lifespan=lifespan))
+    return with_socket(security_headers(Starlette(routes=routes, lifespan=lifespan)), server)
+
+
+def with_socket(app: ASGIApp, server: Server) -> ASGIApp:
+    """The app, with ``/ws`` served by ``serve_socket`` directly."""
+
+    async def wrapped(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket" and scope["path"] == "/ws":
+            await serve_socket(receive, send, server)
+        else:
+            await app(scope, receive, send)
+
+    return wrapped
 
 
 async def bundle_of(request: Request, server: Server) -> Bundle:
@@ -213,24 +220,28 @@ def gm_room(request: Request, rooms: Rooms) -> Room | None:
     return found[0]
 
 
-async def serve_socket(websocket: WebSocket, server: Server) -> None:
-    await websocket.accept()
+async def serve_socket(receive: Receive, send: Send, server: Server) -> None:
+    """One client's WebSocket, on the plain ASGI messages (the hot path: each frame
+    goes straight to the server's send, through no wrapper)."""
+    if (await receive())["type"] != "websocket.connect":
+        return
+    await send({"type": "websocket.accept"})
 
-    async def send(text: str) -> None:
-        await websocket.send_text(text)
+    async def send_text(text: str) -> None:
+        await send({"type": "websocket.send", "text": text})
 
     async def close(code: int) -> None:
-        await websocket.close(code)
+        await send({"type": "websocket.close", "code": code})
 
-    connection = Connection(send, close, server.limits)
+    connection = Connection(send_text, close, server.limits)
     connection.start()
     hub = server.hub
     try:
-        first = await asyncio.wait_for(receive(websocket), HELLO_WAIT)
+        first = await asyncio.wait_for(next_message(receive), HELLO_WAIT)
         if first is None or await hub.hello(connection, first) is None:
             return
         while True:
-            data = await receive(websocket)
+            data = await next_message(receive)
             if data is None:
                 break
             await hub.receive(connection, data)
@@ -243,9 +254,10 @@ async def serve_socket(websocket: WebSocket, server: Server) -> None:
         await connection.stop()
 
 
-async def receive(websocket: WebSocket) -> str | bytes | None:
-    message = await websocket.receive()
-    if message["type"] == "websocket.disconnect":
+async def next_message(receive: Receive) -> str | bytes | None:
+    """A client's next message (None: it disconnected)."""
+    message = await receive()
+    if message["type"] != "websocket.receive":
         return None
     text = message.get("text")
     if text is not None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
@@ -58,7 +59,8 @@ class Connection:
         self.limits = limits
         self.bucket = Bucket(limits.rate, limits.burst)
         self.refused = 0
-        self.outbox: asyncio.Queue[bytes | int] = asyncio.Queue(OUTBOX + 1)
+        self.outbox: deque[bytes | int] = deque()
+        self.waiting: asyncio.Future[None] | None = None  # the pump's, while the outbox is empty
         self.session = ""
         self.seat = ""
         self.closed = False
@@ -70,25 +72,36 @@ class Connection:
     def send(self, frame: bytes) -> None:
         if self.closed:
             return
-        if self.outbox.qsize() >= OUTBOX:
+        if len(self.outbox) >= OUTBOX:
             self.close(CLOSE_OVERFLOW)
             return
-        self.outbox.put_nowait(frame)
+        self.put(frame)
 
     def close(self, code: int = 1000) -> None:
         """Close after the frames already queued are sent."""
         if not self.closed:
             self.closed = True
-            self.outbox.put_nowait(code)
+            self.put(code)
+
+    def put(self, item: bytes | int) -> None:
+        self.outbox.append(item)
+        waiting = self.waiting
+        if waiting is not None and not waiting.done():
+            waiting.set_result(None)
 
     async def pump(self) -> None:
+        outbox = self.outbox
         try:
             while True:
-                item = await self.outbox.get()
-                if isinstance(item, int):
-                    await self._close(item)
-                    return
-                await self._send(item.decode("utf-8"))
+                while outbox:  # everything queued goes out in one wake-up
+                    item = outbox.popleft()
+                    if isinstance(item, int):
+                        await self._close(item)
+                        return
+                    await self._send(item.decode("utf-8"))
+                self.waiting = asyncio.get_running_loop().create_future()
+                await self.waiting
+                self.waiting = None
         except Exception:  # the socket is gone: the reader notices and cleans up
             self.closed = True
 

@@ -6,8 +6,9 @@ it gets ``welcome``, then what it missed (or a snapshot). Then each message is c
 
 - an answer, a chat line, a roll or a GM command becomes an entry of the session's log:
   it is applied to the table (which refuses it, changing nothing, when it does not fit),
-  stored durably, acknowledged, and only then are its updates sent to the seats. A
-  crash before the store has the entry loses nothing anyone was told of;
+  stored durably, and only then are its updates sent to the seats: the sender's own
+  update carries the acknowledgement (``ack``, or an ``ack`` frame when its seat has no
+  update). A crash before the store has the entry loses nothing anyone was told of;
 - a route preview, the log and a ping are answered at once and change nothing.
 
 Entries of one session are applied one at a time (the room's lock); the engine runs on
@@ -67,6 +68,8 @@ class Hub:
                 connection.send(self.links(room))
             for frame in room.table.catch_up(seat, message.seq):
                 connection.send(frame)
+            if room.table.behind(seat):
+                connection.send(room.table.clock_frame())
             if first:
                 room.broadcast(self.presence(room))
             else:
@@ -263,11 +266,8 @@ class Hub:
                 log.exception("session %s: entry %s not stored; reloading", room.id, entry.index)
                 await self.reload(room)
                 raise Refused(Code.INTERNAL, "the answer could not be stored: try again") from None
-            ack: dict[str, Any] = {"type": "ack", "index": entry.index}
-            if ref is not None:
-                ack["ref"] = ref
-            connection.send(encode(ack))
-            room.deliver(outcome)
+            room.deliver(outcome, connection, acknowledgement(entry.index, ref))
+            room.tell_time(room.table.take_clock())
             await self.rooms.snapshot_due(room)
             return entry.index
 
@@ -278,6 +278,14 @@ class Hub:
         for seat, connections in restored.connections.items():
             for connection in connections:
                 connection.send(restored.table.snapshot(seat))
+
+
+def acknowledgement(index: int, ref: int | None) -> bytes:
+    """What an update carries to the client whose entry made it: ``"ack"``, the entry's
+    index, and the ``ref`` of its message (the bytes to put before the update's closing
+    brace)."""
+    tail = f',"ack":{index}' if ref is None else f',"ack":{index},"ref":{ref}'
+    return tail.encode()
 
 
 def protocol_close(code: Code) -> int:

@@ -153,7 +153,8 @@ class Master:
         return [q for q in self.session.open_questions() if isinstance(q, Query)]
 
     def question(self, query_id: str) -> Query | None:
-        return next((q for q in self.open_questions() if q.id == query_id), None)
+        found = self.session.open.get(query_id)
+        return found[1] if found is not None and isinstance(found[1], Query) else None
 
     def answer(self, query_id: str, values: dict[str, Any]) -> str | None:
         """Give an open question its answer and run on; the reason when it does not fit

@@ -20,6 +20,7 @@ import logging
 import secrets
 import time
 import uuid
+import zlib
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -53,7 +54,9 @@ from lore.server.table import Refusal, Table
 
 T = TypeVar("T")
 SNAPSHOT_EVERY = 100  # log entries between a session's snapshots
-SLOW_STEP = 0.02  # seconds: a room with a step this long runs its steps off the loop
+CLOCK_DELAY = 0.5  # seconds: how late a seat with no update may learn the time
+SLOW_STEP = 0.02  # seconds: a room with steps this long runs its steps off the loop
+SLOW_STRIKES = 3  # steps that long, before it does
 log = logging.getLogger("lore.server")
 
 
@@ -75,7 +78,10 @@ class Room:
     connections: dict[str, set[Connection]] = field(default_factory=dict)
     snapshot_at: int = 0  # the log entry of the latest snapshot stored
     replayed: int = 0  # log entries applied when the room was restored
-    slow: bool = False  # a step took long: its steps run in the engine's threads
+    slow: bool = False  # steps took long: its steps run in the engine's threads
+    slow_steps: int = 0  # steps that took long
+    clock_due: set[str] = field(default_factory=set)  # seats to send the time
+    clock_timer: asyncio.TimerHandle | None = None
 
     @property
     def id(self) -> str:
@@ -84,10 +90,37 @@ class Room:
     def online(self) -> list[str]:
         return [seat for seat, found in self.connections.items() if found]
 
-    def deliver(self, frames: dict[str, bytes]) -> None:
+    def deliver(
+        self, frames: dict[str, bytes], sender: Connection | None = None, ack: bytes = b""
+    ) -> None:
+        """Send each seat its update; ``sender``'s own carries ``ack`` (the fields
+        acknowledging its entry), or comes after an ``ack`` frame when its seat has none."""
+        if sender is not None and sender.seat not in frames:
+            sender.send(b'{"type":"ack"' + ack + b"}")
         for seat, frame in frames.items():
             for connection in self.connections.get(seat, ()):
-                connection.send(frame)
+                if connection is sender:
+                    connection.send(frame[:-1] + ack + b"}")
+                else:
+                    connection.send(frame)
+
+    def tell_time(self, seats: set[str]) -> None:
+        """Send ``seats`` the session's time soon (they had no update carrying it): one
+        clock frame per seat per ``CLOCK_DELAY`` at most, however fast the time moves."""
+        self.clock_due |= seats
+        if self.clock_due and self.clock_timer is None:
+            loop = asyncio.get_running_loop()
+            self.clock_timer = loop.call_later(CLOCK_DELAY, self._send_time)
+
+    def _send_time(self) -> None:
+        self.clock_timer = None
+        due, self.clock_due = self.clock_due, set()
+        table = self.table
+        frame = table.clock_frame()
+        for seat in due:
+            if seat in table.streams and table.behind(seat):
+                for connection in self.connections.get(seat, ()):
+                    connection.send(frame)
 
     def broadcast(self, frame: bytes) -> None:
         for found in self.connections.values():
@@ -127,16 +160,19 @@ class Rooms:
     async def step(self, room: Room, fn: Callable[[], T]) -> T:
         """Run one entry of a room: on the event loop itself while the room's steps are
         quick (handing each to a thread costs more than most steps do), in the engine's
-        threads once one of them was slow, so a heavy session never stalls the others
-        for long."""
+        threads once ``SLOW_STRIKES`` of them were slow, so a heavy session never stalls
+        the others for long."""
         if room.slow:
             return await self.in_engine(fn)
         start = time.perf_counter()
         try:
             return fn()
         finally:
+            # A step may be slow once because the machine was busy (or the collector
+            # ran): only a room slow again and again is moved off the loop.
             if time.perf_counter() - start > SLOW_STEP:
-                room.slow = True
+                room.slow_steps += 1
+                room.slow = room.slow_steps >= SLOW_STRIKES
 
     # ------------------------------------------------------------ programs
 
@@ -284,7 +320,7 @@ class Rooms:
         def take() -> tuple[bytes, tuple[dict[str, object], ...]]:
             return table.snapshot_state(), tuple(master.transcript.records)
 
-        data, records = await self.in_engine(take)
+        data, records = await self.step(room, take)  # (on the loop: it takes a millisecond)
         snapshot = Snapshot(table.applied, data, master.before, records)
         try:
             await self.store.put_snapshot(room.id, snapshot)
@@ -298,8 +334,13 @@ class Rooms:
         return True
 
     async def snapshot_due(self, room: Room) -> None:
-        """Snapshot the room when ``snapshot_every`` entries came since the last one."""
-        if room.table.applied - room.snapshot_at >= self.snapshot_every:
+        """Snapshot the room when ``snapshot_every`` entries came since the last one.
+        A room's first snapshot comes up to half that sooner, by its id, so that rooms
+        going at the same pace do not all take theirs at once."""
+        every = self.snapshot_every
+        if room.snapshot_at == 0:
+            every -= zlib.crc32(room.id.encode()) % (every // 2 + 1)
+        if room.table.applied - room.snapshot_at >= every:
             await self.snapshot(room)
 
     async def snapshot_all(self) -> None:

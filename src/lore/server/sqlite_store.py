@@ -22,6 +22,8 @@ from concurrent.futures import Future
 from pathlib import Path
 from typing import Any, TypeVar
 
+import msgspec
+
 from lore.server.store import (
     OPEN,
     LogEntry,
@@ -324,8 +326,11 @@ def _settle(results: list[Result]) -> None:
             future.set_result(value)
 
 
+_encoder = msgspec.json.Encoder()
+
+
 def _json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return _encoder.encode(value).decode("utf-8")
 
 
 def _store_error(error: BaseException) -> StoreError:

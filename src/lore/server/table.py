@@ -85,6 +85,7 @@ class Table:
         self.seat_lists: tuple[list[dict[str, Any]], list[dict[str, Any]]] | None = None
         self.view_key: tuple[Any, ...] | None = None  # what the views were made of
         self.status_sent: dict[str, dict[str, Any]] = {}
+        self.clock: set[str] = set()  # seats whose time moved with no update to carry it
 
     # ------------------------------------------------------------ applying
 
@@ -178,6 +179,10 @@ class Table:
             if views:
                 self.seat_lists = None  # rules may have handed actors to other seats
             self.view_key = key
+        specs: dict[tuple[str, str], dict[str, Any]] = {}  # made once, for every seat
+        tick = self.master.tick
+        status = self.status()
+        untimed = _untimed(status)
         for seat, stream in self.streams.items():
             update: dict[str, Any] = {}
             messages = [m for audience, m in routed if _reaches(audience, seat)]
@@ -185,17 +190,26 @@ class Table:
             changed_view = False
             if views or stream.view is None:
                 changed_view = self.update_view(stream, update)
-            elif engine and stream.view["tick"] != self.master.tick:
-                stream.view = {**stream.view, "tick": self.master.tick}
-                update["view"] = {"tick": self.master.tick}
             if engine:
-                self.update_questions(stream, update, open_questions)
-            self.update_meta(stream, update)
+                self.update_questions(stream, update, open_questions, specs)
+            self.update_seats(stream, update)
             if messages:
                 update["messages"] = messages
                 stream.messages.extend(messages)
-            if not update:
+            sent = self.status_sent.get(seat)
+            if not update and sent is not None and _untimed(sent) == untimed:
+                if stream.view is not None and stream.view["tick"] != tick:
+                    self.clock.add(seat)  # only the time moved: no update, a clock frame
                 continue
+            # The time goes with every update (and only with one).
+            assert stream.view is not None
+            if stream.view["tick"] != tick:
+                stream.view = {**stream.view, "tick": tick}
+                update.setdefault("view", {})["tick"] = tick
+            if sent != status:
+                self.status_sent[seat] = status
+                update["status"] = status
+            self.clock.discard(seat)
             stream.seq += 1
             if changed_view:
                 stream.view_seq = stream.seq
@@ -205,6 +219,20 @@ class Table:
             stream.keep(stream.seq, frame)
             frames[seat] = frame
         return frames
+
+    def take_clock(self) -> set[str]:
+        """The seats whose time moved with no update to carry it (since the last call):
+        they are sent a clock frame (``clock_frame``), outside their numbered stream."""
+        due, self.clock = self.clock, set()
+        return due
+
+    def clock_frame(self) -> bytes:
+        return encode({"type": "clock", "tick": self.master.tick})
+
+    def behind(self, seat: str) -> bool:
+        """Whether the seat's last update shows an older time than the session's."""
+        view = self.streams[seat].view
+        return view is not None and view["tick"] != self.master.tick
 
     def route_records(self) -> list[tuple[Audience, dict[str, Any]]]:
         records = self.master.records(self.shown)
@@ -236,8 +264,14 @@ class Table:
         return None  # queries go as questions; the end as the status
 
     def update_view(self, stream: Stream, update: dict[str, Any]) -> bool:
+        """Put the seat's view delta in ``update`` (the time aside: ``publish`` sends it
+        with the update, if there is one); whether the view changed."""
+        before = stream.view
         after = seat_view(self.master, stream.seat)
-        delta = view_delta(stream.view, after)
+        delta = view_delta(before, after)
+        if before is not None:
+            delta.pop("tick", None)
+            after["tick"] = before["tick"]
         stream.view = after
         if not delta:
             return False
@@ -252,15 +286,21 @@ class Table:
         return set(delta) != {"tick"}
 
     def update_questions(
-        self, stream: Stream, update: dict[str, Any], questions: list[Any]
+        self,
+        stream: Stream,
+        update: dict[str, Any],
+        questions: list[Any],
+        specs: dict[tuple[str, str], dict[str, Any]],
     ) -> None:
         mine = {q.id: q for q in questions if stream.seat == GM or q.to == stream.seat}
         # Sent again when it is asked of another seat now (its actor was given away).
-        opened = [
-            query_spec(q, self.master)
-            for key, q in mine.items()
-            if key not in stream.open or stream.open[key]["to"] != q.to
-        ]
+        opened = []
+        for key, q in mine.items():
+            if key not in stream.open or stream.open[key]["to"] != q.to:
+                spec = specs.get((key, q.to))
+                if spec is None:
+                    spec = specs[key, q.to] = query_spec(q, self.master)
+                opened.append(spec)
         closed = [key for key in stream.open if key not in mine]
         for key in closed:
             del stream.open[key]
@@ -272,17 +312,13 @@ class Table:
         if closed:
             update["closed"] = closed
 
-    def update_meta(self, stream: Stream, update: dict[str, Any]) -> None:
+    def update_seats(self, stream: Stream, update: dict[str, Any]) -> None:
         if self.seat_lists is None:  # made again when seats or actors' players change
             self.seat_lists = (self.seat_list(False), self.seat_list(True))
         seats = self.seat_lists[stream.seat == GM]
         if self.seats_sent.get(stream.seat) != seats:
             self.seats_sent[stream.seat] = seats
             update["seats"] = seats
-        status = self.status()
-        if self.status_sent.get(stream.seat) != status:
-            self.status_sent[stream.seat] = status
-            update["status"] = status
 
     def map_of(self, path: str) -> dict[str, Any]:
         found = self.maps.get(path)
@@ -422,6 +458,10 @@ class Table:
         if sum(len(frame) for frame in missed) >= len(snapshot):
             return [snapshot]
         return missed
+
+
+def _untimed(status: dict[str, Any]) -> tuple[Any, Any]:
+    return status["paused"], status["ended"]
 
 
 def _reaches(audience: Audience, seat: str) -> bool:

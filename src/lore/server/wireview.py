@@ -147,8 +147,11 @@ def query_spec(query: Query, master: Master) -> dict[str, Any]:
 
 def actor_of(label: str, master: Master) -> dict[str, str]:
     """The actor a question asks: its label and name."""
-    found = next((a for a in master.actors() if a.label == label), None)
-    return {"label": label, "name": found.name if found is not None else label}
+    for actor in master.actor_objects():
+        if (actor.label or f"#{actor.oid}") == label:
+            name = actor.values.get("name")
+            return {"label": label, "name": str(name) if name is not None else actor.label or ""}
+    return {"label": label, "name": label}
 
 
 def input_spec(item: Input) -> dict[str, Any]:

@@ -201,6 +201,11 @@ function receive(frame) {
     case "update":
       applyUpdate(frame);
       break;
+    case "clock": // the time moved, with nothing else for this seat
+      state.view.tick = frame.tick;
+      state.status = { ...state.status, tick: frame.tick };
+      $("clock").textContent = clockText(state.view.tick);
+      break;
     case "presence":
       state.online = new Set(frame.online);
       renderPresence();
