@@ -29,6 +29,7 @@ def test_startup_benchmark_times_lore_beside_python(capsys: pytest.CaptureFixtur
         startup.BASELINE,
         "lore --version",
         "lore check hello.lore",
+        "lore check hello.lore" + startup.NO_CACHE,
     }
     assert figures[startup.BASELINE]["wall_vs_import_json"] == 1.0
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from lore.cli.main import COMMANDS, build_parser, main
+from lore.cli.main import COMMANDS, build_parser, main, plain_arguments
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -65,6 +65,42 @@ def test_check_imports_neither_the_engine_nor_slow_libraries() -> None:
     assert "lore.world.geometry" not in modules  # hello.lore has no map
 
 
+# Libraries that cost `lore check` milliseconds each to import, and that a check of a
+# small file does not use (see benchmarks/startup.py): dataclasses imports inspect (with
+# ast, dis and tokenize), difflib is for "did you mean" hints, the cache of parsed library
+# files uses marshal (not pickle, hashlib or tempfile), msgspec and asyncio are the server's.
+NOT_FOR_A_SMALL_CHECK = (
+    "argparse",  # a plain `lore check FILE...` is read without it
+    "gettext",
+    "locale",
+    "dataclasses",
+    "pickle",
+    "inspect",
+    "difflib",
+    "hashlib",
+    "tempfile",
+    "random",
+    "asyncio",
+    "msgspec",
+    "xml.parsers.expat",
+    "lore.dice",
+    "lore.runtime",
+    "lore.server",
+)
+
+
+@pytest.mark.parametrize("cache", ["on", "off"])
+def test_check_of_a_small_file_imports_none_of_the_slow_libraries(
+    cache: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LORE_CACHE_DIR", str(tmp_path) if cache == "on" else "")
+    imported_by("check", "examples/hello.lore")  # fills the cache
+    modules = imported_by("check", "examples/hello.lore")
+    assert "lore.semantics.checker" in modules
+    assert not {name for name in NOT_FOR_A_SMALL_CHECK if name in modules}
+    assert not [name for name in modules if name.startswith(("lore.engine", "lore.dice."))]
+
+
 def test_the_command_flushes_its_output_and_exit_code_before_it_ends(tmp_path: Path) -> None:
     bad = tmp_path / "bad.lore"
     bad.write_text("section s {\n x = 1 + ;\n}\n", encoding="utf-8")
@@ -74,3 +110,32 @@ def test_the_command_flushes_its_output_and_exit_code_before_it_ends(tmp_path: P
     assert done.returncode == 1
     assert "bad.lore:2:" in done.stdout
     assert "1 error" in done.stderr
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["check", "a.lore"],
+        ["check", "a.lore", "dir/b.lore", "c d.lore"],
+        ["check", "ファイル.lore"],
+    ],
+)
+def test_a_plain_check_line_is_read_as_the_parser_reads_it(argv: list[str]) -> None:
+    quick = plain_arguments(argv)
+    assert quick is not None
+    assert vars(quick) == vars(build_parser("check").parse_args(argv))
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [],
+        ["check"],
+        ["check", "-h"],
+        ["check", "--", "-a.lore"],
+        ["check", "a", "--x"],
+        ["run", "a"],
+    ],
+)
+def test_other_lines_are_left_to_the_parser(argv: list[str]) -> None:
+    assert plain_arguments(argv) is None

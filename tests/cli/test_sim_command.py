@@ -154,6 +154,56 @@ def test_rule_errors_are_grouped_by_place(
     assert found["ticks"] == {"min": 120, "mean": 120.0, "max": 120}
 
 
+# A clock that each second also schedules a flood: 10,000 rounds of a loop, each scheduling
+# two events. Each flood stops at the 10,001st event, the first of the 5,001st round (line
+# 14), and the clock goes on.
+FLOODING = """\
+import "basic.lore":url;
+
+section busy {
+ rule clock {
+  schedule.add({ ticks = schedule.current + 1[sec]; priority = 0;
+                 handler = @{ busy.clock; }; }:Event);
+  schedule.add({ ticks = schedule.current + 1[sec]; priority = 1;
+                 handler = @{ busy.flood; }; }:Event);
+ }
+ rule flood {
+  tens = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+  tens.foreach(@(a : integer) { tens.foreach(@(b : integer) { tens.foreach(@(c : integer) {
+   tens.foreach(@(e : integer) {
+    schedule.add({ ticks = schedule.current + 1[min]; priority = 0;
+                   handler = @{ busy.idle; }; }:Event);
+    schedule.add({ ticks = schedule.current + 1[min]; priority = 0;
+                   handler = @{ busy.idle; }; }:Event);
+   });
+  }); }); });
+ }
+ rule idle { }
+ start = { ticks = 0; priority = 0; handler = @{ busy.clock; }; }:Event;
+}
+"""
+
+
+def test_a_flood_of_events_is_a_rule_error_and_the_sessions_go_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("flooding.lore").write_text(FLOODING, encoding="utf-8")
+    # Steps: the clock at 0, then the clock and the flood at each second.
+    found = figures(["sim", "flooding.lore", "--runs", "2", "--max-steps", "9"], capsys)
+    assert found["ends"]["max-steps"] == 2
+    assert found["steps"] == {"min": 9, "mean": 9.0, "max": 9}
+    assert found["errors"] == [
+        {
+            "where": "flooding.lore:14:5",
+            "message": "one handler scheduled more than 10000 events",
+            "count": 8,
+            "sessions": 2,
+        }
+    ]
+    assert found["ticks"]["max"] == 4
+
+
 def test_check_errors_are_printed_and_exit_1(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -473,3 +473,73 @@ def test_a_step_sending_too_many_messages_is_stopped() -> None:
         (0, "more than 30 messages in one step"),
         (1, "still here"),
     ]
+
+
+# A handler that schedules in a loop (ten thousand a round), and one whose rules each
+# schedule and call the next one three times (3^12 calls): both would add a million events
+# before the waiting limit saw them, in each step they run. A later event shows the
+# session goes on.
+SCHEDULING = """\
+import "basic.lore":url;
+section busy {
+ rule looping {
+  tens = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+  tens.foreach(@(a : integer) { tens.foreach(@(b : integer) {
+   tens.foreach(@(c : integer) { tens.foreach(@(e : integer) {
+    GM.message("scheduled");
+    schedule.add({ ticks = schedule.current + 1[sec]; priority = 0;
+                   handler = @{ busy.idle; }; }:Event);
+   }); });
+  }); });
+ }
+ rule multiplying(depth : integer) {
+  if (depth > 0) {
+   {1, 2, 3}.foreach(@(i : integer) {
+    GM.message("scheduled");
+    schedule.add({ ticks = schedule.current + 1[min]; priority = 1;
+                   handler = @{ busy.idle; }; }:Event);
+    busy.multiplying(depth - 1);
+   });
+  }
+ }
+ rule idle { }
+ first = { ticks = 0; priority = 0; handler = @{ busy.looping; }; }:Event;
+ second = { ticks = 5; priority = 0; handler = @{ busy.multiplying(12); }; }:Event;
+ later = { ticks = 10; priority = 0; handler = @{ GM.message("still here"); }; }:Event;
+}
+"""
+
+
+def test_a_handler_scheduling_without_end_is_stopped() -> None:
+    result = check_text(SCHEDULING, "busy.lore")
+    assert result.ok, [d.render() for d in result.diagnostics]
+    gm = Scripted([])
+    # Messages are counted to see where each handler stopped: their own limit is higher.
+    limits = Limits(max_adds=100, max_messages=1000)
+    session = Session(compile_program(result), 0, Participants({"GM": gm}), limits)
+    assert session.run() == "no-events"
+    told = [(r["tick"], r.get("text") or r.get("message"), r.get("where")) for r in gm.told]
+    error = "one handler scheduled more than 100 events"
+    # Each step stopped at the 101st event it scheduled, at the schedule.add; its events
+    # were dropped with it, and the later one ran.
+    assert told == [
+        *[(0, "scheduled", None)] * 101,
+        (0, error, "busy.lore:8:5"),
+        *[(5, "scheduled", None)] * 101,
+        (5, error, "busy.lore:17:5"),
+        (10, "still here", None),
+    ]
+    assert [e.message for e in session.errors] == [error, error]
+    assert session.errors[0].hint is not None and "loop" in session.errors[0].hint
+
+
+def test_scheduling_up_to_the_limit_is_allowed() -> None:
+    # The same handler, under a limit it does not pass: its 10,000 events all run.
+    result = check_text(SCHEDULING, "busy.lore")
+    gm = Scripted([])
+    limits = Limits(max_adds=10_000, max_messages=20_000, max_ticks=1)
+    session = Session(compile_program(result), 0, Participants({"GM": gm}), limits)
+    assert session.run() == "stopped"
+    assert session.errors == []
+    assert session.steps == 2  # the loop's step, then the step of its 10,000 events
+    assert session.pending() == 2  # the two events of the section wait

@@ -11,6 +11,10 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+from lore.engine.session import Limits as SessionLimits
+from lore.engine.session import Session
+from lore.runtime.compiler import compile_program
+from lore.semantics.check import check_text
 from tests.fuzz.campaign import Tally, mutation_batch, program_cases, warm_up
 from tests.fuzz.harness import Case, Limits, run_case
 from tests.fuzz.mutate import Mutator
@@ -108,3 +112,28 @@ def test_generated_programs(program: Program) -> None:
     for case in program_cases(program, random.Random(0)):
         tally.run(case)
     assert failures_of(tally) == [], program.text
+
+
+# ---------------------------------------------------------------- fixed cases
+
+# The shape of generated programs the campaign found running past their time (rules on
+# one line each, as generated): a rule that runs every second (r0) starts one (r1) whose
+# loops call rules that loop and schedule, so that each of its steps scheduled events by
+# the hundred thousand until the waiting limit stopped it, seconds a step. Now each stops
+# at the handler's limit of 10,000 events (here r1 would schedule 12,348).
+FLOODING = Path(__file__).parent / "cases" / "flooding.lore"
+
+
+def test_a_flood_of_scheduled_events_is_stopped_at_the_handler() -> None:
+    # r1 calls r2 7 times, r2 calls r3 49 times, and r3 schedules 36 events: 12,348 in all.
+    result = check_text(FLOODING.read_text(encoding="utf-8"), "flooding.lore")
+    assert result.ok, [d.render() for d in result.diagnostics]
+    session = Session(compile_program(result), 3, limits=SessionLimits(max_steps=20))
+    assert session.run() == "stopped"
+    assert session.steps == 20
+    # Ten seconds of r0 and r1; each r1 stopped at the 10,001st event it scheduled: 277
+    # calls of r3 scheduled 9,972, and the 29th of the next is its second schedule.add.
+    assert [(e.message, e.location()) for e in session.errors] == [
+        ("one handler scheduled more than 10000 events", "flooding.lore:11:219")
+    ] * 10
+    assert session.pending() == 1  # the next r0: nothing r1 scheduled waits

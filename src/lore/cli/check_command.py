@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, cast
 
 from lore.cli.io import print_diagnostics, read_failure, summary, unreadable, usage_error
 from lore.semantics.check import check_paths, ordered_diagnostics
 from lore.syntax.diagnostics import Diagnostic
 from lore.world.static import check_world
+
+if TYPE_CHECKING:
+    import argparse
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -16,6 +20,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "Parse and check Lore files and what they import; print each problem with its place."
     )
     parser.add_argument("files", nargs="+", type=Path, metavar="FILE")
+
+
+def plain_arguments(words: list[str]) -> argparse.Namespace | None:
+    """``lore check FILE...`` without options, as ``add_arguments``'s parser reads it
+    (see ``lore.cli.main.plain_arguments``); None when there is no file."""
+    if not words:
+        return None
+    # A SimpleNamespace holds the same attributes (run reads nothing else), without
+    # importing argparse.
+    read = SimpleNamespace(command="check", files=[Path(word) for word in words], handler=run)
+    return cast("argparse.Namespace", read)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -12,12 +12,15 @@ the command being run is imported: ``lore check`` does not pay for the engine, n
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from functools import cache
+from typing import TYPE_CHECKING, NoReturn
+
+if TYPE_CHECKING:
+    import argparse
 
 from lore import __version__
 from lore.cli import by_ctrl_c
@@ -40,18 +43,25 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
-class _Formatter(argparse.HelpFormatter):
+@cache
+def _formatter() -> type[argparse.HelpFormatter]:
     """argparse's help layout, given the terminal's width without importing ``shutil``
-    (argparse imports it, and with it the compression modules, for every argument)."""
+    (argparse imports it, and with it the compression modules, for every argument).
+    Made when a parser is built: ``lore check FILE...`` does not import argparse."""
+    import argparse
 
-    def __init__(
-        self,
-        prog: str,
-        indent_increment: int = 2,
-        max_help_position: int = 24,
-        width: int | None = None,
-    ) -> None:
-        super().__init__(prog, indent_increment, max_help_position, width or _columns() - 2)
+    class Formatter(argparse.HelpFormatter):
+        def __init__(
+            self,
+            prog: str,
+            indent_increment: int = 2,
+            max_help_position: int = 24,
+            width: int | None = None,
+        ) -> None:
+            width = width or _columns() - 2
+            super().__init__(prog, indent_increment, max_help_position, width)
+
+    return Formatter
 
 
 def _columns() -> int:
@@ -72,10 +82,12 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser of the ``lore`` command, with the arguments of ``command`` (and no other
     command: that is all a run of it needs), or of every command (None, or a name that
     is not a command: for the list of commands in the help and in errors)."""
+    import argparse
+
     parser = argparse.ArgumentParser(
         prog="lore",
         description="Lore: rules and scenarios for tabletop sessions.",
-        formatter_class=_Formatter,
+        formatter_class=_formatter(),
     )
     parser.add_argument("--version", action="version", version=f"lore {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -84,7 +96,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     for name in chosen:
         module_name, help_text = COMMANDS[name]
         sub = commands.add_parser(
-            name, help=help_text, description=help_text, formatter_class=_Formatter
+            name, help=help_text, description=help_text, formatter_class=_formatter()
         )
         if command is None or name == command:
             module = importlib.import_module(module_name)
@@ -99,14 +111,29 @@ def command_of(argv: Sequence[str]) -> str:
     return next((arg for arg in argv if not arg.startswith("-")), "")
 
 
+def plain_arguments(arguments: list[str]) -> argparse.Namespace | None:
+    """The arguments of a command line that is a command and plain words (no option), when
+    the command reads such a line itself (``plain_arguments`` in its module: ``lore check
+    FILE...``), as its parser would; None for any other line, which the parser reads.
+    Importing argparse and building the parser cost a small check about a seventh of its
+    time (argparse asks gettext for every message, and gettext imports locale)."""
+    command = arguments[0] if arguments else ""
+    if command not in COMMANDS or any(word.startswith("-") for word in arguments):
+        return None
+    module = importlib.import_module(COMMANDS[command][0])
+    read = getattr(module, "plain_arguments", None)
+    return None if read is None else read(arguments[1:])
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = sys.argv[1:] if argv is None else list(argv)
     try:
         # Importing the command is inside: a Ctrl-C while it loads is an interruption
         # like any other, not a traceback.
         with collector_paused():  # importing a command makes many objects and no garbage
-            parser = build_parser(command_of(arguments))
-        args = parser.parse_args(arguments)
+            args = plain_arguments(arguments)
+            if args is None:
+                args = build_parser(command_of(arguments)).parse_args(arguments)
         status: int = args.handler(args)
     except KeyboardInterrupt:
         print("lore: interrupted", file=sys.stderr)

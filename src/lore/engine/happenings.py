@@ -48,6 +48,8 @@ def install(program: CompiledProgram) -> None:
 def then(rt: Runtime, schedule: LoreObject, handler: Any) -> None:
     fn, arg = handler_call(handler)
     rt.adds.append((rt.tick, rt.session.priority, fn, arg))
+    if len(rt.adds) > rt.max_adds:
+        rt.too_many_adds()
 
 
 # ------------------------------------------------------------ hooks

@@ -100,6 +100,10 @@ class Limits:
     # Events waiting at once: events that each schedule several more would otherwise fill
     # the memory.
     max_events: int = 1_000_000
+    # Events one handler may schedule: a handler that schedules in a loop, or through rules
+    # that each schedule and call others, would otherwise add a million (seconds of work)
+    # before the waiting limit sees them, and do it again in every step it runs.
+    max_adds: int = 10_000
     # Questions asked in one step: no table answers ten thousand at once, and events that
     # multiply, each asking, would otherwise keep bots (or people) busy for minutes.
     max_questions: int = 10_000
@@ -147,6 +151,9 @@ class Runtime:
         self.ops = 0
         self.max_depth = session.limits.max_depth
         self.max_ops = session.limits.max_ops
+        # The length ``adds`` may reach before the handler run now has scheduled more than
+        # ``Limits.max_adds`` (set as each handler of a step starts).
+        self.max_adds = session.limits.max_adds
         self.seq = 0  # the event whose handler runs
         # The handler's dice: its place in the step, and the state of its stream (None
         # before its first draw, which is word `index` of the step's block).
@@ -293,6 +300,8 @@ class Runtime:
         if not -BIAS <= priority < BIAS:
             raise priority_error(priority)
         self.adds.append((ticks, priority, fn, arg))
+        if len(self.adds) > self.max_adds:
+            self.too_many_adds()
 
     def pending_events(self) -> tuple[LoreObject, ...]:
         """``schedule.events``: the events waiting, in the order they will run, as Event
@@ -347,6 +356,14 @@ class Runtime:
             f"one handler ran more than {self.max_ops} rule calls and list steps",
             "a rule probably runs without end",
             at_entry,
+        )
+
+    def too_many_adds(self) -> None:
+        """The handler run now scheduled past ``Limits.max_adds`` (its step is dropped)."""
+        raise LimitExceeded(
+            f"one handler scheduled more than {self.session.limits.max_adds} events",
+            "a rule probably schedules events in a loop without end, or rules that each"
+            " schedule call each other in loops",
         )
 
     def count_op(self) -> None:
@@ -767,6 +784,7 @@ class Session:
             # empty: most steps ask nothing).
             self.step_answers, self.asked, self.told, self.open = {}, set(), set(), {}
         self.step_oid = self.next_oid
+        rt.max_adds = self.limits.max_adds  # a step of one event (fire sets it per handler)
         if self.at_once > self.limits.max_steps_at_once:
             self.drop_runaway(entries)
             return False
@@ -803,6 +821,7 @@ class Session:
         clock = rt.schedule.values  # type: ignore[union-attr]
         time = self.time
         adds = rt.adds
+        rt.max_adds = limits.max_adds  # what opened sets (only fire changes it)
         # The first key past max_ticks (keys[0] >> KEY_SHIFT > max_ticks, without a shift).
         end = max_ticks if max_ticks == math.inf else (int(max_ticks) + 1) << KEY_SHIFT
         if self.step_answers or self.asked or self.told or self.open:
@@ -903,6 +922,7 @@ class Session:
         # once (a step of half a million handlers that each add three would otherwise run
         # to its end, and hold all it added, before being dropped).
         room = self.limits.max_events - self.queued
+        max_adds = self.limits.max_adds
         try:
             for index, (seq, fn, arg) in enumerate(entries):
                 # What rt.reset(seq, index) does that is not already so (a body restores
@@ -910,6 +930,7 @@ class Session:
                 rt.seq = seq
                 rt.index = index
                 rt.ops = 0
+                rt.max_adds = len(adds) + max_adds
                 rt.state = None
                 try:
                     fn(rt, arg)

@@ -1077,7 +1077,7 @@ class Emitter:
             and isinstance(args[0], ast.FormLit)
             and self.target_of(node) == "rt.schedule"
         ):
-            in_place = self.add_in_place(args[0])  # the engine's own schedule.add
+            in_place = self.add_in_place(args[0], node.span)  # the engine's own schedule.add
             if in_place is not None:
                 return in_place
         arguments = self.arguments(args, params)
@@ -1101,11 +1101,11 @@ class Emitter:
         self.emit(f"else: {values}.append({held})", span)
         return "None"
 
-    def add_in_place(self, literal: ast.FormLit) -> str | None:
+    def add_in_place(self, literal: ast.FormLit, span: Span) -> str | None:
         """``schedule.add({ticks = ...; priority = ...; handler = @{...};}:Event)``, the
         usual way to schedule: the event goes to the engine as its time and handler, with
         no Event object made (``schedule.events`` makes one if a rule asks). None: not
-        that form."""
+        that form. ``span``: the call's place."""
         form_type = self.type_of(literal)
         if not isinstance(form_type, FormT) or form_type.symbol.name != "Event":
             return None
@@ -1136,8 +1136,11 @@ class Emitter:
             self.emit(f"{held} = _handler_call({self.expr(handler)})", handler.span)
             fn, arg = f"{held}[0]", f"{held}[1]"
         if later and _small_whole(priority):
-            # Now or later by a constant, at a constant priority: nothing to look at.
-            return f"rt.adds.append(({ticks}, {priority}, {fn}, {arg}))"
+            # Now or later by a constant, at a constant priority: nothing to look at. The
+            # handler may schedule so many (Runtime.max_adds): counted here, at the place.
+            self.emit(f"rt.adds.append(({ticks}, {priority}, {fn}, {arg}))", span)
+            self.emit("if len(rt.adds) > rt.max_adds: rt.too_many_adds()", span)
+            return "None"
         return f"rt.add_at({ticks}, {priority}, {fn}, {arg})"
 
     def ticks(self, expr: ast.Expr) -> tuple[str, int | None, bool]:

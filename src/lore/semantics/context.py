@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import field
-
-from lore.records import record
+from lore.records import field, record, replace
 from lore.semantics.symbols import Container, FormSymbol, LocalSymbol
 from lore.semantics.types import Type
 from lore.syntax.source import SourceFile
@@ -57,7 +54,7 @@ class Context:
 
     def nested(self) -> Context:
         """The context of a block inside this one."""
-        return dataclasses.replace(self, scope=Scope(self.scope))
+        return replace(self, scope=Scope(self.scope))
 
     def replace(self, **changes: object) -> Context:
-        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+        return replace(self, **changes)

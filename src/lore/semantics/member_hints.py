@@ -3,8 +3,6 @@ languages name otherwise, or the closest name, then the members that exist."""
 
 from __future__ import annotations
 
-import difflib
-
 # Names of members in other languages, and the Lore member that does the same.
 _OTHER_NAMES = {
     "size": "length",
@@ -38,6 +36,8 @@ SHOWN_MEMBERS = 8
 def members_hint(name: str, candidates: list[str]) -> str | None:
     """What the value has instead: the Lore name of a member of another language, or the
     closest name; then the members that exist, closest first."""
+    import difflib  # only for a member that is not found (lore check need not import it)
+
     names = sorted(set(candidates) - {name})
     if not names:
         return None

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from lore.records import field_names
 from lore.syntax import ast
 from lore.syntax.diagnostics import Diagnostic, Severity
 from lore.syntax.source import SourceFile, Span
@@ -137,7 +138,7 @@ def _has_select(expr: ast.Node) -> bool:
 
 
 def _nodes(node: ast.Node) -> Iterator[ast.Node]:
-    for name in node.__dataclass_fields__:
+    for name in field_names(node):
         value = getattr(node, name)
         if isinstance(value, ast.Node):
             yield value

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
-from dataclasses import field
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from lore.records import record
+from lore.records import field, record
+from lore.semantics import library_cache
 from lore.syntax import ast
 from lore.syntax.diagnostics import Diagnostic, Severity
 from lore.syntax.files import FileRefused, describe
@@ -180,8 +180,9 @@ class Loader:
         return module
 
     def _parse(self, key: Path | None, source: SourceFile, library: bool) -> Module:
-        parsed = parse(source)
-        module = Module(source, parsed, library or (key is not None and key.parent == LIBRARY_DIR))
+        bundled = key is not None and key.parent == LIBRARY_DIR
+        parsed = library_cache.parsed(source) if bundled else parse(source)
+        module = Module(source, parsed, library or bundled)
         self.modules.append(module)
         if key is not None:
             self.by_path[key] = module

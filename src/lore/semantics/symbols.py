@@ -7,9 +7,8 @@ node and the file it comes from, so that diagnostics can point at it.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import field
 
-from lore.records import record
+from lore.records import field, record
 from lore.semantics.types import Type
 from lore.syntax import ast
 from lore.syntax.source import SourceFile, Span

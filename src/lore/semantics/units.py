@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import field
 from fractions import Fraction
 
-from lore.records import record
+from lore.records import field, record
 from lore.syntax import ast
 from lore.syntax.source import SourceFile, Span
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
+from lore.records import fields
 from lore.syntax import ast
 from lore.syntax.recursion import deeper
 from lore.syntax.source import Span
@@ -20,12 +20,10 @@ def dump(node: Any) -> Any:
 
 def _dump(node: Any) -> Any:
     if isinstance(node, ast.Node):
-        fields = tuple(
-            (f.name, _dump(getattr(node, f.name)))
-            for f in dataclasses.fields(node)
-            if f.name not in _SKIPPED
+        shown = tuple(
+            (f.name, _dump(getattr(node, f.name))) for f in fields(node) if f.name not in _SKIPPED
         )
-        return (type(node).__name__, *fields)
+        return (type(node).__name__, *shown)
     if isinstance(node, tuple | list):
         return tuple(_dump(item) for item in node)
     if isinstance(node, Span):

@@ -5,9 +5,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable
-from dataclasses import field
 
-from lore.records import record
+from lore.records import field, record
 from lore.syntax.diagnostics import Diagnostic, Severity
 from lore.syntax.source import SourceFile, Span
 from lore.syntax.tokens import (

@@ -7,9 +7,7 @@ to the next statement or definition boundary, so one file yields all its errors.
 
 from __future__ import annotations
 
-from dataclasses import field
-
-from lore.records import record
+from lore.records import field, record
 from lore.syntax import ast, foreign
 from lore.syntax.diagnostics import Diagnostic, Severity
 from lore.syntax.lexer import tokenize

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import bisect
 import unicodedata
-from dataclasses import field
 from pathlib import Path
 
-from lore.records import record
+from lore.records import field, record
 from lore.syntax.files import FileRefused, is_binary, read_bytes
 
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator
 
+from lore.records import fields
 from lore.syntax import ast
 
 
@@ -15,7 +15,7 @@ def walk(node: ast.Node) -> Iterator[ast.Node]:
         current = stack.pop()
         yield current
         children: list[ast.Node] = []
-        for field in dataclasses.fields(current):
+        for field in fields(current):
             value = getattr(current, field.name)
             if isinstance(value, ast.Node):
                 children.append(value)

@@ -10,10 +10,9 @@ square gets a warning.
 from __future__ import annotations
 
 import re
-from dataclasses import field
 from typing import TYPE_CHECKING
 
-from lore.records import record
+from lore.records import field, record
 from lore.semantics.check import CheckResult
 from lore.semantics.checker import Checker
 from lore.semantics.literals import XMLProblem, offset_of, parse_xml
