@@ -88,7 +88,7 @@ LOW = (1 << KEY_SHIFT) - 1
 
 @dataclass(frozen=True)
 class Limits:
-    max_ops: int = 1_000_000  # rule calls and list steps of one handler
+    max_ops: int = 1_000_000  # rule calls, list steps and dice of one handler
     # Nested calls of rules, functions and lambdas in one handler: a resource limit (each
     # takes a few Python frames) far above what rules that end need.
     max_depth: int = 10_000
@@ -104,9 +104,11 @@ class Limits:
     # that each schedule and call others, would otherwise add a million (seconds of work)
     # before the waiting limit sees them, and do it again in every step it runs.
     max_adds: int = 10_000
-    # Questions asked in one step: no table answers ten thousand at once, and events that
-    # multiply, each asking, would otherwise keep bots (or people) busy for minutes.
-    max_questions: int = 10_000
+    # Questions asked in one step: no table answers a thousand at once; events that
+    # multiply, each asking, would otherwise keep bots (or people) busy for minutes, and
+    # a step runs again from its start for each answer, so its cost grows with the square
+    # of its questions (10,000 questions in a deep recursion took a sim 20 s a step).
+    max_questions: int = 1_000
     # Messages sent in one step, for the same reason (a million printed take a minute).
     max_messages: int = 10_000
     # Rounds of one update phase: alters that request alters run in a further round, and
@@ -353,7 +355,7 @@ class Runtime:
                 at_entry,
             )
         raise LimitExceeded(
-            f"one handler ran more than {self.max_ops} rule calls and list steps",
+            f"one handler ran more than {self.max_ops} rule calls, list steps and dice",
             "a rule probably runs without end",
             at_entry,
         )
