@@ -46,7 +46,7 @@ EXPECTED = [
     (2, BILLION, "1000000000 d6;"),
     (3, BILLION, "(x)d6.roll"),
     (4, DEPTH, "xs.foreach(@(x : integer) { again(xs); });"),
-    (5, "one handler ran more than 1000000 rule calls and list steps", "xs.foreach(@(y"),
+    (5, "one handler ran more than 1000000 rule calls, list steps and dice", "xs.foreach(@(y"),
     (6, "a list of more than 1000000 elements", "xs.addAll(xs), times"),
     (7, "division by zero", "a / b;"),
     (8, "remainder by zero", "7 % zero"),
@@ -543,3 +543,85 @@ def test_scheduling_up_to_the_limit_is_allowed() -> None:
     assert session.errors == []
     assert session.steps == 2  # the loop's step, then the step of its 10,000 events
     assert session.pending() == 2  # the two events of the section wait
+
+
+ROLLING = """\
+section rolling {
+ function pool(n : integer) : integer { result = (10000d6).roll + rolling.pool(n + 1); }
+ rule roll { GM.message("" + rolling.pool(0)); }
+ go = { ticks = 0; priority = 0; handler = @{ rolling.roll; }; }:Event;
+ later = { ticks = 1; priority = 0; handler = @{ GM.message("still here"); }; }:Event;
+}
+"""
+
+
+def test_dice_rolled_count_against_the_operations_limit() -> None:
+    # A runaway recursion that rolls 10,000 dice a call: the dice are counted, so it
+    # ends at the operations limit after about a hundred calls (10,000 deep, it took a
+    # sim half a minute a step), not at the nesting limit.
+    result = check_text(ROLLING, "rolling.lore")
+    assert result.ok, [d.render() for d in result.diagnostics]
+    transcript = Transcript()
+    session = Session(
+        compile_program(result), 0, Participants({"GM": Scripted([])}), Limits(), transcript
+    )
+    assert session.run() == "no-events"
+    errors = [r for r in transcript.records if r["kind"] == "error"]
+    assert [(r["tick"], r["message"], r["where"]) for r in errors] == [
+        (
+            0,
+            "one handler ran more than 1000000 rule calls, list steps and dice",
+            "rolling.lore:2:50",
+        )
+    ]
+    assert any(r.get("text") == "still here" for r in transcript.records)
+
+
+def test_dice_within_the_operations_limit_are_rolled() -> None:
+    # 99 pools of 10,000 dice: 990,000 dice, under the limit with the calls around them.
+    text = ROLLING.replace("+ rolling.pool(n + 1)", "").replace(
+        'GM.message("" + rolling.pool(0));',
+        "total = 0; for (i in 1,...,99) { total = total + rolling.pool(i); }"
+        ' GM.message("" + total);',
+    )
+    result = check_text(text, "rolling.lore")
+    assert result.ok, [d.render() for d in result.diagnostics]
+    transcript = Transcript()
+    session = Session(
+        compile_program(result), 0, Participants({"GM": Scripted([])}), Limits(), transcript
+    )
+    assert session.run() == "no-events"
+    assert not [r for r in transcript.records if r["kind"] == "error"]
+    told = [r["text"] for r in transcript.records if r["kind"] == "message"]
+    assert told[1:] == ["still here"]
+    assert 99 * 10_000 <= int(told[0]) <= 99 * 60_000
+
+
+DEEP_ASKING = """\
+section deep {
+ enum Choice { one{ caption = "one"; } two{ caption = "two"; } }
+ rule ask {
+  q = GM.query("pick", { pick = Choice.input; });
+  deep.ask;
+ }
+ go = { ticks = 0; priority = 0; handler = @{ deep.ask; }; }:Event;
+ later = { ticks = 1; priority = 0; handler = @{ GM.message("still here"); }; }:Event;
+}
+"""
+
+
+def test_a_recursion_that_asks_ends_at_the_default_questions_limit() -> None:
+    # The fuzzing campaign's shape: a step that asks in a recursion without end. Each
+    # answer runs the step again from its start, so its cost is the square of its
+    # questions: the default limit (1,000) ends it, not the nesting limit (10,000).
+    result = check_text(DEEP_ASKING, "deep.lore")
+    assert result.ok, [d.render() for d in result.diagnostics]
+    transcript = Transcript()
+    session = Session(compile_program(result), 0, Participants({"GM": Bot()}), Limits(), transcript)
+    assert session.run() == "no-events"
+    errors = [r for r in transcript.records if r["kind"] == "error"]
+    assert [(r["tick"], r["message"]) for r in errors] == [
+        (0, "more than 1000 questions in one step")
+    ]
+    assert [r["kind"] for r in transcript.records].count("query") == 1000
+    assert any(r.get("text") == "still here" for r in transcript.records)

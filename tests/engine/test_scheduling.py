@@ -126,6 +126,68 @@ def test_an_event_in_the_past_is_refused_either_way() -> None:
     assert run(in_place + later) == run(built + later) == (["Bob runs at 5[sec]"], [refused])
 
 
+def test_priorities_order_the_events_of_one_time_over_their_whole_range() -> None:
+    top, bottom = (1 << 63) - 1, -(1 << 63)
+    body = start(
+        f"schedule.add({{ ticks = 4; priority = {top}; handler = @{{ bob.act; }}; }}:Event);"
+        f"p = 0 - {top} - 1;"  # the lowest, from a variable: the engine's schedule.add
+        "schedule.add({ ticks = 4; priority = p; handler = @{ ann.act; }; }:Event);"
+        "schedule.add({ ticks = 3; priority = p + 1; handler = @{ bob.act; }; }:Event);"
+        "schedule.add({ ticks = 3; priority = -1; handler = @{ ann.act; }; }:Event);"
+    )
+    assert bottom == -top - 1
+    expected = [
+        "Bob runs at 3[sec]",
+        "Ann acts at 3[sec]",
+        "Ann acts at 4[sec]",
+        "Bob runs at 4[sec]",
+    ]
+    assert run(body) == (expected, [])
+
+
+@pytest.mark.parametrize("priority", ["9223372036854775808", "0 - 9223372036854775809"])
+def test_a_priority_past_64_bits_is_refused_either_way(priority: str) -> None:
+    in_place = start(
+        f"p = {priority};"
+        "schedule.add({ ticks = 1; priority = p; handler = @{ ann.act; }; }:Event);"
+    )
+    built = start(
+        f"e = {{ ticks = 1; priority = {priority}; handler = @{{ ann.act; }}; }}:Event;"
+        "schedule.add(e);"
+    )
+    constant = start(
+        f"schedule.add({{ ticks = 1; priority = {priority}; handler = @{{ ann.act; }}; }}:Event);"
+    )
+    later = " later = { ticks = 5; priority = 0; handler = @{ bob.act; }; }:Event;\n"
+    told, errors = run(in_place + later)
+    assert told == ["Bob runs at 5[sec]"]
+    assert len(errors) == 1 and "priority must be between -2^63 and 2^63-1" in errors[0]
+    assert run(built + later) == run(constant + later) == (told, errors)
+
+
+def test_a_time_read_in_one_step_keeps_its_value_in_later_steps() -> None:
+    # Steps of one event give the clock's quantity its new time in place when nothing
+    # else holds it: a time a rule kept (in a member, in a closure) must not move on.
+    body = (
+        " form Log {\n  times : list<unit[sec]>;\n"
+        "  alter keep(ts : list<unit[sec]>) { self.times := times.addAll(ts); }\n }\n"
+        " log = { times = {1[hour]}; }:Log;\n"
+        " rule tick {\n  now = schedule.current;\n  log.keep(now);\n"
+        "  schedule.add({ ticks = schedule.current + 1[sec]; priority = 0;"
+        ' handler = @{ GM.message("was " + now + ", kept " + log.times); }; }:Event);\n'
+        " }\n"
+        + start("tick;")
+        + " again = { ticks = 5; priority = 0; handler = @{ tick; }; }:Event;\n"
+    )
+    assert run(body) == (
+        [
+            "was 0[sec], kept {1[hour], 0[sec]}",
+            "was 5[sec], kept {1[hour], 0[sec], 5[sec]}",
+        ],
+        [],
+    )
+
+
 def test_a_rule_that_reschedules_itself_runs_until_the_limit() -> None:
     body = (
         " form Clock {\n"

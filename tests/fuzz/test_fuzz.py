@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+from lore.engine.participants import Bot, Participants
 from lore.engine.session import Limits as SessionLimits
 from lore.engine.session import Session
 from lore.runtime.compiler import compile_program
@@ -137,3 +138,28 @@ def test_a_flood_of_scheduled_events_is_stopped_at_the_handler() -> None:
         ("one handler scheduled more than 10000 events", "flooding.lore:11:219")
     ] * 10
     assert session.pending() == 1  # the next r0: nothing r1 scheduled waits
+
+
+# Two more programs of the campaign, kept as drawn. rolling.lore: a recursion without end
+# that rolls 10,000 dice a call took over a minute a step (the 10,000-deep nesting limit
+# let it roll 50 million dice); each die now counts as an operation. asking.lore: a
+# recursion that asks at each call; each answer runs the step again from its start, so
+# the 10,000 questions a step could ask cost their square (20 s a step); a step may now
+# ask 1,000.
+SLOW = [
+    ("rolling", "one handler ran more than 1000000 rule calls, list steps and dice", "13:38"),
+    ("asking", "more than 1000 questions in one step", "14:458"),
+]
+
+
+@pytest.mark.parametrize(("name", "message", "where"), SLOW)
+def test_the_campaigns_slow_programs_end_at_a_limit(name: str, message: str, where: str) -> None:
+    path = Path(__file__).parent / "cases" / f"{name}.lore"
+    result = check_text(path.read_text(encoding="utf-8"), f"{name}.lore")
+    assert result.ok, [d.render() for d in result.diagnostics]
+    participants = Participants({"GM": Bot()})
+    session = Session(compile_program(result), 3, participants, SessionLimits(max_steps=20))
+    assert session.run() == "no-events"
+    assert [(e.message, e.location()) for e in session.errors] == [
+        (message, f"{name}.lore:{where}")
+    ]

@@ -115,7 +115,7 @@ def test_quadratic_list_work_is_stopped_by_the_operations_limit() -> None:
     # Each contains compares 65,536 elements: the work is counted by its size, so the
     # handler passes the limit after a few hundred steps, not 4 * 10^9 comparisons.
     assert gm_messages(QUADRATIC) == [
-        "error: one handler ran more than 1000000 rule calls and list steps"
+        "error: one handler ran more than 1000000 rule calls, list steps and dice"
     ]
 
 

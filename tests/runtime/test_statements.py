@@ -81,5 +81,5 @@ section t {
 
 def test_each_step_of_a_loop_counts_against_the_operations_limit() -> None:
     assert gm_messages(ENDLESS, Limits(max_ops=5_000)) == [
-        "error: one handler ran more than 5000 rule calls and list steps"
+        "error: one handler ran more than 5000 rule calls, list steps and dice"
     ]

@@ -107,7 +107,7 @@ def record_command(rt: Runtime, made: LoreObject) -> None:
 def copy_roll(rt: Runtime, made: LoreObject, **changes: Any) -> LoreObject:
     values = dict(made.values)
     values.update(changes)
-    return LoreObject(made.form, values, next(rt.session.oids))
+    return LoreObject(made.form, values, rt.session.new_oid())
 
 
 def with_text(rt: Runtime, made: LoreObject, text: Any) -> LoreObject:

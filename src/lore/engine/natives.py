@@ -249,7 +249,7 @@ def ask_key(rt: Runtime, key: Any, query: Query, spec: Any = None) -> LoreObject
     known = session.step_answers.get(key)
     if known is not None:
         filled = fill(query, spec, known, place_check(session))
-        filled.oid = next(session.oids)
+        filled.oid = session.new_oid()
         return filled
     if query.id in session.open:
         rt.suspended = True
@@ -294,7 +294,7 @@ def ask_key(rt: Runtime, key: Any, query: Query, spec: Any = None) -> LoreObject
     except Refusal as refusal:
         raise Stop("error", str(refusal)) from None
     record_answer(session, query, key, answer)
-    filled.oid = next(session.oids)
+    filled.oid = session.new_oid()
     return filled
 
 

@@ -70,7 +70,7 @@ def system_odds(rt: Runtime, system: LoreObject, command: Any) -> LoreObject:
         "text": table(found),
         HIDDEN: found,
     }
-    return LoreObject(rt.session.program.form_by_name["Odds"], values, next(rt.session.oids))
+    return LoreObject(rt.session.program.form_by_name["Odds"], values, rt.session.new_oid())
 
 
 def table(found: Odds) -> str:

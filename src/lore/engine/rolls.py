@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from lore.runtime.dice import MAX_DICE, Dice
 from lore.runtime.errors import LimitExceeded, RuleError
+from lore.runtime.lists import work
 from lore.runtime.values import LoreObject, show
 
 if TYPE_CHECKING:
@@ -63,6 +64,7 @@ def roll(rt: Runtime, who: str, seat: str, dice: Any) -> LoreObject:
         raise RuleError(f'roll takes dice (3d6) or a dice command ("2D6+3>=10"), not {show(dice)}')
     faces: list[int] = []
     kinds: list[int] = []  # each die's sides, negative for a die that is subtracted
+    work(rt, dice.count())  # each die counts as an operation of the handler
     for count, sides in dice.groups:
         for _ in range(abs(count)):
             faces.append(rt.roll(sides))
@@ -91,7 +93,7 @@ def make_roll(
         "fumble": False,
         "secret": False,
     }
-    return LoreObject(rt.session.program.form_by_name["Roll"], values, next(rt.session.oids))
+    return LoreObject(rt.session.program.form_by_name["Roll"], values, rt.session.new_oid())
 
 
 def record(rt: Runtime, made: LoreObject, how: str, extra: dict[str, Any] | None = None) -> None:

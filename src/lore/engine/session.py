@@ -23,6 +23,7 @@ import math
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from sys import getrefcount
 from types import CodeType, TracebackType
 from typing import Any
 
@@ -71,11 +72,23 @@ CHOICES_SALT = 0x5DEECE66D  # sets the bots' random stream apart from the dice
 ALTERS_SALT = 0xA17E5  # and the streams of the alters' questions apart from the handlers'
 FIRST = GROUP - 1  # step & FIRST: a step's place in its group (see Runtime.word)
 PAUSE_AT = 64  # steps of this many events or more run with the cyclic collector paused
+# The references to the clock's quantity (``schedule.current``) when the session holds it
+# alone: the schedule's ``ticks``, ``Runtime.now``, the step's local and getrefcount's
+# argument. A step of one event then gives it its new time in place rather than making a
+# new quantity each step (no rule can tell: none holds the old one).
+HELD_NOW = 4
+set_value: Callable[[Quantity, int], None] = vars(Quantity)["value"].__set__  # its slot
+# A step's (ticks, priority) as the queue keys it: one whole number, ticks * 2^64 + priority
+# + 2^63, ordered as the pairs are (a heap of numbers is far quicker than one of pairs).
+# Priorities are whole numbers of 64 bits, checked where events are added.
+KEY_SHIFT = 64
+BIAS = 1 << 63
+LOW = (1 << KEY_SHIFT) - 1
 
 
 @dataclass(frozen=True)
 class Limits:
-    max_ops: int = 1_000_000  # rule calls and list steps of one handler
+    max_ops: int = 1_000_000  # rule calls, list steps and dice of one handler
     # Nested calls of rules, functions and lambdas in one handler: a resource limit (each
     # takes a few Python frames) far above what rules that end need.
     max_depth: int = 10_000
@@ -91,9 +104,11 @@ class Limits:
     # that each schedule and call others, would otherwise add a million (seconds of work)
     # before the waiting limit sees them, and do it again in every step it runs.
     max_adds: int = 10_000
-    # Questions asked in one step: no table answers ten thousand at once, and events that
-    # multiply, each asking, would otherwise keep bots (or people) busy for minutes.
-    max_questions: int = 10_000
+    # Questions asked in one step: no table answers a thousand at once; events that
+    # multiply, each asking, would otherwise keep bots (or people) busy for minutes, and
+    # a step runs again from its start for each answer, so its cost grows with the square
+    # of its questions (10,000 questions in a deep recursion took a sim 20 s a step).
+    max_questions: int = 1_000
     # Messages sent in one step, for the same reason (a million printed take a minute).
     max_messages: int = 10_000
     # Rounds of one update phase: alters that request alters run in a further round, and
@@ -284,6 +299,8 @@ class Runtime:
             raise RuleError(
                 f"cannot schedule an event in the past (at {ticks}, now is {self.tick})"
             )
+        if not -BIAS <= priority < BIAS:
+            raise priority_error(priority)
         self.adds.append((ticks, priority, fn, arg))
         if len(self.adds) > self.max_adds:
             self.too_many_adds()
@@ -296,14 +313,15 @@ class Runtime:
             raise LimitExceeded(f"more than {MAX_LIST} events wait: too many to list")
         event = session.program.form_by_name["Event"]
         found = []
-        for ticks, priority in sorted(session.buckets):
-            for _, fn, arg in session.buckets[(ticks, priority)]:
+        for key in sorted(session.buckets):
+            ticks, priority = key_parts(key)
+            for _, fn, arg in session.buckets[key]:
                 values = {
                     "ticks": Quantity(ticks, "sec", session.time),
                     "priority": priority,
                     "handler": Closure(run_entry, (fn, arg), 0),
                 }
-                found.append(LoreObject(event, values, next(session.oids)))
+                found.append(LoreObject(event, values, session.new_oid()))
         return tuple(found)
 
     @property
@@ -337,7 +355,7 @@ class Runtime:
                 at_entry,
             )
         raise LimitExceeded(
-            f"one handler ran more than {self.max_ops} rule calls and list steps",
+            f"one handler ran more than {self.max_ops} rule calls, list steps and dice",
             "a rule probably runs without end",
             at_entry,
         )
@@ -359,7 +377,9 @@ class Runtime:
 
     def new(self, form: FormInfo, values: dict[str, Any]) -> LoreObject:
         session = self.session
-        obj = LoreObject(form, values, next(session.oids))
+        oid = session.next_oid
+        session.next_oid = oid + 1
+        obj = LoreObject(form, values, oid)
         defaults = session._defaults.get(form)
         if defaults is None:
             defaults = session.defaults(form)
@@ -371,7 +391,7 @@ class Runtime:
         return obj
 
     def anon(self, values: dict[str, Any]) -> LoreObject:
-        return LoreObject(None, values, next(self.session.oids))
+        return LoreObject(None, values, self.session.new_oid())
 
     def method(self, obj: Any, name: str, *args: Any) -> Any:
         return _fixed(rule_of(obj, name), self, obj, args)
@@ -454,6 +474,18 @@ def _fixed(code: Callable[..., Any], rt: Runtime, first: Any, args: tuple[Any, .
     return code(rt, first, *args)
 
 
+def key_parts(key: int) -> tuple[int, int]:
+    """The (ticks, priority) of a step's key in the queue (see ``KEY_SHIFT``)."""
+    return key >> KEY_SHIFT, (key & LOW) - BIAS
+
+
+def priority_error(priority: int) -> RuleError:
+    return RuleError(
+        f"an event's priority must be between -2^63 and 2^63-1, not {priority}",
+        "priorities only order the events of one time: small numbers do",
+    )
+
+
 class GivenDice(Runtime):
     """A runtime whose dice come from a given source (``lore.dice.FixedSource`` in a
     test: the faces in the order the rules roll them) instead of the seed's streams."""
@@ -523,10 +555,10 @@ class Session:
         # The events waiting: the (ticks, priority) of each step in a heap, and each
         # step's events in seq order (seqs only grow, so appending keeps the order).
         # An event is (seq, fn, arg): its handler runs as fn(rt, arg).
-        self.keys: list[tuple[int, int]] = []
-        self.buckets: dict[tuple[int, int], list[Entry]] = {}
+        self.keys: list[int] = []  # each step's (ticks, priority) as one number: step_key
+        self.buckets: dict[int, list[Entry]] = {}
         self.seqs = itertools.count()
-        self.oids = itertools.count(1)
+        self.next_oid = 1  # the id of the next object made
         self.ticks = 0
         self.priority = 0
         self.steps = 0
@@ -638,13 +670,21 @@ class Session:
         self.push(*natives.event_parts(self, event))
 
     def push(self, ticks: int, priority: int, fn: Any, arg: Any) -> None:
-        key = (ticks, priority)
+        if not -BIAS <= priority < BIAS:
+            raise priority_error(priority)
+        key = (ticks << KEY_SHIFT) + priority + BIAS
         bucket = self.buckets.get(key)
         if bucket is None:
             bucket = self.buckets[key] = []
             heapq.heappush(self.keys, key)
         bucket.append((next(self.seqs), fn, arg))
         self.queued += 1
+
+    def new_oid(self) -> int:
+        """The id of an object made now."""
+        oid = self.next_oid
+        self.next_oid = oid + 1
+        return oid
 
     def pending(self) -> int:
         """How many events wait (not counting a step that waits for answers)."""
@@ -685,7 +725,7 @@ class Session:
                     break
                 if self.steps >= max_steps:
                     return self.end("stopped", "max-steps")
-                if keys[0][0] > max_ticks:
+                if keys[0] >> KEY_SHIFT > max_ticks:
                     return self.end("stopped", "max-ticks")
                 self.singles(max_steps, max_ticks)
                 if self.outcome is not None and self.waiting is None:
@@ -719,35 +759,35 @@ class Session:
             self.begin(key, self.buckets.pop(key))
             return
         # Run again: its objects get the ids they got the first time.
-        self.oids = itertools.count(self.step_oid)
+        self.next_oid = self.step_oid
         self.waiting = None
         self.run_step(entries)
 
-    def begin(self, key: tuple[int, int], entries: list[Entry]) -> None:
+    def begin(self, key: int, entries: list[Entry]) -> None:
         """Run the step of ``key`` (its events just taken from the queue)."""
         if self.opened(key, entries):
             self.run_step(entries)
 
-    def opened(self, key: tuple[int, int], entries: list[Entry]) -> bool:
+    def opened(self, key: int, entries: list[Entry]) -> bool:
         """Start the step of ``key``, with ``entries`` just taken from the queue: its time,
         its count; whether it runs (not when it is one too many at one time)."""
         self.queued -= len(entries)
-        ticks = key[0]
+        ticks, priority = key_parts(key)
         self.at_once = self.at_once + 1 if ticks == self.ticks and self.steps else 1
-        self.ticks, self.priority = key
+        self.ticks, self.priority = ticks, priority
         self.steps += 1
         # The time of the step (what schedule.current and schedule.ticks read).
         rt = self.rt
         now = rt.now = Quantity(ticks, "sec", self.time)
         clock = rt.schedule.values  # type: ignore[union-attr]
         clock["ticks"] = now
-        clock["priority"] = key[1]
+        clock["priority"] = priority
         rt.tick = ticks
         if self.step_answers or self.asked or self.told or self.open:
             # What the last step asked and was answered (made anew only when it was not
             # empty: most steps ask nothing).
             self.step_answers, self.asked, self.told, self.open = {}, set(), set(), {}
-        self.step_oid = self.oids.__reduce__()[1][0]  # type: ignore[assignment]
+        self.step_oid = self.next_oid
         rt.max_adds = self.limits.max_adds  # a step of one event (fire sets it per handler)
         if self.at_once > self.limits.max_steps_at_once:
             self.drop_runaway(entries)
@@ -773,26 +813,50 @@ class Session:
     def singles(self, max_steps: float, max_ticks: float) -> None:
         """Run the next steps, while the run goes on (no answer awaited, no limit or
         outcome reached, no stop asked for). A step of one event (most steps of a session)
-        is run right here, as ``begin`` and ``fire`` would: it pays only for what it uses
-        (the step opened, its handler, the update when an alter was requested, the
-        queueing of what it added). Other steps return after ``begin``."""
+        is run right here, as ``begin``, ``fire`` and ``update`` would: it pays only for
+        what it uses (the step opened, its handler, its one alter when it requested one,
+        the queueing of what it added). Other steps return after ``begin``, and so does
+        a step after one that asked or told something (``opened`` clears what it kept)."""
         rt = self.rt
         keys, buckets, seqs = self.keys, self.buckets, self.seqs
         limits = self.limits
+        max_events, max_at_once = limits.max_events, limits.max_steps_at_once
         heappop, heappush = heapq.heappop, heapq.heappush
-        opened = self.opened
+        clock = rt.schedule.values  # type: ignore[union-attr]
+        time = self.time
+        adds = rt.adds
+        rt.max_adds = limits.max_adds  # what opened sets (only fire changes it)
+        # The first key past max_ticks (keys[0] >> KEY_SHIFT > max_ticks, without a shift).
+        end = max_ticks if max_ticks == math.inf else (int(max_ticks) + 1) << KEY_SHIFT
+        if self.step_answers or self.asked or self.told or self.open:
+            key = heappop(keys)  # the last step asked or told: ``opened`` clears that
+            self.begin(key, buckets.pop(key))
+            return
         while True:
             key = heappop(keys)
             entries = buckets.pop(key)
-            if len(entries) != 1:
+            if len(entries) != 1 or rt.counts is not None:
                 self.begin(key, entries)
                 return
-            if not opened(key, entries):
+            # ``opened`` written out (``rt.counts`` is None: the last step asked nothing).
+            ticks = key >> KEY_SHIFT
+            priority = (key & LOW) - BIAS
+            self.queued -= 1
+            self.at_once = self.at_once + 1 if ticks == self.ticks and self.steps else 1
+            self.ticks = rt.tick = ticks
+            self.priority = clock["priority"] = priority
+            self.steps += 1
+            now = rt.now
+            if getrefcount(now) == HELD_NOW and clock["ticks"] is now:
+                set_value(now, ticks)  # held by nothing else: the same object, moved on
+            else:
+                clock["ticks"] = rt.now = Quantity(ticks, "sec", time)
+            self.step_oid = self.next_oid
+            if self.at_once > max_at_once:
+                self.drop_runaway(entries)
                 return
             rt.block = None
-            rt.counts = None
             self.step_size = 1
-            adds = rt.adds
             seq, fn, arg = entries[0]
             rt.seq = seq
             rt.index = 0
@@ -803,14 +867,34 @@ class Session:
                     fn(rt, arg)
                 except Suspend:
                     rt.depth = 0
-                    if len(adds) + self.queued > limits.max_events:
+                    if len(adds) + self.queued > max_events:
                         self.too_many(entries)
                     self.wait_for_answers(entries)
                     return
-                if len(adds) + self.queued > limits.max_events:
+                if len(adds) + self.queued > max_events:
                     self.too_many(entries)
-                if rt.requests:
-                    self.update()
+                requests = rt.requests
+                if requests:
+                    if len(requests) != 1 or self.hooks:
+                        self.update()
+                    else:  # alter_one written out, to its common end
+                        target, values = requests.popitem()
+                        obj, alter = target
+                        form = obj.form
+                        rt.alter_index = 0
+                        rt.index = 1  # the place after the step's one handler
+                        rt.state = None
+                        rt.ops = 0
+                        run = form.vtable.get(alter) or form.resolve()[alter]  # type: ignore[union-attr]
+                        modifications = run(rt, obj, tuple(values))
+                        rt.alter_index = None
+                        if requests or "location" in modifications:
+                            self.altered_one(target, modifications)
+                        else:
+                            obj.values.update(modifications)
+                            names = obj.altered
+                            if names is None or alter not in names:
+                                self.note_altered((target,))
                 if rt.created or rt.removing:
                     happenings.after_step(self)
             except BaseException as error:
@@ -818,7 +902,7 @@ class Session:
                 return
             if len(adds) == 1:  # self.push written out
                 ticks, priority, fn, arg = adds.pop()
-                key = (ticks, priority)
+                key = (ticks << KEY_SHIFT) + priority + BIAS
                 bucket = buckets.get(key)
                 if bucket is None:
                     buckets[key] = [(next(seqs), fn, arg)]
@@ -830,7 +914,7 @@ class Session:
                 self.queue(adds)
             if not keys or self.outcome is not None or self.stop_requested:
                 return
-            if self.steps >= max_steps or keys[0][0] > max_ticks:
+            if self.steps >= max_steps or keys[0] >= end:
                 return
 
     def fire(self, entries: list[Entry]) -> None:
@@ -924,19 +1008,21 @@ class Session:
         of the reversed list, so that a big step does not hold them all and all the
         entries they become at once."""
         buckets, keys, seqs = self.buckets, self.keys, self.seqs
-        last: tuple[int, int] | None = None
+        last_ticks: int | None = None
+        last_priority = 0
         bucket: list[Entry] = []
         self.queued += len(adds)
         adds.reverse()
         pop = adds.pop
         while adds:
             ticks, priority, fn, arg = pop()
-            if last is None or ticks != last[0] or priority != last[1]:
-                last = (ticks, priority)
-                found = buckets.get(last)
+            if ticks != last_ticks or priority != last_priority:
+                last_ticks, last_priority = ticks, priority
+                key = (ticks << KEY_SHIFT) + priority + BIAS
+                found = buckets.get(key)
                 if found is None:
-                    found = buckets[last] = []
-                    heapq.heappush(keys, last)
+                    found = buckets[key] = []
+                    heapq.heappush(keys, key)
                 bucket = found
             bucket.append((next(seqs), fn, arg))
 
@@ -996,9 +1082,14 @@ class Session:
             rt.requests = {}
             self.rounds(requests)
             return
-        # One alter (most steps): run at once, and applied at once when it requests no
-        # further alter. ``requests`` stays the runtime's (emptied): what the alter
-        # requests goes in it. (A step that goes wrong clears ``alter_index``.)
+        self.alter_one(requests)
+
+    def alter_one(self, requests: dict[tuple[LoreObject, str], Any]) -> None:
+        """The update of a step that requested one alter (most steps), with no hooks: it
+        runs at once, and applies at once when it requests no further alter.
+        ``requests`` stays the runtime's (emptied): what the alter requests goes in it.
+        (A step that goes wrong clears ``alter_index``.)"""
+        rt = self.rt
         key, values = requests.popitem()
         obj, alter = key
         form = obj.form
@@ -1009,6 +1100,14 @@ class Session:
         rt.ops = 0
         modifications = (form.vtable.get(alter) or form.resolve()[alter])(rt, obj, tuple(values))
         rt.alter_index = None
+        self.altered_one(key, modifications)
+
+    def altered_one(self, key: tuple[LoreObject, str], modifications: dict[str, Any]) -> None:
+        """After the one alter of ``alter_one`` ran: its modifications, applied now when
+        it requested no further alter (those left in ``rt.requests``)."""
+        rt = self.rt
+        requests = rt.requests
+        obj, alter = key
         if requests:
             rt.requests = {}
             self.rounds(requests, {key: modifications})

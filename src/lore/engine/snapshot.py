@@ -63,8 +63,10 @@ OBJECT_SLOTS = tuple(
     name for name in LoreObject.__slots__ if name not in ("form", "label", "oid", "values")
 )
 # 2: a step's first dice come from a hash shared by 64 steps (a snapshot of version 1
-# would roll other dice from its counters).
-VERSION = 2
+# would roll other dice from its counters). 3: the next object id is a plain number
+# (``next_oid``), not a counter named ``oids``, and the queue keys each step's (ticks,
+# priority) as one number.
+VERSION = 3
 MAX_DEPTH = 400  # nesting of values (lists in lists ...) a snapshot may hold
 INT64 = (-(1 << 63), (1 << 63) - 1)
 
@@ -508,10 +510,14 @@ def _restore_into(session: Session, decoded: dict[str, Any]) -> None:
 def describe_queue(session: Session, limit: int = 200) -> list[str]:
     """The events waiting, in the order they will run, one line each for people: when,
     and which rule or lambda runs (of which object)."""
+    from lore.engine.session import key_parts
+
     names = session.program.function_names
     lines: list[str] = []
     entries = [((session.ticks, session.priority), e) for e in session.waiting or ()]
-    entries += [(key, entry) for key in sorted(session.buckets) for entry in session.buckets[key]]
+    entries += [
+        (key_parts(key), entry) for key in sorted(session.buckets) for entry in session.buckets[key]
+    ]
     waiting = len(session.waiting or ())
     for number, ((ticks, priority), (_, fn, arg)) in enumerate(entries[:limit]):
         name = str(names.get(fn) or native_name(fn) or getattr(fn, "__qualname__", "?"))

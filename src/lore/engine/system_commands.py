@@ -146,7 +146,7 @@ def roll_in_rules(rt: Runtime, who: str, seat: str, line: str) -> LoreObject | N
     values = dict(made.values)
     values.update(by=who, seat=seat, command=matched.command)
     values["secret"] = bool(values.get("secret")) or matched.secret
-    return LoreObject(made.form, values, next(rt.session.oids))
+    return LoreObject(made.form, values, rt.session.new_oid())
 
 
 # ------------------------------------------------------------ in the chat

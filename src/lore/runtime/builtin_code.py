@@ -88,7 +88,7 @@ NUMBER_CODE = {
 }
 
 DICE_CODE = {
-    "roll": "{t}.roll(rt.random)",
+    "roll": "_dice_roll({t}, rt)",
     "min": "{t}.min()",
     "max": "{t}.max()",
     "mean": "{t}.mean()",

@@ -1093,9 +1093,9 @@ class Emitter:
 
     def request_own(self, alter: str, value: str, span: Span) -> str:
         """Request ``self``'s alter ``alter`` with ``value``; emits statements only."""
-        held, values = self.temp(), self.temp()
-        key = f"(self, {alter!r})"
+        held, values, key = self.temp(), self.temp(), self.temp()
         self.emit(f"{held} = {value}", span)
+        self.emit(f"{key} = (self, {alter!r})", span)
         self.emit(f"{values} = rt.requests.get({key})", span)
         self.emit(f"if {values} is None: rt.requests[{key}] = [{held}]", span)
         self.emit(f"else: {values}.append({held})", span)
@@ -1135,8 +1135,8 @@ class Emitter:
             held = self.temp()
             self.emit(f"{held} = _handler_call({self.expr(handler)})", handler.span)
             fn, arg = f"{held}[0]", f"{held}[1]"
-        if later:
-            # Now or later by a constant: it cannot be in the past, no need to look. The
+        if later and _small_whole(priority):
+            # Now or later by a constant, at a constant priority: nothing to look at. The
             # handler may schedule so many (Runtime.max_adds): counted here, at the place.
             self.emit(f"rt.adds.append(({ticks}, {priority}, {fn}, {arg}))", span)
             self.emit("if len(rt.adds) > rt.max_adds: rt.too_many_adds()", span)
@@ -1394,6 +1394,15 @@ def compile_program(result: CheckResult) -> CompiledProgram:
     """Compile a checked program (it must have no errors)."""
     with deeper(), collector_paused():
         return Compiler(result).compile()
+
+
+def _small_whole(code: str) -> bool:
+    """Whether ``code`` is a whole number the queue takes as a priority (64 bits)."""
+    try:
+        value = int(code.strip("()"))
+    except ValueError:
+        return False
+    return -(1 << 63) <= value < 1 << 63
 
 
 def _is_prelude(symbol: Symbol) -> bool:

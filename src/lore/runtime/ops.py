@@ -13,7 +13,7 @@ from typing import Any
 from lore.runtime.dice import Dice
 from lore.runtime.errors import LimitExceeded, RuleError, bounded_whole
 from lore.runtime.lists import MAX_LIST as MAX_LIST
-from lore.runtime.lists import MAX_TEXT
+from lore.runtime.lists import MAX_TEXT, work
 from lore.runtime.quantity import Quantity, round_half_up
 from lore.runtime.values import (
     EnumValue,
@@ -125,6 +125,15 @@ def ticks_of(value: Any) -> int:
 
 
 # ------------------------------------------------------------ numbers
+
+
+def dice_roll(dice: Dice, rt: Any) -> int:
+    """``dice.roll``: each die past the first counts as an operation of the handler, so a
+    rule that rolls 10,000 dice in a runaway recursion meets the limit soon."""
+    count = dice.count()
+    if count > 1:
+        work(rt, count - 1)
+    return dice.roll(rt.random)
 
 
 def int_mul(a: int, b: int) -> int:
