@@ -200,13 +200,13 @@ def ask(rt: Runtime, to: str, title: Any, spec: Any, actor: str = "") -> LoreObj
         kept = session.step_filled.get(key)
         if kept is not None and kept[0] is known and isinstance(spec, LoreObject):
             filled = LoreObject(None, {**spec.values, **kept[1]}, 0)
-            filled.oid = next(session.oids)
+            filled.oid = session.new_oid()
             return filled
     objects = visible_to(session, to)
     try:
         if known is not None:
             filled = fill_answered(show(title), spec, known, objects, place_check(session))
-            filled.oid = next(session.oids)
+            filled.oid = session.new_oid()
             return filled
         query = make_query(to, show(title), spec, objects, id=query_id(key), actor=actor)
     except AnswerError as error:
