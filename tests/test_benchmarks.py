@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from benchmarks import engine, memory, sessions, startup
+from benchmarks import answers, engine, memory, sessions, startup
 
 
 def test_engine_benchmark_reports_both_shapes(capsys: pytest.CaptureFixture[str]) -> None:
@@ -50,3 +50,13 @@ def test_memory_benchmark_compares_retained_memory(capsys: pytest.CaptureFixture
     figures = json.loads(capsys.readouterr().out)
     assert set(figures["retained_bytes"]) == {"10", "50"}
     assert figures["ratio"] > 0
+
+
+def test_answers_benchmark_times_the_table_the_engine_and_the_baseline(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert answers.main(["--tables", "3", "--answers", "30", "--repeat", "1", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert (figures["tables"], figures["answers"]) == (3, 30)
+    assert figures["table_us"] > 0 and figures["engine_us"] > 0 and figures["bare_us"] > 0
+    assert figures["table_ratio"] == pytest.approx(figures["table_us"] / figures["bare_us"])

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from lore.engine import command_rolls, happenings, map_queries, odds_values, rolls, world_natives
 from lore.engine.participants import Pending, Refusal
-from lore.engine.queries import AnswerError, Query, fill, make_query, plain
+from lore.engine.queries import AnswerError, Query, fill, fill_answered, make_query, plain
 from lore.engine.saves import Answer
 from lore.runtime.errors import LimitExceeded, RuleError
 from lore.runtime.ops import handler_call, ticks_of
@@ -143,13 +143,17 @@ def after_values(session: Session) -> None:
 def recipient(obj: LoreObject) -> str:
     """Who is told or asked for an object: its player, or the GM."""
     player = obj.values.get("player")
+    if type(player) is TypedString:  # a jid, most often
+        return player.text or "GM"
     if isinstance(player, TypedString | str) and str(player):
         return str(player)
     return "GM"
 
 
 def tell(rt: Runtime, to: str, text: Any) -> None:
-    if isinstance(text, TypedString) and text.kind == "html":
+    if type(text) is str:
+        fmt = "text"
+    elif isinstance(text, TypedString) and text.kind == "html":
         fmt = "html"
     elif isinstance(text, str | TypedString):
         fmt = "text"
@@ -189,20 +193,51 @@ def actor_query(rt: Runtime, obj: LoreObject, title: Any, spec: Any) -> LoreObje
 
 
 def ask(rt: Runtime, to: str, title: Any, spec: Any, actor: str = "") -> LoreObject:
+    session = rt.session
+    key = rt.next_key("q")
+    known = session.step_answers.get(key)
+    if known is not None:  # the step runs again: the question is not described again
+        kept = session.step_filled.get(key)
+        if kept is not None and kept[0] is known and isinstance(spec, LoreObject):
+            filled = LoreObject(None, {**spec.values, **kept[1]}, 0)
+            filled.oid = next(session.oids)
+            return filled
+    objects = visible_to(session, to)
+    try:
+        if known is not None:
+            filled = fill_answered(show(title), spec, known, objects, place_check(session))
+            filled.oid = next(session.oids)
+            return filled
+        query = make_query(to, show(title), spec, objects, id=query_id(key), actor=actor)
+    except AnswerError as error:
+        raise RuleError(str(error)) from None
+    return ask_key(rt, key, query, spec)
+
+
+def visible_to(session: Session, to: str) -> Callable[[RuntimeType], tuple[Any, ...]]:
+    """The objects of a form that ``to`` may see (what an input of that form offers)."""
     from lore.engine.views import visible_objects
 
     def objects(rtype: RuntimeType) -> tuple[Any, ...]:
-        return visible_objects(rt.session, to, rtype.form)
+        return visible_objects(session, to, rtype.form)
 
-    try:
-        query = make_query(to, show(title), spec, objects)
-    except AnswerError as error:
-        raise RuleError(str(error)) from None
-    return ask_query(rt, replace(query, actor=actor) if actor else query, spec)
+    return objects
+
+
+def query_id(key: Any) -> str:
+    """A question's id, from its key (``Runtime.next_key``): "<event>/<foreach path>/<n>"."""
+    return f"{key[1]}/{'.'.join(map(str, key[2]))}/{key[3]}"
 
 
 def ask_query(rt: Runtime, query: Query, spec: Any = None) -> LoreObject:
-    """Ask ``query``; the spec (if any) with the inputs filled in by the answer.
+    """Ask ``query``; the spec (if any) with the inputs filled in by the answer."""
+    key = rt.next_key("q")
+    return ask_key(rt, key, replace(query, id=query_id(key)), spec)
+
+
+def ask_key(rt: Runtime, key: Any, query: Query, spec: Any = None) -> LoreObject:
+    """Ask ``query``, named ``key``; the spec (if any) with the inputs filled in by the
+    answer.
 
     A question is named by where its handler asks it, so when a step runs again (after an
     answer that came later) the questions it already asked are answered from what the step
@@ -211,8 +246,6 @@ def ask_query(rt: Runtime, query: Query, spec: Any = None) -> LoreObject:
     from lore.engine.session import Stop, Suspend
 
     session = rt.session
-    key = rt.next_key("q")
-    query = replace(query, id=f"{key[1]}/{'.'.join(map(str, key[2]))}/{key[3]}")
     known = session.step_answers.get(key)
     if known is not None:
         filled = fill(query, spec, known, place_check(session))
@@ -282,9 +315,28 @@ def place_check(session: Session) -> Callable[[str], str | None]:
     return check
 
 
-def record_answer(session: Session, query: Query, key: Any, answer: dict[str, Any]) -> None:
-    """Keep an answer for the step, in the session's log and in the transcript."""
+def record_answer(
+    session: Session,
+    query: Query,
+    key: Any,
+    answer: dict[str, Any],
+    filled: LoreObject | None = None,
+) -> None:
+    """Keep an answer for the step, in the session's log and in the transcript.
+
+    ``filled``, the spec filled in by the answer (when it was checked before it was
+    given), is kept for the step's next run as the values of the inputs, when they are
+    plain values (no choice among options, which may be objects the run makes again):
+    filling the answer in again would give the same. The session forgets them in a
+    snapshot; a restored session fills the answers in again."""
     session.step_answers[key] = answer
+    kept = session.step_filled
+    if kept:
+        answers = session.step_answers
+        for old in [k for k, (given, _) in kept.items() if answers.get(k) is not given]:
+            del kept[old]  # of an earlier step
+    if filled is not None and all(item.values is None for item in query.inputs):
+        kept[key] = (answer, {item.name: filled.values[item.name] for item in query.inputs})
     session.answers.append(Answer(query.to, answer, query.id, query.title))
     session.transcript.add(
         {

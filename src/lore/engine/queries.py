@@ -111,11 +111,41 @@ class AnswerError(Exception):
 
 
 def make_query(
-    to: str, title: str, spec: Any, objects: Callable[[RuntimeType], tuple[Any, ...]] | None = None
+    to: str,
+    title: str,
+    spec: Any,
+    objects: Callable[[RuntimeType], tuple[Any, ...]] | None = None,
+    *,
+    id: str = "",
+    actor: str = "",
 ) -> Query:
     """The query ``spec`` makes; ``objects`` gives the objects of a form that ``to`` may
     see, which an input of that form (``Actor.input``) offers."""
     texts: list[tuple[str, str]] = []
+    inputs = _inputs(spec, objects, texts)
+    return Query(to, title, tuple(texts), inputs, id, actor)
+
+
+def fill_answered(
+    title: str,
+    spec: Any,
+    answer: Any,
+    objects: Callable[[RuntimeType], tuple[Any, ...]] | None = None,
+    places: Callable[[str], str | None] | None = None,
+) -> LoreObject:
+    """The spec filled in by an answer its question already has (when the step that
+    asked it runs again): as ``fill`` of ``make_query``'s query, with only the inputs
+    made (they convert the answer), not the rest of the question's description."""
+    return fill(Query("", title, (), _inputs(spec, objects, None)), spec, answer, places)
+
+
+def _inputs(
+    spec: Any,
+    objects: Callable[[RuntimeType], tuple[Any, ...]] | None,
+    texts: list[tuple[str, str]] | None,
+) -> tuple[Input, ...]:
+    """The inputs of ``spec``; its other members, shown, join ``texts`` (None: the
+    question is not described, and the inputs have no captions)."""
     inputs: list[Input] = []
     values = spec.values if isinstance(spec, LoreObject) else {}
     for name, value in values.items():
@@ -126,22 +156,24 @@ def make_query(
                     raise AnswerError(f"there is no {value.type} to offer for '{name}'")
                 inputs.append(choice_input(name, value.type, found, value))
                 continue
-            inputs.append(_input(name, value))
-        else:
+            inputs.append(_input(name, value, texts is not None))
+        elif texts is not None:
             texts.append((name, show(value)))
-    return Query(to, title, tuple(texts), tuple(inputs))
+    return tuple(inputs)
 
 
-def _input(name: str, marker: InputMarker) -> Input:
+def _input(name: str, marker: InputMarker, captions_too: bool = True) -> Input:
     rtype: RuntimeType = marker.type
     if marker.options is not None:
         return choice_input(name, rtype, marker.options, marker)
     choices = captions = None
     if rtype.kind == "enum" and rtype.enum is not None:
         choices = tuple(rtype.enum.values)
-        captions = tuple(
-            show(value.members.get("caption", value.name)) for value in rtype.enum.values.values()
-        )
+        if captions_too:  # what a client shows; an answer names a member by its name
+            captions = tuple(
+                show(value.members.get("caption", value.name))
+                for value in rtype.enum.values.values()
+            )
     allowed = marker.args[0] if marker.args and isinstance(marker.args[0], Range) else None
     default = marker.args[1] if len(marker.args) > 1 else None
     if rtype.kind == "unit" and isinstance(default, int | float) and rtype.unit is not None:
@@ -204,15 +236,16 @@ def fill(
     ``places`` tells why a location answered names no place (None: it does)."""
     if not isinstance(answer, dict):
         raise AnswerError(f"an answer is an object of input names, not {answer!r}")
-    names = {i.name for i in query.inputs}
-    extra = sorted(set(answer) - names)
-    if extra:
+    inputs = query.inputs
+    names = {i.name for i in inputs}
+    if not names.issuperset(answer):
+        extra = sorted(set(answer) - names)
         raise AnswerError(
             f"'{query.title}' has no input '{extra[0]}' (it asks for "
             f"{', '.join(sorted(names)) or 'nothing'})"
         )
     values = dict(spec.values) if isinstance(spec, LoreObject) else {}
-    for item in query.inputs:
+    for item in inputs:
         if item.name in answer:
             values[item.name] = convert(item, answer[item.name], places)
         elif item.default is not None:
@@ -338,6 +371,9 @@ def plain(value: Any) -> Any:
     """A Lore value as JSON: the form an answer gives it in. A list is cut (with "…")
     past ``MAX_PLAIN_ITEMS`` items in all or ``MAX_PLAIN_DEPTH`` lists deep: a list may
     hold the same list twice, that one the same twice, and so on."""
+    kind = type(value)
+    if kind is str or kind is int or kind is bool:  # most answers' values
+        return value
     return _plain(value, [MAX_PLAIN_ITEMS], 0)
 
 

@@ -531,6 +531,7 @@ class Session:
             "running",
             "stop_requested",
             "alter_names",
+            "step_filled",
         }
     )
     HISTORY = frozenset({"answers", "errors", "answers_before"})
@@ -580,6 +581,7 @@ class Session:
         self.asked: set[Key] = set()
         self.told: set[Key] = set()
         self.open: dict[str, tuple[Key, Any, Any]] = {}
+        self.step_filled: dict[Key, tuple[dict[str, Any], dict[str, Any]]] = {}  # see natives
         self.errors: list[RuleError] = []
         self.alter_names: dict[str, tuple[str, ...]] = {}  # see note_altered
         self.ended: str | None = None
@@ -1261,11 +1263,11 @@ class Session:
         if seat is not None and seat != query.to:
             return f"question '{query_id}' is asked of {query.to}, not of {seat}"
         try:
-            fill(query, spec, values, natives.place_check(self))
+            filled = fill(query, spec, values, natives.place_check(self))
         except AnswerError as error:
             return str(error)
         del self.open[query_id]
-        natives.record_answer(self, query, key, values)
+        natives.record_answer(self, query, key, values, filled)
         self.rerun = True
         return None
 

@@ -201,6 +201,11 @@ def show(value: Any, limit: int = MAX_SHOWN) -> str:
     """A value as a player reads it. A list is shown with at most ``limit`` characters
     (and ``…`` when it has more): a list may hold the same list twice, and that list the
     same list twice, and so on, so its full text can be far larger than the memory."""
+    kind = type(value)
+    if kind is str:  # the most common values first (texts joined in rules)
+        return value  # type: ignore[no-any-return]
+    if kind is int:
+        return str(value)
     if isinstance(value, tuple):
         return _show_list(value, limit)
     return _show_one(value)

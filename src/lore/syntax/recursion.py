@@ -17,7 +17,6 @@ import gc
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from types import FrameType
 
 RECURSION_LIMIT = 10_000
 
@@ -34,26 +33,60 @@ def deeper() -> Iterator[None]:
             sys.setrecursionlimit(limit)
 
 
-@contextmanager
-def room_for(frames: int) -> Iterator[None]:
+class room_for:
     """Python's recursion limit at least ``frames`` above the current depth while the
     ``with`` block runs (rules run as Python code: a rule that calls itself 10,000 deep
     takes that many Python frames). The frames live on the heap; only calls that go
-    through C code take room on the machine's stack, and rules avoid those."""
-    depth = 0
-    frame: FrameType | None = sys._getframe()
-    while frame is not None:
-        depth += 1
-        frame = frame.f_back
-    limit = sys.getrecursionlimit()
-    wanted = depth + frames
-    if limit < wanted:
-        sys.setrecursionlimit(wanted)
+    through C code take room on the machine's stack, and rules avoid those.
+
+    A class, not a generator: a session runs inside it at every answer, so it costs
+    little (the depth is found by asking for frames that deep, not by walking them in
+    Python, which would make an object of every frame on the way).
+    """
+
+    def __init__(self, frames: int) -> None:
+        self.frames = frames
+        self.limit = self.wanted = 0
+
+    def __enter__(self) -> None:
+        self.limit = sys.getrecursionlimit()
+        self.wanted = depth() + self.frames
+        if self.limit < self.wanted:
+            sys.setrecursionlimit(self.wanted)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.limit < self.wanted:
+            sys.setrecursionlimit(self.limit)
+
+
+_last = [1]  # the depth found last: the same code is most often called from the same place
+
+
+def depth() -> int:
+    """How many Python frames the calling code runs under (itself included)."""
+    guess = _last[0]
+    if _reaches(guess) and not _reaches(guess + 1):
+        return guess
+    below, above = 1, 2  # a frame that deep exists (from the caller's), one that deep not known
+    while _reaches(above):
+        below, above = above, above * 2
+    while above - below > 1:
+        middle = (below + above) // 2
+        if _reaches(middle):
+            below = middle
+        else:
+            above = middle
+    _last[0] = below
+    return below
+
+
+def _reaches(frames: int) -> bool:
+    """Whether the caller of ``depth`` runs under ``frames`` frames or more."""
     try:
-        yield
-    finally:
-        if limit < wanted:
-            sys.setrecursionlimit(limit)
+        sys._getframe(frames + 1)  # this function's frame and depth's are not counted
+    except ValueError:
+        return False
+    return True
 
 
 class collector_paused:
