@@ -163,3 +163,18 @@ def test_the_campaigns_slow_programs_end_at_a_limit(name: str, message: str, whe
     assert [(e.message, e.location()) for e in session.errors] == [
         (message, f"{name}.lore:{where}")
     ]
+
+
+def test_events_that_multiply_and_chatter_end_at_the_messages_limit() -> None:
+    # multiplying.lore (kept as drawn): events that multiply, each a recursion sending a
+    # message a call; a step that reached the old 10,000 messages cost a 400-step run of it
+    # two minutes. A step now sends at most 1,000.
+    path = Path(__file__).parent / "cases" / "multiplying.lore"
+    result = check_text(path.read_text(encoding="utf-8"), "multiplying.lore")
+    assert result.ok, [d.render() for d in result.diagnostics]
+    participants = Participants({"GM": Bot()})
+    session = Session(compile_program(result), 3, participants, SessionLimits(max_steps=30))
+    assert session.run() == "stopped"
+    assert [(e.message, e.location()) for e in session.errors] == [
+        ("more than 1000 messages in one step", "multiplying.lore:14:12")
+    ]

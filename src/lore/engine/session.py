@@ -109,8 +109,9 @@ class Limits:
     # a step runs again from its start for each answer, so its cost grows with the square
     # of its questions (10,000 questions in a deep recursion took a sim 20 s a step).
     max_questions: int = 1_000
-    # Messages sent in one step, for the same reason (a million printed take a minute).
-    max_messages: int = 10_000
+    # Messages sent in one step, for the same reason (a million printed take a minute; events
+    # that multiply, each step sending ten thousand, took a 400-step run two minutes).
+    max_messages: int = 1_000
     # Rounds of one update phase: alters that request alters run in a further round, and
     # alters that keep requesting each other would otherwise never end.
     max_alter_rounds: int = 100
