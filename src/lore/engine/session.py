@@ -262,10 +262,10 @@ class Runtime:
         if state is None:
             index = self.index
             if index:
-                block = self.block
-                z = state = (
-                    block[index] if block is not None and index < len(block) else self.word(index)
-                )
+                try:
+                    z = state = self.block[index]  # type: ignore[index]
+                except (TypeError, IndexError):  # no block yet (None), or too short
+                    z = state = self.word(index)
             else:  # the first die of a step's first handler (most dice)
                 steps = self.session.steps
                 if steps >> GROUP_BITS == self.first_group:
@@ -975,6 +975,7 @@ class Session:
         # to its end, and hold all it added, before being dropped).
         room = self.limits.max_events - self.queued
         max_adds = self.limits.max_adds
+        budget = len(adds) + max_adds  # the length adds may reach in the next handler
         try:
             for index, (seq, fn, arg) in enumerate(entries):
                 # What rt.reset(seq, index) does that is not already so (a body restores
@@ -982,15 +983,17 @@ class Session:
                 rt.seq = seq
                 rt.index = index
                 rt.ops = 0
-                rt.max_adds = len(adds) + max_adds
+                rt.max_adds = budget
                 rt.state = None
                 try:
                     fn(rt, arg)
                 except Suspend:
                     suspended = True  # its answer comes later: start the others meanwhile
                     rt.depth = 0
-                if len(adds) > room:
+                added = len(adds)
+                if added > room:
                     break
+                budget = added + max_adds
             if len(adds) + self.queued > self.limits.max_events:
                 self.too_many(entries)
             if suspended:
