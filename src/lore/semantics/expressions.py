@@ -17,7 +17,7 @@ from lore.semantics import builtins, literals
 from lore.semantics.constants import fold
 from lore.semantics.context import Context, ResultSlot
 from lore.semantics.member_hints import members_hint
-from lore.semantics.operators import arithmetic, operand_hint, ordered
+from lore.semantics.operators import arithmetic, operand_problem, ordered
 from lore.semantics.program import UrlProblem, local_path
 from lore.semantics.symbols import (
     BuiltinTypeSymbol,
@@ -561,12 +561,15 @@ class ExpressionChecker:
         else:
             result = arithmetic(op, left, right)
         if result is None:
+            texts = (_operand_text(expr.left, ctx), _operand_text(expr.right, ctx))
+            problem = operand_problem(op, left, right, texts)
+            reason = f": {problem.reason}" if problem.reason else ""
             self.checker.error(
                 ctx,
                 expr.span,
                 "check.operands",
-                f"'{op}' cannot combine {left} and {right}",
-                operand_hint(op, left, right),
+                f"'{op}' cannot combine {left} and {right}{reason}",
+                problem.hint,
             )
             return UNKNOWN
         return result
@@ -1054,6 +1057,25 @@ def _not_callable(func: ast.Expr, callee: Type) -> str:
 def _source_text(expr: ast.Expr, ctx: Context) -> str:
     """How an expression is written (for hints)."""
     return " ".join(ctx.source.text[expr.span.start : expr.span.end].split())
+
+
+# Written like these, an operand takes a member or a unit after it without parentheses.
+_POSTFIX_READY = (
+    ast.Name,
+    ast.IntLit,
+    ast.RealLit,
+    ast.StringLit,
+    ast.Member,
+    ast.Call,
+    ast.ListLit,
+    ast.WithUnit,
+)
+
+
+def _operand_text(expr: ast.Expr, ctx: Context) -> str:
+    """How an operand is written, in parentheses unless it needs none (for hints)."""
+    text = _source_text(expr, ctx)
+    return text if isinstance(expr, _POSTFIX_READY) else f"({text})"
 
 
 def _callee_name(func: ast.Expr) -> str:
