@@ -294,6 +294,8 @@ class ExpressionChecker:
     # ------------------------------------------------------------ forms and lambdas
 
     def expr_FormLit(self, expr: ast.FormLit, ctx: Context, expected: Type | None) -> Type:
+        if _is_empty_braces(expr) and isinstance(expected, ListT):
+            return expected
         if expr.type is None:
             return self.anonymous_form(expr, ctx)
         form_type = self.checker.resolve_type(expr.type, ctx)
@@ -522,7 +524,9 @@ class ExpressionChecker:
             spine.append(spine[-1].left)
         left = self.check_expr(spine[-1].left, ctx)
         for binary in reversed(spine):
-            right = self.check_expr(binary.right, ctx)
+            # `xs == {}`: the empty braces are the empty list of xs's type.
+            same = left if binary.op in ("==", "!=") and isinstance(left, ListT) else None
+            right = self.check_expr(binary.right, ctx, same)
             left = self.combine(binary, left, right, ctx)
             if binary is not expr:
                 self.types[id(binary)] = left
@@ -579,6 +583,11 @@ class ExpressionChecker:
         self.expect(condition, BOOLEAN, expr.condition, ctx, "the condition")
         then = self.check_expr(expr.then, ctx, expected)
         otherwise = self.check_expr(expr.otherwise, ctx, expected)
+        # `ok ? xs : {}`: the empty braces are the empty list of the other branch's type.
+        if isinstance(then, ListT) and _is_empty_braces(expr.otherwise):
+            otherwise = self.check_expr(expr.otherwise, ctx, then)
+        elif isinstance(otherwise, ListT) and _is_empty_braces(expr.then):
+            then = self.check_expr(expr.then, ctx, otherwise)
         for branch, found in ((expr.then, then), (expr.otherwise, otherwise)):
             if found == VOID:
                 self.checker.error(
@@ -1052,6 +1061,11 @@ def _not_callable(func: ast.Expr, callee: Type) -> str:
     if isinstance(callee, TypeOf):
         return f"'{func.name}' is a type; it cannot be called"
     return f"'{func.name}' is a value of type {callee}; it cannot be called"
+
+
+def _is_empty_braces(expr: ast.Expr) -> bool:
+    """``{}``: the empty list where a list is expected, else an empty anonymous form."""
+    return isinstance(expr, ast.FormLit) and expr.type is None and not expr.members
 
 
 def _source_text(expr: ast.Expr, ctx: Context) -> str:
