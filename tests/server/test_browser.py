@@ -239,11 +239,17 @@ def test_a_dropped_connection_shows_the_banner_and_misses_nothing(
         me.goto(links[PLAYER])
         expect(dialog(me, "どうしますか？")).to_be_visible()
         seat = gm.locator(f'#presence li[data-seat="{PLAYER}"]')
+        own = me.locator(f'#presence li[data-seat="{PLAYER}"]')  # the player's own seat
         expect(seat).to_have_class("online")
+        expect(own).to_have_class("online")
 
         held[0] = True
         sockets[-1].close()  # the page's side: the server's side closes with it
         expect(me.locator("#banner")).to_have_text("Connection lost: reconnecting…")
+        # Its own seat is not shown online while its socket is down (it cannot know).
+        expect(own).to_have_class("offline reconnecting")
+        expect(own).to_contain_text("(you, reconnecting…)")
+        expect(me.locator("#presence")).to_have_class("presence stale")
         expect(seat).to_have_class("offline", timeout=5000)  # gone, for the others
         # While the player is away, the GM whispers to the seat and answers for it.
         gm.select_option("#chatTo", PLAYER)
@@ -267,6 +273,9 @@ def test_a_dropped_connection_shows_the_banner_and_misses_nothing(
         sockets[-1].close()  # the held attempt: the next one goes through
         expect(me.locator("#banner")).to_be_hidden(timeout=10000)
         expect(seat).to_have_class("online")
+        expect(own).to_have_class("online")  # once the server's presence says so
+        expect(own).not_to_contain_text("reconnecting")
+        expect(me.locator("#presence")).to_have_class("presence")
         expect(me.locator("#log")).to_contain_text("ささやき")  # nothing missed
         expect(dialog(me, "どうしますか？")).to_have_count(0)  # answered by the GM
         expect(me.locator("article.dialog")).to_have_count(1)  # the walk it led to

@@ -89,6 +89,7 @@ const state = {
   messages: [],
   nextRef: 1,
   socket: null,
+  away: false, // our socket dropped, and the server has not told our presence since
   retry: 500,
   revoked: false,
 };
@@ -167,6 +168,12 @@ function connect() {
   socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
   socket.addEventListener("close", () => {
     if (state.socket !== socket) return;
+    state.away = true;
+    // Down, this client cannot know who is online: its own seat is not, for now, and
+    // the others' presence is the last the server told, shown as such.
+    if (state.seat !== null) state.online.delete(state.seat);
+    renderPresence();
+    renderGm();
     if (state.revoked) return;
     renderBanner(true);
     setTimeout(connect, state.retry);
@@ -207,6 +214,7 @@ function receive(frame) {
       $("clock").textContent = clockText(state.view.tick);
       break;
     case "presence":
+      state.away = false;
       state.online = new Set(frame.online);
       renderPresence();
       renderGm();
@@ -449,10 +457,13 @@ function ownArea(path) {
 function renderPresence() {
   const list = $("presence");
   list.textContent = "";
+  list.classList.toggle("stale", state.away);
   for (const seat of state.seats) {
     const online = state.online.has(seat.seat);
-    const item = node("li", { class: online ? "online" : "offline" }, list, seat.seat === state.seat ? `${seat.label} (${t("you")})` : seat.label);
-    item.title = online ? t("online") : t("offline");
+    const away = seat.seat === state.seat && state.away;
+    const label = seat.seat === state.seat ? `${seat.label} (${t(away ? "youReconnecting" : "you")})` : seat.label;
+    const item = node("li", { class: away ? "offline reconnecting" : online ? "online" : "offline" }, list, label);
+    item.title = away ? t("reconnecting") : online ? t("online") : t("offline");
     item.dataset.seat = seat.seat;
   }
 }
