@@ -9,7 +9,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from lore.engine import command_rolls, happenings, map_queries, odds_values, rolls, world_natives
+from lore.engine import (
+    command_rolls,
+    happenings,
+    map_queries,
+    odds_values,
+    rollers,
+    rolls,
+    world_natives,
+)
 from lore.engine.participants import Pending, Refusal
 from lore.engine.queries import AnswerError, Query, fill, fill_answered, make_query, plain
 from lore.engine.saves import Answer
@@ -68,6 +76,7 @@ def _prepared(program: CompiledProgram) -> Prepared:
     schedule.methods.setdefault("add", schedule_add)
     world_natives.install(program)
     rolls.install(program)
+    rollers.install(program)
     command_rolls.install(program)
     odds_values.install(program)
     happenings.install(program)
