@@ -1,12 +1,19 @@
-"""Dice from the chat, and rules' HTML made safe."""
+"""Dice from the chat (a rule system's commands too, over the socket), and rules' HTML
+made safe."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Any
+
 import pytest
 
+from lore.clients.seat import SeatClient, acknowledged
 from lore.dice import FixedSource
 from lore.server.chat import RollError, chat_roll, clean_html
 from tests.engine.harness import play
+from tests.server.serving import ServerThread, links
 
 
 def test_a_line_that_is_a_dice_command_is_rolled() -> None:
@@ -51,3 +58,71 @@ def test_the_sessions_rule_system_adds_its_own_commands() -> None:
     assert chat_roll("忍殺", None, session) is None
     with pytest.raises(RollError, match="more dice than the 1 faces given"):
         chat_roll("NJ3", FixedSource([8]), session)
+
+
+# Two players, each with a character, and a command that names who rolls it.
+NAMED = """import "basic.lore":url;
+section s {
+ hero = { name = "Aki"; player = "aki@example.org":jid; location = "/[0]":loc;
+  features = list<Feature>.empty; items = list<Item>.empty;
+  knownSecrets = list<string>.empty; }:Actor;
+ other = { name = "Ren"; player = "ren@example.org":jid; location = "/[0]":loc;
+  features = list<Feature>.empty; items = list<Item>.empty;
+  knownSecrets = list<string>.empty; }:Actor;
+ place = { location = "/":loc; geometry = [=[<?xml version="1.0" encoding="UTF-8"?>
+<geometry xmlns="http://www.xgmtk.org/Point"><point label="0" /></geometry>]=]:xml; }:Area;
+ who = {
+  pattern = "WHO{n}";
+  help = "WHO2: 2d6 for your character";
+  handler = @(n : list<integer>) : Roll {
+   names = system.roller.actors.map(@(a : Actor) : string { result = a.name; });
+   r = GM.roll((n.get(0))d6);
+   result = r.withText("WHO" + n.get(0) + " " + names.join(",") + " " + r.by + " " + r.text);
+  };
+ }:Command;
+ go = { ticks = 0; priority = 0; handler = @{ GM.message("ready"); }; }:Event;
+}
+"""
+
+
+def rolls_seen(client: SeatClient) -> list[dict[str, Any]]:
+    return [
+        message
+        for frame in map(json.loads, client.raw)
+        for message in frame.get("messages", [])
+        if message["kind"] == "roll"
+    ]
+
+
+def test_a_players_system_command_is_rolled_in_their_name_over_the_socket(
+    tmp_path: Path,
+) -> None:
+    """A player types a rule system's command: every seat's frame names the player, and
+    the handler knew who typed it; typed secretly (``S``), its result goes to that player
+    and the GM only, the other player learning no more than that there was a roll."""
+    folder = tmp_path / "named"
+    folder.mkdir()
+    (folder / "scenario.lore").write_text(NAMED, encoding="utf-8")
+    with ServerThread(tmp_path, examples=[folder]) as server:
+        seats = links(server.create("named"), server.base)
+        clients = {seat: SeatClient(link) for seat, link in seats.items()}
+        for client in clients.values():
+            client.connect()
+        aki, ren, gm = (clients[s] for s in ("aki@example.org", "ren@example.org", "GM"))
+        assert acknowledged(aki.request({"type": "chat", "text": "WHO2"})) is not None
+        assert acknowledged(aki.request({"type": "chat", "text": "SWHO1"})) is not None
+        for client in clients.values():
+            client.pump(0.1)
+        opened = {"kind": "roll", "from": "aki@example.org"}
+        for client in (aki, ren, gm):
+            [seen, _] = rolls_seen(client)
+            assert opened.items() <= seen.items() and "secret" not in seen
+            assert seen["text"].startswith("WHO2 Aki aki@example.org [")
+        for client in (aki, gm):
+            secret = rolls_seen(client)[1]
+            assert secret["secret"] and secret["from"] == "aki@example.org"
+            assert secret["text"].startswith("WHO1 Aki aki@example.org [")
+        hidden = rolls_seen(ren)[1]
+        assert set(hidden) == {"kind", "tick", "from", "secret"}
+        assert hidden["from"] == "aki@example.org"
+        assert "WHO1" not in "\n".join(ren.raw)
