@@ -83,6 +83,24 @@ def test_the_sqlite_store_keeps_everything_across_a_reopen(tmp_path: Path) -> No
     assert asyncio.run(read()) == list(range(1, 201))
 
 
+def test_entries_appended_together_are_stored_or_refused_one_by_one(tmp_path: Path) -> None:
+    async def scenario() -> list[object]:
+        store = SQLiteStore(tmp_path / "s.db")
+        await store.create(record(), FILES, seats("s1"))
+        await store.append("s1", LogEntry(1, "chat", {"n": 1}))
+        outcomes = await asyncio.gather(
+            *(store.append("s1", LogEntry(i, "chat", {"n": i})) for i in (2, 1, 3)),
+            return_exceptions=True,
+        )
+        found = [e.data["n"] for e in await store.log("s1")]
+        await store.close()
+        return [*outcomes, found]
+
+    stored, twice, third, found = asyncio.run(scenario())
+    assert stored is None and third is None and isinstance(twice, StoreError)
+    assert found == [1, 2, 3]
+
+
 def test_database_urls() -> None:
     assert sqlite_path("sqlite:///sessions.db") == Path("sessions.db")
     assert sqlite_path("sqlite:////var/lore/s.db") == Path("/var/lore/s.db")

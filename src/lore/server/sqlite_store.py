@@ -5,7 +5,9 @@ that arrive while a commit is under way are gathered and committed together (a *
 commit*): one ``fsync`` of the write-ahead log makes a whole batch of answers durable, so
 many sessions answering at once do not each wait for a disk flush of their own. An
 operation that fails is rolled back alone (each runs in a savepoint); the others of its
-batch are kept. ``synchronous=FULL``: a commit has reached the disk when it returns, so a
+batch are kept. The log entries appended in one turn of the event loop go to the store's
+thread as one operation (one insert of many rows), each still acknowledged only once its
+batch is committed. ``synchronous=FULL``: a commit has reached the disk when it returns, so a
 ``kill -9`` (or a power cut) loses nothing that was acknowledged.
 """
 
@@ -37,6 +39,7 @@ T = TypeVar("T")
 Operation = Callable[[sqlite3.Connection], Any]
 Item = tuple[Operation, "asyncio.Future[Any]"]
 Result = tuple["asyncio.Future[Any]", Any, BaseException | None]
+Row = tuple[str, int, str, str]  # a log entry: session, index, kind, data
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS bundles (
@@ -104,6 +107,7 @@ class SQLiteStore:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.queue: queue.SimpleQueue[Item | None] = queue.SimpleQueue()
+        self.appending: list[tuple[Row, asyncio.Future[None]]] = []  # in this loop turn
         ready: Future[None] = Future()
         self.thread = threading.Thread(
             target=self._serve, args=(ready,), name="lore-store", daemon=True
@@ -209,15 +213,34 @@ class SQLiteStore:
         await self._run(operation)
 
     async def append(self, session: str, entry: LogEntry) -> None:
-        data = _json(entry.data)
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        appending = self.appending
+        appending.append(((session, entry.index, entry.kind, _json(entry.data)), done))
+        if len(appending) == 1:
+            loop.call_soon(self._append_all)
+        await done
 
-        def operation(db: sqlite3.Connection) -> None:
-            db.execute(
-                "INSERT INTO log (session, idx, kind, data) VALUES (?, ?, ?, ?)",
-                (session, entry.index, entry.kind, data),
-            )
+    def _append_all(self) -> None:
+        """Give the store's thread the entries appended in this turn of the loop, as one
+        operation; each entry's future gets its own outcome."""
+        batch, self.appending = self.appending, []
+        rows = [row for row, _ in batch]
+        stored: asyncio.Future[list[StoreError | None]] = asyncio.get_running_loop().create_future()
 
-        await self._run(operation)
+        def settle(stored: asyncio.Future[list[StoreError | None]]) -> None:
+            failed = stored.exception()
+            outcomes = [failed] * len(batch) if failed is not None else stored.result()
+            for (_, done), problem in zip(batch, outcomes, strict=True):
+                if done.cancelled():
+                    continue
+                if problem is not None:
+                    done.set_exception(problem)
+                else:
+                    done.set_result(None)
+
+        stored.add_done_callback(settle)
+        self.queue.put((lambda db: _insert_log(db, rows), stored))
 
     async def put_seat(self, seat: SeatRecord) -> None:
         def operation(db: sqlite3.Connection) -> None:
@@ -314,6 +337,32 @@ class SQLiteStore:
     async def close(self) -> None:
         self.queue.put(None)
         await asyncio.to_thread(self.thread.join)
+
+
+def _insert_log(db: sqlite3.Connection, rows: list[Row]) -> list[StoreError | None]:
+    """Insert log rows: all at once, or (when that fails) one by one, each refused alone."""
+    insert = "INSERT INTO log (session, idx, kind, data) VALUES (?, ?, ?, ?)"
+    db.execute("SAVEPOINT rows")
+    try:
+        db.executemany(insert, rows)
+    except sqlite3.Error:
+        db.execute("ROLLBACK TO rows")
+    else:
+        return [None] * len(rows)
+    finally:
+        db.execute("RELEASE rows")
+    outcomes: list[StoreError | None] = []
+    for row in rows:
+        db.execute("SAVEPOINT row")
+        try:
+            db.execute(insert, row)
+        except sqlite3.Error as error:
+            db.execute("ROLLBACK TO row")
+            outcomes.append(_store_error(error))
+        else:
+            outcomes.append(None)
+        db.execute("RELEASE row")
+    return outcomes
 
 
 def _settle(results: list[Result]) -> None:
