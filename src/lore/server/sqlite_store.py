@@ -231,13 +231,7 @@ class SQLiteStore:
         def settle(stored: asyncio.Future[list[StoreError | None]]) -> None:
             failed = stored.exception()
             outcomes = [failed] * len(batch) if failed is not None else stored.result()
-            for (_, done), problem in zip(batch, outcomes, strict=True):
-                if done.cancelled():
-                    continue
-                if problem is not None:
-                    done.set_exception(problem)
-                else:
-                    done.set_result(None)
+            _settle([(done, None, problem) for (_, done), problem in zip(batch, outcomes)])
 
         stored.add_done_callback(settle)
         self.queue.put((lambda db: _insert_log(db, rows), stored))
