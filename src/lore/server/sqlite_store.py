@@ -231,7 +231,8 @@ class SQLiteStore:
         def settle(stored: asyncio.Future[list[StoreError | None]]) -> None:
             failed = stored.exception()
             outcomes = [failed] * len(batch) if failed is not None else stored.result()
-            _settle([(done, None, problem) for (_, done), problem in zip(batch, outcomes)])
+            pairs = zip(batch, outcomes, strict=True)
+            _settle([(done, None, problem) for (_, done), problem in pairs])
 
         stored.add_done_callback(settle)
         self.queue.put((lambda db: _insert_log(db, rows), stored))
