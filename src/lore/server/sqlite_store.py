@@ -40,6 +40,8 @@ Operation = Callable[[sqlite3.Connection], Any]
 Item = tuple[Operation, "asyncio.Future[Any]"]
 Result = tuple["asyncio.Future[Any]", Any, BaseException | None]
 Row = tuple[str, int, str, str]  # a log entry: session, index, kind, data
+INSERT_LOG = "INSERT INTO log (session, idx, kind, data) VALUES "
+ROWS_AT_ONCE = 200  # log rows inserted by one statement (4 parameters each)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS bundles (
@@ -151,19 +153,26 @@ class SQLiteStore:
 
     def _commit(self, connection: sqlite3.Connection, batch: list[Item]) -> None:
         results: list[Result] = []
+        # An operation alone needs no savepoint: when it fails, the transaction is rolled
+        # back. (Every statement costs the thread the GIL back once or more, which it may
+        # wait for while the event loop's thread is busy: a commit takes as few as it can.)
+        alone = len(batch) == 1
         try:
             connection.execute("BEGIN IMMEDIATE")
             for operation, future in batch:
-                connection.execute("SAVEPOINT op")
+                if not alone:
+                    connection.execute("SAVEPOINT op")
                 try:
                     value = operation(connection)
                 except (sqlite3.Error, StoreError, ValueError) as error:
-                    connection.execute("ROLLBACK TO op")
+                    connection.execute("ROLLBACK" if alone else "ROLLBACK TO op")
                     results.append((future, None, _store_error(error)))
                 else:
                     results.append((future, value, None))
-                connection.execute("RELEASE op")
-            connection.execute("COMMIT")
+                if not alone:
+                    connection.execute("RELEASE op")
+            if connection.in_transaction:
+                connection.execute("COMMIT")
         except sqlite3.Error as error:
             if connection.in_transaction:
                 connection.execute("ROLLBACK")
@@ -335,28 +344,27 @@ class SQLiteStore:
 
 
 def _insert_log(db: sqlite3.Connection, rows: list[Row]) -> list[StoreError | None]:
-    """Insert log rows: all at once, or (when that fails) one by one, each refused alone."""
-    insert = "INSERT INTO log (session, idx, kind, data) VALUES (?, ?, ?, ?)"
-    db.execute("SAVEPOINT rows")
-    try:
-        db.executemany(insert, rows)
-    except sqlite3.Error:
-        db.execute("ROLLBACK TO rows")
-    else:
-        return [None] * len(rows)
-    finally:
-        db.execute("RELEASE rows")
+    """Insert log rows, many to a statement (one step of SQLite, where ``executemany``
+    takes one per row); the rows of a statement that fails are inserted one by one, each
+    refused alone. A statement that fails changes nothing."""
     outcomes: list[StoreError | None] = []
-    for row in rows:
-        db.execute("SAVEPOINT row")
+    for start in range(0, len(rows), ROWS_AT_ONCE):
+        chunk = rows[start : start + ROWS_AT_ONCE]
+        values = ", ".join(["(?, ?, ?, ?)"] * len(chunk))
         try:
-            db.execute(insert, row)
-        except sqlite3.Error as error:
-            db.execute("ROLLBACK TO row")
-            outcomes.append(_store_error(error))
+            db.execute(INSERT_LOG + values, [field for row in chunk for field in row])
+        except sqlite3.Error:
+            pass
         else:
-            outcomes.append(None)
-        db.execute("RELEASE row")
+            outcomes += [None] * len(chunk)
+            continue
+        for row in chunk:
+            try:
+                db.execute(INSERT_LOG + "(?, ?, ?, ?)", row)
+            except sqlite3.Error as error:
+                outcomes.append(_store_error(error))
+            else:
+                outcomes.append(None)
     return outcomes
 
 
