@@ -165,4 +165,6 @@ def test_else_if_conditions_that_need_statements_run() -> None:
 @pytest.mark.parametrize("chain", [" + ".join(["1"] * 5000), " & ".join(["true"] * 5000)])
 def test_a_long_chain_is_formatted(chain: str) -> None:
     text = f"section s {{\n    x = {chain};\n}}\n"
-    assert format_module(parse_text(text)) == text
+    formatted = format_module(parse_text(text))
+    assert formatted.replace("\n        ", " ") == text  # broken before operators
+    assert max(map(len, formatted.splitlines())) <= 100

@@ -423,6 +423,17 @@ def test_project_file_formats_cleanly(path: Path) -> None:
     assert_formats_cleanly(_load(path).text)
 
 
+@pytest.mark.parametrize(
+    "path",
+    sorted([*ROOT.glob("examples/**/*.lore"), *ROOT.glob("src/lore/lib/*.lore")]),
+    ids=lambda path: path.relative_to(ROOT).as_posix(),
+)
+def test_bundled_file_is_in_the_canonical_layout(path: Path) -> None:
+    """What `lore fmt --check` checks: the examples and the library are shown to users."""
+    source = _load(path)
+    assert format_module(parse(source)) == source.text, f"run lore fmt --write {path.name}"
+
+
 # ---------------------------------------------------------------- layout
 
 
@@ -645,3 +656,41 @@ def test_short_literals_stay_on_one_line_and_long_ones_break() -> None:
         "    }:Event;\n"
         "}\n"
     )
+
+
+def test_a_long_line_breaks_before_its_loosest_operators_outside_brackets() -> None:
+    name = "a_name_long_enough_to_fill"
+    terms = " + ".join(f"{name}{n}" for n in range(2))
+    source = (
+        "section s {\n"
+        " rule r {\n"
+        f'  GM.message(t + "x" + ({terms}) + count(a + b, c) + "y" + {name} + {name}0);\n'
+        f"  ok = {name} == 1 & {name}0 < 2 | {name}1 > 3 & {name}2 != 4;\n"
+        f'  w = if ({name} > 0) "{name}" else if ({name} < 0) "{name}" else "0";\n'
+        "  z = a + b;\n"
+        " }\n"
+        "}\n"
+    )
+    assert assert_formats_cleanly(source) == (
+        "section s {\n"
+        "    rule r {\n"
+        f'        GM.message(t + "x" + ({terms})\n'
+        f'            + count(a + b, c) + "y" + {name} + {name}0);\n'
+        f"        ok = {name} == 1 & {name}0 < 2\n"
+        f"            | {name}1 > 3 & {name}2 != 4;\n"
+        f'        w = if ({name} > 0) "{name}"\n'
+        f'            else if ({name} < 0) "{name}"\n'
+        '            else "0";\n'
+        "        z = a + b;\n"
+        "    }\n"
+        "}\n"
+    )
+
+
+def test_a_long_line_beside_a_body_keeps_its_line() -> None:
+    """Broken, the line's parts would stand at the indentation of the lambda's body."""
+    long = " + ".join(["a_name_long_enough_to_fill"] * 4)
+    call = f"GM.message({long} + xs.all(@(x) {{ result = x; }}));"
+    source = f"section s {{\n rule r {{\n  {call}\n }}\n}}\n"
+    formatted = assert_formats_cleanly(source)
+    assert f"        GM.message({long} + xs.all(@(x) {{\n" in formatted

@@ -13,6 +13,7 @@ import signal
 from types import FrameType, TracebackType
 from typing import Any
 
+from lore.cli import take_ctrl_c
 from lore.cli.terminal import Terminal
 from lore.engine.session import Session
 
@@ -35,6 +36,8 @@ class Interrupts:
                 self.previous[number] = signal.signal(number, self.handle)
             except (OSError, ValueError):  # not the main thread, or not allowed here
                 continue
+        if signal.SIGINT in self.previous and take_ctrl_c():
+            self.handle(signal.SIGINT, None)  # as the session loaded, and swallowed
         return self
 
     def __exit__(

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     import argparse
 
 from lore import __version__
-from lore.cli import by_ctrl_c
+from lore.cli import by_ctrl_c, take_ctrl_c
 from lore.syntax.recursion import collector_paused
 
 EXIT_OK = 0
@@ -134,8 +134,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             args = plain_arguments(arguments)
             if args is None:
                 args = build_parser(command_of(arguments)).parse_args(arguments)
+        if take_ctrl_c():  # and swallowed by code that loaded
+            raise KeyboardInterrupt
         status: int = args.handler(args)
     except KeyboardInterrupt:
+        take_ctrl_c()
         print("lore: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
@@ -143,6 +146,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as error:
         if not by_ctrl_c(error):
             raise
+        take_ctrl_c()
         print("lore: interrupted", file=sys.stderr)
         return 130
     return status

@@ -839,6 +839,8 @@ class Emitter:
 
     def expr_FormLit(self, node: ast.FormLit) -> str:
         form_type = self.type_of(node)
+        if isinstance(form_type, ListT):
+            return "()"  # `{}` where a list is expected
         values = []
         form = form_type.symbol if isinstance(form_type, FormT) else None
         for member in node.members:

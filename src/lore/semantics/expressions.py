@@ -17,7 +17,7 @@ from lore.semantics import builtins, literals
 from lore.semantics.constants import fold
 from lore.semantics.context import Context, ResultSlot
 from lore.semantics.member_hints import members_hint
-from lore.semantics.operators import arithmetic, operand_hint, ordered
+from lore.semantics.operators import arithmetic, operand_problem, ordered
 from lore.semantics.program import UrlProblem, local_path
 from lore.semantics.symbols import (
     BuiltinTypeSymbol,
@@ -294,6 +294,8 @@ class ExpressionChecker:
     # ------------------------------------------------------------ forms and lambdas
 
     def expr_FormLit(self, expr: ast.FormLit, ctx: Context, expected: Type | None) -> Type:
+        if _is_empty_braces(expr) and isinstance(expected, ListT):
+            return expected
         if expr.type is None:
             return self.anonymous_form(expr, ctx)
         form_type = self.checker.resolve_type(expr.type, ctx)
@@ -522,7 +524,9 @@ class ExpressionChecker:
             spine.append(spine[-1].left)
         left = self.check_expr(spine[-1].left, ctx)
         for binary in reversed(spine):
-            right = self.check_expr(binary.right, ctx)
+            # `xs == {}`: the empty braces are the empty list of xs's type.
+            same = left if binary.op in ("==", "!=") and isinstance(left, ListT) else None
+            right = self.check_expr(binary.right, ctx, same)
             left = self.combine(binary, left, right, ctx)
             if binary is not expr:
                 self.types[id(binary)] = left
@@ -561,12 +565,15 @@ class ExpressionChecker:
         else:
             result = arithmetic(op, left, right)
         if result is None:
+            texts = (_operand_text(expr.left, ctx), _operand_text(expr.right, ctx))
+            problem = operand_problem(op, left, right, texts)
+            reason = f": {problem.reason}" if problem.reason else ""
             self.checker.error(
                 ctx,
                 expr.span,
                 "check.operands",
-                f"'{op}' cannot combine {left} and {right}",
-                operand_hint(op, left, right),
+                f"'{op}' cannot combine {left} and {right}{reason}",
+                problem.hint,
             )
             return UNKNOWN
         return result
@@ -576,6 +583,11 @@ class ExpressionChecker:
         self.expect(condition, BOOLEAN, expr.condition, ctx, "the condition")
         then = self.check_expr(expr.then, ctx, expected)
         otherwise = self.check_expr(expr.otherwise, ctx, expected)
+        # `ok ? xs : {}`: the empty braces are the empty list of the other branch's type.
+        if isinstance(then, ListT) and _is_empty_braces(expr.otherwise):
+            otherwise = self.check_expr(expr.otherwise, ctx, then)
+        elif isinstance(otherwise, ListT) and _is_empty_braces(expr.then):
+            then = self.check_expr(expr.then, ctx, otherwise)
         for branch, found in ((expr.then, then), (expr.otherwise, otherwise)):
             if found == VOID:
                 self.checker.error(
@@ -1051,9 +1063,33 @@ def _not_callable(func: ast.Expr, callee: Type) -> str:
     return f"'{func.name}' is a value of type {callee}; it cannot be called"
 
 
+def _is_empty_braces(expr: ast.Expr) -> bool:
+    """``{}``: the empty list where a list is expected, else an empty anonymous form."""
+    return isinstance(expr, ast.FormLit) and expr.type is None and not expr.members
+
+
 def _source_text(expr: ast.Expr, ctx: Context) -> str:
     """How an expression is written (for hints)."""
     return " ".join(ctx.source.text[expr.span.start : expr.span.end].split())
+
+
+# Written like these, an operand takes a member or a unit after it without parentheses.
+_POSTFIX_READY = (
+    ast.Name,
+    ast.IntLit,
+    ast.RealLit,
+    ast.StringLit,
+    ast.Member,
+    ast.Call,
+    ast.ListLit,
+    ast.WithUnit,
+)
+
+
+def _operand_text(expr: ast.Expr, ctx: Context) -> str:
+    """How an operand is written, in parentheses unless it needs none (for hints)."""
+    text = _source_text(expr, ctx)
+    return text if isinstance(expr, _POSTFIX_READY) else f"({text})"
 
 
 def _callee_name(func: ast.Expr) -> str:

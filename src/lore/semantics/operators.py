@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from lore.records import record
 from lore.semantics.types import (
     BOOLEAN,
     DICE,
@@ -18,6 +19,7 @@ from lore.semantics.types import (
     RangeT,
     Type,
     UnitT,
+    assignable,
     is_numeric,
 )
 
@@ -71,18 +73,69 @@ def quantity_arithmetic(op: str, left: Type, right: Type) -> Type | None:
     return None
 
 
-def operand_hint(op: str, left: Type, right: Type) -> str | None:
+@record
+class OperandProblem:
+    """Why two operands do not combine (said after the message) and what to write."""
+
+    reason: str | None = None
+    hint: str | None = None
+
+
+def operand_problem(op: str, left: Type, right: Type, texts: tuple[str, str]) -> OperandProblem:
+    """Why ``left op right`` does not combine; ``texts`` are the operands as written, in
+    parentheses where a member or a unit after them would bind to less."""
     if isinstance(left, UnitT) != isinstance(right, UnitT):
-        unit = left if isinstance(left, UnitT) else right
-        other = right if unit is left else left
-        assert isinstance(unit, UnitT)
-        if is_numeric(other):
-            return f"give the number a unit, like 1[{unit.unit}], or use .toReal"
+        return _bare_number(op, left, right, texts)
     if isinstance(left, UnitT) and isinstance(right, UnitT):
         if left.family is right.family:
-            return (
-                "Lore does not build compound units: take bare numbers with .toReal "
+            return OperandProblem(
+                hint="Lore does not build compound units: take bare numbers with .toReal "
                 "and give the result a unit"
             )
-        return f"[{left.unit}] and [{right.unit}] measure different things"
-    return None
+        return OperandProblem(hint=f"[{left.unit}] and [{right.unit}] measure different things")
+    if isinstance(left, ListT) or isinstance(right, ListT):
+        return _list_operand(op, left, right, texts)
+    return OperandProblem()
+
+
+def _bare_number(op: str, left: Type, right: Type, texts: tuple[str, str]) -> OperandProblem:
+    unit = left if isinstance(left, UnitT) else right
+    other, (unit_text, other_text) = (right, texts) if unit is left else (left, texts[::-1])
+    assert isinstance(unit, UnitT)
+    if not is_numeric(other):
+        return OperandProblem()
+    if op == "/" and unit is right:
+        return OperandProblem(
+            "a number cannot be divided by a quantity",
+            f"divide by its bare number: {other_text} / {unit_text}.toReal",
+        )
+    return OperandProblem(
+        f"the {other} has no unit",
+        f"give it the unit of the other side: {other_text}[{unit.unit}]",
+    )
+
+
+def _list_operand(op: str, left: Type, right: Type, texts: tuple[str, str]) -> OperandProblem:
+    if op == "+" and isinstance(left, ListT) and isinstance(right, ListT):
+        if not assignable(right.element, left.element):
+            return OperandProblem("'+' does not join lists, and these hold different types")
+        return OperandProblem(
+            "'+' does not join lists",
+            f"{texts[0]}.addAll({texts[1]}) is a new list with the elements of both",
+        )
+    if op == "+" and isinstance(left, ListT) and assignable(right, left.element):
+        return OperandProblem(
+            "'+' does not add to a list",
+            f"{texts[0]}.add({texts[1]}) is a new list with {texts[1]} at the end",
+        )
+    if op == "+" and isinstance(right, ListT) and assignable(left, right.element):
+        return OperandProblem(
+            "'+' does not add to a list",
+            f"{texts[1]}.insertAt(0, {texts[0]}) is a new list with {texts[0]} first",
+        )
+    if op == "-" and isinstance(left, ListT) and assignable(right, left.element):
+        return OperandProblem(
+            "'-' does not take from a list",
+            f"{texts[0]}.remove({texts[1]}) is a new list without the elements equal to it",
+        )
+    return OperandProblem()

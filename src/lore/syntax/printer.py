@@ -27,6 +27,11 @@ Layout:
   its own line. A form literal of values only (`{ name = "Aki"; hp = 7; }:Hero`) stays on
   one line when it fits too; one that defines rules, or holds a lambda with a body, gets a
   line for each member.
+- A line still longer than 100 columns (and holding no body) breaks before binary
+  operators, relations excepted, and before the ``else`` of a conditional expression: at
+  the loosest operators outside brackets first, going deeper only while a line is still
+  too long; each line as full as fits, the rest one level deeper, starting with its
+  operator. Once a conditional expression breaks, each ``else`` starts a line.
 
 Comments: an own-line comment is printed on its own line before the item that follows it,
 at that item's indentation; a comment after code stays at the end of the item's line; one
@@ -64,6 +69,13 @@ _RELATION = RELATION_POWER  # relations do not chain: `(a < b) < c` keeps its pa
 _UNARY = 6
 _POSTFIX = 7  # member access, calls, units, dice
 _ATOM = 8
+
+# Where a line too long may break: `\0<rank><kind>\1` before a binary operator other than
+# a relation (kind "+") or the `else` of a conditional expression (kind "e"); a line breaks
+# at its lowest ranks first: outside brackets before inside, loose operators before tight.
+# The space after it is dropped when it breaks. Source text holds no NUL (a file with one
+# is refused as binary), so nothing printed from it does either.
+_BREAK = re.compile("\0([0-9]+)([+e])\1")
 
 _BLANK_LINE = re.compile(r"\n[ \t\f\r]*\n")
 _BETWEEN_ITEMS = re.compile(r"[\s;,()]*")  # what separates two items in the source
@@ -113,6 +125,7 @@ class _Printer:
         self.next = 0  # index of the first comment not printed yet
         self.flat = True  # short form literals and lists may stand on one line
         self.level = 0
+        self.depth = 0  # how deep in brackets the expression being printed stands
         self.last = 0  # source offset where what was printed last ends
         self.fitted_before: dict[tuple[object, ...], tuple[str, int, int]] = {}
 
@@ -239,7 +252,7 @@ class _Printer:
         if display_width(text.split("\n", 1)[0]) > WIDTH:
             self.next, self.last = saved[0], saved[1]
             self.flat = False
-            text = self.indent() + item.render() + item.suffix
+            text = _broken(self.indent() + item.render() + item.suffix)
         self.flat = saved[2]
         self.fitted_before[key] = (text, self.next, self.last)
         return text
@@ -442,8 +455,23 @@ class _Printer:
 
     def expr(self, expr: ast.Expr, loosest: int = _LAMBDA) -> str:
         """``expr`` as text, in parentheses if it binds looser than ``loosest``."""
-        text = self.render(expr)
-        return f"({text})" if _level(expr) < loosest else text
+        if _level(expr) >= loosest:
+            return self.render(expr)
+        return f"({self.inner(expr)})"
+
+    def inner(self, expr: ast.Expr) -> str:
+        """``expr`` inside brackets: where it may break counts as one bracket deeper."""
+        self.depth += 1
+        try:
+            return self.expr(expr)
+        finally:
+            self.depth -= 1
+
+    def may_break(self, kind: str, power: int = 0) -> str:
+        """Where an expression may break over lines: nowhere on a line that fits."""
+        if self.flat or power == _RELATION:
+            return ""
+        return f"\0{self.depth * 8 + power}{kind}\1"
 
     def render(self, e: ast.Expr) -> str:
         match e:
@@ -458,7 +486,7 @@ class _Printer:
             case ast.TypeValue():
                 return _type(e.type)
             case ast.ListLit():
-                return self.listed(e.span, e.items, self.expr, any(map(_has_body, e.items)))
+                return self.listed(e.span, e.items, self.inner, any(map(_has_body, e.items)))
             case ast.FormLit():
                 typed = "" if e.type is None else ":" + _type(e.type)
                 if self.flat and e.members and _is_flat(e) and not self.comment_inside(e.span):
@@ -470,11 +498,12 @@ class _Printer:
             case ast.Select():
                 return self.select(e)
             case ast.Conditional():
-                condition = self.expr(e.condition)
+                condition = self.inner(e.condition)
                 then = self.expr(e.then)
                 if then.startswith("{"):
                     then = f"({then})"  # a '{' right after the condition reads as a block
-                return f"if ({condition}) {then} else {self.expr(e.otherwise)}"
+                otherwise = self.expr(e.otherwise)
+                return f"if ({condition}) {then}{self.may_break('e')} else {otherwise}"
             case _:
                 return self.render_operation(e)
 
@@ -492,7 +521,8 @@ class _Printer:
                 rights: list[str] = []
                 left: ast.Expr = e
                 while isinstance(left, ast.Binary) and _BINARY[left.op] == power:
-                    rights.append(f" {left.op} {self.expr(left.right, power + 1)}")
+                    term = self.expr(left.right, power + 1)
+                    rights.append(f"{self.may_break('+', power)} {left.op} {term}")
                     left = left.left
                     if power == _RELATION:
                         break
@@ -505,7 +535,7 @@ class _Printer:
                 return self.target(e.target, e.name) + dot + e.name
             case ast.Call():
                 target = self.target(e.func)
-                return target + "(" + ", ".join(self.expr(arg) for arg in e.args) + ")"
+                return target + "(" + ", ".join(self.inner(arg) for arg in e.args) + ")"
             case ast.WithUnit():
                 return f"{self.target(e.value)}[{e.unit}]"
             case ast.DiceOf():
@@ -550,6 +580,64 @@ class _Printer:
 
 
 # ---------------------------------------------------------------- pure helpers
+
+
+def _broken(text: str) -> str:
+    """``text`` broken where it may (``_BREAK``) if it is one line too long; an item with
+    a body (a lambda's, a form literal's) keeps its lines, whose indentation tells the
+    body: a broken line beside it would read as part of it."""
+    if "\n" in text:
+        return _BREAK.sub("", text)
+    return _broken_line(text)
+
+
+def _broken_line(line: str) -> str:
+    """A line broken at its lowest ranks first, higher ones only while it is still too
+    long: as much on a line as fits, the rest one level deeper, each part starting with
+    its operator or ``else``. Once a conditional expression breaks, each ``else`` does."""
+    parts = _BREAK.split(line)  # text, then (rank, kind, text) for each break
+    breaks = [(int(parts[i]), parts[i + 1], parts[i + 2]) for i in range(1, len(parts), 3)]
+    deeper = line[: len(line) - len(line.lstrip(" "))] + INDENT
+    lines = [parts[0] + "".join(text for _, _, text in breaks)]
+    if display_width(lines[0]) <= WIDTH:
+        return lines[0]
+    for most in sorted({rank for rank, _, _ in breaks}):
+        lines = _packed(_segments(parts[0], breaks, most), deeper)
+        if all(display_width(one) <= WIDTH for one in lines):
+            break
+    return "\n".join(lines)
+
+
+def _segments(first: str, breaks: list[tuple[int, str, str]], most: int) -> list[tuple[str, str]]:
+    """The line cut where it may break at ranks up to ``most``: (kind, text) each."""
+    segments = [("", first)]
+    for rank, kind, text in breaks:
+        if rank <= most:
+            segments.append((kind, text))
+        else:
+            segments[-1] = (segments[-1][0], segments[-1][1] + text)
+    return segments
+
+
+def _packed(segments: list[tuple[str, str]], deeper: str) -> list[str]:
+    """The segments on lines, each line as full as fits; every ``else`` on a line of its
+    own once one is."""
+    elses = False
+    while True:
+        lines: list[str] = []
+        current = segments[0][1]
+        for kind, text in segments[1:]:
+            if display_width(current + text) <= WIDTH and not (kind == "e" and elses):
+                current += text
+                continue
+            lines.append(current)
+            current = deeper + text[1:]
+            if kind == "e" and not elses:
+                elses = True
+                break
+        else:
+            lines.append(current)
+            return lines
 
 
 def _level(e: ast.Expr) -> int:
