@@ -103,6 +103,22 @@ def test_entries_appended_together_are_stored_or_refused_one_by_one(tmp_path: Pa
     assert found == list(range(1, 301))
 
 
+def test_a_snapshot_keeps_its_transcript_records_in_order(tmp_path: Path) -> None:
+    async def scenario() -> list[dict[str, object]]:
+        store = SQLiteStore(tmp_path / "s.db")
+        await store.create(record(), FILES, seats("s1"))
+        first = tuple({"kind": "message", "n": n} for n in range(450))
+        await store.put_snapshot("s1", Snapshot(5, b"one", 0, first))
+        second = tuple({"kind": "message", "n": n} for n in range(450, 460))
+        await store.put_snapshot("s1", Snapshot(9, b"two", 450, second))
+        found = await store.transcript("s1")
+        assert await store.snapshot("s1") == Snapshot(9, b"two")
+        await store.close()
+        return found
+
+    assert [r["n"] for r in asyncio.run(scenario())] == list(range(460))
+
+
 def test_database_urls() -> None:
     assert sqlite_path("sqlite:///sessions.db") == Path("sessions.db")
     assert sqlite_path("sqlite:////var/lore/s.db") == Path("/var/lore/s.db")

@@ -19,7 +19,7 @@ import json
 import queue
 import sqlite3
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from pathlib import Path
 from typing import Any, TypeVar
@@ -41,7 +41,11 @@ Item = tuple[Operation, "asyncio.Future[Any]"]
 Result = tuple["asyncio.Future[Any]", Any, BaseException | None]
 Row = tuple[str, int, str, str]  # a log entry: session, index, kind, data
 INSERT_LOG = "INSERT INTO log (session, idx, kind, data) VALUES "
-ROWS_AT_ONCE = 200  # log rows inserted by one statement (4 parameters each)
+INSERT_TRANSCRIPT = "INSERT INTO transcript (session, idx, data) VALUES "
+# Rows inserted by one statement (one step of SQLite, where ``executemany`` takes one per
+# row, and each step costs the store's thread the GIL back: with the event loop busy, a
+# wait of up to the switch interval, 5 ms, a row).
+ROWS_AT_ONCE = 200
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS bundles (
@@ -270,7 +274,8 @@ class SQLiteStore:
         ]
 
         def operation(db: sqlite3.Connection) -> None:
-            db.executemany("INSERT INTO transcript (session, idx, data) VALUES (?, ?, ?)", records)
+            for start in range(0, len(records), ROWS_AT_ONCE):
+                _insert_rows(db, INSERT_TRANSCRIPT, records[start : start + ROWS_AT_ONCE])
             db.execute(
                 "INSERT INTO snapshots (session, idx, data) VALUES (?, ?, ?)"
                 " ON CONFLICT (session) DO UPDATE SET idx = excluded.idx, data = excluded.data",
@@ -343,6 +348,12 @@ class SQLiteStore:
         await asyncio.to_thread(self.thread.join)
 
 
+def _insert_rows(db: sqlite3.Connection, insert: str, rows: Sequence[tuple[Any, ...]]) -> None:
+    """Insert rows (at most ``ROWS_AT_ONCE``) with one statement."""
+    one = "(" + ", ".join("?" * len(rows[0])) + ")"
+    db.execute(insert + ", ".join([one] * len(rows)), [field for row in rows for field in row])
+
+
 def _insert_log(db: sqlite3.Connection, rows: list[Row]) -> list[StoreError | None]:
     """Insert log rows, many to a statement (one step of SQLite, where ``executemany``
     takes one per row); the rows of a statement that fails are inserted one by one, each
@@ -350,9 +361,8 @@ def _insert_log(db: sqlite3.Connection, rows: list[Row]) -> list[StoreError | No
     outcomes: list[StoreError | None] = []
     for start in range(0, len(rows), ROWS_AT_ONCE):
         chunk = rows[start : start + ROWS_AT_ONCE]
-        values = ", ".join(["(?, ?, ?, ?)"] * len(chunk))
         try:
-            db.execute(INSERT_LOG + values, [field for row in chunk for field in row])
+            _insert_rows(db, INSERT_LOG, chunk)
         except sqlite3.Error:
             pass
         else:
@@ -360,7 +370,7 @@ def _insert_log(db: sqlite3.Connection, rows: list[Row]) -> list[StoreError | No
             continue
         for row in chunk:
             try:
-                db.execute(INSERT_LOG + "(?, ?, ?, ?)", row)
+                _insert_rows(db, INSERT_LOG, [row])
             except sqlite3.Error as error:
                 outcomes.append(_store_error(error))
             else:
