@@ -151,8 +151,10 @@ def compile_lore(period: int) -> CompiledProgram:
 
 
 def lore_session(program: CompiledProgram, shape: Shape) -> Session:
-    """A started session with no events yet (the program declares none)."""
-    session = Session(program, seed=0, limits=Limits(max_ticks=shape.end - 1))
+    """A started session with no events yet (the program declares none); its waiting
+    limit is raised to hold the shape's actors (the default, 100,000, is a table's)."""
+    limits = Limits(max_ticks=shape.end - 1, max_events=max(Limits.max_events, 2 * shape.actors))
+    session = Session(program, seed=0, limits=limits)
     session.start()
     return session
 

@@ -140,42 +140,48 @@ def test_a_flood_of_scheduled_events_is_stopped_at_the_handler() -> None:
     assert session.pending() == 1  # the next r0: nothing r1 scheduled waits
 
 
-# Two more programs of the campaign, kept as drawn. rolling.lore: a recursion without end
+# More programs of the campaign, kept as drawn. rolling.lore: a recursion without end
 # that rolls 10,000 dice a call took over a minute a step (the 10,000-deep nesting limit
 # let it roll 50 million dice); each die now counts as an operation. asking.lore: a
 # recursion that asks at each call; each answer runs the step again from its start, so
 # the 10,000 questions a step could ask cost their square (20 s a step); a step may now
 # ask 1,000 and send 1,000 messages (its calls send more messages than they ask, so the
-# messages limit ends it first).
+# messages limit ends it first). multiplying.lore: events that multiply, each a recursion
+# sending a message a call; a step that reached the old 10,000 messages cost a 400-step run
+# of it two minutes. doubling.lore: each handler schedules two more and works through a
+# chain of 200 whole-number operations; it reached the old waiting limit, 1,000,000, after
+# a million handlers (35 s a session); the limit is now 100,000.
 SLOW = [
-    ("rolling", "one handler ran more than 1000000 rule calls, list steps and dice", "13:38"),
-    ("asking", "more than 1000 messages in one step", "14:331"),
+    (
+        "rolling",
+        20,
+        "no-events",
+        "one handler ran more than 1000000 rule calls, list steps and dice",
+        "13:38",
+    ),
+    ("asking", 20, "no-events", "more than 1000 messages in one step", "14:331"),
+    ("multiplying", 30, "stopped", "more than 1000 messages in one step", "14:12"),
+    (
+        "doubling",
+        50,
+        "no-events",
+        "more than 100000 events would wait: events keep scheduling more events (this step"
+        " and the 0 waiting events of its handlers are dropped)",
+        "9:113",
+    ),
 ]
 
 
-@pytest.mark.parametrize(("name", "message", "where"), SLOW)
-def test_the_campaigns_slow_programs_end_at_a_limit(name: str, message: str, where: str) -> None:
+@pytest.mark.parametrize(("name", "steps", "end", "message", "where"), SLOW)
+def test_the_campaigns_slow_programs_end_at_a_limit(
+    name: str, steps: int, end: str, message: str, where: str
+) -> None:
     path = Path(__file__).parent / "cases" / f"{name}.lore"
     result = check_text(path.read_text(encoding="utf-8"), f"{name}.lore")
     assert result.ok, [d.render() for d in result.diagnostics]
     participants = Participants({"GM": Bot()})
-    session = Session(compile_program(result), 3, participants, SessionLimits(max_steps=20))
-    assert session.run() == "no-events"
+    session = Session(compile_program(result), 3, participants, SessionLimits(max_steps=steps))
+    assert session.run() == end
     assert [(e.message, e.location()) for e in session.errors] == [
         (message, f"{name}.lore:{where}")
-    ]
-
-
-def test_events_that_multiply_and_chatter_end_at_the_messages_limit() -> None:
-    # multiplying.lore (kept as drawn): events that multiply, each a recursion sending a
-    # message a call; a step that reached the old 10,000 messages cost a 400-step run of it
-    # two minutes. A step now sends at most 1,000.
-    path = Path(__file__).parent / "cases" / "multiplying.lore"
-    result = check_text(path.read_text(encoding="utf-8"), "multiplying.lore")
-    assert result.ok, [d.render() for d in result.diagnostics]
-    participants = Participants({"GM": Bot()})
-    session = Session(compile_program(result), 3, participants, SessionLimits(max_steps=30))
-    assert session.run() == "stopped"
-    assert [(e.message, e.location()) for e in session.errors] == [
-        ("more than 1000 messages in one step", "multiplying.lore:14:12")
     ]

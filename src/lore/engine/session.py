@@ -98,8 +98,10 @@ class Limits:
     # otherwise run forever without the time moving on.
     max_steps_at_once: int = 100_000
     # Events waiting at once: events that each schedule several more would otherwise fill
-    # the memory.
-    max_events: int = 1_000_000
+    # the memory, and run the handlers of every doubling before the limit fired (with a
+    # long handler, a million such runs took half a minute). No table has a hundred
+    # thousand events waiting; a program that needs more passes its own Limits.
+    max_events: int = 100_000
     # Events one handler may schedule: a handler that schedules in a loop, or through rules
     # that each schedule and call others, would otherwise add a million (seconds of work)
     # before the waiting limit sees them, and do it again in every step it runs.
