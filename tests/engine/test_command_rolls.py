@@ -194,6 +194,11 @@ COMMANDS = """
    aki.relocate("/[0]":loc); system.count("x", 1); result = roll("1D6");
   };
  }:Command;
+ moves = {
+  pattern = "MOVE";
+  help = "";
+  handler = @(n : list<integer>) : Roll { aki.relocate("/[0]":loc); result = roll("1D6"); };
+ }:Command;
  asks = {
   pattern = "ASK";
   help = "";
@@ -250,6 +255,7 @@ def test_the_chat_rolls_bcdice_commands_and_leaves_plain_lines() -> None:
     [
         ("NOISY", "a chat command only rolls dice: it cannot send a message"),
         ("HURT", "the command t.changes only rolls dice: it cannot change objects"),
+        ("MOVE", "the command t.moves only rolls dice: it cannot change objects"),
         ("ASK", "a chat command only rolls dice: it cannot ask a question"),
     ],
 )

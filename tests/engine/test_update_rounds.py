@@ -196,3 +196,49 @@ def test_a_foreach_whose_answers_come_later_rolls_the_scripted_dice() -> None:
     assert sorted(messages(later)) == sorted(messages(scripted))
     assert messages(later)[0] == messages(scripted)[0]
     assert messages(later)[-1] == messages(scripted)[-1]  # the handler's stream is its own
+
+
+ORDER = """
+import "basic.lore":url;
+section t {
+ form Box {
+  v : integer;
+  ma : integer;
+  mb : integer;
+  rule poke(other : Box) {
+   self.setA(1);
+   other.setB(2);
+   self.setB(5);
+   self.setA(3);
+  }
+  alter setA(xs : list<integer>) { self.v := 10 + xs.sum; self.ma := xs.length; }
+  alter setB(xs : list<integer>) { self.v := 20 + xs.sum; self.mb := xs.length; }
+ }
+ a = { v = 0; ma = 0; mb = 0; }:Box;
+ b = { v = 0; ma = 0; mb = 0; }:Box;
+ one = { ticks = 0; priority = 0; handler = @{ a.poke(b); }; }:Event;
+ SECOND
+ after = { ticks = 1; priority = 0; handler = @{
+  GM.message(a.v + "/" + a.ma + "/" + a.mb + " " + b.v + "/" + b.ma + "/" + b.mb);
+ }; }:Event;
+}
+"""
+
+
+def test_requests_group_by_alter_in_the_order_of_their_first_request() -> None:
+    # A step of one event: its first request waits alone, then joins the others' map.
+    # setA (first requested) runs with [1, 3], then setB with [5]: setB's v stands.
+    session = session_of(ORDER.replace("SECOND", ""))
+    assert session.run() == "no-events"
+    assert messages(session) == ["25/2/1 22/0/1"]
+    assert not session.errors
+
+
+def test_a_step_of_two_events_groups_their_requests_alike() -> None:
+    # The second handler's requests join the first's groups: a gets [1, 3, 1, 3] and
+    # [5, 5], b gets [2, 2]; the order of first requests is a.setA, b.setB, a.setB.
+    second = "two = { ticks = 0; priority = 0; handler = @{ a.poke(b); }; }:Event;"
+    session = session_of(ORDER.replace("SECOND", second))
+    assert session.run() == "no-events"
+    assert messages(session) == ["30/4/2 24/0/2"]
+    assert not session.errors

@@ -49,6 +49,7 @@ from lore.runtime.compiler import CompiledProgram
 from lore.runtime.dice import RandomSource
 from lore.runtime.errors import Frame, LimitExceeded, RuleError
 from lore.runtime.ops import (
+    GROUPED,
     MAX_LIST,
     Closure,
     Handler,
@@ -84,6 +85,7 @@ set_value: Callable[[Quantity, int], None] = vars(Quantity)["value"].__set__  # 
 KEY_SHIFT = 64
 BIAS = 1 << 63
 LOW = (1 << KEY_SHIFT) - 1
+FAR = 1 << 1024  # past any key or step count a session reaches
 
 
 @dataclass(frozen=True)
@@ -173,7 +175,10 @@ class Runtime:
         self.tick = 0  # the same, in ticks
         # What the step's handlers ask for: alter requests grouped by (object, alter) in
         # the order of the first request (objects compare by identity), and new events
-        # as (ticks, priority, fn, arg).
+        # as (ticks, priority, fn, arg). The first request waits alone, as (object,
+        # alter, value), in ``first_request`` (most steps make one): a second one groups
+        # it in ``requests`` and leaves ``GROUPED`` there (see ``take_requests``).
+        self.first_request: Any = None
         self.requests: dict[tuple[LoreObject, str], list[Any]] = {}
         self.adds: list[tuple[int, int, Any, Any]] = []
         # Objects the step made while hooks were subscribed, and the objects it removes
@@ -204,6 +209,7 @@ class Runtime:
     def rest(self) -> None:
         """Clear what a step cut short leaves behind (its requests and additions, the
         depth and the ``foreach`` place of the handler that stopped)."""
+        self.first_request = None
         self.requests = {}
         self.adds = []
         self.depth = 0
@@ -232,7 +238,8 @@ class Runtime:
         if not index:
             group = steps >> GROUP_BITS
             if group != self.first_group:
-                self.firsts = randomness.first_words(session.seed, group)
+                # As Python numbers: the first die of most steps reads one.
+                self.firsts = list(randomness.first_words(session.seed, group))
                 self.first_group = group
             return self.firsts[steps & FIRST]
         found = self.block
@@ -257,11 +264,11 @@ class Runtime:
         if state is None:
             index = self.index
             if index:
-                block = self.block
-                z = state = (
-                    block[index] if block is not None and index < len(block) else self.word(index)
-                )
-            else:
+                try:
+                    z = state = self.block[index]  # type: ignore[index]
+                except (TypeError, IndexError):  # no block yet (None), or too short
+                    z = state = self.word(index)
+            else:  # the first die of a step's first handler (most dice)
                 steps = self.session.steps
                 if steps >> GROUP_BITS == self.first_group:
                     z = state = self.firsts[steps & FIRST]
@@ -272,7 +279,10 @@ class Runtime:
             z = ((state ^ (state >> 30)) * M1) & MASK
             z = ((z ^ (z >> 27)) * M2) & MASK
             z ^= z >> 31
-        limit = LIMITS.get(sides) or WORDS - WORDS % sides
+        try:
+            limit = LIMITS[sides]
+        except KeyError:
+            limit = WORDS - WORDS % sides
         while z >= limit:
             state = (state + GOLDEN) & MASK
             z = ((state ^ (state >> 30)) * M1) & MASK
@@ -409,6 +419,12 @@ class Runtime:
         form = obj.form if isinstance(obj, LoreObject) else None
         if form is None or not form.is_alter(alter):
             raise RuleError(f"{show(obj)} has no alter '{alter}'")
+        first = self.first_request
+        if first is None:
+            self.first_request = (obj, alter, value)
+            return
+        if first is not GROUPED:
+            self.group_requests()
         requests = self.requests
         key = (obj, alter)
         values = requests.get(key)
@@ -416,6 +432,26 @@ class Runtime:
             requests[key] = [value]
         else:
             values.append(value)
+
+    def group_requests(self) -> None:
+        """Move the request waiting alone in ``first_request`` to ``requests`` (a second
+        request came, or the update takes them)."""
+        first = self.first_request
+        if first is not None and first is not GROUPED:
+            obj, alter, value = first
+            self.requests[(obj, alter)] = [value]  # the first: ``requests`` was empty
+            self.first_request = GROUPED
+
+    def take_requests(self) -> dict[tuple[LoreObject, str], list[Any]]:
+        """The requests made since the last take, grouped by (object, alter) in the
+        order of their first request; none are left."""
+        if self.first_request is None:
+            return {}
+        self.group_requests()
+        requests = self.requests
+        self.requests = {}
+        self.first_request = None
+        return requests
 
     def foreach(self, items: Iterable[Any], fn: Callable[..., Any]) -> None:
         """Run ``fn`` for every element, all at once: a body waiting for an answer does not
@@ -829,12 +865,18 @@ class Session:
         time = self.time
         adds = rt.adds
         rt.max_adds = limits.max_adds  # what opened sets (only fire changes it)
-        # The first key past max_ticks (keys[0] >> KEY_SHIFT > max_ticks, without a shift).
-        end = max_ticks if max_ticks == math.inf else (int(max_ticks) + 1) << KEY_SHIFT
+        # The first key past max_ticks (keys[0] >> KEY_SHIFT > max_ticks, without a shift),
+        # and the step count to stop at, as whole numbers (quicker to compare with one than
+        # infinity is): past the huge ones, singles returns after each step (run_steps
+        # still checks the limits).
+        end = FAR if max_ticks == math.inf else (int(max_ticks) + 1) << KEY_SHIFT
+        last = FAR if max_steps == math.inf else int(max_steps)
         if self.step_answers or self.asked or self.told or self.open:
             key = heappop(keys)  # the last step asked or told: ``opened`` clears that
             self.begin(key, buckets.pop(key))
             return
+        steps = self.steps
+        self.step_size = 1  # (begin sets it for the other steps)
         while True:
             key = heappop(keys)
             entries = buckets.pop(key)
@@ -842,24 +884,27 @@ class Session:
                 self.begin(key, entries)
                 return
             # ``opened`` written out (``rt.counts`` is None: the last step asked nothing).
+            # The step's first object id is kept for the paths where it waits.
             ticks = key >> KEY_SHIFT
-            priority = (key & LOW) - BIAS
             self.queued -= 1
-            self.at_once = self.at_once + 1 if ticks == self.ticks and self.steps else 1
+            if ticks == self.ticks and steps:
+                at_once = self.at_once = self.at_once + 1
+            else:
+                at_once = self.at_once = 1
             self.ticks = rt.tick = ticks
-            self.priority = clock["priority"] = priority
-            self.steps += 1
+            self.priority = clock["priority"] = (key & LOW) - BIAS
+            self.steps = steps = steps + 1
             now = rt.now
             if getrefcount(now) == HELD_NOW and clock["ticks"] is now:
                 set_value(now, ticks)  # held by nothing else: the same object, moved on
             else:
                 clock["ticks"] = rt.now = Quantity(ticks, "sec", time)
-            self.step_oid = self.next_oid
-            if self.at_once > max_at_once:
+            first_oid = self.next_oid
+            if at_once > max_at_once:
+                self.step_oid = first_oid
                 self.drop_runaway(entries)
                 return
             rt.block = None
-            self.step_size = 1
             seq, fn, arg = entries[0]
             rt.seq = seq
             rt.index = 0
@@ -870,37 +915,39 @@ class Session:
                     fn(rt, arg)
                 except Suspend:
                     rt.depth = 0
+                    self.step_oid = first_oid
                     if len(adds) + self.queued > max_events:
                         self.too_many(entries)
                     self.wait_for_answers(entries)
                     return
                 if len(adds) + self.queued > max_events:
                     self.too_many(entries)
-                requests = rt.requests
-                if requests:
-                    if len(requests) != 1 or self.hooks:
+                first = rt.first_request
+                if first is not None:
+                    if first is GROUPED or self.hooks:
                         self.update()
                     else:  # alter_one written out, to its common end
-                        target, values = requests.popitem()
-                        obj, alter = target
+                        rt.first_request = None
+                        obj, alter, value = first
                         form = obj.form
                         rt.alter_index = 0
                         rt.index = 1  # the place after the step's one handler
                         rt.state = None
                         rt.ops = 0
-                        run = form.vtable.get(alter) or form.resolve()[alter]  # type: ignore[union-attr]
-                        modifications = run(rt, obj, tuple(values))
+                        run = form.vtable.get(alter) or form.resolve()[alter]
+                        modifications = run(rt, obj, (value,))
                         rt.alter_index = None
-                        if requests or "location" in modifications:
-                            self.altered_one(target, modifications)
+                        if rt.first_request is not None or "location" in modifications:
+                            self.altered_one((obj, alter), modifications)
                         else:
                             obj.values.update(modifications)
                             names = obj.altered
                             if names is None or alter not in names:
-                                self.note_altered((target,))
+                                self.note_altered(((obj, alter),))
                 if rt.created or rt.removing:
                     happenings.after_step(self)
             except BaseException as error:
+                self.step_oid = first_oid
                 self.cut_short(entries, error)
                 return
             if len(adds) == 1:  # self.push written out
@@ -917,7 +964,7 @@ class Session:
                 self.queue(adds)
             if not keys or self.outcome is not None or self.stop_requested:
                 return
-            if self.steps >= max_steps or keys[0] >= end:
+            if steps >= last or keys[0] >= end:
                 return
 
     def fire(self, entries: list[Entry]) -> None:
@@ -930,6 +977,7 @@ class Session:
         # to its end, and hold all it added, before being dropped).
         room = self.limits.max_events - self.queued
         max_adds = self.limits.max_adds
+        budget = len(adds) + max_adds  # the length adds may reach in the next handler
         try:
             for index, (seq, fn, arg) in enumerate(entries):
                 # What rt.reset(seq, index) does that is not already so (a body restores
@@ -937,21 +985,23 @@ class Session:
                 rt.seq = seq
                 rt.index = index
                 rt.ops = 0
-                rt.max_adds = len(adds) + max_adds
+                rt.max_adds = budget
                 rt.state = None
                 try:
                     fn(rt, arg)
                 except Suspend:
                     suspended = True  # its answer comes later: start the others meanwhile
                     rt.depth = 0
-                if len(adds) > room:
+                added = len(adds)
+                if added > room:
                     break
+                budget = added + max_adds
             if len(adds) + self.queued > self.limits.max_events:
                 self.too_many(entries)
             if suspended:
                 self.wait_for_answers(entries)
                 return
-            if rt.requests:
+            if rt.first_request is not None:
                 self.update()
             if rt.created or rt.removing:
                 happenings.after_step(self)
@@ -1079,19 +1129,16 @@ class Session:
         round of the same update phase, after the modifications of this one; past
         ``Limits.max_alter_rounds`` rounds the step is dropped, with a ``LimitExceeded``.
         """
-        rt = self.rt
-        requests: dict[tuple[LoreObject, str], Any] = rt.requests
+        requests: dict[tuple[LoreObject, str], Any] = self.rt.take_requests()
         if len(requests) != 1 or self.hooks:
-            rt.requests = {}
             self.rounds(requests)
             return
         self.alter_one(requests)
 
     def alter_one(self, requests: dict[tuple[LoreObject, str], Any]) -> None:
         """The update of a step that requested one alter (most steps), with no hooks: it
-        runs at once, and applies at once when it requests no further alter.
-        ``requests`` stays the runtime's (emptied): what the alter requests goes in it.
-        (A step that goes wrong clears ``alter_index``.)"""
+        runs at once, and applies at once when it requests no further alter (what it
+        requests goes to the runtime). (A step that goes wrong clears ``alter_index``.)"""
         rt = self.rt
         key, values = requests.popitem()
         obj, alter = key
@@ -1107,13 +1154,11 @@ class Session:
 
     def altered_one(self, key: tuple[LoreObject, str], modifications: dict[str, Any]) -> None:
         """After the one alter of ``alter_one`` ran: its modifications, applied now when
-        it requested no further alter (those left in ``rt.requests``)."""
+        it requested no further alter (those the runtime holds)."""
         rt = self.rt
-        requests = rt.requests
         obj, alter = key
-        if requests:
-            rt.requests = {}
-            self.rounds(requests, {key: modifications})
+        if rt.first_request is not None:
+            self.rounds(rt.take_requests(), {key: modifications})
             return
         moves = "location" in modifications
         before = obj.values.get("location") if moves else None
@@ -1164,12 +1209,9 @@ class Session:
                     requests[key] = fn(rt, obj, tuple(values))
                 if self.hooks:
                     happenings.after_alters(self, requests)
-                done, requests = (
-                    requests,
-                    rt.requests,
-                )  # what these alters requested: the next round
+                # What these alters requested: the next round.
+                done, requests = requests, rt.take_requests()
                 if requests:
-                    rt.requests = {}
                     moved = self.apply(done, undo, moved)
                 elif len(rounds) == 1:
                     moved = self.apply(done, None, moved, note=True)  # (noted as it goes)

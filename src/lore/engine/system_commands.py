@@ -225,7 +225,8 @@ def run_alone(rt: ChatRuntime, command: SystemCommand, matched: Matched) -> Lore
     try:
         made = call_handler(rt, command, matched)
         changed = len(session.hooks) != hooks or len(session.stats) != stats
-        if rt.requests or rt.adds or rt.removing or changed or session.outcome != outcome:
+        requested = rt.first_request is not None
+        if requested or rt.adds or rt.removing or changed or session.outcome != outcome:
             raise RuleError(
                 f"the command {command.label} only rolls dice: it cannot change objects,"
                 " schedule events, subscribe, count or end the session",

@@ -1094,13 +1094,21 @@ class Emitter:
         return f"({pair} := _callee({value}))[0](rt, {pair}[1]{extra})"
 
     def request_own(self, alter: str, value: str, span: Span) -> str:
-        """Request ``self``'s alter ``alter`` with ``value``; emits statements only."""
-        held, values, key = self.temp(), self.temp(), self.temp()
+        """Request ``self``'s alter ``alter`` with ``value``, as ``Runtime.request`` does
+        (the first request of a step waits alone; once grouped, the others go straight to
+        their group); emits statements only."""
+        held, first, values, key = self.temp(), self.temp(), self.temp(), self.temp()
         self.emit(f"{held} = {value}", span)
+        self.emit(f"{first} = rt.first_request", span)
+        self.emit(f"if {first} is None: rt.first_request = (self, {alter!r}, {held})", span)
+        self.emit(f"elif {first} is _GROUPED:", span)
+        self.indent += 1
         self.emit(f"{key} = (self, {alter!r})", span)
         self.emit(f"{values} = rt.requests.get({key})", span)
         self.emit(f"if {values} is None: rt.requests[{key}] = [{held}]", span)
         self.emit(f"else: {values}.append({held})", span)
+        self.indent -= 1
+        self.emit(f"else: rt.request(self, {alter!r}, {held})", span)
         return "None"
 
     def add_in_place(self, literal: ast.FormLit, span: Span) -> str | None:

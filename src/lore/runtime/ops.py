@@ -26,6 +26,10 @@ from lore.runtime.values import (
     show,
 )
 
+# ``Runtime.first_request`` once the requests of the step are grouped in
+# ``Runtime.requests`` (a second request came): further ones go there too.
+GROUPED: Any = ("grouped",)
+
 
 class Closure:
     """A lambda's value: its compiled code and the values it captured.
