@@ -32,4 +32,4 @@ def reachable(roots: Iterable[Any]) -> Iterator[LoreObject]:
         elif isinstance(item, dict):
             stack.extend(item.values())
         elif isinstance(item, Closure):
-            stack.extend(item.captured)
+            stack.append(item.captured)  # its values, or the object of a bound rule

@@ -919,7 +919,12 @@ class Emitter:
         return inner.name, capture
 
     def lambda_value(self, node: ast.Lambda) -> str:
-        code, capture = self.lambda_parts(node)
+        """A lambda's value. ``@{ x.rule; }`` is the rule and the object, as when it is
+        written in place in ``schedule.add`` (see ``bound_rule``): an event runs the same
+        code however its handler was made, so the limits that look at handlers (the
+        waiting events of a step that multiplies) treat both alike."""
+        bound = None if node.params else self.bound_rule(node)
+        code, capture = bound if bound is not None else self.lambda_parts(node)
         return f"_Closure({code}, {capture}, {id(node)})"
 
     def expr_Select(self, node: ast.Select) -> str:

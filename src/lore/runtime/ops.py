@@ -32,7 +32,8 @@ GROUPED: Any = ("grouped",)
 
 
 class Closure:
-    """A lambda's value: its compiled code and the values it captured.
+    """A lambda's value: its compiled code and the values it captured (for a lambda that
+    only calls a rule of an object, ``@{ x.rule; }``: that rule and that object).
 
     Compiled code and the list members call ``code(rt, captured, ...)`` themselves rather
     than the closure: a call through ``__call__`` nests Python's C stack, a plain call of
@@ -41,7 +42,7 @@ class Closure:
 
     __slots__ = ("captured", "code", "node_id")
 
-    def __init__(self, code: Callable[..., Any], captured: tuple[Any, ...], node_id: int) -> None:
+    def __init__(self, code: Callable[..., Any], captured: Any, node_id: int) -> None:
         self.code = code
         self.captured = captured
         self.node_id = node_id
