@@ -69,7 +69,7 @@ def test_the_sqlite_store_keeps_everything_across_a_reopen(tmp_path: Path) -> No
         store = SQLiteStore(tmp_path / "s.db")
         await store.create(record(), FILES, seats("s1"))
         await asyncio.gather(
-            *(store.append("s1", LogEntry(i, "chat", {"n": i})) for i in range(1, 201))
+            *(store.append("s1", LogEntry(i, "chat", {"n": i})) for i in range(1, 451))
         )
         await store.close()
 
@@ -80,7 +80,43 @@ def test_the_sqlite_store_keeps_everything_across_a_reopen(tmp_path: Path) -> No
         return found
 
     asyncio.run(write())
-    assert asyncio.run(read()) == list(range(1, 201))
+    assert asyncio.run(read()) == list(range(1, 451))  # more than one statement's rows
+
+
+def test_entries_appended_together_are_stored_or_refused_one_by_one(tmp_path: Path) -> None:
+    async def scenario() -> list[object]:
+        store = SQLiteStore(tmp_path / "s.db")
+        await store.create(record(), FILES, seats("s1"))
+        await store.append("s1", LogEntry(1, "chat", {"n": 1}))
+        indices = [*range(2, 300), 1, 300]  # one already stored, in the second statement
+        outcomes = await asyncio.gather(
+            *(store.append("s1", LogEntry(i, "chat", {"n": i})) for i in indices),
+            return_exceptions=True,
+        )
+        found = [e.data["n"] for e in await store.log("s1")]
+        await store.close()
+        return [*outcomes, found]
+
+    *outcomes, found = asyncio.run(scenario())
+    assert [type(o).__name__ for o in outcomes if o is not None] == ["StoreError"]
+    assert isinstance(outcomes[-2], StoreError)
+    assert found == list(range(1, 301))
+
+
+def test_a_snapshot_keeps_its_transcript_records_in_order(tmp_path: Path) -> None:
+    async def scenario() -> list[dict[str, object]]:
+        store = SQLiteStore(tmp_path / "s.db")
+        await store.create(record(), FILES, seats("s1"))
+        first = tuple({"kind": "message", "n": n} for n in range(450))
+        await store.put_snapshot("s1", Snapshot(5, b"one", 0, first))
+        second = tuple({"kind": "message", "n": n} for n in range(450, 460))
+        await store.put_snapshot("s1", Snapshot(9, b"two", 450, second))
+        found = await store.transcript("s1")
+        assert await store.snapshot("s1") == Snapshot(9, b"two")
+        await store.close()
+        return found
+
+    assert [r["n"] for r in asyncio.run(scenario())] == list(range(460))
 
 
 def test_database_urls() -> None:

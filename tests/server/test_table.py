@@ -99,3 +99,31 @@ def test_refused_entries_change_nothing() -> None:
         "bad_answer",
     ]
     assert (table.applied, {s: t.seq for s, t in table.streams.items()}) == before
+
+
+def test_seats_nobody_listens_to_keep_their_numbers_but_get_no_updates() -> None:
+    everyone, some = new_table(), new_table()
+    everyone.start()
+    some.start()
+    some.listening = {"aki@example.org"}
+    heard = {"aki@example.org"}
+    for turn in range(6):
+        made = []
+        for table in (everyone, some):
+            question = table.master.open_questions()[0]
+            data = {"seat": question.to, "id": question.id, "values": {"move": "roll"}}
+            outcome = table.apply(LogEntry(table.applied + 1, "answer", data))
+            assert not isinstance(outcome, Refusal)
+            made.append(outcome)
+        assert made[1] == {s: f for s, f in made[0].items() if s in heard}
+        if turn == 2:
+            heard.add("GM")
+            some.listen("GM")  # a client came: the GM's updates are made from now on
+            assert json.loads(some.catch_up("GM", 1)[0])["type"] == "snapshot"
+    assert {s: t.seq for s, t in some.streams.items()} == {
+        s: t.seq for s, t in everyone.streams.items()
+    }
+    # The GM's updates made since it was listened to are there to catch up with.
+    seq = some.streams["GM"].seq
+    assert some.catch_up("GM", seq - 3) == everyone.catch_up("GM", seq - 3)
+    assert some.snapshot("ren@example.org") == everyone.snapshot("ren@example.org")

@@ -64,6 +64,7 @@ class Hub:
             first = not room.connections.get(seat)
             room.connections.setdefault(seat, set()).add(connection)
             connection.send(self.welcome(room, seat))
+            room.table.listen(seat)
             if seat == GM:
                 connection.send(self.links(room))
             for frame in room.table.catch_up(seat, message.seq):

@@ -237,6 +237,7 @@ class Rooms:
         self, record: SessionRecord, table: Table, program: Program, seats: list[SeatRecord]
     ) -> Room:
         room = Room(record, table, program, {s.seat: s for s in seats})
+        table.listening = set()  # updates are made for the seats whose clients came
         self.by_id[record.id] = room
         for seat in seats:
             if seat.token is not None:
@@ -306,6 +307,9 @@ class Rooms:
         if old is not None:  # a reload: its clients stay, and catch up
             room.connections = old.connections
             room.lock = old.lock
+            for seat, connections in old.connections.items():
+                if connections:
+                    table.listen(seat)
         return room
 
     # ------------------------------------------------------------ snapshots

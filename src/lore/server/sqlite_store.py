@@ -5,7 +5,9 @@ that arrive while a commit is under way are gathered and committed together (a *
 commit*): one ``fsync`` of the write-ahead log makes a whole batch of answers durable, so
 many sessions answering at once do not each wait for a disk flush of their own. An
 operation that fails is rolled back alone (each runs in a savepoint); the others of its
-batch are kept. ``synchronous=FULL``: a commit has reached the disk when it returns, so a
+batch are kept. The log entries appended in one turn of the event loop go to the store's
+thread as one operation (one insert of many rows), each still acknowledged only once its
+batch is committed. ``synchronous=FULL``: a commit has reached the disk when it returns, so a
 ``kill -9`` (or a power cut) loses nothing that was acknowledged.
 """
 
@@ -17,7 +19,7 @@ import json
 import queue
 import sqlite3
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from pathlib import Path
 from typing import Any, TypeVar
@@ -37,6 +39,13 @@ T = TypeVar("T")
 Operation = Callable[[sqlite3.Connection], Any]
 Item = tuple[Operation, "asyncio.Future[Any]"]
 Result = tuple["asyncio.Future[Any]", Any, BaseException | None]
+Row = tuple[str, int, str, str]  # a log entry: session, index, kind, data
+INSERT_LOG = "INSERT INTO log (session, idx, kind, data) VALUES "
+INSERT_TRANSCRIPT = "INSERT INTO transcript (session, idx, data) VALUES "
+# Rows inserted by one statement (one step of SQLite, where ``executemany`` takes one per
+# row, and each step costs the store's thread the GIL back: with the event loop busy, a
+# wait of up to the switch interval, 5 ms, a row).
+ROWS_AT_ONCE = 200
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS bundles (
@@ -104,6 +113,7 @@ class SQLiteStore:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.queue: queue.SimpleQueue[Item | None] = queue.SimpleQueue()
+        self.appending: list[tuple[Row, asyncio.Future[None]]] = []  # in this loop turn
         ready: Future[None] = Future()
         self.thread = threading.Thread(
             target=self._serve, args=(ready,), name="lore-store", daemon=True
@@ -147,19 +157,26 @@ class SQLiteStore:
 
     def _commit(self, connection: sqlite3.Connection, batch: list[Item]) -> None:
         results: list[Result] = []
+        # An operation alone needs no savepoint: when it fails, the transaction is rolled
+        # back. (Every statement costs the thread the GIL back once or more, which it may
+        # wait for while the event loop's thread is busy: a commit takes as few as it can.)
+        alone = len(batch) == 1
         try:
             connection.execute("BEGIN IMMEDIATE")
             for operation, future in batch:
-                connection.execute("SAVEPOINT op")
+                if not alone:
+                    connection.execute("SAVEPOINT op")
                 try:
                     value = operation(connection)
                 except (sqlite3.Error, StoreError, ValueError) as error:
-                    connection.execute("ROLLBACK TO op")
+                    connection.execute("ROLLBACK" if alone else "ROLLBACK TO op")
                     results.append((future, None, _store_error(error)))
                 else:
                     results.append((future, value, None))
-                connection.execute("RELEASE op")
-            connection.execute("COMMIT")
+                if not alone:
+                    connection.execute("RELEASE op")
+            if connection.in_transaction:
+                connection.execute("COMMIT")
         except sqlite3.Error as error:
             if connection.in_transaction:
                 connection.execute("ROLLBACK")
@@ -209,15 +226,29 @@ class SQLiteStore:
         await self._run(operation)
 
     async def append(self, session: str, entry: LogEntry) -> None:
-        data = _json(entry.data)
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        appending = self.appending
+        appending.append(((session, entry.index, entry.kind, _json(entry.data)), done))
+        if len(appending) == 1:
+            loop.call_soon(self._append_all)
+        await done
 
-        def operation(db: sqlite3.Connection) -> None:
-            db.execute(
-                "INSERT INTO log (session, idx, kind, data) VALUES (?, ?, ?, ?)",
-                (session, entry.index, entry.kind, data),
-            )
+    def _append_all(self) -> None:
+        """Give the store's thread the entries appended in this turn of the loop, as one
+        operation; each entry's future gets its own outcome."""
+        batch, self.appending = self.appending, []
+        rows = [row for row, _ in batch]
+        stored: asyncio.Future[list[StoreError | None]] = asyncio.get_running_loop().create_future()
 
-        await self._run(operation)
+        def settle(stored: asyncio.Future[list[StoreError | None]]) -> None:
+            failed = stored.exception()
+            outcomes = [failed] * len(batch) if failed is not None else stored.result()
+            pairs = zip(batch, outcomes, strict=True)
+            _settle([(done, None, problem) for (_, done), problem in pairs])
+
+        stored.add_done_callback(settle)
+        self.queue.put((lambda db: _insert_log(db, rows), stored))
 
     async def put_seat(self, seat: SeatRecord) -> None:
         def operation(db: sqlite3.Connection) -> None:
@@ -243,7 +274,8 @@ class SQLiteStore:
         ]
 
         def operation(db: sqlite3.Connection) -> None:
-            db.executemany("INSERT INTO transcript (session, idx, data) VALUES (?, ?, ?)", records)
+            for start in range(0, len(records), ROWS_AT_ONCE):
+                _insert_rows(db, INSERT_TRANSCRIPT, records[start : start + ROWS_AT_ONCE])
             db.execute(
                 "INSERT INTO snapshots (session, idx, data) VALUES (?, ?, ?)"
                 " ON CONFLICT (session) DO UPDATE SET idx = excluded.idx, data = excluded.data",
@@ -314,6 +346,36 @@ class SQLiteStore:
     async def close(self) -> None:
         self.queue.put(None)
         await asyncio.to_thread(self.thread.join)
+
+
+def _insert_rows(db: sqlite3.Connection, insert: str, rows: Sequence[tuple[Any, ...]]) -> None:
+    """Insert rows (at most ``ROWS_AT_ONCE``) with one statement."""
+    one = "(" + ", ".join("?" * len(rows[0])) + ")"
+    db.execute(insert + ", ".join([one] * len(rows)), [field for row in rows for field in row])
+
+
+def _insert_log(db: sqlite3.Connection, rows: list[Row]) -> list[StoreError | None]:
+    """Insert log rows, many to a statement (one step of SQLite, where ``executemany``
+    takes one per row); the rows of a statement that fails are inserted one by one, each
+    refused alone. A statement that fails changes nothing."""
+    outcomes: list[StoreError | None] = []
+    for start in range(0, len(rows), ROWS_AT_ONCE):
+        chunk = rows[start : start + ROWS_AT_ONCE]
+        try:
+            _insert_rows(db, INSERT_LOG, chunk)
+        except sqlite3.Error:
+            pass
+        else:
+            outcomes += [None] * len(chunk)
+            continue
+        for row in chunk:
+            try:
+                _insert_rows(db, INSERT_LOG, [row])
+            except sqlite3.Error as error:
+                outcomes.append(_store_error(error))
+            else:
+                outcomes.append(None)
+    return outcomes
 
 
 def _settle(results: list[Result]) -> None:

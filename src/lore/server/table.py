@@ -21,6 +21,7 @@ from typing import Any
 
 import msgspec
 
+from lore.engine.queries import Query
 from lore.engine.session import Limits
 from lore.engine.transcript import Record
 from lore.engine.views import GM
@@ -58,6 +59,13 @@ class Stream:
             _, dropped = self.history.popleft()
             self.history_bytes -= len(dropped)
 
+    def skip(self) -> None:
+        """An update was numbered but not made (nobody listens): the updates kept before
+        it no longer lead to the seat's state (a client catching up gets a snapshot)."""
+        if self.history:
+            self.history.clear()
+            self.history_bytes = 0
+
 
 @dataclass(frozen=True)
 class Refusal:
@@ -86,6 +94,10 @@ class Table:
         self.view_key: tuple[Any, ...] | None = None  # what the views were made of
         self.status_sent: dict[str, dict[str, Any]] = {}
         self.clock: set[str] = set()  # seats whose time moved with no update to carry it
+        # The seats whose updates are made (None: every seat's). A seat nobody listened to
+        # yet has its state and numbers kept as the others, but no update made for it: a
+        # client that comes gets a snapshot.
+        self.listening: set[str] | None = None
 
     # ------------------------------------------------------------ applying
 
@@ -169,30 +181,43 @@ class Table:
     # ------------------------------------------------------------ what each seat is sent
 
     def publish(self, items: list[tuple[Audience, dict[str, Any]]], engine: bool) -> Frames:
-        routed = self.route_records()
+        streams = self.streams
+        told = self.tell(self.route_records(), items)
         frames: Frames = {}
-        open_questions = self.master.open_questions() if engine else []
         views = engine
+        mine: dict[str, dict[str, Query]] = {}
+        everything: dict[str, Query] = {}
         if engine:
             key = self.master.view_key()
             views = key != self.view_key
             if views:
                 self.seat_lists = None  # rules may have handed actors to other seats
             self.view_key = key
+            for question in self.master.open_questions():
+                everything[question.id] = question
+                mine.setdefault(question.to, {})[question.id] = question
+        if self.seat_lists is None:  # made again when seats or actors' players change
+            self.seat_lists = (self.seat_list(False), self.seat_list(True))
         specs: dict[tuple[str, str], dict[str, Any]] = {}  # made once, for every seat
         tick = self.master.tick
         status = self.status()
         untimed = _untimed(status)
-        for seat, stream in self.streams.items():
+        no_questions: dict[str, Query] = {}
+        listening = self.listening
+        for seat, stream in streams.items():
             update: dict[str, Any] = {}
-            messages = [m for audience, m in routed if _reaches(audience, seat)]
-            messages += [m for audience, m in items if _reaches(audience, seat)]
             changed_view = False
             if views or stream.view is None:
                 changed_view = self.update_view(stream, update)
             if engine:
-                self.update_questions(stream, update, open_questions, specs)
-            self.update_seats(stream, update)
+                questions = everything if seat == GM else mine.get(seat, no_questions)
+                if questions or stream.open:
+                    self.update_questions(stream, update, questions, specs)
+            seats = self.seat_lists[seat == GM]
+            if self.seats_sent.get(seat) is not seats and self.seats_sent.get(seat) != seats:
+                self.seats_sent[seat] = seats
+                update["seats"] = seats
+            messages = told.get(seat)
             if messages:
                 update["messages"] = messages
                 stream.messages.extend(messages)
@@ -215,10 +240,36 @@ class Table:
                 stream.view_seq = stream.seq
             for spec in update.get("opened", ()):
                 stream.asked_at[spec["id"]] = stream.seq
+            if listening is not None and seat not in listening:
+                stream.skip()
+                continue
             frame = encode({"type": "update", "seq": stream.seq, **update})
             stream.keep(stream.seq, frame)
             frames[seat] = frame
         return frames
+
+    def tell(
+        self,
+        routed: list[tuple[Audience, dict[str, Any]]],
+        items: list[tuple[Audience, dict[str, Any]]],
+    ) -> dict[str, list[dict[str, Any]]]:
+        """The messages each seat is told, in order (the transcript's, then ``items``)."""
+        told: dict[str, list[dict[str, Any]]] = {}
+        streams = self.streams
+        for audience, message in (*routed, *items) if items else routed:
+            for seat in streams if audience is None else audience:
+                if seat in streams:
+                    found = told.get(seat)
+                    if found is None:
+                        told[seat] = [message]
+                    else:
+                        found.append(message)
+        return told
+
+    def listen(self, seat: str) -> None:
+        """Make the seat's updates from now on (a client of it came)."""
+        if self.listening is not None:
+            self.listening.add(seat)
 
     def take_clock(self) -> set[str]:
         """The seats whose time moved with no update to carry it (since the last call):
@@ -289,36 +340,31 @@ class Table:
         self,
         stream: Stream,
         update: dict[str, Any],
-        questions: list[Any],
+        mine: dict[str, Query],
         specs: dict[tuple[str, str], dict[str, Any]],
     ) -> None:
-        mine = {q.id: q for q in questions if stream.seat == GM or q.to == stream.seat}
+        """Put the seat's questions opened and closed since its last update in ``update``
+        (``mine``: its open questions, by id)."""
+        known = stream.open
         # Sent again when it is asked of another seat now (its actor was given away).
         opened = []
         for key, q in mine.items():
-            if key not in stream.open or stream.open[key]["to"] != q.to:
+            spec = known.get(key)
+            if spec is None or spec["to"] != q.to:
                 spec = specs.get((key, q.to))
                 if spec is None:
                     spec = specs[key, q.to] = query_spec(q, self.master)
                 opened.append(spec)
-        closed = [key for key in stream.open if key not in mine]
+        closed = [key for key in known if key not in mine]
         for key in closed:
-            del stream.open[key]
+            del known[key]
             stream.asked_at.pop(key, None)
         for spec in opened:
-            stream.open[spec["id"]] = spec
+            known[spec["id"]] = spec
         if opened:
             update["opened"] = opened
         if closed:
             update["closed"] = closed
-
-    def update_seats(self, stream: Stream, update: dict[str, Any]) -> None:
-        if self.seat_lists is None:  # made again when seats or actors' players change
-            self.seat_lists = (self.seat_list(False), self.seat_list(True))
-        seats = self.seat_lists[stream.seat == GM]
-        if self.seats_sent.get(stream.seat) != seats:
-            self.seats_sent[stream.seat] = seats
-            update["seats"] = seats
 
     def map_of(self, path: str) -> dict[str, Any]:
         found = self.maps.get(path)
@@ -462,7 +508,3 @@ class Table:
 
 def _untimed(status: dict[str, Any]) -> tuple[Any, Any]:
     return status["paused"], status["ended"]
-
-
-def _reaches(audience: Audience, seat: str) -> bool:
-    return audience is None or seat in audience

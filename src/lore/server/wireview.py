@@ -154,10 +154,24 @@ def actor_of(label: str, master: Master) -> dict[str, str]:
     return {"label": label, "name": label}
 
 
+# The descriptions of enum inputs, by what they are made of: a rule asks the same menu
+# again and again (the engine makes its input anew each time). Never changed once made.
+_ENUM_INPUTS: dict[tuple[Any, ...], dict[str, Any]] = {}
+ENUM_INPUTS_KEPT = 4096
+
+
 def input_spec(item: Input) -> dict[str, Any]:
     """The engine's description of an input (name, type, kind, choices with captions,
     picks, range, default: it leads, so new kinds of input fit), with the unit and the
     range's bounds as numbers for a number field."""
+    if item.type.kind == "enum" and item.allowed is None and item.default is None:
+        key = (item.name, item.type.name, item.choices, item.captions, item.least, item.most)
+        found = _ENUM_INPUTS.get(key)
+        if found is None:
+            if len(_ENUM_INPUTS) >= ENUM_INPUTS_KEPT:
+                _ENUM_INPUTS.clear()
+            found = _ENUM_INPUTS[key] = item.describe()
+        return found
     spec = item.describe()
     if item.type.unit is not None:
         spec["unit"] = item.type.unit
