@@ -39,7 +39,7 @@ def test_errors_are_printed_with_place_caret_and_hint(
         "bad.lore:3:6: error: form 'Participant' has no member 'mesage'\n"
         "  |\n"
         '3 |   GM.mesage("hi");\n'
-        "  |      ^^^^^^ did you mean 'message'? its members: message, query, roll\n"
+        "  |      ^^^^^^ did you mean 'message'? its members: message, query, actors, roll\n"
         "bad.lore:4:11: error: undefined name 'undefinedName'\n"
         "  |\n"
         "4 |   x = 1 + undefinedName;\n"
