@@ -244,7 +244,8 @@ def lambdas(depth: int) -> st.SearchStrategy[ast.Expr]:
 
 def param_lists(max_size: int = 2) -> st.SearchStrategy[tuple[ast.Param, ...]]:
     param = st.builds(ast.Param, _SPAN, names, st.none() | types(1))
-    return st.lists(param, max_size=max_size).map(tuple)
+    # Names of their own: a name twice in one list is an error of the parser.
+    return st.lists(param, max_size=max_size, unique_by=lambda p: p.name).map(tuple)
 
 
 def selects(depth: int) -> st.SearchStrategy[ast.Expr]:

@@ -586,6 +586,13 @@ class ExpressionParser(TokenStream):
         while not self.at(")"):
             start = self.token.start
             name = self.expect_name("a parameter name")
+            if any(param.name == name.text for param in params):
+                self.error(
+                    "parse.parameter-again",
+                    f"'{name.text}' is already a parameter here",
+                    Span(name.start, name.end),
+                    "give each parameter a name of its own",
+                )
             type_ = self.parse_type() if self.accept(":") else None
             params.append(ast.Param(self.span_from(start), name.text, type_))
             if not self.accept(","):
