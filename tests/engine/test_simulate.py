@@ -15,11 +15,13 @@ from lore.analysis.simulate import (
     ENDS,
     RunResult,
     SimulationError,
+    Spread,
     load_program,
     run_session,
     simulate,
     summarize,
 )
+from lore.cli.sim_command import _whole
 from lore.engine.participants import Bot, Participants
 from lore.engine.session import Limits, Session
 from lore.engine.transcript import Transcript
@@ -252,3 +254,13 @@ def test_a_worker_that_finds_the_program_broken_stops_the_simulation(tmp_path: P
     path.write_text("section broken {", encoding="utf-8")  # changed after the check
     with pytest.raises(SimulationError, match="no longer checks"):
         simulate(program, [path], runs=2, jobs=2)
+
+
+def test_a_spread_of_game_times_past_a_floats_range_is_exact() -> None:
+    # A mutated scenario waited 1e308 seconds: its ticks do not fit in a float, and the
+    # summary of a sim took their mean with floats (an OverflowError shown to the user).
+    huge = 10**400
+    spread = Spread.of([huge, huge + 2])
+    assert (spread.low, spread.mean, spread.high) == (huge, huge + 1, huge + 2)
+    assert _whole(spread.mean, 1) == f"{huge + 1:,}.0"
+    assert _whole(Spread.of([3, 4]).mean, 1) == "3.5"

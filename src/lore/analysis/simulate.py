@@ -67,7 +67,11 @@ class Spread:
     def of(cls, values: Sequence[float]) -> Spread:
         if not values:
             return cls(0, 0.0, 0)
-        return cls(min(values), statistics.fmean(values), max(values))
+        try:
+            mean = statistics.fmean(values)
+        except OverflowError:  # whole numbers past a float's range (a game time of 1e308 s)
+            mean = sum(values) // len(values)
+        return cls(min(values), mean, max(values))
 
     def to_json(self) -> dict[str, float]:
         return {"min": self.low, "mean": self.mean, "max": self.high}

@@ -155,8 +155,8 @@ def format_summary(summary: Summary, name: str) -> str:
             lines.append(f"  {group.where}: {group.message}  ({group.count:,} times in {sessions})")
     for label, spread in (("ticks", summary.ticks), ("steps", summary.steps)):
         lines.append(
-            f"{label + ':':<10}min {spread.low:,.0f}  mean {spread.mean:,.1f}  "
-            f"max {spread.high:,.0f}"
+            f"{label + ':':<10}min {_whole(spread.low)}  mean {_whole(spread.mean, 1)}  "
+            f"max {_whole(spread.high)}"
         )
     lines.append(
         f"{'messages:':<10}{summary.messages:,} in all, {summary.messages_per_run:,.1f} per session"
@@ -166,6 +166,14 @@ def format_summary(summary: Summary, name: str) -> str:
     )
     lines.extend(format_outcomes(summary))
     return "\n".join(lines)
+
+
+def _whole(value: float, decimals: int = 0) -> str:
+    """A count or a game time in ticks: a whole number past a float's range is written
+    whole (a game time of 1e308 seconds)."""
+    if isinstance(value, int):
+        return f"{value:,}" + ("." + "0" * decimals if decimals else "")
+    return f"{value:,.{decimals}f}"
 
 
 def format_outcomes(summary: Summary) -> list[str]:
