@@ -934,16 +934,23 @@ class Session:
                         rt.index = 1  # the place after the step's one handler
                         rt.state = None
                         rt.ops = 0
-                        run = form.vtable.get(alter) or form.resolve()[alter]
-                        modifications = run(rt, obj, (value,))
-                        rt.alter_index = None
-                        if rt.first_request is not None or "location" in modifications:
-                            self.altered_one((obj, alter), modifications)
+                        apply = form.apply_table.get(alter)
+                        if apply is not None:  # it writes what it modifies itself
+                            modifications = apply(rt, obj, (value,))
+                            rt.alter_index = None
+                            if modifications is not None:  # it requested an alter
+                                self.altered_one((obj, alter), modifications)
                         else:
-                            obj.values.update(modifications)
-                            names = obj.altered
-                            if names is None or alter not in names:
-                                self.note_altered(((obj, alter),))
+                            run = form.vtable.get(alter) or form.resolve()[alter]
+                            modifications = run(rt, obj, (value,))
+                            rt.alter_index = None
+                            if rt.first_request is not None or "location" in modifications:
+                                self.altered_one((obj, alter), modifications)
+                            else:
+                                obj.values.update(modifications)
+                        names = obj.altered
+                        if names is None or alter not in names:
+                            self.note_altered(((obj, alter),))
                 if rt.created or rt.removing:
                     happenings.after_step(self)
             except BaseException as error:

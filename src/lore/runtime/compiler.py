@@ -72,6 +72,8 @@ _ENGINE_OBJECTS = frozenset(f"rt.{name}" for name in ENGINE_VALUES)
 _CALLS_CODE = ("(rt,", "(rt)", "rt.method(", "rt.call_field(", "rt.new(", "rt.foreach(")
 
 
+# A line of an alter's body's top level that modifies a member (see apply_function).
+_MODIFY_LINE = re.compile(r"    _mods\[('[^'\\]*')\] = ")
 # Where, in one generated line, the code of a Lore expression is: its first and last
 # byte (Python's traceback positions count bytes), and the expression's span.
 Place = tuple[int, int, Span]
@@ -277,11 +279,14 @@ class Compiler:
                 info.defaults[name] = self.compile_default(member.node.value, form, member, name)
             elif isinstance(member, CallableSymbol) and member.node is not None:
                 modified: set[str] = set()
-                info.methods[name] = self.compile_callable(member, form, modified)
+                applies: list[Any] = []
+                info.methods[name] = self.compile_callable(member, form, modified, applies)
                 if isinstance(member.node, ast.AccessorDef | ast.FunctionDef):
                     info.accessors.add(name)
                 if isinstance(member.node, ast.AlterDef):
                     info.alters[name] = frozenset(modified)
+                    if applies:
+                        info.applies[name] = applies[0]
 
     def compile_container(self, container: Container) -> None:
         for member in container.members.values():
@@ -378,10 +383,15 @@ class Compiler:
     # ------------------------------------------------------------ functions
 
     def compile_callable(
-        self, symbol: CallableSymbol, form: FormSymbol | None, modified: set[str] | None = None
+        self,
+        symbol: CallableSymbol,
+        form: FormSymbol | None,
+        modified: set[str] | None = None,
+        applies: list[Any] | None = None,
     ) -> Any:
         """Compile a rule, function, accessor or alter; ``modified`` gets the names of the
-        members an alter modifies."""
+        members an alter modifies, and ``applies`` its apply when it has one (see
+        ``Emitter.apply_function``)."""
         node = symbol.node
         assert node is not None
         params = [p.name for p in node.params or ()]
@@ -405,6 +415,10 @@ class Compiler:
         compiled = emitter.function(params, node.body, param_types)
         if modified is not None:
             modified.update(emitter.modified)
+        if applies is not None and kind == "alter":
+            apply = emitter.apply_function(params)
+            if apply is not None:
+                applies.append(apply)
         return compiled
 
     def compile_value(
@@ -436,12 +450,16 @@ class Compiler:
         )
         return emitter.value_function(expr, expected, with_self=True)
 
-    def register(self, source_code: str, name: str, line_map: LineMap) -> Any:
+    def register(self, source_code: str, name: str, line_map: LineMap, named: bool = True) -> Any:
+        """Compile a generated function; ``named``: give it its stable name (what saves
+        call a handler by), which a variant never queued (an alter's apply) goes without."""
         filename = f"<lore:{name}>"
         code = compile(source_code, filename, "exec")
         exec(code, self.namespace)
         self.line_maps[filename] = line_map
         function = self.namespace[name]
+        if not named:
+            return function
         # Its stable name: its Lore title and how many functions of that title came before.
         number = self.titles.get(line_map.rule, 0)
         self.titles[line_map.rule] = number + 1
@@ -547,6 +565,48 @@ class Emitter:
         spans: list[Span | None] = [None, *self.spans]
         line_map = LineMap(self.title, self.source, spans, [(), *self.places])
         return self.compiler.register(source_code, self.name, line_map)
+
+    def apply_function(self, params: list[str]) -> Any:
+        """The apply of the alter just compiled (``function``), or None: the same body,
+        but the members it modifies are kept in locals and written to the object at its
+        end (all reads come first, as when its modifications apply after it ran), when it
+        requested no alter (else it returns its modifications, as the alter does). The
+        engine runs it for a step's one alter. Only an alter that modifies each member
+        unconditionally (every ``_mods`` line in its body's top level) and does not move
+        its object (``location``: the world follows a move) has one."""
+        if "location" in self.modified or not self.lines:
+            return None
+        names: dict[str, str] = {}  # a member's repr -> its local
+        lines: list[str] = []
+        places: list[tuple[Place, ...]] = []
+        for line, place in zip(self.lines, self.places, strict=True):
+            found = _MODIFY_LINE.match(line)
+            if found is not None:
+                local = names.setdefault(found[1], f"_m{len(names)}")
+                delta = len(local) - len(f"_mods[{found[1]}]".encode())
+                line = f"    {local} = {line[found.end() :]}"
+                place = tuple((start + delta, end + delta, span) for start, end, span in place)
+            elif line == "    _mods = {}":
+                line = "    pass"
+            elif "_mods" in line and line != "    return _mods":
+                return None
+            lines.append(line)
+            places.append(place)
+        if lines[-1] != "    return _mods":
+            return None
+        pairs = ", ".join(f"{name}: {local}" for name, local in names.items())
+        writes = [f"    _v[{name}] = {local}" for name, local in names.items()]
+        if writes and "    _v = self.values" not in lines:
+            writes.insert(0, "    _v = self.values")
+        lines[-1:] = [f"    if rt.first_request is not None: return {{{pairs}}}", *writes]
+        added = len(lines) - len(self.lines)
+        spans: list[Span | None] = [None, *self.spans, *([None] * added)]
+        places.extend([()] * added)
+        name = f"{self.name}_apply"
+        header = f"def {name}(rt, self, {', '.join(mangle(p) for p in params)}):"
+        line_map = LineMap(self.title, self.source, spans, [(), *places])
+        source_code = header + "\n" + "\n".join(lines) + "\n"
+        return self.compiler.register(source_code, name, line_map, named=False)
 
     def prologue(self, span: Span) -> None:
         """Count the call against the handler's limits (see ``leaf``)."""

@@ -1,0 +1,112 @@
+"""An alter's apply: the variant of a simple alter that writes what it modifies itself,
+which the engine runs for a step's one alter. It must do exactly what the alter and the
+update do: read before it writes, hand back its modifications when it requests an
+alter, apply nothing when it goes wrong, and go with its alter when a form overrides it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lore.engine.session import Session
+from lore.runtime.compiler import CompiledProgram
+from tests.engine.harness import compiled, messages
+
+HERO = """
+import "basic.lore":url;
+section t {
+ form Hero extends Actor {
+  a : integer;
+  b : integer;
+  ALTERS
+ }
+ form Knight extends Hero {
+  KNIGHT
+ }
+ hero = { name = "Aki"; a = 1; b = 2; }:Hero;
+ knight = { name = "Ben"; a = 1; b = 2; }:Knight;
+ go = { ticks = 0; priority = 0; handler = @{ HANDLER }; }:Event;
+ after = { ticks = 1; priority = 0; handler = @{
+  GM.message("" + hero.a + " " + hero.b + " " + knight.a + " " + knight.b);
+ }; }:Event;
+}
+"""
+SWAP = "alter swap(xs : list<integer>) { self.a := b + xs.sum; self.b := a; }"
+BUMP = "alter bump(xs : list<integer>) { self.b := b + 10; }"
+
+
+def program(alters: str, handler: str, knight: str = "") -> CompiledProgram:
+    text = HERO.replace("ALTERS", alters).replace("KNIGHT", knight)
+    return compiled(text.replace("HANDLER", handler))
+
+
+def form(compiled_program: CompiledProgram, name: str) -> Any:
+    found = compiled_program.form_by_name[f"t.{name}"]
+    found.resolve()
+    return found
+
+
+def run(compiled_program: CompiledProgram, applies: bool = True) -> Session:
+    session = Session(compiled_program, 1)
+    if not applies:  # the alters alone, as every step of several events runs them
+        for info in compiled_program.form_by_name.values():
+            info.resolve()
+            info.apply_table = {}
+    session.run()
+    return session
+
+
+def test_a_simple_alter_reads_every_member_before_it_writes() -> None:
+    compiled_program = program(SWAP, "hero.swap(5);")
+    assert "swap" in form(compiled_program, "Hero").apply_table
+    session = run(compiled_program)
+    assert not session.errors
+    assert messages(session) == ["7 1 1 2"]  # a = old b + 5, b = old a
+    assert run(program(SWAP, "hero.swap(5);"), applies=False).transcript.records == (
+        session.transcript.records
+    )
+
+
+def test_an_alter_that_modifies_under_a_condition_or_moves_has_none() -> None:
+    maybe = "alter maybe(xs : list<integer>) { if (a > 0) { self.b := 9; } }"
+    moves = 'alter move(xs : list<integer>) { self.location := "/[0]":loc; }'
+    compiled_program = program(f"{maybe}\n{moves}\n{SWAP}", "hero.maybe(1);")
+    table = form(compiled_program, "Hero").apply_table
+    assert "maybe" not in table and "move" not in table and "swap" in table
+    assert messages(run(compiled_program)) == ["1 9 1 2"]
+
+
+def test_an_apply_that_requests_an_alter_runs_it_in_a_further_round() -> None:
+    chain = "alter swap(xs : list<integer>) { self.a := b + xs.sum; self.bump(1); }"
+    compiled_program = program(f"{chain}\n{BUMP}", "hero.swap(5);")
+    assert "swap" in form(compiled_program, "Hero").apply_table
+    session = run(compiled_program)
+    assert not session.errors
+    assert messages(session) == ["7 12 1 2"]
+
+
+def test_an_apply_goes_with_its_alter_when_a_form_overrides_it() -> None:
+    override = "override alter swap(xs : list<integer>) { if (a > 0) { self.a := 100; } }"
+    compiled_program = program(SWAP, "hero.swap(5); knight.swap(5);", override)
+    assert "swap" in form(compiled_program, "Hero").apply_table
+    assert "swap" not in form(compiled_program, "Knight").apply_table
+    assert messages(run(compiled_program)) == ["7 1 100 2"]
+
+
+def test_an_alter_inherited_keeps_its_apply() -> None:
+    compiled_program = program(SWAP, "knight.swap(5);")
+    assert "swap" in form(compiled_program, "Knight").apply_table
+    assert messages(run(compiled_program)) == ["1 2 7 1"]
+
+
+def test_an_apply_that_goes_wrong_changes_nothing_and_names_its_place() -> None:
+    broken = "alter swap(xs : list<integer>) { self.b := 0; self.a := a / (b - 2); }"
+    compiled_program = program(broken, "hero.swap(5);")
+    assert "swap" in form(compiled_program, "Hero").apply_table
+    session = run(compiled_program)
+    assert [error.message for error in session.errors] == ["division by zero"]
+    where = session.errors[0].location()
+    column = "  ".join(("", broken)).index("a / (b - 2)") + 1
+    assert where == f"test.lore:7:{column}"  # the division, in the alter
+    assert messages(session) == ["1 2 1 2"]  # b was not set to 0
+    plain = run(program(broken, "hero.swap(5);"), applies=False)
+    assert [error.location() for error in plain.errors] == [where]
