@@ -12,8 +12,10 @@ import pytest
 
 from lore.engine import session as session_module
 from lore.engine.participants import Participants, Scripted
-from lore.engine.session import Limits, Session
+from lore.engine.session import Limits, Session, entries_of, key_parts
+from lore.engine.snapshot import describe_queue
 from lore.runtime.compiler import compile_program
+from lore.runtime.ops import rule_of
 from lore.semantics.check import check_text
 
 HEAD = """\
@@ -282,3 +284,62 @@ def test_too_many_events_to_list_is_a_limit(monkeypatch: pytest.MonkeyPatch) -> 
         ["waiting 3", "waiting 2", "waiting 1", "waiting 0"],
         ["more than 3 events wait: too many to list"],
     )
+
+
+def queued_session() -> Session:
+    """Ann and Bob's `act` queued straight into the engine: Ann and Bob at 5, Bob alone at
+    6, Ann at 7, then Bob at 7 (the time Ann had alone becomes shared)."""
+    result = check_text(HEAD + "}\n", "plan.lore")
+    session = Session(compile_program(result), 0, Participants({"GM": Scripted([])}))
+    session.start()
+    ann, bob = (session.rt.g[i] for _, i, _ in session.program.values)
+    for ticks, who in ((5, ann), (5, bob), (6, bob), (7, ann), (7, bob)):
+        session.push(ticks, 0, rule_of(who, "act"), who)
+    return session
+
+
+def told(session: Session) -> list[str]:
+    return [r["text"] for r in session.transcript.records if r["kind"] == "message"]
+
+
+def test_events_alone_and_sharing_a_time_run_in_order_through_snapshots() -> None:
+    session = queued_session()
+    # A time of one event holds its entry, a shared time the list of its entries.
+    layout = {key_parts(key)[0]: type(bucket) for key, bucket in session.buckets.items()}
+    assert layout == {5: list, 6: tuple, 7: list}
+    assert describe_queue(session) == [
+        "at 5[sec], priority 0: rule plan.Walker.act of plan.ann",
+        "at 5[sec], priority 0: rule plan.Runner.act of plan.bob",
+        "at 6[sec], priority 0: rule plan.Runner.act of plan.bob",
+        "at 7[sec], priority 0: rule plan.Walker.act of plan.ann",
+        "at 7[sec], priority 0: rule plan.Runner.act of plan.bob",
+    ]
+    expected = [
+        "Ann acts at 5[sec]",
+        "Bob runs at 5[sec]",
+        "Bob runs at 6[sec]",
+        "Ann acts at 7[sec]",
+        "Bob runs at 7[sec]",
+    ]
+    data = session.snapshot()
+    session.run()
+    assert told(session) == expected
+    restored = Session.restore(session.program, data)
+    restored.run()
+    assert told(restored) == expected
+    # A queue saved with a list for every time (as older snapshots hold it) runs alike.
+    older = queued_session()
+    older.buckets = {key: entries_of(bucket) for key, bucket in older.buckets.items()}
+    older.run()
+    assert told(older) == expected
+
+
+def test_dropping_waiting_events_keeps_the_others_in_order() -> None:
+    session = queued_session()
+    ann = session.rt.g[session.program.values[0][1]]
+    assert session.drop_waiting({rule_of(ann, "act")}) == 2
+    assert session.pending() == 3
+    # Each time is left with one event: its entry, no longer a list.
+    assert [type(bucket) for bucket in session.buckets.values()] == [tuple, tuple, tuple]
+    session.run()
+    assert told(session) == ["Bob runs at 5[sec]", "Bob runs at 6[sec]", "Bob runs at 7[sec]"]

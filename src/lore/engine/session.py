@@ -78,7 +78,6 @@ PAUSE_AT = 64  # steps of this many events or more run with the cyclic collector
 # argument. A step of one event then gives it its new time in place rather than making a
 # new quantity each step (no rule can tell: none holds the old one).
 HELD_NOW = 4
-set_value: Callable[[Quantity, int], None] = vars(Quantity)["value"].__set__  # its slot
 # A step's (ticks, priority) as the queue keys it: one whole number, ticks * 2^64 + priority
 # + 2^63, ordered as the pairs are (a heap of numbers is far quicker than one of pairs).
 # Priorities are whole numbers of 64 bits, checked where events are added.
@@ -127,6 +126,9 @@ class Suspend(Exception):
 
 Key = tuple[Any, ...]
 Entry = tuple[int, Handler, Any]  # an event waiting: seq, fn, arg (run as fn(rt, arg))
+# The events of one (ticks, priority) in the queue: the entry of the only one (most
+# steps), or a list of several in seq order.
+Bucket = Entry | list[Entry]
 
 
 class Stop(Exception):
@@ -328,7 +330,7 @@ class Runtime:
         found = []
         for key in sorted(session.buckets):
             ticks, priority = key_parts(key)
-            for _, fn, arg in session.buckets[key]:
+            for _, fn, arg in entries_of(session.buckets[key]):
                 values = {
                     "ticks": Quantity(ticks, "sec", session.time),
                     "priority": priority,
@@ -513,6 +515,11 @@ def _fixed(code: Callable[..., Any], rt: Runtime, first: Any, args: tuple[Any, .
     return code(rt, first, *args)
 
 
+def entries_of(bucket: Bucket) -> list[Entry]:
+    """The events of a bucket of the queue, as a list (see ``Bucket``)."""
+    return bucket if isinstance(bucket, list) else [bucket]
+
+
 def key_parts(key: int) -> tuple[int, int]:
     """The (ticks, priority) of a step's key in the queue (see ``KEY_SHIFT``)."""
     return key >> KEY_SHIFT, (key & LOW) - BIAS
@@ -592,10 +599,11 @@ class Session:
         self.limits = limits or Limits()
         self.transcript = transcript or Transcript()
         # The events waiting: the (ticks, priority) of each step in a heap, and each
-        # step's events in seq order (seqs only grow, so appending keeps the order).
-        # An event is (seq, fn, arg): its handler runs as fn(rt, arg).
+        # step's events: its one event, or a list of them in seq order (seqs only grow,
+        # so appending keeps the order). An event is (seq, fn, arg): its handler runs as
+        # fn(rt, arg). A step of one event so costs no list (most steps have one).
         self.keys: list[int] = []  # each step's (ticks, priority) as one number: step_key
-        self.buckets: dict[int, list[Entry]] = {}
+        self.buckets: dict[int, Bucket] = {}
         self.seqs = itertools.count()
         self.next_oid = 1  # the id of the next object made
         self.ticks = 0
@@ -713,10 +721,14 @@ class Session:
             raise priority_error(priority)
         key = (ticks << KEY_SHIFT) + priority + BIAS
         bucket = self.buckets.get(key)
+        entry = (next(self.seqs), fn, arg)
         if bucket is None:
-            bucket = self.buckets[key] = []
+            self.buckets[key] = entry
             heapq.heappush(self.keys, key)
-        bucket.append((next(self.seqs), fn, arg))
+        elif isinstance(bucket, list):
+            bucket.append(entry)
+        else:
+            self.buckets[key] = [bucket, entry]
         self.queued += 1
 
     def new_oid(self) -> int:
@@ -795,7 +807,7 @@ class Session:
         entries = self.waiting
         if entries is None:
             key = heapq.heappop(self.keys)
-            self.begin(key, self.buckets.pop(key))
+            self.begin(key, entries_of(self.buckets.pop(key)))
             return
         # Run again: its objects get the ids they got the first time.
         self.next_oid = self.step_oid
@@ -873,15 +885,15 @@ class Session:
         last = FAR if max_steps == math.inf else int(max_steps)
         if self.step_answers or self.asked or self.told or self.open:
             key = heappop(keys)  # the last step asked or told: ``opened`` clears that
-            self.begin(key, buckets.pop(key))
+            self.begin(key, entries_of(buckets.pop(key)))
             return
         steps = self.steps
         self.step_size = 1  # (begin sets it for the other steps)
         while True:
             key = heappop(keys)
-            entries = buckets.pop(key)
-            if len(entries) != 1 or rt.counts is not None:
-                self.begin(key, entries)
+            entry = buckets.pop(key)
+            if entry.__class__ is not tuple or rt.counts is not None:
+                self.begin(key, entries_of(entry))
                 return
             # ``opened`` written out (``rt.counts`` is None: the last step asked nothing).
             # The step's first object id is kept for the paths where it waits.
@@ -896,16 +908,18 @@ class Session:
             self.steps = steps = steps + 1
             now = rt.now
             if getrefcount(now) == HELD_NOW and clock["ticks"] is now:
-                set_value(now, ticks)  # held by nothing else: the same object, moved on
+                # Held by nothing else: the same object, moved on (its slot written as
+                # an attribute: far quicker than through the slot's descriptor).
+                now.value = ticks
             else:
                 clock["ticks"] = rt.now = Quantity(ticks, "sec", time)
             first_oid = self.next_oid
             if at_once > max_at_once:
                 self.step_oid = first_oid
-                self.drop_runaway(entries)
+                self.drop_runaway([entry])
                 return
             rt.block = None
-            seq, fn, arg = entries[0]
+            seq, fn, arg = entry
             rt.seq = seq
             rt.index = 0
             rt.ops = 0
@@ -917,11 +931,11 @@ class Session:
                     rt.depth = 0
                     self.step_oid = first_oid
                     if len(adds) + self.queued > max_events:
-                        self.too_many(entries)
-                    self.wait_for_answers(entries)
+                        self.too_many([entry])
+                    self.wait_for_answers([entry])
                     return
                 if len(adds) + self.queued > max_events:
-                    self.too_many(entries)
+                    self.too_many([entry])
                 first = rt.first_request
                 if first is not None:
                     if first is GROUPED or self.hooks:
@@ -955,17 +969,19 @@ class Session:
                     happenings.after_step(self)
             except BaseException as error:
                 self.step_oid = first_oid
-                self.cut_short(entries, error)
+                self.cut_short([entry], error)
                 return
             if len(adds) == 1:  # self.push written out
                 ticks, priority, fn, arg = adds.pop()
                 key = (ticks << KEY_SHIFT) + priority + BIAS
                 bucket = buckets.get(key)
                 if bucket is None:
-                    buckets[key] = [(next(seqs), fn, arg)]
+                    buckets[key] = (next(seqs), fn, arg)
                     heappush(keys, key)
-                else:
+                elif bucket.__class__ is list:
                     bucket.append((next(seqs), fn, arg))
+                else:
+                    buckets[key] = [bucket, (next(seqs), fn, arg)]  # type: ignore[list-item]
                 self.queued += 1
             elif adds:
                 self.queue(adds)
@@ -1070,21 +1086,30 @@ class Session:
         buckets, keys, seqs = self.buckets, self.keys, self.seqs
         last_ticks: int | None = None
         last_priority = 0
-        bucket: list[Entry] = []
+        key = 0
+        bucket: list[Entry] | None = None  # the list of the last key, once it has one
         self.queued += len(adds)
         adds.reverse()
         pop = adds.pop
         while adds:
             ticks, priority, fn, arg = pop()
+            entry = (next(seqs), fn, arg)
             if ticks != last_ticks or priority != last_priority:
                 last_ticks, last_priority = ticks, priority
                 key = (ticks << KEY_SHIFT) + priority + BIAS
-                found = buckets.get(key)
-                if found is None:
-                    found = buckets[key] = []
-                    heapq.heappush(keys, key)
+                bucket = None
+            elif bucket is not None:
+                bucket.append(entry)
+                continue
+            found = buckets.get(key)
+            if found is None:
+                buckets[key] = entry
+                heapq.heappush(keys, key)
+            elif isinstance(found, list):
+                found.append(entry)
                 bucket = found
-            bucket.append((next(seqs), fn, arg))
+            else:
+                bucket = buckets[key] = [found, entry]
 
     def drop_runaway(self, entries: list[Entry]) -> None:
         """Drop a step past the limit of steps at one time (its events do not run, so the
@@ -1104,11 +1129,13 @@ class Session:
         to multiply again); how many were dropped."""
         dropped = 0
         for key in list(self.buckets):
-            bucket = self.buckets[key]
+            bucket = entries_of(self.buckets[key])
             kept = [entry for entry in bucket if entry[1] not in handlers]
             dropped += len(bucket) - len(kept)
-            if kept:
+            if len(kept) > 1:
                 self.buckets[key] = kept
+            elif kept:
+                self.buckets[key] = kept[0]
             else:
                 del self.buckets[key]
         if dropped:

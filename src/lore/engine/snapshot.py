@@ -510,13 +510,15 @@ def _restore_into(session: Session, decoded: dict[str, Any]) -> None:
 def describe_queue(session: Session, limit: int = 200) -> list[str]:
     """The events waiting, in the order they will run, one line each for people: when,
     and which rule or lambda runs (of which object)."""
-    from lore.engine.session import key_parts
+    from lore.engine.session import entries_of, key_parts
 
     names = session.program.function_names
     lines: list[str] = []
     entries = [((session.ticks, session.priority), e) for e in session.waiting or ()]
     entries += [
-        (key_parts(key), entry) for key in sorted(session.buckets) for entry in session.buckets[key]
+        (key_parts(key), entry)
+        for key in sorted(session.buckets)
+        for entry in entries_of(session.buckets[key])
     ]
     waiting = len(session.waiting or ())
     for number, ((ticks, priority), (_, fn, arg)) in enumerate(entries[:limit]):
