@@ -110,3 +110,26 @@ def test_an_apply_that_goes_wrong_changes_nothing_and_names_its_place() -> None:
     assert messages(session) == ["1 2 1 2"]  # b was not set to 0
     plain = run(program(broken, "hero.swap(5);"), applies=False)
     assert [error.location() for error in plain.errors] == [where]
+
+
+def test_the_one_alter_of_a_step_of_several_events_runs_as_its_apply() -> None:
+    both = "hero.swap(5); }; }:Event; more = { ticks = 0; priority = 0; handler = @{ hero.swap(1);"
+    compiled_program = program(SWAP, both)
+    session = run(compiled_program)
+    assert not session.errors
+    # One step of two events: swap runs once, with both values (5 + 1).
+    assert messages(session) == ["8 1 1 2"]
+    assert run(program(SWAP, both), applies=False).transcript.records == (
+        session.transcript.records
+    )
+
+
+def test_an_alter_the_engine_replaces_leaves_its_apply_behind() -> None:
+    # The prelude's addKnownSecret is simple, but the engine runs a native rule of its own
+    # in its place (each key kept once): the prelude's apply must not run instead.
+    compiled_program = program(SWAP, "hero.swap(5);")
+    Session(compiled_program, 1)  # installs the native rules
+    actor = compiled_program.form_by_name["Actor"]
+    assert "addKnownSecret" in actor.vtable
+    assert "addKnownSecret" not in actor.apply_table
+    assert "addKnownSecret" not in form(compiled_program, "Hero").apply_table

@@ -1182,7 +1182,16 @@ class Session:
         rt.index = self.step_size
         rt.state = None
         rt.ops = 0
-        modifications = (form.vtable.get(alter) or form.resolve()[alter])(rt, obj, tuple(values))
+        apply = form.apply_table.get(alter)
+        if apply is None:
+            run = form.vtable.get(alter) or form.resolve()[alter]
+            modifications = run(rt, obj, tuple(values))
+        elif (modifications := apply(rt, obj, tuple(values))) is None:  # written already
+            rt.alter_index = None
+            names = obj.altered
+            if names is None or alter not in names:
+                self.note_altered((key,))
+            return
         rt.alter_index = None
         self.altered_one(key, modifications)
 

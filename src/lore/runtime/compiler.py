@@ -286,7 +286,7 @@ class Compiler:
                 if isinstance(member.node, ast.AlterDef):
                     info.alters[name] = frozenset(modified)
                     if applies:
-                        info.applies[name] = applies[0]
+                        info.applies[info.methods[name]] = applies[0]
 
     def compile_container(self, container: Container) -> None:
         for member in container.members.values():

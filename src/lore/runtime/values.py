@@ -105,9 +105,10 @@ class FormInfo:
     accessors: set[str] = field(default_factory=set)
     # alter name -> the members it modifies
     alters: dict[str, frozenset[str]] = field(default_factory=dict)
-    # alter name -> its apply, for the alters of this form that have one (see
-    # ``Emitter.apply_function`` in the compiler)
-    applies: dict[str, Callable[..., Any]] = field(default_factory=dict)
+    # compiled alter -> its apply, for the alters of this form that have one (see
+    # ``Emitter.apply_function`` in the compiler): an alter replaced (by a native rule)
+    # leaves its apply behind
+    applies: dict[Callable[..., Any], Callable[..., Any]] = field(default_factory=dict)
     # Every rule of the form, inherited ones included (built by ``resolve``).
     vtable: dict[str, Callable[..., Any]] = field(default_factory=dict)
     # The apply of each alter in ``vtable`` that has one (built by ``resolve``).
@@ -118,12 +119,8 @@ class FormInfo:
             inherited = self.parent.resolve() if self.parent is not None else {}
             vtable = {**inherited, **self.methods}
             # An apply goes with its alter: not one overridden by a rule without one.
-            self.apply_table = {
-                name: apply
-                for form in self.ancestors()
-                for name, apply in form.applies.items()
-                if form.methods.get(name) is vtable.get(name)
-            }
+            applies = {fn: apply for form in self.ancestors() for fn, apply in form.applies.items()}
+            self.apply_table = {name: applies[fn] for name, fn in vtable.items() if fn in applies}
             self.vtable = vtable
         return self.vtable
 
