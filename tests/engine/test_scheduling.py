@@ -325,6 +325,7 @@ def test_events_alone_and_sharing_a_time_run_in_order_through_snapshots() -> Non
     session.run()
     assert told(session) == expected
     restored = Session.restore(session.program, data)
+    assert [type(bucket) for bucket in restored.buckets.values()] == list(layout.values())
     restored.run()
     assert told(restored) == expected
     # A queue saved with a list for every time (as older snapshots hold it) runs alike.
