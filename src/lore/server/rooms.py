@@ -221,7 +221,8 @@ class Rooms:
         record = SessionRecord(
             uuid.uuid4().hex, bundle.title, digest, bundle.entry, seed, time.time()
         )
-        probe = Master(program.compiled, seed, program.stored, self.limits)
+        # (The probe is dropped: it keeps no step waiting in a greenlet of its own.)
+        probe = Master(program.compiled, seed, program.stored, self.limits, resumable=False)
         await self.in_engine(probe.start)
         actors = probe.actors()
         seats = [SeatRecord(record.id, GM, "GM", new_token())]
