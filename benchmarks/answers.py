@@ -16,6 +16,10 @@ three ways:
   the store and the sockets);
 - *engine*: the session master alone (``Master.answer``, then its open questions): the
   engine's share of it;
+- *engine, run again*: the same with a session that runs a waiting step again from its
+  start when its answer comes, instead of going on where it asked (``Session(...,
+  resumable=False)``, as sessions other than the server's do): what the continuation
+  saves;
 - *bare*: the baseline, the same turn in plain Python: the question looked up, two dice
   rolled with ``random.Random``, the messages built with f-strings, the next turn pushed
   on a ``heapq``, and the three seats' update frames encoded with msgspec: what a
@@ -63,6 +67,7 @@ class Figures:
     answers: int
     table_us: float = 0.0
     engine_us: float = 0.0
+    rerun_us: float = 0.0
     bare_us: float = 0.0
     table_ratio: float = 0.0  # table / bare
     engine_ratio: float = 0.0  # engine / bare
@@ -99,11 +104,13 @@ def table_run(program: CompiledProgram, tables: int, answers: int) -> Callable[[
     return run
 
 
-def engine_run(program: CompiledProgram, tables: int, answers: int) -> Callable[[], float]:
+def engine_run(
+    program: CompiledProgram, tables: int, answers: int, resumable: bool = True
+) -> Callable[[], float]:
     """The same answers given to the session masters alone."""
 
     def run() -> float:
-        masters = [Master(program, seed) for seed in range(tables)]
+        masters = [Master(program, seed, resumable=resumable) for seed in range(tables)]
         for master in masters:
             master.start()
         questions = [master.open_questions()[0] for master in masters]
@@ -173,6 +180,7 @@ def measure(tables: int, answers: int, repeat: int, program: CompiledProgram) ->
     per = 1e6 / answers
     figures.bare_us = fastest(bare_run(tables, answers), repeat) * per
     figures.engine_us = fastest(engine_run(program, tables, answers), repeat) * per
+    figures.rerun_us = fastest(engine_run(program, tables, answers, False), repeat) * per
     figures.table_us = fastest(table_run(program, tables, answers), repeat) * per
     figures.table_ratio = figures.table_us / figures.bare_us
     figures.engine_ratio = figures.engine_us / figures.bare_us
@@ -187,6 +195,8 @@ def report(figures: Figures) -> str:
             f"  {figures.table_ratio:6.1f} x bare",
             f"  engine (Master)      {figures.engine_us:8.1f} us/answer"
             f"  {figures.engine_ratio:6.1f} x bare",
+            f"  engine, run again    {figures.rerun_us:8.1f} us/answer"
+            f"  {figures.rerun_us / figures.bare_us:6.1f} x bare",
             f"  bare Python turn     {figures.bare_us:8.1f} us/answer  (baseline)",
         ]
     )

@@ -32,30 +32,6 @@ DONE = "done"  # the handler ran to its end (or raised: the error waits in the b
 PAUSED = "paused"  # the handler waits for an answer, kept where it asked
 RESUMED = "resumed"  # the answer came: go on
 
-# What the runtime holds of the handler kept waiting: its place, dice and counts, and what
-# it asked for so far (requests, additions, objects made or removed). Waiting steps leave
-# the first ones as they are and clear the others (``Runtime.rest``); all are put back as
-# the handler goes on.
-KEPT = (
-    "seq",
-    "index",
-    "ops",
-    "state",
-    "block",
-    "counts",
-    "max_adds",
-    "depth",
-    "_choices",
-    "first_request",
-    "requests",
-    "adds",
-    "created",
-    "removing",
-    "first_group",
-    "firsts",
-)
-
-
 class Worker:
     """The greenlet a resumable session runs its handlers in (one at a time, in the
     thread that made it), and what is kept of the handler waiting in it."""
@@ -69,23 +45,15 @@ class Worker:
         self.thread = greenlet(_work)
         self.started = False
         self.key: Any = None  # the question the kept handler waits for
-        # The runtime's values (``KEPT``) and the step's hooks, counts, outcome and next
-        # object id, while a handler waits here.
+        # While a handler waits here: what it asked for so far, which a waiting step
+        # clears (``Runtime.rest``, ``happenings.discard_step``), and the next object id.
+        # (The runtime's other values, its place, dice and counts, stay as they are: the
+        # session runs no rule while a step waits.)
         self.kept: tuple[Any, ...] | None = None
 
-    def usable(self) -> bool:
-        """Whether handlers can run here now: it is alive, idle and of this thread."""
-        thread = self.thread
-        return self.kept is None and not thread.dead and thread.parent is getcurrent()
-
-    def run(self, rt: Runtime, fn: Any, arg: Any) -> str:
-        """Run ``fn(rt, arg)`` here: DONE when it ended, PAUSED when it waits for an
-        answer; what it raised is raised."""
-        box = self.box
-        box[:] = (fn, rt, arg)
-        return self.switch(rt, box if not self.started else RESUMED)
-
     def switch(self, rt: Runtime, value: Any) -> str:
+        """Run the handler in ``box`` (or go on with the one kept here): DONE when it
+        ended, PAUSED when it waits for an answer; what it raised is raised."""
         self.started = True
         rt.pausable = True
         try:
@@ -153,7 +121,7 @@ def fire_one(session: Session, entries: list[Entry]) -> None:
     worker so that it can be kept where it asks."""
     rt = session.rt
     worker = session.worker
-    if worker is None or not worker.usable():
+    if worker is None or worker.thread.dead or worker.thread.parent is not getcurrent():
         worker = session.worker = Worker()
     seq, fn, arg = entries[0]
     rt.seq = seq
@@ -161,47 +129,59 @@ def fire_one(session: Session, entries: list[Entry]) -> None:
     rt.ops = 0
     rt.max_adds = len(rt.adds) + session.limits.max_adds
     rt.state = None
-    finish(session, entries, worker, lambda: worker.run(rt, fn, arg))
+    box = worker.box
+    box[:] = (fn, rt, arg)
+    finish(session, entries, worker, RESUMED if worker.started else box)
 
 
 def resume(session: Session, entries: list[Entry]) -> bool:
     """Go on with the step kept waiting, if its question has its answer and the worker
     can be switched to from here (else it is dropped: False, the step runs again)."""
     worker = session.worker
-    if worker is None or worker.kept is None:
+    kept = worker.kept if worker is not None else None
+    if kept is None:
         return False
+    assert worker is not None
     if worker.key not in session.step_answers or worker.thread.parent is not getcurrent():
         session.settle()
         return False
-    kept = worker.kept
     worker.kept = None
     rt = session.rt
-    *values, hooks, stats, outcome, next_oid = kept
-    for name, value in zip(KEPT, values, strict=True):
-        setattr(rt, name, value)
-    session.hooks.extend(hooks)
-    session.stats.extend(stats)
+    (
+        rt.first_request,
+        rt.requests,
+        rt.adds,
+        rt.depth,
+        rt.created,
+        rt.removing,
+        hooks,
+        stats,
+        outcome,
+        session.next_oid,
+    ) = kept
+    if hooks:
+        session.hooks.extend(hooks)
+    if stats:
+        session.stats.extend(stats)
     if outcome is not None:
         session.outcome = outcome
-    session.next_oid = next_oid
     session.waiting = None
     session.rerun = False
-    rt.suspended = False
-    finish(session, entries, worker, lambda: worker.switch(rt, RESUMED))
+    finish(session, entries, worker, RESUMED)
     return True
 
 
-def finish(session: Session, entries: list[Entry], worker: Worker, run: Any) -> None:
-    """The rest of a step of one handler once ``run`` (which runs or resumes the handler)
-    returns: as ``Session.fire`` (the update, the new events), or, when the handler waits
-    for an answer, the step kept waiting."""
+def finish(session: Session, entries: list[Entry], worker: Worker, value: Any) -> None:
+    """Run the handler of a step of one handler in ``worker`` (switched to with
+    ``value``), then the rest of the step as ``Session.fire`` does (the update, the new
+    events), or, when the handler waits for an answer, keep it waiting."""
     from lore.engine.session import Suspend
 
     rt = session.rt
     try:
         suspended = False
         try:
-            if run() == PAUSED:
+            if worker.switch(rt, value) == PAUSED:
                 keep(session, worker, entries)
                 return
         except Suspend:
@@ -217,17 +197,24 @@ def finish(session: Session, entries: list[Entry], worker: Worker, run: Any) -> 
 
 
 def keep(session: Session, worker: Worker, entries: list[Entry]) -> None:
-    """The handler waits in ``worker``: put aside what it made so far, and leave the
+    """The handler waits in ``worker``: put aside what it asked for so far, and leave the
     session as a waiting step leaves it (``Session.wait_for_answers``)."""
     rt = session.rt
     step = session.steps
-    hooks = _of_step(session.hooks, step)
-    stats = _of_step(session.stats, step)
-    outcome = session.outcome if session.outcome and session.outcome[0] == step else None
-    values = tuple(getattr(rt, name) for name in KEPT)
-    rt.depth = 0
+    hooks, stats, outcome = session.hooks, session.stats, session.outcome
+    worker.kept = (
+        rt.first_request,
+        rt.requests,
+        rt.adds,
+        rt.depth,
+        rt.created,
+        rt.removing,
+        _of_step(hooks, step) if hooks and hooks[-1][0] == step else None,
+        _of_step(stats, step) if stats and stats[-1][0] == step else None,
+        outcome if outcome is not None and outcome[0] == step else None,
+        session.next_oid,
+    )
     session.wait_for_answers(entries)  # (clears what the step asked for, and its hooks)
-    worker.kept = (*values, hooks, stats, outcome, session.next_oid)
 
 
 def _of_step(made: list[tuple[Any, ...]], step: int) -> list[tuple[Any, ...]]:
