@@ -32,6 +32,7 @@ DONE = "done"  # the handler ran to its end (or raised: the error waits in the b
 PAUSED = "paused"  # the handler waits for an answer, kept where it asked
 RESUMED = "resumed"  # the answer came: go on
 
+
 class Worker:
     """The greenlet a resumable session runs its handlers in (one at a time, in the
     thread that made it), and what is kept of the handler waiting in it."""

@@ -306,6 +306,7 @@ class Rooms:
         room.snapshot_at = after
         room.replayed = len(entries)
         if old is not None:  # a reload: its clients stay, and catch up
+            old.table.master.session.settle()  # (a step it kept waiting holds it)
             room.connections = old.connections
             room.lock = old.lock
             for seat, connections in old.connections.items():
