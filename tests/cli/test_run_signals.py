@@ -117,7 +117,14 @@ print("went on", flush=True)
 
 def run_python(program: str) -> subprocess.CompletedProcess[str]:
     command = [sys.executable, "-c", program]
-    return subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+    return subprocess.run(
+        command,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        preexec_fn=default_ctrl_c,
+    )
 
 
 def test_a_ctrl_c_python_would_swallow_while_lore_loads_ends_it() -> None:
@@ -177,7 +184,14 @@ def test_a_ctrl_c_swallowed_while_lore_loads_still_stops_it(tmp_path: Path, plac
     )
     save = tmp_path / "s.lore"
     command = [sys.executable, "-c", program, "run", str(TAVERN), "--save", str(save)]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+    done = subprocess.run(
+        command,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        preexec_fn=default_ctrl_c,
+    )
     assert done.returncode == 130 and "Traceback" not in done.stderr, done.stderr
     assert "== aki@example.org" not in done.stdout  # nobody was asked
     if place == "in_resume":  # the session was made: it stops before its first step, saved

@@ -105,6 +105,27 @@ def test_the_one_die_path_draws_what_randint_draws(
     ]
 
 
+@settings(max_examples=200, deadline=None)
+@given(
+    seed=st.integers(0, 2**64),
+    step=st.integers(0, 10**6),
+    place=st.integers(0, 300),
+    pools=st.lists(
+        st.tuples(st.integers(0, 40), st.sampled_from([1, 2, 3, 6, 7, 100, 10**6])), max_size=5
+    ),
+)
+def test_a_pool_draws_what_its_dice_one_by_one_draw(
+    seed: int, step: int, place: int, pools: list[tuple[int, int]]
+) -> None:
+    pooled, single = runtime(seed, step), runtime(seed, step)
+    for rt in (pooled, single):
+        rt.reset(0, place)
+    assert [pooled.rolls(count, sides) for count, sides in pools] == [
+        sum(single.roll(sides) for _ in range(count)) for count, sides in pools
+    ]
+    assert pooled.roll(6) == single.roll(6)  # and the stream goes on alike
+
+
 def test_a_longer_block_begins_with_the_shorter_one() -> None:
     assert randomness.block(3, 9, 200)[:7] == randomness.block(3, 9, 7)
 

@@ -157,6 +157,7 @@ class ChatRuntime(Runtime):
     die kept, nothing told, asked, changed or scheduled."""
 
     records_dice = False
+    own_dice = False
 
     def __init__(self, session: Session, source: RandomSource) -> None:
         super().__init__(session)

@@ -18,6 +18,14 @@ class RandomSource(Protocol):
 
     def randint(self, low: int, high: int) -> int: ...
 
+    def roll(self, sides: int) -> int:
+        """One die: ``randint(1, sides)``, the same number, on the quickest path."""
+        ...
+
+    def rolls(self, count: int, sides: int) -> int:
+        """The sum of ``count`` dice of ``sides`` sides, as ``count`` calls of ``roll``."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class Dice:
@@ -67,15 +75,13 @@ class Dice:
         return (-self) + other
 
     def roll(self, rng: RandomSource) -> int:
-        randint = rng.randint
+        die = rng.roll
         total = self.bonus
         for count, sides in self.groups:
             if count == 1:  # the common case (1D6, 1D20): one die, no loop
-                total += randint(1, sides)
+                total += die(sides)
                 continue
-            rolled = 0
-            for _ in range(abs(count)):
-                rolled += randint(1, sides)
+            rolled = rng.rolls(abs(count), sides)
             total += rolled if count >= 0 else -rolled
         return total
 
