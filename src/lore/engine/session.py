@@ -673,7 +673,7 @@ class Session:
         # ``resumable``: a step of one handler that waits for an answer is kept where it
         # asked, in ``worker``, and goes on from there when the answer comes (the same as
         # running it again; see engine/continuation.py). For a server, whose participants
-        # answer later; the others' answer at once and never wait.
+        # answer later; the others answer at once and never wait.
         self.resumable = resumable
         self.worker: continuation.Worker | None = None
         self.time = natives.install(self)  # prepares the program, once for all its sessions
