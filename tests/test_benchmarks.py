@@ -59,4 +59,5 @@ def test_answers_benchmark_times_the_table_the_engine_and_the_baseline(
     figures = json.loads(capsys.readouterr().out)
     assert (figures["tables"], figures["answers"]) == (3, 30)
     assert figures["table_us"] > 0 and figures["engine_us"] > 0 and figures["bare_us"] > 0
+    assert figures["rerun_us"] > 0
     assert figures["table_ratio"] == pytest.approx(figures["table_us"] / figures["bare_us"])

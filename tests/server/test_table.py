@@ -127,3 +127,35 @@ def test_seats_nobody_listens_to_keep_their_numbers_but_get_no_updates() -> None
     seq = some.streams["GM"].seq
     assert some.catch_up("GM", seq - 3) == everyone.catch_up("GM", seq - 3)
     assert some.snapshot("ren@example.org") == everyone.snapshot("ren@example.org")
+
+
+def test_a_resumable_session_gives_the_streams_of_one_that_runs_steps_again() -> None:
+    """The server's sessions keep a step waiting where it asked; the frames are those of a
+    session that runs the step again with its answers, also when the GM reassigns an
+    actor while a step waits (which drops the kept step: it runs again)."""
+    program = compile_program(checked(EXAMPLES / "round", "scenario.lore"))
+    streams = []
+    for resumable in (True, False):
+        table = Table(Master(program, 7, resumable=resumable), SEATS, "digest")
+        frames = [table.start()]
+        session = table.master.session
+        for turn in range(9):
+            if turn in (3, 6):
+                kept = session.worker is not None and session.worker.kept is not None
+                assert kept == resumable
+                label = table.master.actors()[turn % 3].label
+                seat = "GM" if turn == 3 else "ren@example.org"
+                assign = {"from": "GM", "actor": label, "seat": seat}
+                outcome = table.apply(LogEntry(table.applied + 1, "assign", assign))
+                assert not isinstance(outcome, Refusal), outcome
+                frames.append(outcome)
+                assert session.worker is None or session.worker.kept is None
+            question = table.master.open_questions()[0]
+            data = {"seat": question.to, "id": question.id, "values": {"move": "roll"}}
+            outcome = table.apply(LogEntry(table.applied + 1, "answer", data))
+            assert not isinstance(outcome, Refusal), outcome
+            frames.append(outcome)
+        frames.append({"snapshot": table.master.snapshot()})
+        streams.append(frames)
+    resumed, again = streams
+    assert resumed == again

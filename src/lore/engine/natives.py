@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from lore.engine import (
     command_rolls,
+    continuation,
     happenings,
     map_queries,
     odds_values,
@@ -206,21 +207,32 @@ def ask(rt: Runtime, to: str, title: Any, spec: Any, actor: str = "") -> LoreObj
     key = rt.next_key("q")
     known = session.step_answers.get(key)
     if known is not None:  # the step runs again: the question is not described again
-        kept = session.step_filled.get(key)
-        if kept is not None and kept[0] is known and isinstance(spec, LoreObject):
-            filled = LoreObject(None, {**spec.values, **kept[1]}, 0)
-            filled.oid = session.new_oid()
-            return filled
+        return answered(session, key, known, to, title, spec)
     objects = visible_to(session, to)
     try:
-        if known is not None:
-            filled = fill_answered(show(title), spec, known, objects, place_check(session))
-            filled.oid = session.new_oid()
-            return filled
         query = make_query(to, show(title), spec, objects, id=query_id(key), actor=actor)
     except AnswerError as error:
         raise RuleError(str(error)) from None
-    return ask_key(rt, key, query, spec)
+    return ask_key(rt, key, query, spec, (to, title))
+
+
+def answered(
+    session: Session, key: Any, known: dict[str, Any], to: str, title: Any, spec: Any
+) -> LoreObject:
+    """The spec of a question ``ask`` asked earlier in the step, filled in by its answer
+    ``known``."""
+    kept = session.step_filled.get(key)
+    if kept is not None and kept[0] is known and isinstance(spec, LoreObject):
+        filled = LoreObject(None, {**spec.values, **kept[1]}, 0)
+        filled.oid = session.new_oid()
+        return filled
+    objects = visible_to(session, to)
+    try:
+        filled = fill_answered(show(title), spec, known, objects, place_check(session))
+    except AnswerError as error:
+        raise RuleError(str(error)) from None
+    filled.oid = session.new_oid()
+    return filled
 
 
 def visible_to(session: Session, to: str) -> Callable[[RuntimeType], tuple[Any, ...]]:
@@ -244,9 +256,12 @@ def ask_query(rt: Runtime, query: Query, spec: Any = None) -> LoreObject:
     return ask_key(rt, key, replace(query, id=query_id(key)), spec)
 
 
-def ask_key(rt: Runtime, key: Any, query: Query, spec: Any = None) -> LoreObject:
+def ask_key(
+    rt: Runtime, key: Any, query: Query, spec: Any = None, asked: tuple[str, Any] | None = None
+) -> LoreObject:
     """Ask ``query``, named ``key``; the spec (if any) with the inputs filled in by the
-    answer.
+    answer. ``asked``: the participant and title ``ask`` asked it with (its answer is
+    then filled in as ``ask`` fills an answered question in).
 
     A question is named by where its handler asks it, so when a step runs again (after an
     answer that came later) the questions it already asked are answered from what the step
@@ -257,9 +272,7 @@ def ask_key(rt: Runtime, key: Any, query: Query, spec: Any = None) -> LoreObject
     session = rt.session
     known = session.step_answers.get(key)
     if known is not None:
-        filled = fill(query, spec, known, place_check(session))
-        filled.oid = session.new_oid()
-        return filled
+        return answered_key(session, query, spec, known)
     if query.id in session.open:
         rt.suspended = True
         raise Suspend(query.id)
@@ -292,7 +305,13 @@ def ask_key(rt: Runtime, key: Any, query: Query, spec: Any = None) -> LoreObject
             if isinstance(answer, Pending):
                 session.open[query.id] = (key, query, spec)
                 rt.suspended = True
-                raise Suspend(query.id)
+                if not (rt.pausable and continuation.wait_here(rt, key)):
+                    raise Suspend(query.id)
+                # Kept here until the answer came: filled in as the step run again would.
+                known = session.step_answers[key]
+                if asked is not None:
+                    return answered(session, key, known, *asked, spec)
+                return answered_key(session, query, spec, known)
             try:
                 filled = fill(query, spec, answer, place_check(session))
             except AnswerError as error:
@@ -303,6 +322,14 @@ def ask_key(rt: Runtime, key: Any, query: Query, spec: Any = None) -> LoreObject
     except Refusal as refusal:
         raise Stop("error", str(refusal)) from None
     record_answer(session, query, key, answer)
+    filled.oid = session.new_oid()
+    return filled
+
+
+def answered_key(session: Session, query: Query, spec: Any, known: dict[str, Any]) -> LoreObject:
+    """The spec of a question ``ask_key`` asked earlier in the step, filled in by its
+    answer ``known``."""
+    filled = fill(query, spec, known, place_check(session))
     filled.oid = session.new_oid()
     return filled
 

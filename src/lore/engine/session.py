@@ -28,7 +28,7 @@ from types import CodeType, TracebackType
 from typing import Any
 
 from lore.dice import RandomSource as DiceSource
-from lore.engine import happenings, natives, randomness, reach, world_natives
+from lore.engine import continuation, happenings, natives, randomness, reach, world_natives
 from lore.engine.participants import Participants
 from lore.engine.queries import AnswerError, Query, fill
 from lore.engine.randomness import (
@@ -148,6 +148,9 @@ class Runtime:
     roller: tuple[str, str] | None = None
     records_dice = True
     own_dice = True  # dice from the seed's streams (not from a source a subclass gives)
+    # Whether the handler run now runs in the session's worker, where a question that
+    # waits keeps it (see ``engine/continuation.py``).
+    pausable = False
     # What a snapshot keeps of it (the rest is the handler being run, or derived).
     SAVED = ("GM", "schedule", "system", "now", "tick")
 
@@ -603,6 +606,8 @@ class Session:
             "stop_requested",
             "alter_names",
             "step_filled",
+            "resumable",
+            "worker",
         }
     )
     HISTORY = frozenset({"answers", "errors", "answers_before"})
@@ -618,6 +623,8 @@ class Session:
         limits: Limits | None = None,
         transcript: Transcript | None = None,
         dice: DiceSource | None = None,
+        *,
+        resumable: bool = False,
     ) -> None:
         self.program = program
         self.seed = seed
@@ -671,6 +678,12 @@ class Session:
         self.rt = Runtime(self) if dice is None else GivenDice(self, dice)
         self.world: World | None = None
         self.triggers: list[LoreObject] = []
+        # ``resumable``: a step of one handler that waits for an answer is kept where it
+        # asked, in ``worker``, and goes on from there when the answer comes (the same as
+        # running it again; see engine/continuation.py). For a server, whose participants
+        # answer later; the others answer at once and never wait.
+        self.resumable = resumable
+        self.worker: continuation.Worker | None = None
         self.time = natives.install(self)  # prepares the program, once for all its sessions
         # Each form's member defaults: worked out once per program, shared, never changed.
         self._defaults: dict[FormInfo, list[tuple[str, Any]]] = self.program.engine.defaults
@@ -790,6 +803,7 @@ class Session:
                 if self.stop_requested:
                     if not self.keys and self.waiting is None:
                         break
+                    self.settle()
                     self.stop_requested = False
                     return self.end("stopped", "interrupted")
                 if self.waiting is not None:
@@ -804,7 +818,10 @@ class Session:
                     return self.end("stopped", "max-steps")
                 if keys[0] >> KEY_SHIFT > max_ticks:
                     return self.end("stopped", "max-ticks")
-                self.singles(max_steps, max_ticks)
+                if self.resumable:
+                    self.step()  # (its steps of one handler run in its worker)
+                else:
+                    self.singles(max_steps, max_ticks)
                 if self.outcome is not None and self.waiting is None:
                     return self.end("ended", self.outcome[1])
         except Stop as stop:
@@ -835,6 +852,8 @@ class Session:
             key = heapq.heappop(self.keys)
             self.begin(key, entries_of(self.buckets.pop(key)))
             return
+        if self.worker is not None and continuation.resume(self, entries):
+            return  # it went on where it asked
         # Run again: its objects get the ids they got the first time.
         self.next_oid = self.step_oid
         self.waiting = None
@@ -881,7 +900,9 @@ class Session:
         rt.counts = None
         rt.suspended = False
         self.step_size = len(entries)
-        if len(entries) < PAUSE_AT:
+        if self.resumable and len(entries) == 1 and rt.own_dice:
+            continuation.fire_one(self, entries)
+        elif len(entries) < PAUSE_AT:
             self.fire(entries)  # a small step: pausing the collector costs more than it saves
         else:
             with collector_paused():  # a big step makes many objects and few cycles
@@ -1045,20 +1066,28 @@ class Session:
                 if added > room:
                     break
                 budget = added + max_adds
-            if len(adds) + self.queued > self.limits.max_events:
-                self.too_many(entries)
-            if suspended:
-                self.wait_for_answers(entries)
+            if not self.fired(entries, suspended):
                 return
-            if rt.first_request is not None:
-                self.update()
-            if rt.created or rt.removing:
-                happenings.after_step(self)
         except BaseException as error:
             self.cut_short(entries, error)
             return
         if adds:
             self.queue(adds)
+
+    def fired(self, entries: list[Entry], suspended: bool) -> bool:
+        """After the handlers of a step: the update (False when a handler waits for an
+        answer instead); raises what goes wrong. Then the caller queues the new events."""
+        rt = self.rt
+        if len(rt.adds) + self.queued > self.limits.max_events:
+            self.too_many(entries)
+        if suspended:
+            self.wait_for_answers(entries)
+            return False
+        if rt.first_request is not None:
+            self.update()
+        if rt.created or rt.removing:
+            happenings.after_step(self)
+        return True
 
     def wait_for_answers(self, entries: list[Entry]) -> None:
         """A handler of the step waits for an answer: the step runs again, from its start,
@@ -1367,7 +1396,8 @@ class Session:
         """Give the answer to an open question; the reason when it does not fit (and
         then nothing changes). With ``seat``, a question asked of another seat is refused.
 
-        The next ``run()`` runs the waiting step again from its start, with this answer.
+        The next ``run()`` runs the waiting step again from its start, with this answer
+        (or, in a resumable session, goes on where the step asked, which is the same).
         """
         entry = self.open.get(query_id)
         if entry is None:
@@ -1389,8 +1419,20 @@ class Session:
         restore, say): the waiting step runs again at the next ``run()``. They are not
         recorded in the transcript again."""
         if self.waiting is not None and self.open:
+            self.settle()
             self.open = {}
             self.rerun = True
+
+    def settle(self) -> None:
+        """Drop the step kept waiting where it asked (in a resumable session): it runs
+        again from its start when it goes on, as in any session. Whatever changes the
+        session from outside while a step waits (a GM's change to an object, a system
+        command run in the chat) calls this first. (The session already is as a waiting
+        step leaves it; only the kept handler goes.)"""
+        worker = self.worker
+        if worker is not None and worker.kept is not None:
+            self.worker = None
+            worker.kill()
 
     # ------------------------------------------------------------ snapshots
 
@@ -1412,6 +1454,7 @@ class Session:
         participants: Participants | None = None,
         transcript: Transcript | None = None,
         limits: Limits | None = None,
+        resumable: bool = False,
     ) -> Session:
         """The session of a snapshot (``snapshot()``), for ``program`` compiled from the
         same files (else ``SnapshotError`` names the files that differ). It rolls the same
@@ -1426,7 +1469,7 @@ class Session:
                 "the snapshot was made from other files: " + ", ".join(changed)
             )
         seed = snapshot.seed_of(decoded)
-        session = cls(program, seed, participants, limits, transcript)
+        session = cls(program, seed, participants, limits, transcript, resumable=resumable)
         snapshot.restore_into(session, decoded)
         if session.rt.g:
             prepared = natives.prepare(program)
@@ -1447,6 +1490,7 @@ class Session:
 
     def fire_soon(self, trigger: LoreObject, actor: LoreObject) -> None:
         """Run ``trigger``'s handler for ``actor`` in a step right after this one."""
+        self.settle()
         self.rt.adds.append((self.ticks, self.priority, trigger_handler, (trigger, actor)))
 
     # ------------------------------------------------------------ errors

@@ -201,6 +201,7 @@ def chat_roll(session: Session, line: str, seat: str, source: RandomSource) -> R
     if found is None:
         return evaluate(line, source)
     command, matched = found
+    session.settle()  # a step kept waiting runs again after the command's rules
     rt = ChatRuntime(session, source)
     rt.roller = (seat, seat)
     made = run_alone(rt, command, matched)

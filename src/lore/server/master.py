@@ -65,6 +65,8 @@ class Master:
         seed: int,
         stored: Stored | None = None,
         limits: Limits | None = None,
+        *,
+        resumable: bool = True,
     ) -> None:
         self.program = program
         self.seed = seed
@@ -75,7 +77,12 @@ class Master:
             return Replaying(log, who, Later()) if log is not None else Later()
 
         self.session = Session(
-            program, seed, Participants(default=participant), limits, self.transcript
+            program,
+            seed,
+            Participants(default=participant),
+            limits,
+            self.transcript,
+            resumable=resumable,
         )
         self.placed: list[LoreObject] | None = None
         self.before = 0  # transcript records made before the snapshot restored (not kept)
@@ -103,6 +110,7 @@ class Master:
             participants=Participants(default=lambda who: Later()),
             transcript=master.transcript,
             limits=limits,
+            resumable=True,
         )
         master.seed = master.session.seed
         if ended is not None:
@@ -170,6 +178,7 @@ class Master:
         actor = self.actor(actor_label)
         if actor is None:
             return f"there is no actor '{actor_label}'"
+        self.session.settle()  # a step kept waiting runs again, with the new player
         actor.values["player"] = TypedString("jid", participant)  # "GM": the GM's seat
         session = self.session
         for query_id, (key, query, spec) in list(session.open.items()):

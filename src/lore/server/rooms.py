@@ -221,7 +221,8 @@ class Rooms:
         record = SessionRecord(
             uuid.uuid4().hex, bundle.title, digest, bundle.entry, seed, time.time()
         )
-        probe = Master(program.compiled, seed, program.stored, self.limits)
+        # (The probe is dropped: it keeps no step waiting in a greenlet of its own.)
+        probe = Master(program.compiled, seed, program.stored, self.limits, resumable=False)
         await self.in_engine(probe.start)
         actors = probe.actors()
         seats = [SeatRecord(record.id, GM, "GM", new_token())]
@@ -305,6 +306,7 @@ class Rooms:
         room.snapshot_at = after
         room.replayed = len(entries)
         if old is not None:  # a reload: its clients stay, and catch up
+            old.table.master.session.settle()  # (a step it kept waiting holds it)
             room.connections = old.connections
             room.lock = old.lock
             for seat, connections in old.connections.items():
