@@ -177,3 +177,25 @@ def test_the_digest_names_the_files_a_program_was_made_from(tmp_path: Path) -> N
     assert compile_program(check_paths([scenario])).digest() == digest
     rules.write_text("section rules { limit = 4; }\n", encoding="utf-8")
     assert compile_program(check_paths([scenario])).digest() != digest
+
+
+def test_a_session_that_keeps_no_answers_counts_them() -> None:
+    """A server's sessions keep no answers (its log has them): they are counted, the
+    snapshot says how many were given, and a restore keeping none goes on counting."""
+    result = check_text(PROGRAM, "table.lore")
+    session = Session(compile_program(result), 7, later_players(), keep_answers=False)
+    session.run()
+    aki, ren = session.open_questions()
+    assert session.answer(ren.id, {"move": "strike"}) is None
+    session.run()
+    assert session.answers == [] and session.answer_count == 1
+    data = session.snapshot()
+    kept = Session.restore(session.program, data, participants=later_players())
+    assert kept.keep_answers and kept.answers == [] and kept.answer_count == 1
+    again = Session.restore(session.program, data, participants=later_players(), keep_answers=False)
+    for each in (session, again):
+        assert each.answer(aki.id, {"move": "guard"}) is None
+        each.run()
+        assert each.answers == [] and each.answer_count == 2
+        assert len([r for r in each.transcript.records if r["kind"] == "answer"]) >= 1
+    assert again.snapshot() == session.snapshot()

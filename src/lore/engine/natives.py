@@ -373,7 +373,10 @@ def record_answer(
             del kept[old]  # of an earlier step
     if filled is not None and all(item.values is None for item in query.inputs):
         kept[key] = (answer, {item.name: filled.values[item.name] for item in query.inputs})
-    session.answers.append(Answer(query.to, answer, query.id, query.title))
+    if session.keep_answers:
+        session.answers.append(Answer(query.to, answer, query.id, query.title))
+    else:
+        session.answers_before += 1  # counted only (see Session.keep_answers)
     session.transcript.add(
         {
             "tick": session.ticks,

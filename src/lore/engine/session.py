@@ -608,6 +608,7 @@ class Session:
             "step_filled",
             "resumable",
             "worker",
+            "keep_answers",
         }
     )
     HISTORY = frozenset({"answers", "errors", "answers_before"})
@@ -625,6 +626,7 @@ class Session:
         dice: DiceSource | None = None,
         *,
         resumable: bool = False,
+        keep_answers: bool = True,
     ) -> None:
         self.program = program
         self.seed = seed
@@ -645,9 +647,13 @@ class Session:
         self.step_size = 0  # how many handlers the step being run has
         self.at_once = 0  # steps run so far at the time of the step being run
         self.queued = 0  # events waiting in the buckets
-        # The answers given (who, values, and the question's id and title).
+        # The answers given (who, values, and the question's id and title), for a save;
+        # none with ``keep_answers`` off (a server: its store's log has them), then only
+        # counted. ``answers_before``: the answers given that ``answers`` does not hold
+        # (before a restore, or not kept); ``answer_count`` is all of them.
+        self.keep_answers = keep_answers
         self.answers: list[Answer] = []
-        self.answers_before = 0  # answers given before a restore (not in ``answers``)
+        self.answers_before = 0
         # A step waiting for answers: its events (to run again once answers come), the
         # answers it has, what it already asked and told, and its open questions by id.
         # ``rerun``: run it again at the next ``run()`` (an answer came, or the run
@@ -779,6 +785,11 @@ class Session:
     def pending(self) -> int:
         """How many events wait (not counting a step that waits for answers)."""
         return self.queued
+
+    @property
+    def answer_count(self) -> int:
+        """How many answers were given since the session's start (kept or not)."""
+        return self.answers_before + len(self.answers)
 
     # ------------------------------------------------------------ running
 
@@ -1455,6 +1466,7 @@ class Session:
         transcript: Transcript | None = None,
         limits: Limits | None = None,
         resumable: bool = False,
+        keep_answers: bool = True,
     ) -> Session:
         """The session of a snapshot (``snapshot()``), for ``program`` compiled from the
         same files (else ``SnapshotError`` names the files that differ). It rolls the same
@@ -1469,7 +1481,15 @@ class Session:
                 "the snapshot was made from other files: " + ", ".join(changed)
             )
         seed = snapshot.seed_of(decoded)
-        session = cls(program, seed, participants, limits, transcript, resumable=resumable)
+        session = cls(
+            program,
+            seed,
+            participants,
+            limits,
+            transcript,
+            resumable=resumable,
+            keep_answers=keep_answers,
+        )
         snapshot.restore_into(session, decoded)
         if session.rt.g:
             prepared = natives.prepare(program)

@@ -289,7 +289,7 @@ def _take(session: Session) -> bytes:
         "version": VERSION,
         "files": [list(item) for item in program.files()],
         "seed": writer.value(session.seed),
-        "answers": session.answers_before + len(session.answers),
+        "answers": session.answer_count,
         "started": bool(session.rt.g),
         "values": values,
         "session": state,

@@ -46,7 +46,7 @@ from lore.server.bundles import (
 from lore.server.connection import Connection, Limits
 from lore.server.hub import Hub
 from lore.server.rooms import Room, Rooms
-from lore.server.saving import save_zip
+from lore.server.saving import answers_of, save_zip
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 HELLO_WAIT = 10.0  # seconds a client has to say hello
@@ -124,7 +124,8 @@ def create_app(server: Server) -> ASGIApp:
         if room is None:
             return JSONResponse({"problems": [{"message": "the GM's token is needed"}]}, 403)
         async with room.lock:
-            data = await server.rooms.in_engine(lambda: save_zip(room))
+            answers = await answers_of(room, server.rooms.store)
+            data = await server.rooms.in_engine(lambda: save_zip(room, answers))
         return Response(
             data,
             media_type="application/zip",

@@ -9,7 +9,9 @@ A session is restored from its latest snapshot (``Session.snapshot``), then the 
 of its log after it; or, without a snapshot, by replaying the whole log: the engine is
 deterministic (same files, seed and answers give the same session), so either way the
 master is the same session, down to its dice. The transcript records made before the
-snapshot are kept by the store, not here (``before`` counts them).
+snapshot are kept by the store, not here (``before`` counts them), and so are the
+answers: the session keeps none (``Session.keep_answers`` off), the log has them all
+(``lore.server.saving`` reads them from it for a save).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from typing import Any
 from lore.engine.participants import PENDING, Participants, Pending, Replaying, ReplayLog
 from lore.engine.queries import Query
 from lore.engine.randomness import Stream
-from lore.engine.saves import SaveData, Stored, save_text
+from lore.engine.saves import Answer, SaveData, Stored, save_text
 from lore.engine.session import Limits, Session
 from lore.engine.snapshot import describe_queue
 from lore.engine.transcript import Record, Transcript
@@ -83,6 +85,7 @@ class Master:
             limits,
             self.transcript,
             resumable=resumable,
+            keep_answers=False,  # the store's log has them (``Master.save`` is given them)
         )
         self.placed: list[LoreObject] | None = None
         self.before = 0  # transcript records made before the snapshot restored (not kept)
@@ -111,6 +114,7 @@ class Master:
             transcript=master.transcript,
             limits=limits,
             resumable=True,
+            keep_answers=False,
         )
         master.seed = master.session.seed
         if ended is not None:
@@ -303,9 +307,10 @@ class Master:
                 return place.coordinate
         return None
 
-    def save(self, entry: Path, target: Path, title: str) -> str:
+    def save(self, entry: Path, target: Path, title: str, answers: list[Answer]) -> str:
         """The session as a Lore save (the format ``lore run --save`` writes) of the
-        scenario ``entry``, to be written at ``target``."""
+        scenario ``entry``, to be written at ``target``; ``answers`` are every answer
+        given since the session's start, in order (the session keeps none)."""
         session = self.session
         shown = self.shown
         changed = [(obj.label, members) for obj, members in session.changed() if obj.label]
@@ -313,7 +318,7 @@ class Master:
             scenario=[entry],
             seed=self.seed,
             ticks=session.ticks,
-            answers=list(session.answers),
+            answers=answers,
             files=self.program.files(),
             snapshot=session.snapshot(),
             records=shown,

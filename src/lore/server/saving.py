@@ -3,6 +3,12 @@
 ``save.lore`` is the save ``lore run --save`` writes (the seed, every answer, the state of
 what changed); it imports the scenario beside it, so the zip runs with ``lore run
 save.lore`` once unpacked, and starts a new session where it stopped when uploaded.
+
+The server's sessions keep no answers in memory: the save's answers are read from the
+store's log (each answer entry has the question's id, the values, and since this format
+the participant asked and the question's title), after those of the save the session was
+started from, if any. An entry logged before ``to`` and ``title`` were kept gives the seat
+that answered and no title (right unless the GM answered for a player).
 """
 
 from __future__ import annotations
@@ -11,8 +17,10 @@ import io
 import zipfile
 from urllib.parse import unquote, urlsplit
 
+from lore.engine.saves import Answer
 from lore.server.bundles import read_folder
 from lore.server.rooms import Room
+from lore.server.store import LogEntry, Store
 from lore.syntax import ast
 from lore.syntax.parser import parse
 from lore.syntax.source import SourceFile
@@ -36,14 +44,32 @@ def scenario_entry(room: Room) -> str:
     return entry
 
 
-def save_zip(room: Room) -> bytes:
-    """The zip of the room's bundle with ``save.lore`` (a save the entry was is left out)."""
+def logged_answer(entry: LogEntry) -> Answer:
+    """The answer an answer entry of the log gave."""
+    data = entry.data
+    to, title = data.get("to", data["seat"]), data.get("title")
+    return Answer(to, data["values"], data["id"], title if isinstance(title, str) else None)
+
+
+async def answers_of(room: Room, store: Store) -> list[Answer]:
+    """Every answer given in the room's session since its start, in order (the room's
+    lock held): the save's it started from, then those of its log."""
+    stored = room.program.stored
+    found = list(stored.answers) if stored is not None else []
+    entries = await store.log(room.id)
+    found.extend(logged_answer(entry) for entry in entries if entry.kind == "answer")
+    return found
+
+
+def save_zip(room: Room, answers: list[Answer]) -> bytes:
+    """The zip of the room's bundle with ``save.lore`` (a save the entry was is left out),
+    whose answers are ``answers`` (``answers_of``)."""
     folder = room.program.folder
     files = read_folder(folder)
     scenario = scenario_entry(room)
     if room.program.stored is not None:
         files.pop(room.record.entry, None)
-    text = room.table.master.save(folder / scenario, folder / SAVE, room.record.title)
+    text = room.table.master.save(folder / scenario, folder / SAVE, room.record.title, answers)
     files[SAVE] = text.encode("utf-8")
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:

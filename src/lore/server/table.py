@@ -107,7 +107,9 @@ class Table:
 
     def apply(self, entry: LogEntry) -> Refusal | Frames:
         """Apply a log entry: the updates it makes, or why it is refused (then nothing
-        changed). Entries are numbered: the next must be ``applied + 1``."""
+        changed). Entries are numbered: the next must be ``applied + 1``. An answer's
+        entry gets the participant asked and the question's title (``to``, ``title``),
+        which a save needs, when it lacks them (``lore.server.saving``)."""
         refusal = self.refusal(entry)
         if refusal is not None:
             return refusal
@@ -116,9 +118,13 @@ class Table:
         items: list[tuple[Audience, dict[str, Any]]] = []
         engine = False
         if kind == "answer":
+            query = self.master.question(data["id"])
             problem = self.master.answer(data["id"], data["values"])
             if problem is not None:
                 return Refusal(Code.BAD_ANSWER, problem)
+            if query is not None:  # what a save needs of the question (see saving.py)
+                data.setdefault("to", query.to)
+                data.setdefault("title", query.title)
             engine = True
         elif kind == "assign":
             problem = self.master.assign(data["actor"], data["seat"])
