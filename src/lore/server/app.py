@@ -124,6 +124,7 @@ def create_app(server: Server) -> ASGIApp:
         if room is None:
             return JSONResponse({"problems": [{"message": "the GM's token is needed"}]}, 403)
         async with room.lock:
+            room = server.rooms.by_id.get(room.id, room)  # (reloaded meanwhile: the new one)
             answers = await answers_of(room, server.rooms.store)
             data = await server.rooms.in_engine(lambda: save_zip(room, answers))
         return Response(
