@@ -193,6 +193,9 @@ def test_the_gms_tools_and_the_language_switch(tmp_path: Path, browser: Browser)
         # The session log, and the save as a file.
         gm.locator("#showLog").click()
         expect(gm.locator("#sessionLog")).to_contain_text("どうしますか？")
+        # Lines a GM reads (time, who, what), not records as JSON.
+        expect(gm.locator("#sessionLog")).to_contain_text("? Chihiro: どうしますか？")
+        expect(gm.locator("#sessionLog")).not_to_contain_text('"kind"')
         with gm.expect_download() as download:
             gm.locator("#save").click()
         with zipfile.ZipFile(download.value.path()) as saved:  # the bundle and save.lore

@@ -228,7 +228,7 @@ function receive(frame) {
       break;
     case "log":
       $("sessionLog").hidden = false;
-      $("sessionLog").textContent = frame.records.map((r) => JSON.stringify(r)).join("\n");
+      $("sessionLog").textContent = frame.records.map(logLine).join("\n");
       break;
     case "error":
       showError(frame);
@@ -253,6 +253,23 @@ function showError(frame) {
 }
 
 // ------------------------------------------------------------ rendering
+
+// One transcript record of the session log as a line the GM reads: its game time, then
+// who was asked, answered or told what (kinds this client does not know stay as JSON).
+function logLine(record) {
+  const time = record.tick !== undefined ? clockText(record.tick) : "";
+  const values = (found) => Object.entries(found || {}).map(([name, value]) => `${name}=${typeof value === "string" ? value : JSON.stringify(value)}`).join(", ");
+  const lines = {
+    query: () => `? ${seatLabel(record.to)}: ${record.title ?? ""}`,
+    answer: () => `> ${seatLabel(record.from)}: ${values(record.values)}`,
+    message: () => `${record.to ? seatLabel(record.to) : t("everyone")}: ${record.text ?? ""}`,
+    dice: () => `${record.by || seatLabel(record.seat)}: ${record.dice} [${(record.faces || []).join(",")}] = ${record.total}`,
+    error: () => `! ${record.message ?? ""}${record.where ? ` (${record.where})` : ""}`,
+    end: () => `# ${record.reason ?? ""}`,
+  };
+  const text = lines[record.kind] ? lines[record.kind]() : JSON.stringify(record);
+  return `${time}  ${text}`;
+}
 
 function seatLabel(seat) {
   if (seat === state.seat) return t("you");
