@@ -47,7 +47,7 @@ def test_a_seat_is_played_with_numbered_menus(tmp_path: Path) -> None:
             ("action [1-3]>", "7"),  # not a choice: asked again
             ("please answer again", "2"),  # move
             ("goal [1-1]>", "1"),  # to the dungeon
-            ("answered {'goal'", "/roll 2D6"),  # a chat command, though a question is open
+            ("answered goal=", "/roll 2D6"),  # a chat command, though a question is open
         ]
         status: list[int] = []
         thread = threading.Thread(
@@ -58,6 +58,7 @@ def test_a_seat_is_played_with_numbered_menus(tmp_path: Path) -> None:
         text = out.getvalue()
         assert status == [0], text
         assert "Joined 'シナリオ・サンプル' as Chihiro_Shiiji@xmpp.xgmtk.org" in text
+        assert "answered action=move" in text  # values as typed, not a Python dict
         assert "== どうしますか？" in text and "   2. 移動する (move)" in text
         assert "   1. /region[dungeon]" in text
         gm = SeatClient(seats["GM"])

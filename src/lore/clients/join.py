@@ -192,10 +192,21 @@ def describe(message: Frame) -> str:
         text = message.get("text") or "(a secret roll)"
         return f"[{tick}] {message['from']}{to}: {text}"
     if kind == "answer":
-        return f"[{tick}] {message['from']} answered {message['values']}"
+        values = message.get("values") or {}
+        shown = ", ".join(f"{name}={show_value(value)}" for name, value in values.items())
+        return f"[{tick}] {message['from']} answered {shown}"
     if kind == "error":
         return f"[{tick}] rule error at {message.get('where')}: {message['text']}"
     return f"[{tick}] {message.get('text', '')}"
+
+
+def show_value(value: Any) -> str:
+    """An answered value as the player typed or picked it (a list as its items)."""
+    if isinstance(value, list):
+        return "[" + ", ".join(show_value(item) for item in value) + "]"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 def read_lines(lines: queue.Queue[str | None], source: TextIO) -> None:
