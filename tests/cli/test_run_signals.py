@@ -115,8 +115,8 @@ print("went on", flush=True)
 """
 
 
-def run_python(program: str) -> subprocess.CompletedProcess[str]:
-    command = [sys.executable, "-c", program]
+def run_python(program: str, *arguments: str) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-c", program, *arguments]
     return subprocess.run(
         command,
         capture_output=True,
@@ -183,15 +183,7 @@ def test_a_ctrl_c_swallowed_while_lore_loads_still_stops_it(tmp_path: Path, plac
         in_resume="swallow()" if place == "in_resume" else "pass",
     )
     save = tmp_path / "s.lore"
-    command = [sys.executable, "-c", program, "run", str(TAVERN), "--save", str(save)]
-    done = subprocess.run(
-        command,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-        preexec_fn=default_ctrl_c,
-    )
+    done = run_python(program, "run", str(TAVERN), "--save", str(save))
     assert done.returncode == 130 and "Traceback" not in done.stderr, done.stderr
     assert "== aki@example.org" not in done.stdout  # nobody was asked
     if place == "in_resume":  # the session was made: it stops before its first step, saved
