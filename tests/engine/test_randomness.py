@@ -78,6 +78,50 @@ def test_each_handler_rolls_the_dice_of_its_place_in_its_step() -> None:
         ]
 
 
+NESTED = """\
+import "basic.lore":url;
+section rolls {
+ deep = { ticks = 0; priority = 0; handler = @{
+  ({1, 2}).foreach(@(a : integer) {
+   ({1, 2, 3}).foreach(@(b : integer) { GM.message("" + a + b + " " + 1D6.roll); });
+   GM.message("" + a + " " + 1D20.roll);
+  });
+ }; }:Event;
+}
+"""
+
+
+def reference_body_die(seed: int, path: list[int], sides: int) -> int:
+    """The first die of the ``foreach`` body at ``path`` of step 1's first handler: its
+    stream starts from the handler's first word, moved on once per enclosing body (by
+    the body's index), and its first draw is the word after that key."""
+    digest = hashlib.shake_128(f"lore-dice:{seed}:first:0".encode()).digest(16)
+    key = int.from_bytes(digest[8:16], "little")  # step 1's word
+    stride = (0x9E3779B97F4A7C15 * 0x9E3779B97F4A7C15) & MASK
+    for index in path:
+        key = reference_mix((key + (index + 1) * stride) & MASK)
+    state = key
+    while True:
+        state = (state + 0x9E3779B97F4A7C15) & MASK
+        value = reference_mix(state)
+        if value < (1 << 64) - (1 << 64) % sides:
+            return 1 + value % sides
+
+
+def test_each_foreach_body_rolls_from_a_stream_of_its_place() -> None:
+    for seed in (0, 7, 2**40 + 3):
+        result = check_text(NESTED, "nested.lore")
+        assert not result.diagnostics
+        gm = Scripted([])
+        running = Session(compile_program(result), seed, Participants({"GM": gm}))
+        assert running.run() == "no-events"
+        expected = []
+        for a in range(2):
+            expected += [f"{a + 1}{b + 1} {reference_body_die(seed, [a, b], 6)}" for b in range(3)]
+            expected.append(f"{a + 1} {reference_body_die(seed, [a], 20)}")
+        assert [record["text"] for record in gm.told] == expected
+
+
 def runtime(seed: int, step: int) -> Runtime:
     running, _ = session(seed)
     running.steps = step

@@ -39,6 +39,7 @@ from lore.engine.randomness import (
     M1,
     M2,
     MASK,
+    STRIDE,
     WORDS,
     Stream,
     mix,
@@ -196,6 +197,7 @@ class Runtime:
         # and how many of each it made there.
         self.alter_index: int | None = None
         self.path: tuple[int, ...] = ()
+        self.path_key = 0  # the key of the dice stream of the body at ``path`` (see foreach)
         self.counts: dict[Key, int] | None = None
         self._choices: tuple[Any, Stream] | None = None
         self.suspended = False  # whether a body of the step run now waits for an answer
@@ -492,18 +494,23 @@ class Runtime:
         they are still waiting for an answer."""
         base = self.path
         outer = self.state
-        origin = self.word(self.index)
+        # The key of the stream at ``base``: the enclosing body's (kept as it ran), or the
+        # handler's first word outside any body. Each body's is made from it in one step
+        # (``randomness.path_key`` of the whole path, step by step), so a body as deep as
+        # the depth limit costs no more than one at the top.
+        base_key = self.path_key if base else self.word(self.index)
         waiting: Suspend | None = None
         code, first = callee(fn)
         for index, item in enumerate(items):
             self.count_op()
-            path = self.path = (*base, index)
-            self.state = randomness.path_key(origin, path)
+            self.path = (*base, index)
+            self.state = self.path_key = mix((base_key + (index + 1) * STRIDE) & MASK)
             try:
                 code(self, first, item)
             except Suspend as suspend:
                 waiting = suspend
         self.path = base
+        self.path_key = base_key
         self.state = outer
         if waiting is not None:
             raise waiting
