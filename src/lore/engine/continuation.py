@@ -21,6 +21,7 @@ an answer that is resumed in another thread than the one the greenlet belongs to
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from greenlet import GreenletExit, getcurrent, greenlet
@@ -31,6 +32,23 @@ if TYPE_CHECKING:
 DONE = "done"  # the handler ran to its end (or raised: the error waits in the box)
 PAUSED = "paused"  # the handler waits for an answer, kept where it asked
 RESUMED = "resumed"  # the answer came: go on
+
+
+@dataclass(frozen=True, slots=True)
+class Kept:
+    """What a handler waiting in a worker asked for so far, which a waiting step clears
+    (``Runtime.rest``, ``happenings.discard_step``), and the next object id."""
+
+    first_request: Any
+    requests: dict[Any, list[Any]]
+    adds: list[Any]
+    depth: int
+    created: list[Any]
+    removing: list[Any]
+    hooks: list[tuple[Any, ...]] | None  # those the step added
+    stats: list[tuple[Any, ...]] | None  # the counts the step added
+    outcome: Any  # the outcome the step reached, or None
+    next_oid: int
 
 
 class Worker:
@@ -46,11 +64,10 @@ class Worker:
         self.thread = greenlet(_work)
         self.started = False
         self.key: Any = None  # the question the kept handler waits for
-        # While a handler waits here: what it asked for so far, which a waiting step
-        # clears (``Runtime.rest``, ``happenings.discard_step``), and the next object id.
+        # While a handler waits here: what it asked for so far (``Kept``).
         # (The runtime's other values, its place, dice and counts, stay as they are: the
         # session runs no rule while a step waits.)
-        self.kept: tuple[Any, ...] | None = None
+        self.kept: Kept | None = None
 
     def switch(self, rt: Runtime, value: Any) -> str:
         """Run the handler in ``box`` (or go on with the one kept here): DONE when it
@@ -148,24 +165,15 @@ def resume(session: Session, entries: list[Entry]) -> bool:
         return False
     worker.kept = None
     rt = session.rt
-    (
-        rt.first_request,
-        rt.requests,
-        rt.adds,
-        rt.depth,
-        rt.created,
-        rt.removing,
-        hooks,
-        stats,
-        outcome,
-        session.next_oid,
-    ) = kept
-    if hooks:
-        session.hooks.extend(hooks)
-    if stats:
-        session.stats.extend(stats)
-    if outcome is not None:
-        session.outcome = outcome
+    rt.first_request, rt.requests, rt.adds = kept.first_request, kept.requests, kept.adds
+    rt.depth, rt.created, rt.removing = kept.depth, kept.created, kept.removing
+    session.next_oid = kept.next_oid
+    if kept.hooks:
+        session.hooks.extend(kept.hooks)
+    if kept.stats:
+        session.stats.extend(kept.stats)
+    if kept.outcome is not None:
+        session.outcome = kept.outcome
     session.waiting = None
     session.rerun = False
     finish(session, entries, worker, RESUMED)
@@ -203,17 +211,17 @@ def keep(session: Session, worker: Worker, entries: list[Entry]) -> None:
     rt = session.rt
     step = session.steps
     hooks, stats, outcome = session.hooks, session.stats, session.outcome
-    worker.kept = (
-        rt.first_request,
-        rt.requests,
-        rt.adds,
-        rt.depth,
-        rt.created,
-        rt.removing,
-        _of_step(hooks, step) if hooks and hooks[-1][0] == step else None,
-        _of_step(stats, step) if stats and stats[-1][0] == step else None,
-        outcome if outcome is not None and outcome[0] == step else None,
-        session.next_oid,
+    worker.kept = Kept(
+        first_request=rt.first_request,
+        requests=rt.requests,
+        adds=rt.adds,
+        depth=rt.depth,
+        created=rt.created,
+        removing=rt.removing,
+        hooks=_of_step(hooks, step) if hooks and hooks[-1][0] == step else None,
+        stats=_of_step(stats, step) if stats and stats[-1][0] == step else None,
+        outcome=outcome if outcome is not None and outcome[0] == step else None,
+        next_oid=session.next_oid,
     )
     session.wait_for_answers(entries)  # (clears what the step asked for, and its hooks)
 
