@@ -16,6 +16,7 @@ from lore.engine.session import Limits as SessionLimits
 from lore.engine.session import Session
 from lore.runtime.compiler import compile_program
 from lore.semantics.check import check_text
+from lore.syntax.parser import MAX_NESTING
 from tests.fuzz.campaign import Tally, mutation_batch, program_cases, warm_up
 from tests.fuzz.harness import Case, Limits, Outcome, run_case
 from tests.fuzz.mutate import Mutator
@@ -205,3 +206,34 @@ def test_the_campaigns_slow_programs_end_at_a_limit(
     assert [(e.message, e.location()) for e in session.errors] == [
         (message, f"{name}.lore:{where}")
     ]
+
+
+def dotted(parts: int) -> bytes:
+    """A program whose section nests ``parts`` sections in one another by a dotted name,
+    inside one section of braces, with a value and an event in the innermost."""
+    name = ".".join(f"s{n}" for n in range(parts))
+    return (
+        "section top {\n"
+        f" section {name} {{\n"
+        "  size = 6;\n"
+        '  start = { ticks = 0; priority = 0; handler = @{ GM.message("ok"); }; }:Event;\n'
+        " }\n"
+        "}\n"
+    ).encode()
+
+
+def test_a_dotted_section_name_is_nesting_up_to_the_limit() -> None:
+    # The campaign found `section a.b.c...` with some 3,000 parts: the parser let it pass
+    # (its parts are one name), and the world's check walked the sections recursively: a
+    # RecursionError. Each part after the first is now a level of nesting for the limit.
+    fine = {"deep.lore": dotted(MAX_NESTING - 8)}  # the event and its handler nest too
+    for argv in (("check", "deep.lore"), ("run", "deep.lore")):
+        outcome = run_case(Case("dotted", fine, argv))
+        assert (outcome.kind, outcome.status) == ("ok", 0), outcome.detail
+    assert "ok" in run_case(Case("dotted", fine, ("run", "deep.lore"))).out
+    too_deep = {"deep.lore": dotted(3000)}
+    outcome = run_case(Case("dotted", too_deep, ("check", "deep.lore")))
+    assert (outcome.kind, outcome.status) == ("ok", 1)
+    assert "deep.lore:2:" in outcome.out
+    assert f"error: nesting deeper than {MAX_NESTING} levels" in outcome.out
+    assert "a dotted name nests each part" in outcome.out

@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from lore.semantics.check import CheckResult, check_text
+from lore.syntax.parser import MAX_NESTING
 from tests.semantics.corpus_files import VALID
 
 FUZZ = settings(
@@ -157,5 +158,8 @@ def test_long_chains(name: str) -> None:
 
 
 def test_a_long_dotted_section_name() -> None:
-    result = check("section " + ".".join(f"a{i}" for i in range(N)) + " { x = 1; }")
+    # Each part of a dotted name nests a section: as deep as braces may nest, no deeper.
+    result = check("section " + ".".join(f"a{i}" for i in range(MAX_NESTING - 2)) + " { x = 1; }")
     assert result.diagnostics == []
+    result = check("section " + ".".join(f"a{i}" for i in range(N)) + " { x = 1; }")
+    assert [d.code for d in result.diagnostics] == ["parse.too-deep"]

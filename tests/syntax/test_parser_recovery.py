@@ -41,6 +41,8 @@ def test_errors_deep_in_expressions_do_not_add_up_to_too_deep() -> None:
         "x : " + "list<" * (MAX_NESTING + 5) + "integer" + ">" * (MAX_NESTING + 5) + ";",
         "rule r { if (a) {} " + "else if (a) {} " * (MAX_NESTING + 5) + "}",
         "x = " + "{ a = " * (MAX_NESTING + 5),
+        "section " + ".".join(["s"] * (MAX_NESTING + 5)) + " { }",
+        "section a { " * 100 + "section " + ".".join(["s"] * 105) + " { }" + " }" * 100,
     ],
 )
 def test_nesting_beyond_the_limit_is_one_error(text: str) -> None:

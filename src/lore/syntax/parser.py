@@ -271,8 +271,11 @@ class Parser(ExpressionParser):
         self.expect("section")
         path = [self.expect_name("a section name").text]
         while self.accept("."):
+            # `section a.b { }` is `b` nested in `a`: each part is a level of nesting
+            self.enter("nest fewer sections in one another (a dotted name nests each part)")
             path.append(self.expect_name("a section name").text)
         members = self.parse_members("section")
+        self.depth -= len(path) - 1
         return ast.SectionDef(self.span_from(start), tuple(path), members, mods)
 
     def parse_members(self, context: str) -> tuple[ast.Definition, ...]:

@@ -213,7 +213,7 @@ class TokenStream:
     def _newline_between(self, start: int, end: int) -> bool:
         return "\n" in self.source.text[start:end]
 
-    def enter(self) -> None:
+    def enter(self, hint: str = "split the expression or rule into smaller parts") -> None:
         self.depth += 1
         if self.depth > MAX_NESTING:
             token = self.token
@@ -221,7 +221,7 @@ class TokenStream:
                 "parse.too-deep",
                 f"nesting deeper than {MAX_NESTING} levels",
                 Span(token.start, max(token.end, token.start + 1)),
-                "split the expression or rule into smaller parts",
+                hint,
             )
             raise Fatal
 
