@@ -54,7 +54,8 @@ from lore.server.table import Refusal, Table
 
 T = TypeVar("T")
 SNAPSHOT_EVERY = 100  # log entries between a session's snapshots
-CLOCK_DELAY = 0.5  # seconds: how late a seat with no update may learn the time
+CLOCK_DELAY = 1.0  # seconds: how late a seat with no update may learn the time (shown to the
+# minute: a second late is not seen, and every clock frame costs each side a frame)
 SLOW_STEP = 0.02  # seconds: a room with steps this long runs its steps off the loop
 SLOW_STRIKES = 3  # steps that long, before it does
 log = logging.getLogger("lore.server")
