@@ -3,7 +3,7 @@
 Run from the project root::
 
     .venv/bin/python benchmarks/answers.py [--tables N] [--answers A] [--repeat K]
-        [--json] [--profile [TOP]]
+        [--json] [--profile [TOP] [--together]]
 
 The workload is ``benchmarks/server.py``'s: N sessions (default 50) of the round-table
 example, made endless, with 3 player seats each; their questions are answered in turn
@@ -25,6 +25,12 @@ three ways:
   rolled with ``random.Random``, the messages built with f-strings, the next turn pushed
   on a ``heapq``, and the three seats' update frames encoded with msgspec: what a
   hand-written server of this one game would do per answer.
+
+The same is timed for a second workload, *together*: the three players' turns come at
+the same time (one step of three handlers, each asking its player), so three questions
+are open at once and answered one by one. A step of several handlers is not kept where it
+asked: each answer runs the step again (the handlers answered already get their answers,
+the others ask again), resumable session or not.
 
 Figures: microseconds of CPU time per answer (the process's, so that the machine's other
 work weighs little; the fastest of K runs, default 3) and each one's ratio to *bare*.
@@ -72,13 +78,20 @@ class Figures:
     bare_us: float = 0.0
     table_ratio: float = 0.0  # table / bare
     engine_ratio: float = 0.0  # engine / bare
+    # The workload whose steps ask the three players at once (see the module's doc).
+    together_table_us: float = 0.0
+    together_engine_us: float = 0.0
+    together_rerun_us: float = 0.0
 
 
-def endless_program(folder: Path) -> CompiledProgram:
+def endless_program(folder: Path, together: bool = False) -> CompiledProgram:
+    """The round table, made endless; ``together``: the three players' turns all start at
+    the first tick (and so stay together), one step asking all three."""
     text = (ROUND / "scenario.lore").read_text(encoding="utf-8")
-    (folder / "scenario.lore").write_text(
-        text.replace("last = 60[sec];", "last = 1000000000[sec];"), encoding="utf-8"
-    )
+    text = text.replace("last = 60[sec];", "last = 1000000000[sec];")
+    if together:
+        text = text.replace("ticks = 1;", "ticks = 0;").replace("ticks = 2;", "ticks = 0;")
+    (folder / "scenario.lore").write_text(text, encoding="utf-8")
     return compile_program(checked(folder, "scenario.lore"))
 
 
@@ -188,14 +201,21 @@ def fastest(run: Callable[[], float], repeat: int) -> float:
     return min(run() for _ in range(repeat))
 
 
-def measure(tables: int, answers: int, repeat: int, program: CompiledProgram) -> Figures:
+def measure(
+    tables: int, answers: int, repeat: int, programs: tuple[CompiledProgram, CompiledProgram]
+) -> Figures:
+    """Both workloads (``programs``: turns in turn, turns together)."""
     figures = Figures(tables, answers)
     per = 1e6 / answers
     figures.bare_us = fastest(bare_run(tables, answers), repeat) * per
-    both = [engine_runs(program, tables, answers)() for _ in range(repeat)]
-    figures.engine_us = min(engine for engine, _ in both) * per
-    figures.rerun_us = min(rerun for _, rerun in both) * per
-    figures.table_us = fastest(table_run(program, tables, answers), repeat) * per
+    found = []
+    for program in programs:
+        both = [engine_runs(program, tables, answers)() for _ in range(repeat)]
+        table = fastest(table_run(program, tables, answers), repeat) * per
+        engine = min(engine for engine, _ in both) * per
+        found.append((table, engine, min(rerun for _, rerun in both) * per))
+    (figures.table_us, figures.engine_us, figures.rerun_us) = found[0]
+    (figures.together_table_us, figures.together_engine_us, figures.together_rerun_us) = found[1]
     figures.table_ratio = figures.table_us / figures.bare_us
     figures.engine_ratio = figures.engine_us / figures.bare_us
     return figures
@@ -212,6 +232,13 @@ def report(figures: Figures) -> str:
             f"  engine, run again    {figures.rerun_us:8.1f} us/answer"
             f"  {figures.rerun_us / figures.bare_us:6.1f} x bare",
             f"  bare Python turn     {figures.bare_us:8.1f} us/answer  (baseline)",
+            "the three turns together (one step asking all three: it runs again per answer)",
+            f"  table (Table.apply)  {figures.together_table_us:8.1f} us/answer"
+            f"  {figures.together_table_us / figures.bare_us:6.1f} x bare",
+            f"  engine (Master)      {figures.together_engine_us:8.1f} us/answer"
+            f"  {figures.together_engine_us / figures.bare_us:6.1f} x bare",
+            f"  engine, run again    {figures.together_rerun_us:8.1f} us/answer"
+            f"  {figures.together_rerun_us / figures.bare_us:6.1f} x bare",
         ]
     )
 
@@ -234,13 +261,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--profile", type=int, nargs="?", const=30, default=None)
+    parser.add_argument(
+        "--together", action="store_true", help="profile the turns-together workload"
+    )
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="lore-answers-") as folder:
         program = endless_program(Path(folder))
+    with tempfile.TemporaryDirectory(prefix="lore-answers-") as folder:
+        together = endless_program(Path(folder), together=True)
     if args.profile is not None:
-        print(profile(program, args.tables, args.answers, args.profile))
+        chosen = together if args.together else program
+        print(profile(chosen, args.tables, args.answers, args.profile))
         return 0
-    figures = measure(args.tables, args.answers, args.repeat, program)
+    figures = measure(args.tables, args.answers, args.repeat, (program, together))
     print(json.dumps(asdict(figures), indent=1) if args.json else report(figures))
     return 0
 

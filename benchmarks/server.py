@@ -25,7 +25,9 @@ drain), until each was measured for S seconds: the machine's other work, which c
 goes, weighs on both alike. Before the
 clients connect, the server's memory per idle session: its resident memory before and
 after the N sessions are made. And the CPU time each server used per answer (per round
-trip): what the machine's other work changes least.
+trip), and the clients' (this process's) beside it: what the machine's other work changes
+least. On a busy machine the two loads share what CPU there is, so the ratio follows the
+CPU both sides spend per answer; on an idle one, each server has a core of its own.
 
 Targets (issue 10): p99 under 100 ms, answers/s at least 0.4 x the echo round trips/s,
 under 1 MB per idle session. It prints the figures with PASS/FAIL and exits 0 (it is a
@@ -86,6 +88,8 @@ class Figures:
     idle_bytes_per_session: float = 0.0
     cpu_us_per_answer: float = 0.0  # the server's CPU time per answer
     echo_cpu_us_per_round_trip: float = 0.0
+    client_cpu_us_per_answer: float = 0.0  # the players' (this process's) CPU time per answer
+    client_cpu_us_per_round_trip: float = 0.0  # the echo clients' (this process's)
     errors: int = 0
     notes: list[str] = field(default_factory=list)
 
@@ -154,6 +158,7 @@ class Gate:
     stop: bool = False
     pids: tuple[int, int] = (0, 0)  # the Lore server's and the echo server's
     cpu: list[float] = field(default_factory=lambda: [0.0, 0.0])  # theirs, while counted
+    client: list[float] = field(default_factory=lambda: [0.0, 0.0])  # this process's
 
 
 @dataclass
@@ -239,7 +244,7 @@ async def run_both(
     seconds: float,
     slice_: float,
     pids: tuple[int, int],
-) -> tuple[list[Table], Echoes, list[float]]:
+) -> tuple[list[Table], Echoes, list[float], list[float]]:
     """Both loads on the same connections count, taking turns in slices of ``slice_``
     seconds (each measured for ``seconds`` in all), so that both see the same machine:
     others' work on it comes and goes."""
@@ -267,9 +272,11 @@ async def run_both(
             await asyncio.sleep(settle)
             gate.counting = True
             before = cpu_seconds(gate.pids[which])
+            mine = time.process_time()
             await asyncio.sleep(turn)
             gate.counting = False
             gate.cpu[which] += cpu_seconds(gate.pids[which]) - before
+            gate.client[which] += time.process_time() - mine
             event.clear()
         left -= turn
     gate.stop = True
@@ -278,7 +285,7 @@ async def run_both(
     for task in tasks:  # a client may wait for a frame that does not come any more
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
-    return tables, echoes, gate.cpu
+    return tables, echoes, gate.cpu, gate.client
 
 
 # ------------------------------------------------------------ the report
@@ -307,7 +314,8 @@ def measure(sessions: int, seconds: float, slice_: float) -> Figures:
         time.sleep(1.0)
         figures.idle_bytes_per_session = (rss(server.pid) - before) / sessions
         pids = (server.pid, echo.pid)
-        tables, echoes, cpu = asyncio.run(run_both(port, echo_port, tokens, seconds, slice_, pids))
+        loads = run_both(port, echo_port, tokens, seconds, slice_, pids)
+        tables, echoes, cpu, client = asyncio.run(loads)
         latencies = [x for t in tables for x in t.latencies]
         figures.answers_per_s = sum(t.answers for t in tables) / seconds
         figures.p50_ms = percentile(latencies, 0.50) * 1000
@@ -318,6 +326,8 @@ def measure(sessions: int, seconds: float, slice_: float) -> Figures:
         answers = sum(t.answers for t in tables)
         figures.cpu_us_per_answer = cpu[0] / max(1, answers) * 1e6
         figures.echo_cpu_us_per_round_trip = cpu[1] / max(1, echoes.round_trips) * 1e6
+        figures.client_cpu_us_per_answer = client[0] / max(1, answers) * 1e6
+        figures.client_cpu_us_per_round_trip = client[1] / max(1, echoes.round_trips) * 1e6
         figures.ratio = figures.answers_per_s / max(1.0, figures.echo_round_trips_per_s)
     finally:
         echo.kill()
@@ -345,6 +355,8 @@ def report(figures: Figures) -> str:
             f"  echo round trip p99  {figures.echo_p99_ms:10.1f} ms  (the same load's floor)",
             f"  server CPU/answer    {figures.cpu_us_per_answer:10.0f} us"
             f"  (echo server: {figures.echo_cpu_us_per_round_trip:.0f} us per round trip)",
+            f"  client CPU/answer    {figures.client_cpu_us_per_answer:10.0f} us"
+            f"  (echo clients: {figures.client_cpu_us_per_round_trip:.0f} us per round trip)",
             f"  memory/idle session  {figures.idle_bytes_per_session / 1024:10.1f} KiB"
             f"  target < 1024 KiB  {verdict(figures.idle_bytes_per_session < TARGET_IDLE)}",
             f"  errors               {figures.errors:10d}",

@@ -60,4 +60,6 @@ def test_answers_benchmark_times_the_table_the_engine_and_the_baseline(
     assert (figures["tables"], figures["answers"]) == (3, 30)
     assert figures["table_us"] > 0 and figures["engine_us"] > 0 and figures["bare_us"] > 0
     assert figures["rerun_us"] > 0
+    together = ("together_table_us", "together_engine_us", "together_rerun_us")
+    assert all(figures[name] > 0 for name in together)
     assert figures["table_ratio"] == pytest.approx(figures["table_us"] / figures["bare_us"])

@@ -11,8 +11,13 @@ from pathlib import Path
 from typing import Any
 
 from lore.clients.seat import SeatClient, acknowledged
+from lore.engine.views import GM
+from lore.server.connection import Connection, Limits
+from lore.server.hub import Hub
 from lore.server.rooms import Room, Rooms
+from lore.server.sources import load
 from lore.server.sqlite_store import SQLiteStore
+from lore.server.store import MemoryStore, Snapshot
 from tests.server.serving import EXAMPLES, ServerThread, links
 
 EVERY = 10
@@ -94,3 +99,56 @@ def test_an_unusable_snapshot_is_replaced_by_the_whole_log(tmp_path: Path) -> No
         assert json.dumps(transcript) == json.dumps(records)
         for seat in live.table.streams:
             assert again.table.snapshot(seat) == live.table.snapshot(seat)
+
+
+class SlowSnapshots(MemoryStore):
+    """A store whose snapshots are stored only when the test lets them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.release = asyncio.Event()
+        self.asked = 0
+
+    async def put_snapshot(self, session: str, snapshot: Snapshot) -> None:
+        self.asked += 1
+        await self.release.wait()
+        await super().put_snapshot(session, snapshot)
+
+
+def test_a_room_goes_on_while_its_snapshot_is_stored_and_keeps_no_record_twice(
+    tmp_path: Path,
+) -> None:
+    async def scenario() -> None:
+        store = SlowSnapshots()
+        rooms = Rooms(store, tmp_path, snapshot_every=4)
+        room = await rooms.create(load(EXAMPLES / "round"))
+        hub = Hub(rooms)
+
+        async def ignore(_: Any) -> None:
+            pass
+
+        gm = Connection(ignore, ignore, Limits())
+        gm.seat = GM
+
+        async def answer() -> int:
+            query = room.table.master.open_questions()[0]
+            data = {"seat": GM, "id": query.id, "values": {"move": "roll"}}
+            return await asyncio.wait_for(hub.commit(room, gm, "answer", data, None), 5)
+
+        while not store.asked:
+            await answer()
+        # The snapshot waits for the store: the next answers do not.
+        taken = room.table.applied
+        assert [await answer() for _ in range(3)] == [taken + 1, taken + 2, taken + 3]
+        assert room.snapshot_at == 0 and store.asked == 1  # (one at a time)
+        logged = asyncio.ensure_future(rooms.transcript(room))
+        await asyncio.sleep(0.05)
+        assert not logged.done()  # the log waits for the snapshot's records to be stored
+        store.release.set()
+        records = await logged
+        assert room.snapshot_at == taken
+        answers = [r for r in records if r["kind"] == "answer"]
+        assert len(answers) == taken + 3  # each once: none both in the store and kept here
+        await rooms.close()
+
+    asyncio.run(scenario())

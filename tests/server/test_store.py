@@ -4,7 +4,9 @@ the SQLite one keeps them across a reopen, and commits many appends together."""
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -101,6 +103,58 @@ def test_entries_appended_together_are_stored_or_refused_one_by_one(tmp_path: Pa
     assert [type(o).__name__ for o in outcomes if o is not None] == ["StoreError"]
     assert isinstance(outcomes[-2], StoreError)
     assert found == list(range(1, 301))
+
+
+def test_appends_that_waited_for_one_commit_are_stored_by_one_statement_each_refused_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Appends of several loop turns, queued while the store's thread is busy, are
+    committed together (one statement, committed by SQLite itself); an entry already
+    stored is refused alone, its batch's other entries are kept, and they last."""
+
+    together: list[int] = []  # the appends of each one-statement commit
+    commit_rows = SQLiteStore._commit_rows
+
+    def counted(self: SQLiteStore, db: Any, appends: list[Any], futures: list[Any]) -> None:
+        together.append(len(appends))
+        commit_rows(self, db, appends, futures)
+
+    monkeypatch.setattr(SQLiteStore, "_commit_rows", counted)
+
+    async def scenario() -> list[object]:
+        store = SQLiteStore(tmp_path / "s.db")
+        await store.create(record(), FILES, seats("s1"))
+        await store.append("s1", LogEntry(1, "chat", {"n": 1}))
+        busy = asyncio.ensure_future(store._run(lambda db: time.sleep(0.3)))
+        await asyncio.sleep(0.05)  # the store's thread sleeps in that operation
+        first = [
+            asyncio.ensure_future(store.append("s1", LogEntry(i, "chat", {"n": i}))) for i in (2, 3)
+        ]
+        await asyncio.sleep(0)  # a later turn of the loop: another operation
+        await asyncio.sleep(0)
+        later = [
+            asyncio.ensure_future(store.append("s1", LogEntry(i, "chat", {"n": i}))) for i in (1, 4)
+        ]
+        await busy
+        outcomes = await asyncio.gather(*first, *later, return_exceptions=True)
+        await store.close()
+        return outcomes
+
+    outcomes = asyncio.run(scenario())
+    assert [type(o).__name__ for o in outcomes] == [
+        "NoneType",
+        "NoneType",
+        "StoreError",
+        "NoneType",
+    ]
+
+    async def reopened() -> list[int]:
+        store = SQLiteStore(tmp_path / "s.db")
+        found = [e.data["n"] for e in await store.log("s1")]
+        await store.close()
+        return found
+
+    assert asyncio.run(reopened()) == [1, 2, 3, 4]
 
 
 def test_a_snapshot_keeps_its_transcript_records_in_order(tmp_path: Path) -> None:

@@ -81,8 +81,6 @@ class SeatState:
             self.update(frame)
         elif kind == "clock":  # the time moved, with nothing else for this seat
             self.view["tick"] = frame["tick"]
-            if self.status:
-                self.status = {**self.status, "tick": frame["tick"]}
         elif kind == "presence":
             self.online = frame["online"]
         elif kind == "links":

@@ -88,6 +88,7 @@ class Master:
             keep_answers=False,  # the store's log has them (``Master.save`` is given them)
         )
         self.placed: list[LoreObject] | None = None
+        self.by_label: tuple[Any, dict[str, LoreObject]] = ((), {})  # (allPC, its actors)
         self.before = 0  # transcript records made before the snapshot restored (not kept)
         self.before_shown = 0  # of them, those that are not the end
 
@@ -120,6 +121,7 @@ class Master:
         if ended is not None:
             master.session.ended, master.session.detail = ended
         master.placed = None
+        master.by_label = ((), {})
         master.before, master.before_shown = before
         return master
 
@@ -193,7 +195,14 @@ class Master:
     # ------------------------------------------------------------ reading
 
     def actor(self, label: str) -> LoreObject | None:
-        return next((a for a in self.actor_objects() if a.label == label), None)
+        """The actor labelled ``label`` (by a table of the actors, made again when
+        ``system.allPC`` is another list: actors were made or removed)."""
+        system = self.session.rt.system
+        found = system.values.get("allPC", ()) if system is not None else ()
+        if self.by_label[0] is not found:
+            table = {a.label: a for a in found if isinstance(a, LoreObject) and a.label}
+            self.by_label = (found, table)
+        return self.by_label[1].get(label)
 
     def actor_objects(self) -> tuple[LoreObject, ...]:
         system = self.session.rt.system

@@ -54,7 +54,8 @@ from lore.server.table import Refusal, Table
 
 T = TypeVar("T")
 SNAPSHOT_EVERY = 100  # log entries between a session's snapshots
-CLOCK_DELAY = 0.5  # seconds: how late a seat with no update may learn the time
+CLOCK_DELAY = 1.0  # seconds: how late a seat with no update may learn the time (shown to the
+# minute: a second late is not seen, and every clock frame costs each side a frame)
 SLOW_STEP = 0.02  # seconds: a room with steps this long runs its steps off the loop
 SLOW_STRIKES = 3  # steps that long, before it does
 log = logging.getLogger("lore.server")
@@ -77,6 +78,8 @@ class Room:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: dict[str, set[Connection]] = field(default_factory=dict)
     snapshot_at: int = 0  # the log entry of the latest snapshot stored
+    # A snapshot being stored in the background, and whether it was (``Rooms.stored``).
+    storing: tuple[Snapshot, asyncio.Future[bool]] | None = None
     replayed: int = 0  # log entries applied when the room was restored
     slow: bool = False  # steps took long: its steps run in the engine's threads
     slow_steps: int = 0  # steps that took long
@@ -320,6 +323,15 @@ class Rooms:
         """Store a snapshot of the room (its lock held), with the transcript records
         made since the one before, and forget those records; whether it was stored (a
         store that fails loses nothing: the log has every entry)."""
+        await self.stored(room)
+        snapshot = await self.take(room)
+        stored = await self.put(room, snapshot)
+        if stored:
+            self.forget(room, snapshot)
+        return stored
+
+    async def take(self, room: Room) -> Snapshot:
+        """A snapshot of the room as it is (its lock held)."""
         table = room.table
         master = table.master
 
@@ -327,38 +339,66 @@ class Rooms:
             return table.snapshot_state(), tuple(master.transcript.records)
 
         data, records = await self.step(room, take)  # (on the loop: it takes a millisecond)
-        snapshot = Snapshot(table.applied, data, master.before, records)
+        return Snapshot(table.applied, data, master.before, records)
+
+    async def put(self, room: Room, snapshot: Snapshot) -> bool:
+        """Store a snapshot; whether it was stored."""
         try:
             await self.store.put_snapshot(room.id, snapshot)
         except StoreError:
             log.exception(
-                "session %s: the snapshot of entry %s was not stored", room.id, table.applied
+                "session %s: the snapshot of entry %s was not stored", room.id, snapshot.index
             )
             return False
-        master.trim(len(records))
-        room.snapshot_at = table.applied
         return True
 
+    def forget(self, room: Room, snapshot: Snapshot) -> None:
+        """Once a snapshot is stored (the room's lock held): forget the transcript records
+        it holds (the room's first ones: records are only added meanwhile)."""
+        room.table.master.trim(len(snapshot.records))
+        room.snapshot_at = snapshot.index
+
+    async def stored(self, room: Room) -> None:
+        """Wait for the snapshot being stored in the background, if any (the room's lock
+        held), and forget what it holds once it is stored."""
+        storing = room.storing
+        if storing is None:
+            return
+        room.storing = None
+        snapshot, putting = storing
+        if await putting:
+            self.forget(room, snapshot)
+
     async def snapshot_due(self, room: Room) -> None:
-        """Snapshot the room when ``snapshot_every`` entries came since the last one.
-        A room's first snapshot comes up to half that sooner, by its id, so that rooms
-        going at the same pace do not all take theirs at once."""
+        """Snapshot the room (its lock held) when ``snapshot_every`` entries came since
+        the last one. A room's first snapshot comes up to half that sooner, by its id, so
+        that rooms going at the same pace do not all take theirs at once. The snapshot is
+        taken now and stored while the room goes on: its next entry does not wait for the
+        store (which keeps operations in order: the snapshot is stored before any later
+        entry). The records it holds are forgotten, under the lock, once it is stored."""
+        if room.storing is not None:
+            if not room.storing[1].done():
+                return  # the one before is still being stored: a later entry takes it
+            await self.stored(room)
         every = self.snapshot_every
         if room.snapshot_at == 0:
             every -= zlib.crc32(room.id.encode()) % (every // 2 + 1)
         if room.table.applied - room.snapshot_at >= every:
-            await self.snapshot(room)
+            snapshot = await self.take(room)
+            room.storing = (snapshot, asyncio.ensure_future(self.put(room, snapshot)))
 
     async def snapshot_all(self) -> None:
         """Snapshot every room that changed since its last snapshot (at shutdown)."""
         for room in list(self.by_id.values()):
             async with room.lock:
+                await self.stored(room)
                 if room.table.applied > room.snapshot_at:
                     await self.snapshot(room)
 
     async def transcript(self, room: Room) -> list[dict[str, object]]:
         """The room's whole transcript (its lock held): the records the store has, then
         those made since the latest snapshot."""
+        await self.stored(room)  # (else its records would be in the store and kept here)
         kept = await self.store.transcript(room.id)
         master = room.table.master
         return [*kept, *master.records(master.before)]

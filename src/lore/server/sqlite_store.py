@@ -7,8 +7,10 @@ many sessions answering at once do not each wait for a disk flush of their own. 
 operation that fails is rolled back alone (each runs in a savepoint); the others of its
 batch are kept. The log entries appended in one turn of the event loop go to the store's
 thread as one operation (one insert of many rows), each still acknowledged only once its
-batch is committed. ``synchronous=FULL``: a commit has reached the disk when it returns, so a
-``kill -9`` (or a power cut) loses nothing that was acknowledged.
+batch is committed; a batch of nothing but such inserts is one statement, which SQLite
+commits by itself (no begin and commit around it). ``synchronous=FULL``: a commit has
+reached the disk when it returns, so a ``kill -9`` (or a power cut) loses nothing that was
+acknowledged.
 """
 
 from __future__ import annotations
@@ -156,6 +158,10 @@ class SQLiteStore:
         connection.close()
 
     def _commit(self, connection: sqlite3.Connection, batch: list[Item]) -> None:
+        appends = [operation for operation, _ in batch if isinstance(operation, LogRows)]
+        if len(appends) == len(batch) and sum(len(a.rows) for a in appends) <= ROWS_AT_ONCE:
+            self._commit_rows(connection, appends, [future for _, future in batch])
+            return
         results: list[Result] = []
         # An operation alone needs no savepoint: when it fails, the transaction is rolled
         # back. (Every statement costs the thread the GIL back once or more, which it may
@@ -182,13 +188,31 @@ class SQLiteStore:
                 connection.execute("ROLLBACK")
             failed = _store_error(error)
             results = [(future, None, failed) for _, future in batch]
-        # One wake-up of each waiting event loop for the whole batch, not one per entry.
-        by_loop: dict[asyncio.AbstractEventLoop, list[Result]] = {}
-        for result in results:
-            by_loop.setdefault(result[0].get_loop(), []).append(result)
-        for loop, done in by_loop.items():
-            with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
-                loop.call_soon_threadsafe(_settle, done)
+        _wake(results)
+
+    def _commit_rows(
+        self,
+        connection: sqlite3.Connection,
+        appends: list[LogRows],
+        futures: list[asyncio.Future[Any]],
+    ) -> None:
+        """Commit log rows (of one or more appends) with one statement, outside any
+        transaction: SQLite commits it by itself (``synchronous=FULL``: synced when it
+        returns). One statement, not three (begin, insert, commit), so the store's thread
+        takes the GIL back as few times as it can: while the event loop is busy, each
+        time may wait for the switch interval."""
+        rows = [row for append in appends for row in append.rows]
+        try:
+            outcomes: list[StoreError | None] = _insert_log(connection, rows)
+        except sqlite3.Error as error:
+            outcomes = [_store_error(error)] * len(rows)
+        results: list[Result] = []
+        start = 0
+        for append, future in zip(appends, futures, strict=True):
+            end = start + len(append.rows)
+            results.append((future, outcomes[start:end], None))
+            start = end
+        _wake(results)
 
     async def _run(self, operation: Callable[[sqlite3.Connection], T]) -> T:
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
@@ -248,7 +272,7 @@ class SQLiteStore:
             _settle([(done, None, problem) for (_, done), problem in pairs])
 
         stored.add_done_callback(settle)
-        self.queue.put((lambda db: _insert_log(db, rows), stored))
+        self.queue.put((LogRows(rows), stored))
 
     async def put_seat(self, seat: SeatRecord) -> None:
         def operation(db: sqlite3.Connection) -> None:
@@ -376,6 +400,30 @@ def _insert_log(db: sqlite3.Connection, rows: list[Row]) -> list[StoreError | No
             else:
                 outcomes.append(None)
     return outcomes
+
+
+class LogRows:
+    """An operation inserting log rows (``_insert_log``): the store's thread commits the
+    rows of several at once with one statement."""
+
+    __slots__ = ("rows",)
+
+    def __init__(self, rows: list[Row]) -> None:
+        self.rows = rows
+
+    def __call__(self, db: sqlite3.Connection) -> list[StoreError | None]:
+        return _insert_log(db, self.rows)
+
+
+def _wake(results: list[Result]) -> None:
+    """Give each waiting event loop its results: one wake-up for the whole batch, not one
+    per entry."""
+    by_loop: dict[asyncio.AbstractEventLoop, list[Result]] = {}
+    for result in results:
+        by_loop.setdefault(result[0].get_loop(), []).append(result)
+    for loop, done in by_loop.items():
+        with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
+            loop.call_soon_threadsafe(_settle, done)
 
 
 def _settle(results: list[Result]) -> None:

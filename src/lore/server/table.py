@@ -207,7 +207,6 @@ class Table:
         specs: dict[tuple[str, str], dict[str, Any]] = {}  # made once, for every seat
         tick = self.master.tick
         status = self.status()
-        untimed = _untimed(status)
         no_questions: dict[str, Query] = {}
         listening = self.listening
         for seat, stream in streams.items():
@@ -228,7 +227,7 @@ class Table:
                 update["messages"] = messages
                 stream.messages.extend(messages)
             sent = self.status_sent.get(seat)
-            if not update and sent is not None and _untimed(sent) == untimed:
+            if not update and sent == status:
                 if stream.view is not None and stream.view["tick"] != tick:
                     self.clock.add(seat)  # only the time moved: no update, a clock frame
                 continue
@@ -395,11 +394,9 @@ class Table:
         return seats
 
     def status(self) -> dict[str, Any]:
-        return {
-            "paused": self.paused,
-            "ended": "closed" if self.closed else self.master.ended,
-            "tick": self.master.tick,
-        }
+        """Whether the session is paused, and how it ended (None: it goes on). The time
+        is the view's (``view.tick``)."""
+        return {"paused": self.paused, "ended": "closed" if self.closed else self.master.ended}
 
     def stale(self, seat: str, query_id: str, seen: int) -> int | None:
         """The update a client must have seen to answer ``query_id`` (None when ``seen``
@@ -510,7 +507,3 @@ class Table:
         if sum(len(frame) for frame in missed) >= len(snapshot):
             return [snapshot]
         return missed
-
-
-def _untimed(status: dict[str, Any]) -> tuple[Any, Any]:
-    return status["paused"], status["ended"]

@@ -147,11 +147,11 @@ def query_spec(query: Query, master: Master) -> dict[str, Any]:
 
 def actor_of(label: str, master: Master) -> dict[str, str]:
     """The actor a question asks: its label and name."""
-    for actor in master.actor_objects():
-        if (actor.label or f"#{actor.oid}") == label:
-            name = actor.values.get("name")
-            return {"label": label, "name": str(name) if name is not None else actor.label or ""}
-    return {"label": label, "name": label}
+    actor = master.actor(label)
+    if actor is None:
+        return {"label": label, "name": label}
+    name = actor.values.get("name")
+    return {"label": label, "name": str(name) if name is not None else label}
 
 
 # The descriptions of enum inputs, by what they are made of: a rule asks the same menu

@@ -210,7 +210,6 @@ function receive(frame) {
       break;
     case "clock": // the time moved, with nothing else for this seat
       state.view.tick = frame.tick;
-      state.status = { ...state.status, tick: frame.tick };
       $("clock").textContent = clockText(state.view.tick);
       break;
     case "presence":
