@@ -144,19 +144,27 @@ class Stop(Exception):
 class Runtime:
     """What compiled rules see as ``rt``: the session, and the handler being run."""
 
-    # Who rolls while a system command runs (its dice are the roller's), and whether
-    # rolls are written to the transcript (a chat command's are kept by the chat).
-    roller: tuple[str, str] | None = None
+    # Slotted: compiled rules and the steps read and write these many times an event.
+    __slots__ = (
+        "GM", "_choices", "adds", "alter_index", "block", "choices_key", "counts",
+        "created", "depth", "first_group", "first_request", "firsts", "g", "index",
+        "max_adds", "max_depth", "max_ops", "now", "ops", "path", "path_key", "pausable",
+        "removing", "requests", "roller", "schedule", "seq", "session", "state",
+        "suspended", "system", "tick",
+    )  # fmt: skip
+    # Whether rolls are written to the transcript (a chat command's are kept by the chat).
     records_dice = True
     own_dice = True  # dice from the seed's streams (not from a source a subclass gives)
-    # Whether the handler run now runs in the session's worker, where a question that
-    # waits keeps it (see ``engine/continuation.py``).
-    pausable = False
     # What a snapshot keeps of it (the rest is the handler being run, or derived).
     SAVED = ("GM", "schedule", "system", "now", "tick")
 
     def __init__(self, session: Session) -> None:
         self.session = session
+        # Who rolls while a system command runs (its dice are the roller's).
+        self.roller: tuple[str, str] | None = None
+        # Whether the handler run now runs in the session's worker, where a question
+        # that waits keeps it (see ``engine/continuation.py``).
+        self.pausable = False
         self.g: list[Any] = []
         self.GM: LoreObject | None = None
         self.schedule: LoreObject | None = None
@@ -1009,24 +1017,28 @@ class Session:
                         rt.first_request = None
                         obj, alter, value = first
                         form = obj.form
-                        rt.alter_index = 0
-                        rt.index = 1  # the place after the step's one handler
-                        rt.state = None
-                        rt.ops = 0
-                        apply = form.apply_table.get(alter)
-                        if apply is not None:  # it writes what it modifies itself
-                            modifications = apply(rt, obj, (value,))
-                            rt.alter_index = None
-                            if modifications is not None:  # it requested an alter
-                                self.altered_one((obj, alter), modifications)
+                        apply = form.plain_table.get(alter)
+                        if apply is not None:  # it needs no place, and writes itself
+                            apply(rt, obj, (value,))
                         else:
-                            run = form.vtable.get(alter) or form.resolve()[alter]
-                            modifications = run(rt, obj, (value,))
-                            rt.alter_index = None
-                            if rt.first_request is not None or "location" in modifications:
-                                self.altered_one((obj, alter), modifications)
+                            rt.alter_index = 0
+                            rt.index = 1  # the place after the step's one handler
+                            rt.state = None
+                            rt.ops = 0
+                            apply = form.apply_table.get(alter)
+                            if apply is not None:  # it writes what it modifies itself
+                                modifications = apply(rt, obj, (value,))
+                                rt.alter_index = None
+                                if modifications is not None:  # it requested an alter
+                                    self.altered_one((obj, alter), modifications)
                             else:
-                                obj.values.update(modifications)
+                                run = form.vtable.get(alter) or form.resolve()[alter]
+                                modifications = run(rt, obj, (value,))
+                                rt.alter_index = None
+                                if rt.first_request is not None or "location" in modifications:
+                                    self.altered_one((obj, alter), modifications)
+                                else:
+                                    obj.values.update(modifications)
                         names = obj.altered
                         if names is None or alter not in names:
                             self.note_altered(((obj, alter),))
