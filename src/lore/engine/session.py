@@ -361,7 +361,7 @@ class Runtime:
         """``schedule.events``: the events waiting, in the order they will run, as Event
         objects (made when asked; those added in this step join after it)."""
         session = self.session
-        if session.pending() > MAX_LIST:
+        if session.pending() > MAX_LIST and session.count_waiting() > MAX_LIST:
             raise LimitExceeded(f"more than {MAX_LIST} events wait: too many to list")
         event = session.program.form_by_name["Event"]
         found = []
@@ -798,8 +798,13 @@ class Session:
         return oid
 
     def pending(self) -> int:
-        """How many events wait (not counting a step that waits for answers)."""
+        """How many events wait (not counting a step that waits for answers). While a step
+        of one event runs, it may count that event too (see ``singles``)."""
         return self.queued
+
+    def count_waiting(self) -> int:
+        """How many events wait, counted in the queue (``pending`` while a step runs)."""
+        return sum(len(b) if isinstance(b, list) else 1 for b in self.buckets.values())
 
     @property
     def answer_count(self) -> int:
@@ -962,6 +967,10 @@ class Session:
             return
         steps = self.steps
         self.step_size = 1  # (begin sets it for the other steps)
+        # While a step of one event runs, ``queued`` still counts its event (most such
+        # steps add one event: the count is then left as it was); the waiting limit is
+        # checked against one more, and the other ends of the step take it off.
+        over = max_events + 1
         while True:
             key = heappop(keys)
             entry = buckets.pop(key)
@@ -971,11 +980,14 @@ class Session:
             # ``opened`` written out (``rt.counts`` is None: the last step asked nothing).
             # The step's first object id is kept for the paths where it waits.
             ticks = key >> KEY_SHIFT
-            self.queued -= 1
             if ticks == self.ticks and steps:
-                at_once = self.at_once = self.at_once + 1
+                at_once = self.at_once + 1
+                if at_once > max_at_once:  # one step too many at this time: dropped
+                    self.opened(key, [entry])
+                    return
+                self.at_once = at_once
             else:
-                at_once = self.at_once = 1
+                self.at_once = 1
             self.ticks = rt.tick = ticks
             self.priority = clock["priority"] = (key & LOW) - BIAS
             self.steps = steps = steps + 1
@@ -987,10 +999,6 @@ class Session:
             else:
                 clock["ticks"] = rt.now = Quantity(ticks, "sec", time)
             first_oid = self.next_oid
-            if at_once > max_at_once:
-                self.step_oid = first_oid
-                self.drop_runaway([entry])
-                return
             rt.block = None
             seq, fn, arg = entry
             rt.seq = seq
@@ -1001,13 +1009,14 @@ class Session:
                 try:
                     fn(rt, arg)
                 except Suspend:
+                    self.queued -= 1
                     rt.depth = 0
                     self.step_oid = first_oid
                     if len(adds) + self.queued > max_events:
                         self.too_many([entry])
                     self.wait_for_answers([entry])
                     return
-                if len(adds) + self.queued > max_events:
+                if len(adds) + self.queued > over:
                     self.too_many([entry])
                 first = rt.first_request
                 if first is not None:
@@ -1045,10 +1054,11 @@ class Session:
                 if rt.created or rt.removing:
                     happenings.after_step(self)
             except BaseException as error:
+                self.queued -= 1
                 self.step_oid = first_oid
                 self.cut_short([entry], error)
                 return
-            if len(adds) == 1:  # self.push written out
+            if len(adds) == 1:  # self.push written out (``queued`` is as it was)
                 ticks, priority, fn, arg = adds.pop()
                 key = (ticks << KEY_SHIFT) + priority + BIAS
                 bucket = buckets.get(key)
@@ -1059,12 +1069,13 @@ class Session:
                     bucket.append((next(seqs), fn, arg))
                 else:
                     buckets[key] = [bucket, (next(seqs), fn, arg)]  # type: ignore[list-item]
-                self.queued += 1
-            elif adds:
-                self.queue(adds)
-            if not keys or self.outcome is not None or self.stop_requested:
-                return
-            if steps >= last or keys[0] >= end:
+            else:
+                if adds:
+                    self.queue(adds)
+                self.queued -= 1
+                if not keys:
+                    return
+            if keys[0] >= end or steps >= last or self.outcome is not None or self.stop_requested:
                 return
 
     def fire(self, entries: list[Entry]) -> None:
