@@ -971,6 +971,7 @@ class Session:
         # steps add one event: the count is then left as it was); the waiting limit is
         # checked against one more, and the other ends of the step take it off.
         over = max_events + 1
+        low: int | None = None  # the priority part of the last key (its step's priority)
         while True:
             key = heappop(keys)
             entry = buckets.pop(key)
@@ -989,7 +990,9 @@ class Session:
             else:
                 self.at_once = 1
             self.ticks = rt.tick = ticks
-            self.priority = clock["priority"] = (key & LOW) - BIAS
+            if key & LOW != low:  # (only the engine writes the priorities)
+                low = key & LOW
+                self.priority = clock["priority"] = low - BIAS
             self.steps = steps = steps + 1
             now = rt.now
             if getrefcount(now) == HELD_NOW and clock["ticks"] is now:
