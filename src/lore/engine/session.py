@@ -1062,7 +1062,10 @@ class Session:
                 self.cut_short([entry], error)
                 return
             if len(adds) == 1:  # self.push written out (``queued`` is as it was)
-                ticks, priority, fn, arg = adds.pop()
+                ticks, priority, fn, arg = adds[0]
+                # (Not pop: a list that pop empties keeps a 0-byte buffer from the C
+                # allocator, which each append and pop then reallocates, far slower.)
+                adds.clear()
                 key = (ticks << KEY_SHIFT) + priority + BIAS
                 bucket = buckets.get(key)
                 if bucket is None:
