@@ -1067,14 +1067,14 @@ class Session:
                 # allocator, which each append and pop then reallocates, far slower.)
                 adds.clear()
                 key = (ticks << KEY_SHIFT) + priority + BIAS
-                bucket = buckets.get(key)
-                if bucket is None:
-                    buckets[key] = (next(seqs), fn, arg)
+                entry = (next(seqs), fn, arg)
+                bucket = buckets.setdefault(key, entry)  # (one look-up of the key)
+                if bucket is entry:
                     heappush(keys, key)
                 elif bucket.__class__ is list:
-                    bucket.append((next(seqs), fn, arg))
+                    bucket.append(entry)
                 else:
-                    buckets[key] = [bucket, (next(seqs), fn, arg)]  # type: ignore[list-item]
+                    buckets[key] = [bucket, entry]  # type: ignore[list-item]
             else:
                 if adds:
                     self.queue(adds)
