@@ -2,11 +2,11 @@
 
 It alternates batches of mutated seeds (``mutate.py``) and of generated programs
 (``programs.py``) until the time is up, each case in a child process with a memory cap
-and a time limit (``harness.py``). Each new failure (a traceback, a case over its time
-or memory, a signal, an unknown exit status) is printed, saved with its files under
-``--out`` so that it can be run again, and, with ``--reduce``, cut down to the lines that
-still make it fail. At the end it prints what it ran and found; the exit status is 1
-when it found a failure.
+and a time limit (``harness.py``). Each new failure (a traceback not seen yet, and each
+case over its time or memory, killed by a signal or ending with an unknown exit status)
+is printed, saved with its files under ``--out`` so that it can be run again, and, with
+``--reduce``, cut down to the lines that still make it fail. At the end it prints what it
+ran and found; the exit status is 1 when it found a failure.
 """
 
 from __future__ import annotations
@@ -48,6 +48,10 @@ LIMITS = {
     "sim": Limits(cpu=60, wall=180),
 }
 
+# How many cases of one signature a campaign keeps (a time-out's signature is only its
+# command and kind, so its cases are kept one by one, up to this many).
+KEEP = 20
+
 
 @dataclass
 class Tally:
@@ -55,7 +59,10 @@ class Tally:
 
     cases: Counter[str] = field(default_factory=Counter)  # by command
     outcomes: Counter[str] = field(default_factory=Counter)  # by kind
-    failures: dict[str, tuple[Case, Outcome]] = field(default_factory=dict)  # by signature
+    # by key: one case per traceback's signature; each case of a time-out, memory or
+    # signal failure (up to KEEP of a signature), whose cause a signature does not tell
+    failures: dict[str, tuple[Case, Outcome]] = field(default_factory=dict)
+    signatures: Counter[str] = field(default_factory=Counter)  # failing cases by signature
     report: Callable[[str], None] = print
     out: Path | None = None
 
@@ -63,29 +70,38 @@ class Tally:
         command = case.argv[0]
         outcome = run_case(case, LIMITS.get(command, Limits()))
         self.cases[command] += 1
+        self.record(case, outcome)
+        return outcome
+
+    def record(self, case: Case, outcome: Outcome) -> None:
+        """Count an outcome; keep, save and report a failure not kept yet."""
         self.outcomes[outcome.kind] += 1
         if outcome.failed:
             signature = outcome.signature(case)
-            if signature not in self.failures:
-                self.failures[signature] = (case, outcome)
+            key = outcome.key(case)
+            self.signatures[signature] += 1
+            if key not in self.failures and self.signatures[signature] <= KEEP:
+                self.failures[key] = (case, outcome)
                 where = f"\n  saved in {save_failure(case, outcome, self.out)}" if self.out else ""
                 self.report(f"FAILURE {describe(case, outcome)}{where}")
-        return outcome
 
     def new_failures(self) -> list[str]:
-        """The signatures of the failures that are not known (see ``harness.KNOWN``)."""
-        return sorted(s for s in self.failures if known(s) is None)
+        """The keys of the failures that are not known (see ``harness.KNOWN``)."""
+        return sorted(k for k, (c, o) in self.failures.items() if known(o.signature(c)) is None)
 
     def summary(self) -> str:
         total = sum(self.cases.values())
         lines = [
             f"{total:,} cases: " + ", ".join(f"{n:,} {c}" for c, n in sorted(self.cases.items())),
             "outcomes: " + ", ".join(f"{n:,} {k}" for k, n in sorted(self.outcomes.items())),
-            f"distinct failures: {len(self.failures)}",
+            f"distinct failures: {len(self.signatures)}, kept cases: {len(self.failures)}",
         ]
-        for signature in sorted(self.failures):
+        for signature, count in sorted(self.signatures.items()):
             why = known(signature)
-            lines.append(f"  {signature}" + (f" (known: {why})" if why else ""))
+            lines.append(
+                f"  {signature}: {count:,} case{'s' if count > 1 else ''}"
+                + (f" (known: {why})" if why else "")
+            )
         return "\n".join(lines)
 
 
@@ -156,7 +172,8 @@ def campaign(minutes: float, start_seed: int, tally: Tally) -> None:
             break
         round_seed += 1
         program_batch(tally, round_seed, 5)
-        tally.report(f"... {sum(tally.cases.values()):,} cases, {len(tally.failures)} failures")
+        failing = sum(tally.signatures.values())
+        tally.report(f"... {sum(tally.cases.values()):,} cases, {failing} failures")
 
 
 def reduce(case: Case, outcome: Outcome, seconds: float = 120) -> Case:
@@ -199,9 +216,9 @@ def main_campaign(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", flush=True)
     if args.reduce:
-        for signature, (case, outcome) in sorted(tally.failures.items()):
+        for key, (case, outcome) in sorted(tally.failures.items()):
             saved = save_failure(reduce(case, outcome), outcome, args.out / "reduced")
-            print(f"reduced {signature}: saved in {saved}")
+            print(f"reduced {key}: saved in {saved}")
     print(tally.summary(), flush=True)
     return 1 if tally.new_failures() else 0
 

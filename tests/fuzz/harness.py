@@ -53,6 +53,14 @@ class Case:
     argv: tuple[str, ...]
     stdin: bytes = b""
 
+    def digest(self) -> str:
+        """A short digest of what the case runs: its files, arguments and input."""
+        h = hashlib.sha256()
+        for name in sorted(self.files):
+            h.update(name.encode() + b"\0" + self.files[name] + b"\0")
+        h.update("\0".join(self.argv).encode() + b"\0" + self.stdin)
+        return h.hexdigest()[:12]
+
 
 @dataclass(frozen=True)
 class Outcome:
@@ -73,6 +81,15 @@ class Outcome:
         if self.kind == "traceback":
             return f"{command}: {_exception_place(self.detail)}"
         return f"{command}: {self.kind}"
+
+    def key(self, case: Case) -> str:
+        """What a failure is kept under: its signature, and for a failure without a
+        traceback (a time-out, memory, a signal, a status) the case's digest too, since
+        two such cases may fail for different reasons."""
+        signature = self.signature(case)
+        if self.kind == "traceback":
+            return signature
+        return f"{signature} {case.digest()}"
 
 
 def run_case(
@@ -203,8 +220,8 @@ def _read(path: Path) -> str:
 
 def save_failure(case: Case, outcome: Outcome, folder: Path) -> Path:
     """Write a failing case where it can be run again: its files, the command, what
-    happened. Returns its folder (named by the failure's signature)."""
-    digest = hashlib.sha256(outcome.signature(case).encode()).hexdigest()[:12]
+    happened. Returns its folder (named by the failure's key)."""
+    digest = hashlib.sha256(outcome.key(case).encode()).hexdigest()[:12]
     target = folder / f"{outcome.kind}-{digest}"
     target.mkdir(parents=True, exist_ok=True)
     for relative, data in case.files.items():

@@ -17,7 +17,7 @@ from lore.engine.session import Session
 from lore.runtime.compiler import compile_program
 from lore.semantics.check import check_text
 from tests.fuzz.campaign import Tally, mutation_batch, program_cases, warm_up
-from tests.fuzz.harness import Case, Limits, run_case
+from tests.fuzz.harness import Case, Limits, Outcome, run_case
 from tests.fuzz.mutate import Mutator
 from tests.fuzz.programs import Program, programs
 from tests.fuzz.seeds import seeds
@@ -84,6 +84,22 @@ def test_the_harness_tells_what_went_wrong(entry: object, kind: str, signature: 
     assert outcome.kind == kind
     assert outcome.failed
     assert outcome.signature(CASE) == signature
+
+
+def test_every_time_out_is_kept_and_a_traceback_once(tmp_path: Path) -> None:
+    tally = Tally(report=lambda text: None, out=tmp_path)
+    slow = [Case("slow", {"a.lore": str(n).encode()}, ("sim", "a.lore")) for n in range(3)]
+    broken = [Case("broken", {"a.lore": str(n).encode()}, ("check", "a.lore")) for n in range(2)]
+    late = Outcome("time", None, "over its CPU time", 60.0)
+    trace = Outcome("traceback", 1, 'Traceback\n  File "x.py"\nKeyError: 1', 0.1)
+    for case in [*slow, slow[0], *broken]:
+        tally.record(case, trace if case.name == "broken" else late)
+    assert sorted(tally.signatures.items()) == [("check: KeyError", 2), ("sim: time", 4)]
+    # three different slow programs (the one that came twice once), one of the tracebacks
+    assert len(tally.failures) == 4
+    assert len(list(tmp_path.iterdir())) == 4
+    assert len(tally.new_failures()) == 4
+    assert "sim: time: 4 cases" in tally.summary()
 
 
 # ---------------------------------------------------------------- the campaign, small
