@@ -344,3 +344,26 @@ def test_dropping_waiting_events_keeps_the_others_in_order() -> None:
     assert [type(bucket) for bucket in session.buckets.values()] == [tuple, tuple, tuple]
     session.run()
     assert told(session) == ["Bob runs at 5[sec]", "Bob runs at 6[sec]", "Bob runs at 7[sec]"]
+
+
+@pytest.mark.parametrize(
+    "handler",
+    [
+        "n = 1;",  # adds nothing
+        "schedule.add({ ticks = schedule.current + 1[sec]; priority = 0;"
+        " handler = @{ go2; }; }:Event);",
+        "schedule.add({ ticks = 9; priority = 0; handler = @{ go2; }; }:Event);"
+        "schedule.add({ ticks = 9; priority = 1; handler = @{ go2; }; }:Event);",
+        "schedule.add({ ticks = 9; priority = 0; handler = @{ go2; }; }:Event); n = 1 / 0;",
+    ],
+)
+def test_the_waiting_count_is_the_queue_after_every_kind_of_step(handler: str) -> None:
+    # A step of one event counts its event as waiting until it ends (see Session.singles):
+    # whatever it adds, and when it goes wrong, the count ends as the queue is.
+    body = f" rule go2 {{ {handler} }}\n" + start("go2;")
+    result = check_text(HEAD + body + "}\n", "plan.lore")
+    session = Session(compile_program(result), 0, Participants({"GM": Scripted([])}))
+    session.limits = Limits(max_steps=3)
+    session.run()
+    assert session.steps >= 1
+    assert session.pending() == session.count_waiting()

@@ -51,6 +51,7 @@ def run(compiled_program: CompiledProgram, applies: bool = True) -> Session:
         for info in compiled_program.form_by_name.values():
             info.resolve()
             info.apply_table = {}
+            info.plain_table = {}
     session.run()
     return session
 
@@ -89,12 +90,14 @@ def test_an_apply_goes_with_its_alter_when_a_form_overrides_it() -> None:
     compiled_program = program(SWAP, "hero.swap(5); knight.swap(5);", override)
     assert "swap" in form(compiled_program, "Hero").apply_table
     assert "swap" not in form(compiled_program, "Knight").apply_table
+    assert "swap" not in form(compiled_program, "Knight").plain_table
     assert messages(run(compiled_program)) == ["7 1 100 2"]
 
 
 def test_an_alter_inherited_keeps_its_apply() -> None:
     compiled_program = program(SWAP, "knight.swap(5);")
     assert "swap" in form(compiled_program, "Knight").apply_table
+    assert "swap" in form(compiled_program, "Knight").plain_table
     assert messages(run(compiled_program)) == ["1 2 7 1"]
 
 
@@ -132,4 +135,31 @@ def test_an_alter_the_engine_replaces_leaves_its_apply_behind() -> None:
     actor = compiled_program.form_by_name["Actor"]
     assert "addKnownSecret" in actor.vtable
     assert "addKnownSecret" not in actor.apply_table
+    assert "addKnownSecret" not in actor.plain_table
     assert "addKnownSecret" not in form(compiled_program, "Hero").apply_table
+
+
+def test_an_apply_that_uses_nothing_of_the_runtime_is_plain() -> None:
+    # Plain: it needs no place in the step (no dice, calls, questions or requests), so the
+    # engine runs it without one; the others run in the alter's place, as the alter does.
+    dice = "alter toss(xs : list<integer>) { self.a := a + 1D6.roll + xs.sum; }"
+    chain = "alter chain(xs : list<integer>) { self.b := b + 1; self.bump(1); }"
+    compiled_program = program(f"{SWAP}\n{dice}\n{chain}\n{BUMP}", "hero.toss(1);")
+    hero = form(compiled_program, "Hero")
+    ours = {"swap", "toss", "chain", "bump"}
+    assert ours <= set(hero.apply_table)
+    assert ours & set(hero.plain_table) == {"swap", "bump"}
+    for handler in ("hero.toss(1);", "hero.chain(1);", "hero.swap(2); knight.bump(3);"):
+        session = run(program(f"{SWAP}\n{dice}\n{chain}\n{BUMP}", handler))
+        assert not session.errors
+        alone = run(program(f"{SWAP}\n{dice}\n{chain}\n{BUMP}", handler), applies=False)
+        assert alone.transcript.records == session.transcript.records
+
+
+def test_a_plain_apply_whose_body_only_reads_writes_nothing_else() -> None:
+    reads = "alter look(xs : list<integer>) { n = a + xs.sum; }"
+    compiled_program = program(f"{reads}\n{SWAP}", "hero.look(1);")
+    assert "look" in form(compiled_program, "Hero").plain_table
+    session = run(compiled_program)
+    assert not session.errors
+    assert messages(session) == ["1 2 1 2"]

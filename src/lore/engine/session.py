@@ -144,19 +144,27 @@ class Stop(Exception):
 class Runtime:
     """What compiled rules see as ``rt``: the session, and the handler being run."""
 
-    # Who rolls while a system command runs (its dice are the roller's), and whether
-    # rolls are written to the transcript (a chat command's are kept by the chat).
-    roller: tuple[str, str] | None = None
+    # Slotted: compiled rules and the steps read and write these many times an event.
+    __slots__ = (
+        "GM", "_choices", "adds", "alter_index", "block", "choices_key", "counts",
+        "created", "depth", "first_group", "first_request", "firsts", "g", "index",
+        "max_adds", "max_depth", "max_ops", "now", "ops", "path", "path_key", "pausable",
+        "removing", "requests", "roller", "schedule", "seq", "session", "state",
+        "suspended", "system", "tick",
+    )  # fmt: skip
+    # Whether rolls are written to the transcript (a chat command's are kept by the chat).
     records_dice = True
     own_dice = True  # dice from the seed's streams (not from a source a subclass gives)
-    # Whether the handler run now runs in the session's worker, where a question that
-    # waits keeps it (see ``engine/continuation.py``).
-    pausable = False
     # What a snapshot keeps of it (the rest is the handler being run, or derived).
     SAVED = ("GM", "schedule", "system", "now", "tick")
 
     def __init__(self, session: Session) -> None:
         self.session = session
+        # Who rolls while a system command runs (its dice are the roller's).
+        self.roller: tuple[str, str] | None = None
+        # Whether the handler run now runs in the session's worker, where a question
+        # that waits keeps it (see ``engine/continuation.py``).
+        self.pausable = False
         self.g: list[Any] = []
         self.GM: LoreObject | None = None
         self.schedule: LoreObject | None = None
@@ -353,7 +361,7 @@ class Runtime:
         """``schedule.events``: the events waiting, in the order they will run, as Event
         objects (made when asked; those added in this step join after it)."""
         session = self.session
-        if session.pending() > MAX_LIST:
+        if session.pending() > MAX_LIST and session.count_waiting() > MAX_LIST:
             raise LimitExceeded(f"more than {MAX_LIST} events wait: too many to list")
         event = session.program.form_by_name["Event"]
         found = []
@@ -790,8 +798,13 @@ class Session:
         return oid
 
     def pending(self) -> int:
-        """How many events wait (not counting a step that waits for answers)."""
+        """How many events wait (not counting a step that waits for answers). While a step
+        of one event runs, it may count that event too (see ``singles``)."""
         return self.queued
+
+    def count_waiting(self) -> int:
+        """How many events wait, counted in the queue (``pending`` while a step runs)."""
+        return sum(len(b) if isinstance(b, list) else 1 for b in self.buckets.values())
 
     @property
     def answer_count(self) -> int:
@@ -954,6 +967,11 @@ class Session:
             return
         steps = self.steps
         self.step_size = 1  # (begin sets it for the other steps)
+        # While a step of one event runs, ``queued`` still counts its event (most such
+        # steps add one event: the count is then left as it was); the waiting limit is
+        # checked against one more, and the other ends of the step take it off.
+        over = max_events + 1
+        low: int | None = None  # the priority part of the last key (its step's priority)
         while True:
             key = heappop(keys)
             entry = buckets.pop(key)
@@ -963,13 +981,18 @@ class Session:
             # ``opened`` written out (``rt.counts`` is None: the last step asked nothing).
             # The step's first object id is kept for the paths where it waits.
             ticks = key >> KEY_SHIFT
-            self.queued -= 1
             if ticks == self.ticks and steps:
-                at_once = self.at_once = self.at_once + 1
+                at_once = self.at_once + 1
+                if at_once > max_at_once:  # one step too many at this time: dropped
+                    self.opened(key, [entry])
+                    return
+                self.at_once = at_once
             else:
-                at_once = self.at_once = 1
+                self.at_once = 1
             self.ticks = rt.tick = ticks
-            self.priority = clock["priority"] = (key & LOW) - BIAS
+            if key & LOW != low:  # (only the engine writes the priorities)
+                low = key & LOW
+                self.priority = clock["priority"] = low - BIAS
             self.steps = steps = steps + 1
             now = rt.now
             if getrefcount(now) == HELD_NOW and clock["ticks"] is now:
@@ -979,10 +1002,6 @@ class Session:
             else:
                 clock["ticks"] = rt.now = Quantity(ticks, "sec", time)
             first_oid = self.next_oid
-            if at_once > max_at_once:
-                self.step_oid = first_oid
-                self.drop_runaway([entry])
-                return
             rt.block = None
             seq, fn, arg = entry
             rt.seq = seq
@@ -993,13 +1012,14 @@ class Session:
                 try:
                     fn(rt, arg)
                 except Suspend:
+                    self.queued -= 1
                     rt.depth = 0
                     self.step_oid = first_oid
                     if len(adds) + self.queued > max_events:
                         self.too_many([entry])
                     self.wait_for_answers([entry])
                     return
-                if len(adds) + self.queued > max_events:
+                if len(adds) + self.queued > over:
                     self.too_many([entry])
                 first = rt.first_request
                 if first is not None:
@@ -1009,50 +1029,59 @@ class Session:
                         rt.first_request = None
                         obj, alter, value = first
                         form = obj.form
-                        rt.alter_index = 0
-                        rt.index = 1  # the place after the step's one handler
-                        rt.state = None
-                        rt.ops = 0
-                        apply = form.apply_table.get(alter)
-                        if apply is not None:  # it writes what it modifies itself
-                            modifications = apply(rt, obj, (value,))
-                            rt.alter_index = None
-                            if modifications is not None:  # it requested an alter
-                                self.altered_one((obj, alter), modifications)
+                        apply = form.plain_table.get(alter)
+                        if apply is not None:  # it needs no place, and writes itself
+                            apply(rt, obj, (value,))
                         else:
-                            run = form.vtable.get(alter) or form.resolve()[alter]
-                            modifications = run(rt, obj, (value,))
-                            rt.alter_index = None
-                            if rt.first_request is not None or "location" in modifications:
-                                self.altered_one((obj, alter), modifications)
+                            rt.alter_index = 0
+                            rt.index = 1  # the place after the step's one handler
+                            rt.state = None
+                            rt.ops = 0
+                            apply = form.apply_table.get(alter)
+                            if apply is not None:  # it writes what it modifies itself
+                                modifications = apply(rt, obj, (value,))
+                                rt.alter_index = None
+                                if modifications is not None:  # it requested an alter
+                                    self.altered_one((obj, alter), modifications)
                             else:
-                                obj.values.update(modifications)
+                                run = form.vtable.get(alter) or form.resolve()[alter]
+                                modifications = run(rt, obj, (value,))
+                                rt.alter_index = None
+                                if rt.first_request is not None or "location" in modifications:
+                                    self.altered_one((obj, alter), modifications)
+                                else:
+                                    obj.values.update(modifications)
                         names = obj.altered
                         if names is None or alter not in names:
                             self.note_altered(((obj, alter),))
                 if rt.created or rt.removing:
                     happenings.after_step(self)
             except BaseException as error:
+                self.queued -= 1
                 self.step_oid = first_oid
                 self.cut_short([entry], error)
                 return
-            if len(adds) == 1:  # self.push written out
-                ticks, priority, fn, arg = adds.pop()
+            if len(adds) == 1:  # self.push written out (``queued`` is as it was)
+                ticks, priority, fn, arg = adds[0]
+                # (Not pop: a list that pop empties keeps a 0-byte buffer from the C
+                # allocator, which each append and pop then reallocates, far slower.)
+                adds.clear()
                 key = (ticks << KEY_SHIFT) + priority + BIAS
-                bucket = buckets.get(key)
-                if bucket is None:
-                    buckets[key] = (next(seqs), fn, arg)
+                entry = (next(seqs), fn, arg)
+                bucket = buckets.setdefault(key, entry)  # (one look-up of the key)
+                if bucket is entry:
                     heappush(keys, key)
                 elif bucket.__class__ is list:
-                    bucket.append((next(seqs), fn, arg))
+                    bucket.append(entry)
                 else:
-                    buckets[key] = [bucket, (next(seqs), fn, arg)]  # type: ignore[list-item]
-                self.queued += 1
-            elif adds:
-                self.queue(adds)
-            if not keys or self.outcome is not None or self.stop_requested:
-                return
-            if steps >= last or keys[0] >= end:
+                    buckets[key] = [bucket, entry]  # type: ignore[list-item]
+            else:
+                if adds:
+                    self.queue(adds)
+                self.queued -= 1
+                if not keys:
+                    return
+            if keys[0] >= end or steps >= last or self.outcome is not None or self.stop_requested:
                 return
 
     def fire(self, entries: list[Entry]) -> None:

@@ -74,6 +74,8 @@ _CALLS_CODE = ("(rt,", "(rt)", "rt.method(", "rt.call_field(", "rt.new(", "rt.fo
 
 # A line of an alter's body's top level that modifies a member (see apply_function).
 _MODIFY_LINE = re.compile(r"    _mods\[('[^'\\]*')\] = ")
+# The runtime named in a line of generated code (a plain apply never names it).
+_RUNTIME = re.compile(r"\brt\b")
 # Where, in one generated line, the code of a Lore expression is: its first and last
 # byte (Python's traceback positions count bytes), and the expression's span.
 Place = tuple[int, int, Span]
@@ -286,7 +288,10 @@ class Compiler:
                 if isinstance(member.node, ast.AlterDef):
                     info.alters[name] = frozenset(modified)
                     if applies:
-                        info.applies[info.methods[name]] = applies[0]
+                        apply, plain = applies[0]
+                        info.applies[info.methods[name]] = apply
+                        if plain:
+                            info.plain.add(apply)
 
     def compile_container(self, container: Container) -> None:
         for member in container.members.values():
@@ -567,7 +572,8 @@ class Emitter:
         return self.compiler.register(source_code, self.name, line_map)
 
     def apply_function(self, params: list[str]) -> Any:
-        """The apply of the alter just compiled (``function``), or None: the same body,
+        """The apply of the alter just compiled (``function``) and whether it is plain, or
+        None: the same body,
         but the members it modifies are kept in locals and written to the object at its
         end (all reads come first, as when its modifications apply after it ran), when it
         requested no alter (else it returns its modifications, as the alter does). The
@@ -598,7 +604,11 @@ class Emitter:
         writes = [f"    _v[{name}] = {local}" for name, local in names.items()]
         if writes and "    _v = self.values" not in lines:
             writes.insert(0, "    _v = self.values")
-        lines[-1:] = [f"    if rt.first_request is not None: return {{{pairs}}}", *writes]
+        # A body that never names the runtime (no dice, rule call, question or request)
+        # writes what it modifies unconditionally: it is plain (see ``FormInfo.plain``).
+        plain = not any(_RUNTIME.search(line) for line in lines[:-1])
+        check = [] if plain else [f"    if rt.first_request is not None: return {{{pairs}}}"]
+        lines[-1:] = [*check, *writes] or ["    pass"]
         added = len(lines) - len(self.lines)
         spans: list[Span | None] = [None, *self.spans, *([None] * added)]
         places.extend([()] * added)
@@ -606,7 +616,7 @@ class Emitter:
         header = f"def {name}(rt, self, {', '.join(mangle(p) for p in params)}):"
         line_map = LineMap(self.title, self.source, spans, [(), *places])
         source_code = header + "\n" + "\n".join(lines) + "\n"
-        return self.compiler.register(source_code, name, line_map, named=False)
+        return self.compiler.register(source_code, name, line_map, named=False), plain
 
     def prologue(self, span: Span) -> None:
         """Count the call against the handler's limits (see ``leaf``)."""

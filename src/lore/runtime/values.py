@@ -109,10 +109,16 @@ class FormInfo:
     # ``Emitter.apply_function`` in the compiler): an alter replaced (by a native rule)
     # leaves its apply behind
     applies: dict[Callable[..., Any], Callable[..., Any]] = field(default_factory=dict)
+    # The applies of ``applies`` that are plain: their body never uses the runtime (no
+    # dice, rule call, question or request), so they run with no place of their own in
+    # the step and always write what they modify (they return None).
+    plain: set[Callable[..., Any]] = field(default_factory=set)
     # Every rule of the form, inherited ones included (built by ``resolve``).
     vtable: dict[str, Callable[..., Any]] = field(default_factory=dict)
     # The apply of each alter in ``vtable`` that has one (built by ``resolve``).
     apply_table: dict[str, Callable[..., Any]] = field(default_factory=dict)
+    # The same, for the applies that are plain.
+    plain_table: dict[str, Callable[..., Any]] = field(default_factory=dict)
 
     def resolve(self) -> dict[str, Callable[..., Any]]:
         if not self.vtable:
@@ -121,6 +127,8 @@ class FormInfo:
             # An apply goes with its alter: not one overridden by a rule without one.
             applies = {fn: apply for form in self.ancestors() for fn, apply in form.applies.items()}
             self.apply_table = {name: applies[fn] for name, fn in vtable.items() if fn in applies}
+            plain = {apply for form in self.ancestors() for apply in form.plain}
+            self.plain_table = {n: a for n, a in self.apply_table.items() if a in plain}
             self.vtable = vtable
         return self.vtable
 
