@@ -62,6 +62,7 @@ ROUND = ROOT / "examples" / "round" / "scenario.lore"
 TARGET_P99 = 0.100
 TARGET_RATIO = 0.4
 TARGET_IDLE = 1024 * 1024
+RETRY = 0.1  # seconds before a refused answer is sent again
 
 ECHO_SERVER = """
 import asyncio, sys
@@ -253,7 +254,7 @@ class Socket(asyncio.Protocol):
     def close(self) -> None:
         """Say goodbye (a close frame), then hang up."""
         if self.transport is not None and not self.transport.is_closing():
-            self.protocol.send_close()
+            self.protocol.send_close(1000)
             self.flush()
             self.transport.close()
 
@@ -269,6 +270,7 @@ class Player:
         self.pending: list[str] = []
         self.socket: Socket | None = None
         self.held = False  # waiting for the Lore load's turn
+        self.asked: str | None = None  # the question answered last
 
     def on_text(self, data: bytes) -> None:
         frame = json.loads(data)
@@ -286,13 +288,19 @@ class Player:
             for gone in frame.get("closed", ()):
                 if gone in self.pending:
                     self.pending.remove(gone)
+                if gone == self.asked:
+                    self.asked = None  # answered: not to be asked again
         elif kind == "snapshot":
             self.seq = frame["seq"]
             self.pending += [q["id"] for q in frame["questions"]]
         elif kind == "ack" and gate.counting:
             table.answers += 1
-        elif kind == "error":
+        elif kind == "error":  # refused (too fast, say): asked again a little later
             table.errors += 1
+            if self.asked is not None and self.asked not in self.pending:
+                self.pending.insert(0, self.asked)
+                asyncio.get_running_loop().call_later(RETRY, self.go)
+            return
         if self.pending:
             self.go()
 
@@ -307,7 +315,7 @@ class Player:
         self.held = False
         if gate.stop or not self.pending or self.socket is None:
             return
-        query = self.pending.pop(0)
+        query = self.asked = self.pending.pop(0)
         self.table.sent = time.perf_counter()
         message = {"type": "answer", "id": query, "values": {"move": "roll"}, "seq": self.seq}
         self.socket.send(json.dumps(message))
@@ -491,13 +499,13 @@ def report(figures: Figures) -> str:
     )
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sessions", type=int, nargs="+", default=[200])
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--slice", type=float, default=5.0)
     parser.add_argument("--json", action="store_true")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     os.chdir(ROOT)
     results = []
     for sessions in args.sessions:
