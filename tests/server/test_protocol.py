@@ -371,7 +371,45 @@ def test_an_answer_is_acknowledged_by_the_update_it_makes_for_its_seat(served: A
     assert json.loads(other.raw[-1]) == {k: v for k, v in reply.items() if k not in ("ack", "ref")}
 
 
-def test_a_seat_whose_time_alone_moved_gets_a_clock_frame_not_an_update(
+def minute_round(folder: Path) -> Path:
+    """The round table with its turns a minute apart (the clock shows minutes)."""
+    text = (EXAMPLES / "round" / "scenario.lore").read_text(encoding="utf-8")
+    for before, after in (
+        ("last = 60[sec];", "last = 60[min];"),
+        ("3[sec]", "3[min]"),
+        ("ticks = 1;", "ticks = 60;"),
+        ("ticks = 2;", "ticks = 120;"),
+    ):
+        assert before in text
+        text = text.replace(before, after)
+    bundle = folder / "minutes" / "round"
+    bundle.mkdir(parents=True)
+    (bundle / "scenario.lore").write_text(text, encoding="utf-8")
+    return bundle
+
+
+def test_a_seat_whose_time_shown_alone_moved_gets_a_clock_frame_not_an_update(
+    tmp_path: Path,
+) -> None:
+    with ServerThread(tmp_path, examples=[minute_round(tmp_path)]) as server:
+        seats = links(server.create("round"), server.base)
+        aki, ren, sora = (joined(seats[f"{name}@example.org"]) for name in ("aki", "ren", "sora"))
+        sora_seq = sora.state.seq
+        assert acknowledged(aki.answer(only_question(aki)["id"], {"move": "roll"})) == 1
+        ren.wait_for(lambda f: f["type"] == "update" and bool(f.get("opened")))
+        # Sora's turn is not yet, and nothing else changed for it: the time comes alone.
+        clock = sora.wait_for(lambda f: f["type"] == "clock", timeout=5)
+        assert clock == {"type": "clock", "tick": 60}
+        assert sora.state.seq == sora_seq and sora.state.view["tick"] == 60
+        assert "tick" not in sora.state.status  # (the time is the view's)
+        assert not [f for f in sora.pump(0.7) if f["type"] != "clock"]
+        # Sora's next update carries the time that moved meanwhile, once.
+        assert acknowledged(ren.answer(only_question(ren)["id"], {"move": "rest"})) == 2
+        turn = sora.wait_for(lambda f: f["type"] == "update")
+        assert turn["seq"] == sora_seq + 1 and turn["view"] == {"tick": 120}
+
+
+def test_a_seat_whose_time_moved_within_its_minute_waits_for_its_next_update(
     tmp_path: Path,
 ) -> None:
     with ServerThread(tmp_path, examples=[EXAMPLES / "round"]) as server:
@@ -380,12 +418,9 @@ def test_a_seat_whose_time_alone_moved_gets_a_clock_frame_not_an_update(
         sora_seq = sora.state.seq
         assert acknowledged(aki.answer(only_question(aki)["id"], {"move": "roll"})) == 1
         ren.wait_for(lambda f: f["type"] == "update" and bool(f.get("opened")))
-        # Sora's turn is not yet, and nothing else changed for it: the time comes alone.
-        clock = sora.wait_for(lambda f: f["type"] == "clock", timeout=5)
-        assert clock == {"type": "clock", "tick": 1}
-        assert sora.state.seq == sora_seq and sora.state.view["tick"] == 1
-        assert "tick" not in sora.state.status  # (the time is the view's)
-        assert not [f for f in sora.pump(0.7) if f["type"] != "clock"]
+        # The time moved a second, which Sora's clock (to the minute) does not show: no
+        # frame at all, not even a clock frame (the server's timer waits a second).
+        assert sora.pump(1.5) == [] and sora.state.view["tick"] == 0
         # Sora's next update carries the time that moved meanwhile, once.
         assert acknowledged(ren.answer(only_question(ren)["id"], {"move": "rest"})) == 2
         turn = sora.wait_for(lambda f: f["type"] == "update")

@@ -108,8 +108,9 @@ class Room:
                     connection.send(frame)
 
     def tell_time(self, seats: set[str]) -> None:
-        """Send ``seats`` the session's time soon (they had no update carrying it): one
-        clock frame per seat per ``CLOCK_DELAY`` at most, however fast the time moves."""
+        """Send ``seats`` the session's time soon (the minute they show moved, and no
+        update carried it): one clock frame per seat per ``CLOCK_DELAY`` at most, however
+        fast the time moves."""
         self.clock_due |= seats
         if self.clock_due and self.clock_timer is None:
             loop = asyncio.get_running_loop()
@@ -121,7 +122,7 @@ class Room:
         table = self.table
         frame = table.clock_frame()
         for seat in due:
-            if seat in table.streams and table.behind(seat):
+            if seat in table.streams and table.behind(seat, shown=True):
                 for connection in self.connections.get(seat, ()):
                     connection.send(frame)
 

@@ -33,6 +33,7 @@ from lore.server.store import LogEntry
 from lore.server.wireview import area_map, query_spec, seat_view, view_delta, view_lists
 
 HISTORY_BYTES = 64 * 1024  # updates kept per seat for clients that reconnect
+SHOWN_TICKS = 60  # the clients show the time to the minute (a tick is a second)
 KEPT_MESSAGES = 300  # messages a snapshot holds
 
 
@@ -228,8 +229,9 @@ class Table:
                 stream.messages.extend(messages)
             sent = self.status_sent.get(seat)
             if not update and sent == status:
-                if stream.view is not None and stream.view["tick"] != tick:
-                    self.clock.add(seat)  # only the time moved: no update, a clock frame
+                view = stream.view
+                if view is not None and view["tick"] // SHOWN_TICKS != tick // SHOWN_TICKS:
+                    self.clock.add(seat)  # only the time shown moved: a clock frame
                 continue
             # The time goes with every update (and only with one).
             assert stream.view is not None
@@ -277,18 +279,25 @@ class Table:
             self.listening.add(seat)
 
     def take_clock(self) -> set[str]:
-        """The seats whose time moved with no update to carry it (since the last call):
-        they are sent a clock frame (``clock_frame``), outside their numbered stream."""
+        """The seats whose time shown (its minute) moved with no update to carry it
+        (since the last call): they are sent a clock frame (``clock_frame``), outside
+        their numbered stream. A seat whose time moved within the minute it shows gets
+        the time with its next update."""
         due, self.clock = self.clock, set()
         return due
 
     def clock_frame(self) -> bytes:
         return encode({"type": "clock", "tick": self.master.tick})
 
-    def behind(self, seat: str) -> bool:
-        """Whether the seat's last update shows an older time than the session's."""
+    def behind(self, seat: str, shown: bool = False) -> bool:
+        """Whether the seat's last update has an older time than the session's
+        (``shown``: an older minute, what its clients show)."""
         view = self.streams[seat].view
-        return view is not None and view["tick"] != self.master.tick
+        if view is None:
+            return False
+        if shown:
+            return view["tick"] // SHOWN_TICKS != self.master.tick // SHOWN_TICKS
+        return view["tick"] != self.master.tick
 
     def route_records(self) -> list[tuple[Audience, dict[str, Any]]]:
         records = self.master.records(self.shown)
