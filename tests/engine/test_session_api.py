@@ -177,6 +177,14 @@ def test_the_digest_names_the_files_a_program_was_made_from(tmp_path: Path) -> N
     assert compile_program(check_paths([scenario])).digest() == digest
     rules.write_text("section rules { limit = 4; }\n", encoding="utf-8")
     assert compile_program(check_paths([scenario])).digest() != digest
+    # Worked out once (every snapshot names them); a file read later still counts, and
+    # what a caller does with the list it got changes nothing.
+    files = program.files()
+    files.clear()
+    assert [name for name, _ in program.files()] == names and program.digest() == digest
+    program.read_files[tmp_path / "map.xml"] = "<geometry/>"
+    assert [name for name, _ in program.files()] == [*names, "map.xml"]
+    assert program.digest() != digest
 
 
 def test_a_session_that_keeps_no_answers_counts_them() -> None:

@@ -131,6 +131,12 @@ class CompiledProgram:
     # What the engine works out once for all the sessions of the program (set, once, by
     # lore.engine.natives.prepare; the program does not change after that).
     engine: Any = None
+    # ``files()`` once worked out (with the number of files read then): every snapshot
+    # of a session names them, and hashing the library's text each time was most of
+    # what a small session's snapshot cost.
+    _files: tuple[int, list[tuple[str, str]]] | None = field(
+        default=None, repr=False, compare=False
+    )
 
     def form(self, name: str) -> FormInfo:
         return self.form_by_name[name]
@@ -140,6 +146,9 @@ class CompiledProgram:
         Lore files loaded (the library's as ``<lore>/name``, the others relative to the
         folder of the first file that is not a saved session) and the XML files read.
         Saves of ``lore run`` are left out: they hold a session, not rules."""
+        known = self._files
+        if known is not None and known[0] == len(self.read_files):
+            return list(known[1])
         modules = [m for m in self.result.program.modules if not is_save_module(m.tree)]
         base = next(
             (m.source.path.parent for m in modules if not m.is_library and m.source.path),
@@ -147,7 +156,9 @@ class CompiledProgram:
         )
         found = [(file_name(m.source.name, m.source.path, base), m.source.text) for m in modules]
         found += [(file_name(str(p), p, base), text) for p, text in self.read_files.items()]
-        return [(name, hashlib.sha256(text.encode("utf-8")).hexdigest()) for name, text in found]
+        made = [(name, hashlib.sha256(text.encode("utf-8")).hexdigest()) for name, text in found]
+        self._files = (len(self.read_files), made)
+        return list(made)
 
     def digest(self) -> str:
         """One SHA-256 of ``files()``: equal for programs made from the same files."""
