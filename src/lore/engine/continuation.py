@@ -21,8 +21,7 @@ an answer that is resumed in another thread than the one the greenlet belongs to
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from greenlet import GreenletExit, getcurrent, greenlet
 
@@ -34,10 +33,11 @@ PAUSED = "paused"  # the handler waits for an answer, kept where it asked
 RESUMED = "resumed"  # the answer came: go on
 
 
-@dataclass(frozen=True, slots=True)
-class Kept:
+class Kept(NamedTuple):
     """What a handler waiting in a worker asked for so far, which a waiting step clears
-    (``Runtime.rest``, ``happenings.discard_step``), and the next object id."""
+    (``Runtime.rest``, ``happenings.discard_step``), and the next object id. (A named
+    tuple: one is made per answer, and a frozen dataclass of ten fields takes several
+    times as long to make.)"""
 
     first_request: Any
     requests: dict[Any, list[Any]]

@@ -36,6 +36,16 @@ from lore.runtime.values import LoreObject, TypedString
 from lore.world.model import AreaNode
 
 WAITING = "waiting"
+# The members of the placed objects and areas that the engine's view reads.
+VIEW_MEMBERS = (
+    "location",
+    "player",
+    "knownSecrets",
+    "secrets",
+    "name",
+    "description",
+    "environment",
+)
 
 
 class Later:
@@ -236,18 +246,7 @@ class Master:
                 *placed_objects(self.session),
                 *(node.obj for node in self.areas()),
             ]
-        return tuple(
-            (
-                values.get("location"),
-                values.get("player"),
-                values.get("knownSecrets"),
-                values.get("secrets"),
-                values.get("name"),
-                values.get("description"),
-                values.get("environment"),
-            )
-            for values in (obj.values for obj in self.placed)
-        )
+        return tuple([obj.values.get(name) for obj in self.placed for name in VIEW_MEMBERS])
 
     def hidden(self) -> dict[str, dict[str, list[str]]]:
         """For the GM: the objects hidden by secrets, by id, with the keys hiding them and
