@@ -1026,7 +1026,8 @@ class Session:
                         self.too_many([entry])
                     self.wait_for_answers([entry])
                     return
-                if len(adds) + self.queued > over:
+                added = len(adds)  # (taken again where the update may add events)
+                if added + self.queued > over:
                     self.too_many([entry])
                 first = rt.first_request
                 if first is not None:
@@ -1034,6 +1035,7 @@ class Session:
                         self.update()
                         rt.index = 0  # (see above)
                         rt.block = None
+                        added = len(adds)
                     else:  # alter_one written out, to its common end
                         rt.first_request = None
                         obj, alter, value = first
@@ -1062,17 +1064,19 @@ class Session:
                                     obj.values.update(modifications)
                             rt.index = 0  # (see above)
                             rt.block = None
+                            added = len(adds)
                         names = obj.altered
                         if names is None or alter not in names:
                             self.note_altered(((obj, alter),))
                 if rt.created or rt.removing:
                     happenings.after_step(self)
+                    added = len(adds)
             except BaseException as error:
                 self.queued -= 1
                 self.step_oid = first_oid
                 self.cut_short([entry], error)
                 return
-            if len(adds) == 1:  # self.push written out (``queued`` is as it was)
+            if added == 1:  # self.push written out (``queued`` is as it was)
                 ticks, priority, fn, arg = adds[0]
                 # (Not pop: a list that pop empties keeps a 0-byte buffer from the C
                 # allocator, which each append and pop then reallocates, far slower.)
