@@ -1360,10 +1360,11 @@ class Session:
                 for key, values in requests.items():
                     obj, alter = key
                     form: FormInfo = obj.form  # type: ignore[assignment]
-                    rt.alter_index = ran
-                    rt.index = first + ran
-                    rt.state = None
-                    rt.ops = 0  # each alter has its own budget
+                    if alter not in form.plain_table:  # (a plain alter uses none of these)
+                        rt.alter_index = ran
+                        rt.index = first + ran
+                        rt.state = None
+                        rt.ops = 0  # each alter has its own budget
                     ran += 1
                     fn = form.vtable.get(alter) or form.resolve()[alter]
                     requests[key] = fn(rt, obj, tuple(values))
