@@ -6,7 +6,9 @@ Run from the project root::
 
 The workload: ``lore serve`` (a subprocess, its SQLite store in a temporary folder) holds N
 sessions (default 200) of the round-table example, made endless; each has 3 scripted
-players, connected from this process, who answer their question the moment it comes.
+players, connected from this process, who answer their question the moment it comes
+(a lean client, ``Socket``: the ``websockets`` library's sans-I/O protocol on an asyncio
+protocol, each frame parsed and handled as it is read; the echo's clients are the same).
 Turns go round the table, so each session has one question open at a time: an answer is
 followed by the next question, to the next player. For S seconds (default 60) it counts:
 
@@ -47,16 +49,20 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.client import ClientProtocol
+from websockets.frames import Frame, Opcode
+from websockets.uri import parse_uri
 
 ROOT = Path(__file__).resolve().parents[1]
 ROUND = ROOT / "examples" / "round" / "scenario.lore"
 TARGET_P99 = 0.100
 TARGET_RATIO = 0.4
 TARGET_IDLE = 1024 * 1024
+RETRY = 0.1  # seconds before a refused answer is sent again
 
 ECHO_SERVER = """
 import asyncio, sys
@@ -159,6 +165,20 @@ class Gate:
     pids: tuple[int, int] = (0, 0)  # the Lore server's and the echo server's
     cpu: list[float] = field(default_factory=lambda: [0.0, 0.0])  # theirs, while counted
     client: list[float] = field(default_factory=lambda: [0.0, 0.0])  # this process's
+    held_players: list[Player] = field(default_factory=list)  # waiting for the Lore load
+    held_echoes: list[EchoGroup] = field(default_factory=list)  # waiting for the echo load
+
+    def release(self, event: asyncio.Event) -> None:
+        """Let one load run: its clients held meanwhile send their next message."""
+        event.set()
+        if event is self.lore:
+            held_players, self.held_players = self.held_players, []
+            for held_player in held_players:
+                held_player.go()
+        else:
+            held_echoes, self.held_echoes = self.held_echoes, []
+            for held_echo in held_echoes:
+                held_echo.go()
 
 
 @dataclass
@@ -169,44 +189,143 @@ class Table:
     errors: int = 0
 
 
-async def player(port: int, token: str, table: Table, gate: Gate) -> None:
-    async with connect(f"ws://127.0.0.1:{port}/ws", compression=None, max_size=None) as socket:
-        await socket.send(json.dumps({"type": "hello", "token": token}))
-        seq = 0
-        pending: list[str] = []
-        while not gate.stop:
-            frame = json.loads(await socket.recv())
-            kind = frame["type"]
-            if kind == "snapshot":
-                seq = frame["seq"]
-                pending += [q["id"] for q in frame["questions"]]
-            elif kind == "update":
-                seq = frame["seq"]
-                if "ack" in frame and gate.counting:  # the acknowledgement rides on the update
-                    table.answers += 1
-                opened = [q["id"] for q in frame.get("opened", ())]
-                if opened and table.sent is not None and gate.counting:
-                    table.latencies.append(time.perf_counter() - table.sent)
-                pending += opened
-                for gone in frame.get("closed", ()):
-                    if gone in pending:
-                        pending.remove(gone)
-            elif kind == "ack" and gate.counting:
+class Socket(asyncio.Protocol):
+    """A lean WebSocket client, for both loads alike: the ``websockets`` library's own
+    protocol (sans I/O: the same handshake, framing and masking as its asyncio client)
+    on an asyncio protocol, each message handed to ``on_text`` as it is read (no task,
+    queue or future per message; pings are answered by the library)."""
+
+    def __init__(self, url: str, on_text: Callable[[bytes], None]) -> None:
+        self.protocol = ClientProtocol(parse_uri(url), max_size=None)
+        self.on_text = on_text
+        self.open: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.transport: asyncio.Transport | None = None
+        self.parts: list[bytes] = []  # a fragmented message's frames so far
+
+    @classmethod
+    async def connect(cls, port: int, path: str, on_text: Callable[[bytes], None]) -> Socket:
+        loop = asyncio.get_running_loop()
+        url = f"ws://127.0.0.1:{port}{path}"
+        _, socket = await loop.create_connection(lambda: cls(url, on_text), "127.0.0.1", port)
+        await socket.open
+        return socket
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        self.protocol.send_request(self.protocol.connect())
+        self.flush()
+
+    def data_received(self, data: bytes) -> None:
+        protocol = self.protocol
+        protocol.receive_data(data)
+        for event in protocol.events_received():
+            if isinstance(event, Frame):
+                if event.opcode is Opcode.TEXT or event.opcode is Opcode.CONT:
+                    if event.fin and not self.parts:
+                        self.on_text(event.data)
+                    elif event.fin:
+                        self.on_text(b"".join([*self.parts, event.data]))
+                        self.parts = []
+                    else:
+                        self.parts.append(event.data)
+            elif not self.open.done():  # the handshake's response
+                if protocol.handshake_exc is not None:
+                    self.open.set_exception(protocol.handshake_exc)
+                else:
+                    self.open.set_result(None)
+        self.flush()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.open.done():
+            self.open.set_exception(exc or ConnectionError("closed"))
+
+    def send(self, text: str) -> None:
+        self.protocol.send_text(text.encode())
+        self.flush()
+
+    def flush(self) -> None:
+        transport = self.transport
+        if transport is not None and not transport.is_closing():
+            for data in self.protocol.data_to_send():
+                if data:
+                    transport.write(data)
+
+    def close(self) -> None:
+        """Say goodbye (a close frame), then hang up."""
+        if self.transport is not None and not self.transport.is_closing():
+            self.protocol.send_close(1000)
+            self.flush()
+            self.transport.close()
+
+
+class Player:
+    """A scripted player: it parses every frame, keeps its open questions and answers
+    the first one the moment it may (while the Lore load runs)."""
+
+    def __init__(self, table: Table, gate: Gate) -> None:
+        self.table = table
+        self.gate = gate
+        self.seq = 0
+        self.pending: list[str] = []
+        self.socket: Socket | None = None
+        self.held = False  # waiting for the Lore load's turn
+        self.asked: str | None = None  # the question answered last
+
+    def on_text(self, data: bytes) -> None:
+        frame = json.loads(data)
+        kind = frame["type"]
+        table, gate = self.table, self.gate
+        if kind == "update":
+            self.seq = frame["seq"]
+            if "ack" in frame and gate.counting:  # the acknowledgement rides on the update
                 table.answers += 1
-            elif kind == "error":
-                table.errors += 1
-            if pending:
-                await gate.lore.wait()
-                if gate.stop:
-                    break
-                query = pending.pop(0)
-                table.sent = time.perf_counter()
-                await answer(socket, query, seq)
+            opened = frame.get("opened")
+            if opened:
+                if table.sent is not None and gate.counting:
+                    table.latencies.append(time.perf_counter() - table.sent)
+                self.pending += [q["id"] for q in opened]
+            for gone in frame.get("closed", ()):
+                if gone in self.pending:
+                    self.pending.remove(gone)
+                if gone == self.asked:
+                    self.asked = None  # answered: not to be asked again
+        elif kind == "snapshot":
+            self.seq = frame["seq"]
+            self.pending += [q["id"] for q in frame["questions"]]
+        elif kind == "ack" and gate.counting:
+            table.answers += 1
+        elif kind == "error":  # refused (too fast, say): asked again a little later
+            table.errors += 1
+            if self.asked is not None and self.asked not in self.pending:
+                self.pending.insert(0, self.asked)
+                asyncio.get_running_loop().call_later(RETRY, self.go)
+            return
+        if self.pending:
+            self.go()
+
+    def go(self) -> None:
+        """Answer the first open question, or wait for the Lore load's turn."""
+        gate = self.gate
+        if not gate.lore.is_set():
+            if not self.held:
+                self.held = True
+                gate.held_players.append(self)
+            return
+        self.held = False
+        if gate.stop or not self.pending or self.socket is None:
+            return
+        query = self.asked = self.pending.pop(0)
+        self.table.sent = time.perf_counter()
+        message = {"type": "answer", "id": query, "values": {"move": "roll"}, "seq": self.seq}
+        self.socket.send(json.dumps(message))
 
 
-async def answer(socket: ClientConnection, query: str, seq: int) -> None:
-    message = {"type": "answer", "id": query, "values": {"move": "roll"}, "seq": seq}
-    await socket.send(json.dumps(message))
+async def player(port: int, token: str, table: Table, gate: Gate) -> Socket:
+    found = Player(table, gate)
+    socket = found.socket = await Socket.connect(port, "/ws", found.on_text)
+    socket.send(json.dumps({"type": "hello", "token": token}))
+    return socket
 
 
 @dataclass
@@ -215,26 +334,43 @@ class Echoes:
     latencies: list[float] = field(default_factory=list)
 
 
-async def echo_group(port: int, echoes: Echoes, gate: Gate) -> None:
-    sockets = [
-        await connect(f"ws://127.0.0.1:{port}", compression=None, max_size=None) for _ in range(3)
-    ]
-    message = json.dumps({"type": "answer", "id": "12//0", "values": {"move": "roll"}, "seq": 7})
-    turn = 0
-    while not gate.stop:
-        await gate.echo.wait()
+class EchoGroup:
+    """Three connections to the echo server passing one message round, one in flight:
+    each reply is parsed like a player's frame, then the next socket sends."""
+
+    MESSAGE = json.dumps({"type": "answer", "id": "12//0", "values": {"move": "roll"}, "seq": 7})
+
+    def __init__(self, echoes: Echoes, gate: Gate) -> None:
+        self.echoes = echoes
+        self.gate = gate
+        self.sockets: list[Socket] = []
+        self.turn = 0
+        self.sent = 0.0
+
+    def on_text(self, data: bytes) -> None:
+        json.loads(data)  # the players parse every frame too
+        if self.gate.counting:
+            self.echoes.latencies.append(time.perf_counter() - self.sent)
+            self.echoes.round_trips += 1
+        self.turn += 1
+        self.go()
+
+    def go(self) -> None:
+        gate = self.gate
+        if not gate.echo.is_set():
+            gate.held_echoes.append(self)
+            return
         if gate.stop:
-            break
-        socket = sockets[turn % 3]
-        sent = time.perf_counter()
-        await socket.send(message)
-        json.loads(await socket.recv())  # the players parse every frame too
-        if gate.counting:
-            echoes.latencies.append(time.perf_counter() - sent)
-            echoes.round_trips += 1
-        turn += 1
-    for socket in sockets:
-        await socket.close()
+            return
+        self.sent = time.perf_counter()
+        self.sockets[self.turn % 3].send(self.MESSAGE)
+
+
+async def echo_group(port: int, echoes: Echoes, gate: Gate) -> list[Socket]:
+    group = EchoGroup(echoes, gate)
+    group.sockets = [await Socket.connect(port, "/", group.on_text) for _ in range(3)]
+    gate.held_echoes.append(group)
+    return group.sockets
 
 
 async def run_both(
@@ -251,15 +387,17 @@ async def run_both(
     gate = Gate(pids=pids)
     tables = [Table() for _ in tokens]
     echoes = Echoes()
-    tasks = [
-        asyncio.create_task(player(port, token, table, gate))
+    connecting = [
+        player(port, token, table, gate)
         for table, group in zip(tables, tokens, strict=True)
         for token in group
     ]
-    tasks += [asyncio.create_task(echo_group(echo_port, echoes, gate)) for _ in tokens]
-    await asyncio.sleep(min(5.0, 0.01 * len(tasks)))  # everyone connected
+    sockets = list(await asyncio.gather(*connecting))
+    for _ in tokens:
+        sockets += await echo_group(echo_port, echoes, gate)
+    await asyncio.sleep(1.0)  # the players' snapshots came
     for event in (gate.lore, gate.echo):  # warm both up
-        event.set()
+        gate.release(event)
         await asyncio.sleep(2.0)
         event.clear()
     settle = 0.5  # the other load's last replies drain, the held messages go out
@@ -268,7 +406,7 @@ async def run_both(
         turn = min(slice_, left)
         for event in (gate.lore, gate.echo):
             which = 0 if event is gate.lore else 1
-            event.set()
+            gate.release(event)
             await asyncio.sleep(settle)
             gate.counting = True
             before = cpu_seconds(gate.pids[which])
@@ -280,11 +418,8 @@ async def run_both(
             event.clear()
         left -= turn
     gate.stop = True
-    gate.lore.set()
-    gate.echo.set()
-    for task in tasks:  # a client may wait for a frame that does not come any more
-        task.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
+    for socket in sockets:
+        socket.close()
     return tables, echoes, gate.cpu, gate.client
 
 
@@ -364,13 +499,13 @@ def report(figures: Figures) -> str:
     )
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sessions", type=int, nargs="+", default=[200])
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--slice", type=float, default=5.0)
     parser.add_argument("--json", action="store_true")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     os.chdir(ROOT)
     results = []
     for sessions in args.sessions:

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from benchmarks import answers, engine, memory, sessions, startup
+from benchmarks import answers, engine, memory, server, sessions, startup
 
 
 def test_engine_benchmark_reports_both_shapes(capsys: pytest.CaptureFixture[str]) -> None:
@@ -63,3 +63,17 @@ def test_answers_benchmark_times_the_table_the_engine_and_the_baseline(
     together = ("together_table_us", "together_engine_us", "together_rerun_us")
     assert all(figures[name] > 0 for name in together)
     assert figures["table_ratio"] == pytest.approx(figures["table_us"] / figures["bare_us"])
+
+
+def test_server_benchmark_plays_both_loads_over_its_lean_client(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Players answer through the lean client (each frame parsed, its question found and
+    answered), and the echo load passes its messages round: both count."""
+    argv = ["--sessions", "2", "--seconds", "2", "--slice", "1", "--json"]
+    assert server.main(argv) == 0
+    [figures] = json.loads(capsys.readouterr().out)
+    # (Two sessions answer faster than a client's rate limit: refusals may come.)
+    assert figures["answers_per_s"] > 0 and figures["echo_round_trips_per_s"] > 0
+    assert figures["p50_ms"] > 0 and figures["p99_ms"] >= figures["p50_ms"]
+    assert figures["client_cpu_us_per_answer"] > 0

@@ -226,7 +226,7 @@ def test_a_dotted_section_name_is_nesting_up_to_the_limit() -> None:
     # The campaign found `section a.b.c...` with some 3,000 parts: the parser let it pass
     # (its parts are one name), and the world's check walked the sections recursively: a
     # RecursionError. Each part after the first is now a level of nesting for the limit.
-    fine = {"deep.lore": dotted(MAX_NESTING - 8)}  # the event and its handler nest too
+    fine = {"deep.lore": dotted(MAX_NESTING - 10)}  # the event, its handler and call nest too
     for argv in (("check", "deep.lore"), ("run", "deep.lore")):
         outcome = run_case(Case("dotted", fine, argv))
         assert (outcome.kind, outcome.status) == ("ok", 0), outcome.detail
@@ -237,3 +237,25 @@ def test_a_dotted_section_name_is_nesting_up_to_the_limit() -> None:
     assert "deep.lore:2:" in outcome.out
     assert f"error: nesting deeper than {MAX_NESTING} levels" in outcome.out
     assert "a dotted name nests each part" in outcome.out
+
+
+def chained(links: int) -> bytes:
+    """A program with a value made of a chain of ``links`` members after a list."""
+    return f"section s {{\n l = {{1, 2}};\n x = l{'.reverse' * links};\n}}\n".encode()
+
+
+def test_a_chain_of_members_is_nesting_up_to_the_limit() -> None:
+    # The campaign found `system.allP.allP...` with some 3,000 links: the parser let it
+    # pass (it reads a chain in a loop), and `lore fmt` printed the tree it makes, one
+    # member inside the next, recursively: a RecursionError. Each link is now a level.
+    fine = {"chain.lore": chained(MAX_NESTING - 10)}
+    outcome = run_case(Case("chain", fine, ("fmt", "chain.lore")))
+    assert (outcome.kind, outcome.status) == ("ok", 0), outcome.detail
+    assert ".reverse.reverse;" in outcome.out
+    too_deep = {"chain.lore": chained(3000)}
+    for argv in (("check", "chain.lore"), ("fmt", "chain.lore")):
+        outcome = run_case(Case("chain", too_deep, argv))
+        assert (outcome.kind, outcome.status) == ("ok", 1), outcome.detail
+        assert "chain.lore:3:" in outcome.out
+        assert f"error: nesting deeper than {MAX_NESTING} levels" in outcome.out
+        assert "give a part of the chain a name first" in outcome.out

@@ -143,7 +143,7 @@ LONG = {
     + f" [u0] = 1; x = 1[u{N}];",
     "sum": "x = " + " + ".join(["1"] * N) + ";",
     "conjunction": "x = " + " & ".join(["true"] * N) + ";",
-    "members": "x = 1" + ".abs" * 2000 + ";",
+    "members": "x = 1" + ".abs" * 150 + ";",
 }
 
 
@@ -155,6 +155,12 @@ def test_long_chains(name: str) -> None:
         name, set()
     )
     assert {d.code for d in result.diagnostics} == expected
+
+
+def test_a_chain_past_the_nesting_limit() -> None:
+    # Each link of a chain (member, call, unit, dice) is a level of nesting for the parser.
+    result = check("section s { x = 1" + ".abs" * N + "; }")
+    assert [d.code for d in result.diagnostics] == ["parse.too-deep"]
 
 
 def test_a_long_dotted_section_name() -> None:

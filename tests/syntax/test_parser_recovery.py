@@ -43,6 +43,10 @@ def test_errors_deep_in_expressions_do_not_add_up_to_too_deep() -> None:
         "x = " + "{ a = " * (MAX_NESTING + 5),
         "section " + ".".join(["s"] * (MAX_NESTING + 5)) + " { }",
         "section a { " * 100 + "section " + ".".join(["s"] * 105) + " { }" + " }" * 100,
+        "x = a" + ".b" * (MAX_NESTING + 5) + ";",
+        "x = f" + "()" * (MAX_NESTING + 5) + ";",
+        "x = 1" + "[min]" * (MAX_NESTING + 5) + ";",
+        "x = " + "(" * 100 + "a" + ".b" * 105 + ")" * 100 + ";",
     ],
 )
 def test_nesting_beyond_the_limit_is_one_error(text: str) -> None:

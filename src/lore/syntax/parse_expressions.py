@@ -261,11 +261,17 @@ class ExpressionParser(TokenStream):
         return self.parse_postfix()
 
     def parse_postfix(self) -> ast.Expr:
+        """An atom and the chain that follows it (members, calls, units, dice). Each link
+        is a level of nesting: ``a.b.c`` is ``(a.b).c``, and every later pass walks the
+        tree that deep."""
+        depth = self.depth  # back to it at the end (after an error, recovery sets it)
         start = self.token.start
         expr = self.parse_atom()
+        hint = "give a part of the chain a name first: part = ...;"
         while True:
             kind = self.token.kind
             if kind == ".":
+                self.enter(hint)
                 self.advance()
                 token = self.token
                 if token.kind in (IDENT, DICE) or token.kind in KEYWORDS:
@@ -276,19 +282,24 @@ class ExpressionParser(TokenStream):
                 else:
                     self.fail_expected("a member name after '.'")
             elif kind == "(":
+                self.enter(hint)
                 args = self.parse_args()
                 expr = ast.Call(self.span_from(start), expr, args)
             elif kind == UNIT:
                 if self.peek().kind == "=" and self._newline_between(
                     self.prev_end, self.token.start
                 ):
+                    self.depth = depth
                     return expr  # `[m] = 1.0;` on the next line: a ';' is missing
+                self.enter(hint)
                 unit = self.advance()
                 expr = ast.WithUnit(self.span_from(start), expr, unit.text[1:-1])
             elif kind == DICE:
                 token = self.token
                 if token.text[0] not in "dD":
+                    self.depth = depth
                     return expr
+                self.enter(hint)
                 self.advance()
                 if len(token.text) == 1 and self.token.kind == "(":
                     sides = self.parse_atom_operand()  # `(m)d(n).roll`: members of the dice
@@ -302,6 +313,7 @@ class ExpressionParser(TokenStream):
                     )
                 expr = ast.DiceOf(self.span_from(start), expr, sides, token.text)
             else:
+                self.depth = depth
                 return expr
 
     def parse_postfix_operand(self) -> ast.Expr:
