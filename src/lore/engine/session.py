@@ -954,7 +954,16 @@ class Session:
         clock = rt.schedule.values  # type: ignore[union-attr]
         time = self.time
         adds = rt.adds
+        hooks = self.hooks  # (changed in place only)
         rt.max_adds = limits.max_adds  # what opened sets (only fire changes it)
+        # A step of one event draws at place 0 (the first words of its group, not the
+        # step's own block): only the non-plain alter path moves to place 1, and puts
+        # these back when its alter is done.
+        rt.index = 0
+        rt.block = None
+        # (Globals as locals: quicker to read.)
+        shift, low_bits, bias, held, refcount = KEY_SHIFT, LOW, BIAS, HELD_NOW, getrefcount
+        grouped, tuple_ = GROUPED, tuple
         # The first key past max_ticks (keys[0] >> KEY_SHIFT > max_ticks, without a shift),
         # and the step count to stop at, as whole numbers (quicker to compare with one than
         # infinity is): past the huge ones, singles returns after each step (run_steps
@@ -975,12 +984,12 @@ class Session:
         while True:
             key = heappop(keys)
             entry = buckets.pop(key)
-            if entry.__class__ is not tuple or rt.counts is not None:
+            if entry.__class__ is not tuple_ or rt.counts is not None:
                 self.begin(key, entries_of(entry))
                 return
             # ``opened`` written out (``rt.counts`` is None: the last step asked nothing).
             # The step's first object id is kept for the paths where it waits.
-            ticks = key >> KEY_SHIFT
+            ticks = key >> shift
             if ticks == self.ticks and steps:
                 at_once = self.at_once + 1
                 if at_once > max_at_once:  # one step too many at this time: dropped
@@ -990,22 +999,20 @@ class Session:
             else:
                 self.at_once = 1
             self.ticks = rt.tick = ticks
-            if key & LOW != low:  # (only the engine writes the priorities)
-                low = key & LOW
-                self.priority = clock["priority"] = low - BIAS
+            if key & low_bits != low:  # (only the engine writes the priorities)
+                low = key & low_bits
+                self.priority = clock["priority"] = low - bias
             self.steps = steps = steps + 1
             now = rt.now
-            if getrefcount(now) == HELD_NOW and clock["ticks"] is now:
+            if refcount(now) == held and clock["ticks"] is now:
                 # Held by nothing else: the same object, moved on (its slot written as
                 # an attribute: far quicker than through the slot's descriptor).
                 now.value = ticks
             else:
                 clock["ticks"] = rt.now = Quantity(ticks, "sec", time)
             first_oid = self.next_oid
-            rt.block = None
             seq, fn, arg = entry
             rt.seq = seq
-            rt.index = 0
             rt.ops = 0
             rt.state = None
             try:
@@ -1019,12 +1026,16 @@ class Session:
                         self.too_many([entry])
                     self.wait_for_answers([entry])
                     return
-                if len(adds) + self.queued > over:
+                added = len(adds)  # (taken again where the update may add events)
+                if added + self.queued > over:
                     self.too_many([entry])
                 first = rt.first_request
                 if first is not None:
-                    if first is GROUPED or self.hooks:
+                    if first is grouped or hooks:
                         self.update()
+                        rt.index = 0  # (see above)
+                        rt.block = None
+                        added = len(adds)
                     else:  # alter_one written out, to its common end
                         rt.first_request = None
                         obj, alter, value = first
@@ -1051,22 +1062,26 @@ class Session:
                                     self.altered_one((obj, alter), modifications)
                                 else:
                                     obj.values.update(modifications)
+                            rt.index = 0  # (see above)
+                            rt.block = None
+                            added = len(adds)
                         names = obj.altered
                         if names is None or alter not in names:
                             self.note_altered(((obj, alter),))
                 if rt.created or rt.removing:
                     happenings.after_step(self)
+                    added = len(adds)
             except BaseException as error:
                 self.queued -= 1
                 self.step_oid = first_oid
                 self.cut_short([entry], error)
                 return
-            if len(adds) == 1:  # self.push written out (``queued`` is as it was)
+            if added == 1:  # self.push written out (``queued`` is as it was)
                 ticks, priority, fn, arg = adds[0]
                 # (Not pop: a list that pop empties keeps a 0-byte buffer from the C
                 # allocator, which each append and pop then reallocates, far slower.)
                 adds.clear()
-                key = (ticks << KEY_SHIFT) + priority + BIAS
+                key = (ticks << shift) + priority + bias
                 entry = (next(seqs), fn, arg)
                 bucket = buckets.setdefault(key, entry)  # (one look-up of the key)
                 if bucket is entry:
@@ -1345,10 +1360,11 @@ class Session:
                 for key, values in requests.items():
                     obj, alter = key
                     form: FormInfo = obj.form  # type: ignore[assignment]
-                    rt.alter_index = ran
-                    rt.index = first + ran
-                    rt.state = None
-                    rt.ops = 0  # each alter has its own budget
+                    if alter not in form.plain_table:  # (a plain alter uses none of these)
+                        rt.alter_index = ran
+                        rt.index = first + ran
+                        rt.state = None
+                        rt.ops = 0  # each alter has its own budget
                     ran += 1
                     fn = form.vtable.get(alter) or form.resolve()[alter]
                     requests[key] = fn(rt, obj, tuple(values))

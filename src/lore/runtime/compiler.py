@@ -1183,8 +1183,12 @@ class Emitter:
         """Request ``self``'s alter ``alter`` with ``value``, as ``Runtime.request`` does
         (the first request of a step waits alone; once grouped, the others go straight to
         their group); emits statements only."""
-        held, first, values, key = self.temp(), self.temp(), self.temp(), self.temp()
-        self.emit(f"{held} = {value}", span)
+        first, values, key = self.temp(), self.temp(), self.temp()
+        if value.isidentifier():
+            held = value  # a local (its value cannot change before it is used)
+        else:
+            held = self.temp()
+            self.emit(f"{held} = {value}", span)
         self.emit(f"{first} = rt.first_request", span)
         self.emit(f"if {first} is None: rt.first_request = (self, {alter!r}, {held})", span)
         self.emit(f"elif {first} is _GROUPED:", span)
@@ -1234,8 +1238,9 @@ class Emitter:
         if later and _small_whole(priority):
             # Now or later by a constant, at a constant priority: nothing to look at. The
             # handler may schedule so many (Runtime.max_adds): counted here, at the place.
-            self.emit(f"rt.adds.append(({ticks}, {priority}, {fn}, {arg}))", span)
-            self.emit("if len(rt.adds) > rt.max_adds: rt.too_many_adds()", span)
+            adds = self.temp()
+            self.emit(f"({adds} := rt.adds).append(({ticks}, {priority}, {fn}, {arg}))", span)
+            self.emit(f"if len({adds}) > rt.max_adds: rt.too_many_adds()", span)
             return "None"
         return f"rt.add_at({ticks}, {priority}, {fn}, {arg})"
 
