@@ -295,9 +295,10 @@ class Table:
         view = self.streams[seat].view
         if view is None:
             return False
+        seen: int = view["tick"]
         if shown:
-            return view["tick"] // SHOWN_TICKS != self.master.tick // SHOWN_TICKS
-        return view["tick"] != self.master.tick
+            return seen // SHOWN_TICKS != self.master.tick // SHOWN_TICKS
+        return seen != self.master.tick
 
     def route_records(self) -> list[tuple[Audience, dict[str, Any]]]:
         records = self.master.records(self.shown)
