@@ -584,13 +584,12 @@ class Emitter:
 
     def apply_function(self, params: list[str]) -> Any:
         """The apply of the alter just compiled (``function``) and whether it is plain, or
-        None: the same body,
-        but the members it modifies are kept in locals and written to the object at its
-        end (all reads come first, as when its modifications apply after it ran), when it
-        requested no alter (else it returns its modifications, as the alter does). The
-        engine runs it for a step's one alter. Only an alter that modifies each member
-        unconditionally (every ``_mods`` line in its body's top level) and does not move
-        its object (``location``: the world follows a move) has one."""
+        None: the same body, but the members it modifies are kept in locals and written to
+        the object at its end (all reads come first, as when its modifications apply after
+        it ran), when it requested no alter (else it returns its modifications, as the
+        alter does). The engine runs it for a step's one alter. Only an alter that
+        modifies each member unconditionally (every ``_mods`` line in its body's top level)
+        and does not move its object (``location``: the world follows a move) has one."""
         if "location" in self.modified or not self.lines:
             return None
         names: dict[str, str] = {}  # a member's repr -> its local
