@@ -1282,9 +1282,33 @@ class Session:
         """
         requests: dict[tuple[LoreObject, str], Any] = self.rt.take_requests()
         if len(requests) != 1 or self.hooks:
-            self.rounds(requests)
+            if self.hooks or not self.plain_round(requests):
+                self.rounds(requests)
             return
         self.alter_one(requests)
+
+    def plain_round(self, requests: dict[tuple[LoreObject, str], Any]) -> bool:
+        """The update of a step whose alters all have a value function (plain alters that
+        modify one member each: they neither request alters nor roll, ask or move), with
+        no hooks: each runs with its values, then the values are written in the order of
+        the requests (the later of two alters modifying one member stands), as ``rounds``
+        would. False, with nothing written, when an alter has none (a value function
+        does nothing but compute its value: the caller runs them all again in
+        ``rounds``)."""
+        rt = self.rt
+        results: list[Any] = []
+        add = results.append
+        for (obj, alter), values in requests.items():
+            found = obj.form.value_table.get(alter)  # type: ignore[union-attr]
+            if found is None:
+                return False
+            add(found[0](rt, obj, tuple(values)))
+        for (obj, alter), value in zip(requests, results, strict=True):
+            obj.values[obj.form.value_table[alter][1]] = value  # type: ignore[union-attr]
+            names = obj.altered
+            if names is None or alter not in names:
+                self.note_altered(((obj, alter),))
+        return True
 
     def alter_one(self, requests: dict[tuple[LoreObject, str], Any]) -> None:
         """The update of a step that requested one alter (most steps), with no hooks: it

@@ -299,10 +299,12 @@ class Compiler:
                 if isinstance(member.node, ast.AlterDef):
                     info.alters[name] = frozenset(modified)
                     if applies:
-                        apply, plain = applies[0]
+                        apply, plain, value = applies[0]
                         info.applies[info.methods[name]] = apply
                         if plain:
                             info.plain.add(apply)
+                        if value is not None:
+                            info.values[info.methods[name]] = value
 
     def compile_container(self, container: Container) -> None:
         for member in container.members.values():
@@ -583,11 +585,12 @@ class Emitter:
         return self.compiler.register(source_code, self.name, line_map)
 
     def apply_function(self, params: list[str]) -> Any:
-        """The apply of the alter just compiled (``function``) and whether it is plain, or
-        None: the same body, but the members it modifies are kept in locals and written to
-        the object at its end (all reads come first, as when its modifications apply after
-        it ran), when it requested no alter (else it returns its modifications, as the
-        alter does). The engine runs it for a step's one alter. Only an alter that
+        """The apply of the alter just compiled (``function``), whether it is plain, and its
+        value function (see ``new_value_function``), or None: the same body, but the members
+        it modifies are kept in locals and written to the object at its end (all reads come
+        first, as when its modifications apply after it ran), when it requested no alter
+        (else it returns its modifications, as the alter does). The engine runs it for a
+        step's one alter. Only an alter that
         modifies each member unconditionally (every ``_mods`` line in its body's top level)
         and does not move its object (``location``: the world follows a move) has one."""
         if "location" in self.modified or not self.lines:
@@ -626,7 +629,29 @@ class Emitter:
         header = f"def {name}(rt, self, {', '.join(mangle(p) for p in params)}):"
         line_map = LineMap(self.title, self.source, spans, [(), *places])
         source_code = header + "\n" + "\n".join(lines) + "\n"
-        return self.compiler.register(source_code, name, line_map, named=False), plain
+        value = self.new_value_function(params, lines, places, names) if plain else None
+        return self.compiler.register(source_code, name, line_map, named=False), plain, value
+
+    def new_value_function(
+        self,
+        params: list[str],
+        lines: list[str],
+        places: list[tuple[Place, ...]],
+        names: dict[str, str],
+    ) -> tuple[Any, str] | None:
+        """For a plain alter that modifies one member: a function of the same parameters
+        giving the member's new value (its apply's body, returning instead of writing), and
+        the member's name, or None. An update runs it for each alter of a round of plain
+        alters, and writes the values once all ran (no dict of modifications per alter)."""
+        if len(names) != 1:
+            return None
+        ((member, local),) = names.items()
+        body = [*lines[: len(self.lines) - 1], f"    return {local}"]
+        name = f"{self.name}_value"
+        header = f"def {name}(rt, self, {', '.join(mangle(p) for p in params)}):"
+        line_map = LineMap(self.title, self.source, [None, *self.spans], [(), *places[: len(body)]])
+        source_code = header + "\n" + "\n".join(body) + "\n"
+        return self.compiler.register(source_code, name, line_map, named=False), member[1:-1]
 
     def prologue(self, span: Span) -> None:
         """Count the call against the handler's limits (see ``leaf``)."""

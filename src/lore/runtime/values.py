@@ -113,12 +113,17 @@ class FormInfo:
     # dice, rule call, question or request), so they run with no place of their own in
     # the step and always write what they modify (they return None).
     plain: set[Callable[..., Any]] = field(default_factory=set)
+    # compiled alter -> its value function and the one member it modifies, for the plain
+    # alters of this form that modify one member (see ``Emitter.new_value_function``)
+    values: dict[Callable[..., Any], tuple[Callable[..., Any], str]] = field(default_factory=dict)
     # Every rule of the form, inherited ones included (built by ``resolve``).
     vtable: dict[str, Callable[..., Any]] = field(default_factory=dict)
     # The apply of each alter in ``vtable`` that has one (built by ``resolve``).
     apply_table: dict[str, Callable[..., Any]] = field(default_factory=dict)
     # The same, for the applies that are plain.
     plain_table: dict[str, Callable[..., Any]] = field(default_factory=dict)
+    # The value function and member of each alter in ``vtable`` that has one.
+    value_table: dict[str, tuple[Callable[..., Any], str]] = field(default_factory=dict)
 
     def resolve(self) -> dict[str, Callable[..., Any]]:
         if not self.vtable:
@@ -129,6 +134,8 @@ class FormInfo:
             self.apply_table = {name: applies[fn] for name, fn in vtable.items() if fn in applies}
             plain = {apply for form in self.ancestors() for apply in form.plain}
             self.plain_table = {n: a for n, a in self.apply_table.items() if a in plain}
+            values = {fn: value for form in self.ancestors() for fn, value in form.values.items()}
+            self.value_table = {name: values[fn] for name, fn in vtable.items() if fn in values}
             self.vtable = vtable
         return self.vtable
 
