@@ -4,6 +4,7 @@ Run from the project root::
 
     .venv/bin/python benchmarks/engine.py [--sizes 1e3,1e4,1e5,1e6] [--events E]
         [--shapes lockstep,staggered] [--repeat K] [--quick] [--json] [--profile [TOP]]
+        [--bytecodes]
 
 The workload: N actors (the size: N events always wait), each with a rule that reads and
 compares a few of its members, rolls a die, requests an alter and schedules itself again
@@ -34,7 +35,9 @@ tracemalloc: *steady* is what stays allocated after a few rounds (collected), le
 existed before the events were queued (the program, the actors): the queue, its entries
 and whatever the engine keeps per event; *peak* is the highest allocation during those
 rounds above the same base (what a step holds at once). ``--quick`` runs tiny sizes for a
-smoke test (the figures mean nothing then). It exits 0, as it is a report; 1 if the Lore
+smoke test (the figures mean nothing then). ``--bytecodes`` also counts the Python
+instructions run per event by Lore and by SimPy (a tracer: slow, but the same on any
+machine), with the functions that run most of them. It exits 0, as it is a report; 1 if the Lore
 program does not check or a run goes wrong.
 """
 
@@ -51,8 +54,10 @@ import random
 import sys
 import time
 import tracemalloc
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
+from types import FrameType
 from typing import Any
 
 import simpy
@@ -388,6 +393,39 @@ def profile(name: str, actors: int, rounds: int, top: int) -> str:
     return out.getvalue()
 
 
+def count_bytecodes(run: Callable[[], Any]) -> Counter[str]:
+    """The Python instructions ``run`` executes, by function (C code counts none)."""
+    counts: Counter[str] = Counter()
+
+    def tracer(frame: FrameType, event: str, arg: Any) -> Any:
+        frame.f_trace_opcodes = True
+        if event == "opcode":
+            counts[frame.f_code.co_name] += 1
+        return tracer
+
+    sys.settrace(tracer)
+    try:
+        run()
+    finally:
+        sys.settrace(None)
+    return counts
+
+
+def bytecodes(name: str, actors: int, rounds: int, top: int = 6) -> str:
+    """Instructions per event of Lore and SimPy for ``rounds`` rounds of ``actors``."""
+    shape = Shape(name, actors, rounds)
+    specs = actor_specs(actors)
+    session = lore_prepared(compile_lore(shape.period), specs, shape)
+    env = simpy_setup(specs, shape)
+    lines = []
+    for who, run in (("Lore", session.run), ("SimPy", lambda: run_simpy(env, shape))):
+        counts = count_bytecodes(run)
+        total = sum(counts.values()) / shape.events
+        most = ", ".join(f"{f} {n / shape.events:.0f}" for f, n in counts.most_common(top))
+        lines.append(f"{name:10}{who:6}{total:7.0f} per event ({most})")
+    return "\n".join(lines)
+
+
 # ---------------------------------------------------------------- reporting
 
 
@@ -444,6 +482,11 @@ def main(argv: list[str] | None = None) -> int:
         metavar="TOP",
         help="also print the top TOP functions of a cProfile of a short Lore run per shape",
     )
+    parser.add_argument(
+        "--bytecodes",
+        action="store_true",
+        help="also count the Python instructions per event of Lore and SimPy (1,000 actors)",
+    )
     args = parser.parse_args(argv)
     shapes = [name for name in args.shapes.split(",") if name]
     if any(name not in TARGETS for name in shapes):
@@ -465,6 +508,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.profile is not None:
         for name in shapes:
             print(f"\n{name}:\n{profile(name, 1_000, MEMORY_ROUNDS * 10, args.profile)}")
+    if args.bytecodes:
+        print("\nPython instructions per event (1,000 actors, 20 rounds):")
+        for name in shapes:
+            print(bytecodes(name, 1_000, 20))
     return 0
 
 

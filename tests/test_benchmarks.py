@@ -21,6 +21,17 @@ def test_engine_benchmark_reports_both_shapes(capsys: pytest.CaptureFixture[str]
         assert f["lore_steady_bytes_per_waiting_event"] > 0
 
 
+def test_engine_benchmark_counts_instructions_per_event() -> None:
+    lines = engine.bytecodes("staggered", 10, 3).splitlines()
+    assert [line.split()[:2] for line in lines] == [["staggered", "Lore"], ["staggered", "SimPy"]]
+    for line in lines:
+        assert int(line.split()[2]) > 50  # a handler, its die and its alter take more
+    # The counter sees every Python instruction, and none of C code.
+    counts = engine.count_bytecodes(lambda: sorted(range(100)))
+    assert sum(counts.values()) < 10
+    assert engine.count_bytecodes(lambda: [i for i in range(100)])["<listcomp>"] > 300
+
+
 def test_startup_benchmark_times_lore_beside_python(capsys: pytest.CaptureFixture[str]) -> None:
     assert startup.main(["--runs", "1", "--json"]) == 0
     figures = json.loads(capsys.readouterr().out)["figures"]
