@@ -861,6 +861,9 @@ class Session:
             self.report(error)
             return self.end("error", error.message)
         except KeyboardInterrupt:
+            # (Between two lines of ``singles``: the key of its step may still top the heap.)
+            while self.keys and self.keys[0] not in self.buckets:
+                heapq.heappop(self.keys)
             return self.end("stopped", "interrupted")
         return self.end("no-events")
 
@@ -950,7 +953,7 @@ class Session:
         keys, buckets, seqs = self.keys, self.buckets, self.seqs
         limits = self.limits
         max_events, max_at_once = limits.max_events, limits.max_steps_at_once
-        heappop, heappush = heapq.heappop, heapq.heappush
+        heappop, heapreplace = heapq.heappop, heapq.heapreplace
         clock = rt.schedule.values  # type: ignore[union-attr]
         time = self.time
         adds = rt.adds
@@ -981,10 +984,15 @@ class Session:
         # checked against one more, and the other ends of the step take it off.
         over = max_events + 1
         low: int | None = None  # the priority part of the last key (its step's priority)
+        # The step's key stays at the top of the heap while its handler and alter run (no
+        # rule reaches the heap): a step that adds one event at a new time then replaces
+        # it there (one sift instead of a pop and a push). Every other way out takes it
+        # off first, and an error takes it off if it is still there (keys are unique).
         while True:
-            key = heappop(keys)
+            key = keys[0]
             entry = buckets.pop(key)
             if entry.__class__ is not tuple_ or rt.counts is not None:
+                heappop(keys)
                 self.begin(key, entries_of(entry))
                 return
             # ``opened`` written out (``rt.counts`` is None: the last step asked nothing).
@@ -993,6 +1001,7 @@ class Session:
             if ticks == self.ticks and steps:
                 at_once = self.at_once + 1
                 if at_once > max_at_once:  # one step too many at this time: dropped
+                    heappop(keys)
                     self.opened(key, [entry])
                     return
                 self.at_once = at_once
@@ -1019,6 +1028,7 @@ class Session:
                 try:
                     fn(rt, arg)
                 except Suspend:
+                    heappop(keys)
                     self.queued -= 1
                     rt.depth = 0
                     self.step_oid = first_oid
@@ -1072,6 +1082,8 @@ class Session:
                     happenings.after_step(self)
                     added = len(adds)
             except BaseException as error:
+                if keys and keys[0] == key:
+                    heappop(keys)
                 self.queued -= 1
                 self.step_oid = first_oid
                 self.cut_short([entry], error)
@@ -1085,12 +1097,15 @@ class Session:
                 entry = (next(seqs), fn, arg)
                 bucket = buckets.setdefault(key, entry)  # (one look-up of the key)
                 if bucket is entry:
-                    heappush(keys, key)
-                elif bucket.__class__ is list:
-                    bucket.append(entry)
+                    heapreplace(keys, key)  # the step's key goes, this one comes
                 else:
-                    buckets[key] = [bucket, entry]  # type: ignore[list-item]
+                    heappop(keys)
+                    if bucket.__class__ is list:
+                        bucket.append(entry)
+                    else:
+                        buckets[key] = [bucket, entry]  # type: ignore[list-item]
             else:
+                heappop(keys)
                 if adds:
                     self.queue(adds)
                 self.queued -= 1
