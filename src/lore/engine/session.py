@@ -1125,6 +1125,7 @@ class Session:
         room = self.limits.max_events - self.queued
         max_adds = self.limits.max_adds
         budget = len(adds) + max_adds  # the length adds may reach in the next handler
+        past = room + max_adds  # (budget > past: more than ``room`` added)
         try:
             for index, (seq, fn, arg) in enumerate(entries):
                 # What rt.reset(seq, index) does that is not already so (a body restores
@@ -1139,10 +1140,9 @@ class Session:
                 except Suspend:
                     suspended = True  # its answer comes later: start the others meanwhile
                     rt.depth = 0
-                added = len(adds)
-                if added > room:
+                budget = len(adds) + max_adds
+                if budget > past:
                     break
-                budget = added + max_adds
             if not self.fired(entries, suspended):
                 return
         except BaseException as error:
