@@ -213,6 +213,8 @@ class Compiler:
         self.constants: dict[tuple[str, Any], str] = {}
         self.forms: dict[int, FormInfo] = {}
         self.enums: dict[int, EnumInfo] = {}
+        # (form, rule) -> the global that names its compiled rule (see ``rule_alias``)
+        self.aliases: dict[tuple[int, str], str | None] = {}
         self.program = CompiledProgram(
             result, self.namespace, self.line_maps, self.forms, self.enums
         )
@@ -227,11 +229,33 @@ class Compiler:
             self.enum_info(enum)
         for form in self.checker.declarer.forms:
             self.compile_form(form)
+        for (form_id, name), alias in self.aliases.items():
+            if alias is not None:
+                self.namespace[alias] = self.forms[form_id].methods[name]
         for enum in self.checker.declarer.enums:
             self.fill_enum(enum)
         self.compile_container(self.checker.root)
         self.order_values()
         return self.program
+
+    def rule_alias(self, symbol: CallableSymbol, name: str) -> str | None:
+        """A global naming the compiled rule ``name`` (``symbol``) of a user's form, when
+        every form that extends that form has it as its rule ``name`` (none overrides it):
+        the rule of any object of those forms is then that function, with no look-up.
+        None: a form overrides it (its objects' forms are looked up when the code runs)."""
+        parent = symbol.parent
+        if not isinstance(parent, FormSymbol) or symbol.node is None or _is_prelude(symbol):
+            return None
+        key = (id(parent), name)
+        if key not in self.aliases:
+            overridden = any(
+                form is not parent
+                and form.is_subform_of(parent)
+                and form.lookup(name) is not symbol
+                for form in self.checker.declarer.forms
+            )
+            self.aliases[key] = None if overridden else f"_fixed_rule{len(self.aliases)}"
+        return self.aliases[key]
 
     def form_info(self, form: FormSymbol) -> FormInfo:
         info = self.forms.get(id(form))
@@ -1335,6 +1359,9 @@ class Emitter:
             return None
         name = repr(ref.call.name)
         if target == "self":
+            alias = self.compiler.rule_alias(symbol, ref.call.name)
+            if alias is not None:  # (self is never absent: no error to raise on the way)
+                return alias, "self"
             return f"(self.form.vtable.get({name}) or _rule_of(self, {name}))", "self"
         held = self.temp()
         self.emit(f"{held} = {target}", handler.span)
