@@ -73,6 +73,25 @@ PROGRAMS = {
         "other = { ticks = 7; priority = 0; handler = @{ b.act; }; }:Event;",
         None,
     ),
+    # A step that ends the session: no step runs after it.
+    "outcome": (
+        f'if (n == 2) {{ system.end("won"); }} {add("schedule.current + 1[sec]")}',
+        "",
+        None,
+    ),
+    # Steps that remove an object, and make one, while hooks look: the hooks run after
+    # the step, and the steps after it go on.
+    "hooks": (
+        "if (n == 1) { system.remove(orc); }"
+        ' if (n == 3) { imp = { name = "Imp"; location = "/[0]":loc; }:Actor; }'
+        f" if (n < 4) {{ {add('schedule.current + 1[sec]')} }}",
+        'orc = { name = "Orc"; location = "/[0]":loc; }:Actor;'
+        " watch = { ticks = 0; priority = -1; handler = @{"
+        ' system.onRemove("Actor", @(x : any) { a.count(7); });'
+        ' system.onCreate("Actor", @(x : any) { b.count(9); });'
+        " }; }:Event;",
+        None,
+    ),
     # Too many steps at one time: the step past the limit is dropped.
     "at once": (add("schedule.current"), "", Limits(max_steps_at_once=4)),
     # Too many events waiting: the step and the events of its handler are dropped.
@@ -120,6 +139,19 @@ def test_priorities_and_a_waiting_event_order_the_steps() -> None:
     # The waiting b runs before the a added beside it (it was queued first), in one step.
     _, shown, _ = outcome(session_of("beside a waiting one", False))
     assert shown == [f"4 {sum(2 * 31**k for k in range(4))} 101 2"]  # at 0, 5, 10, 15
+
+
+def test_a_step_that_ends_the_session_is_the_last() -> None:
+    reason, shown, errors = outcome(session_of("outcome", False))
+    assert (reason, shown, errors) == ("ended", [], [])
+
+
+def test_hooks_run_after_steps_of_one_event() -> None:
+    reason, shown, errors = outcome(session_of("hooks", False))
+    assert not errors and reason == "no-events"
+    a_n, _, b_n, _ = shown[0].split()
+    # a acts at n = 0, 1 (removes one: +1), 3 (makes one) and 4; b counts the one made.
+    assert (int(a_n), int(b_n)) == (4 + 1, 100 + 1)
 
 
 def test_steps_that_fail_or_pass_a_limit_leave_a_whole_queue() -> None:

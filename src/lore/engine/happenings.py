@@ -107,6 +107,7 @@ def remove(rt: Runtime, system: LoreObject, obj: Any) -> None:
         raise RuleError("an alter cannot remove objects", "remove it in a rule's handler")
     if obj not in rt.removing:
         rt.removing.append(obj)
+        rt.rare = True  # (see Runtime.rare)
 
 
 def after_step(session: Session) -> None:
@@ -182,6 +183,7 @@ def end(rt: Runtime, system: LoreObject, outcome: Any) -> None:
             )
         return
     session.outcome = (session.steps, text)
+    rt.rare = True  # (see Runtime.rare)
 
 
 def _number(value: Any, name: str) -> float | int:

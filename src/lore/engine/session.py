@@ -149,7 +149,7 @@ class Runtime:
         "GM", "_choices", "adds", "alter_index", "block", "choices_key", "counts",
         "created", "depth", "first_group", "first_request", "firsts", "g", "index",
         "max_adds", "max_depth", "max_ops", "now", "ops", "path", "path_key", "pausable",
-        "removing", "requests", "roller", "schedule", "seq", "session", "state",
+        "rare", "removing", "requests", "roller", "schedule", "seq", "session", "state",
         "suspended", "system", "tick",
     )  # fmt: skip
     # Whether rolls are written to the transcript (a chat command's are kept by the chat).
@@ -207,6 +207,10 @@ class Runtime:
         self.path: tuple[int, ...] = ()
         self.path_key = 0  # the key of the dice stream of the body at ``path`` (see foreach)
         self.counts: dict[Key, int] | None = None
+        # Set when a step does what a run of steps of one event must stop after (it asks or
+        # tells, makes objects hooks see, removes objects, or ends the session): the
+        # step's end looks at this alone (see ``Session.singles``).
+        self.rare = False
         self._choices: tuple[Any, Stream] | None = None
         self.suspended = False  # whether a body of the step run now waits for an answer
 
@@ -239,6 +243,7 @@ class Runtime:
         counts = self.counts
         if counts is None:
             counts = self.counts = {}
+            self.rare = True
         owner = self.seq if self.alter_index is None else ("alter", self.alter_index)
         where = (kind, owner, self.path)
         number = counts.get(where, 0)
@@ -440,6 +445,7 @@ class Runtime:
                 values[name] = default(self, obj)
         if session.hooks:
             self.created.append(obj)
+            self.rare = True
         return obj
 
     def anon(self, values: dict[str, Any]) -> LoreObject:
@@ -973,16 +979,19 @@ class Session:
         # still checks the limits).
         end = FAR if max_ticks == math.inf else (int(max_ticks) + 1) << KEY_SHIFT
         last = FAR if max_steps == math.inf else int(max_steps)
-        if self.step_answers or self.asked or self.told or self.open:
+        if self.step_answers or self.asked or self.told or self.open or rt.counts is not None:
             key = heappop(keys)  # the last step asked or told: ``opened`` clears that
             self.begin(key, entries_of(buckets.pop(key)))
             return
+        # (What set it is gone now, unless the session comes with it: an outcome restored.)
+        rt.rare = self.outcome is not None or bool(rt.created) or bool(rt.removing)
         steps = self.steps
         self.step_size = 1  # (begin sets it for the other steps)
         # While a step of one event runs, ``queued`` still counts its event (most such
         # steps add one event: the count is then left as it was); the waiting limit is
         # checked against one more, and the other ends of the step take it off.
         over = max_events + 1
+        room = over - self.queued  # (as long as ``queued`` stays as it is)
         low: int | None = None  # the priority part of the last key (its step's priority)
         # The step's key stays at the top of the heap while its handler and alter run (no
         # rule reaches the heap): a step that adds one event at a new time then replaces
@@ -991,7 +1000,7 @@ class Session:
         while True:
             key = keys[0]
             entry = buckets.pop(key)
-            if entry.__class__ is not tuple_ or rt.counts is not None:
+            if entry.__class__ is not tuple_:
                 heappop(keys)
                 self.begin(key, entries_of(entry))
                 return
@@ -1037,7 +1046,7 @@ class Session:
                     self.wait_for_answers([entry])
                     return
                 added = len(adds)  # (taken again where the update may add events)
-                if added + self.queued > over:
+                if added > room:
                     self.too_many([entry])
                 first = rt.first_request
                 if first is not None:
@@ -1078,7 +1087,7 @@ class Session:
                         names = obj.altered
                         if names is None or alter not in names:
                             self.note_altered(((obj, alter),))
-                if rt.created or rt.removing:
+                if rt.rare and (rt.created or rt.removing):
                     happenings.after_step(self)
                     added = len(adds)
             except BaseException as error:
@@ -1109,9 +1118,10 @@ class Session:
                 if adds:
                     self.queue(adds)
                 self.queued -= 1
+                room = over - self.queued
                 if not keys:
                     return
-            if keys[0] >= end or steps >= last or self.outcome is not None or self.stop_requested:
+            if keys[0] >= end or steps >= last or rt.rare or self.stop_requested:
                 return
 
     def fire(self, entries: list[Entry]) -> None:
