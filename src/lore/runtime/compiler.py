@@ -1231,7 +1231,7 @@ class Emitter:
         """Request ``self``'s alter ``alter`` with ``value``, as ``Runtime.request`` does
         (the first request of a step waits alone; once grouped, the others go straight to
         their group); emits statements only."""
-        first, values, key = self.temp(), self.temp(), self.temp()
+        first, values, new = self.temp(), self.temp(), self.temp()
         if value.isidentifier():
             held = value  # a local (its value cannot change before it is used)
         else:
@@ -1241,10 +1241,9 @@ class Emitter:
         self.emit(f"if {first} is None: rt.first_request = (self, {alter!r}, {held})", span)
         self.emit(f"elif {first} is _GROUPED:", span)
         self.indent += 1
-        self.emit(f"{key} = (self, {alter!r})", span)
-        self.emit(f"{values} = rt.requests.get({key})", span)
-        self.emit(f"if {values} is None: rt.requests[{key}] = [{held}]", span)
-        self.emit(f"else: {values}.append({held})", span)
+        # (One look-up of the key: most keys are new, in a step of many events.)
+        self.emit(f"{values} = rt.requests.setdefault((self, {alter!r}), {new} := [{held}])", span)
+        self.emit(f"if {values} is not {new}: {values}.append({held})", span)
         self.indent -= 1
         self.emit(f"else: rt.request(self, {alter!r}, {held})", span)
         return "None"
