@@ -19,7 +19,7 @@ from typing import Any
 
 import uvicorn
 
-from lore.server.app import Server, create_app, uvicorn_config
+from lore.server.app import Server, uvicorn_config
 from lore.server.connection import Limits
 from lore.server.rooms import SNAPSHOT_EVERY, Rooms
 from lore.server.sqlite_store import SQLiteStore
@@ -55,7 +55,7 @@ class ServerThread:
         store = SQLiteStore(self.folder / "sessions.db")
         rooms = Rooms(store, work, snapshot_every=self.snapshot_every)
         self.server = Server(rooms, self.examples, self.limits)
-        self.web = uvicorn.Server(uvicorn_config(create_app(self.server), "127.0.0.1", 0))
+        self.web = uvicorn.Server(uvicorn_config(self.server, "127.0.0.1", 0))
         self.thread = threading.Thread(target=lambda: asyncio.run(self.web.serve()), daemon=True)
         self.thread.start()
         deadline = time.monotonic() + 20
