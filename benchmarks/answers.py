@@ -35,6 +35,8 @@ the others ask again), resumable session or not.
 Figures: microseconds of CPU time per answer (the process's, so that the machine's other
 work weighs little; the fastest of K runs, default 3) and each one's ratio to *bare*.
 ``--profile`` prints cProfile's top functions (by own time) of a *table* run.
+The cyclic collector runs with the server's thresholds (``lore serve`` raises them), so
+that its share of an answer is the server's.
 It exits 0 (it is a report).
 """
 
@@ -42,6 +44,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import gc
 import heapq
 import io
 import json
@@ -57,6 +60,7 @@ from typing import Any
 
 import msgspec
 
+from lore.cli.serve_command import collect_for_serving
 from lore.runtime.compiler import CompiledProgram, compile_program
 from lore.server.bundles import checked
 from lore.server.master import Master
@@ -269,11 +273,16 @@ def main(argv: list[str] | None = None) -> int:
         program = endless_program(Path(folder))
     with tempfile.TemporaryDirectory(prefix="lore-answers-") as folder:
         together = endless_program(Path(folder), together=True)
-    if args.profile is not None:
-        chosen = together if args.together else program
-        print(profile(chosen, args.tables, args.answers, args.profile))
-        return 0
-    figures = measure(args.tables, args.answers, args.repeat, (program, together))
+    thresholds = gc.get_threshold()
+    collect_for_serving()  # the server's collector thresholds, as `lore serve` sets them
+    try:
+        if args.profile is not None:
+            chosen = together if args.together else program
+            print(profile(chosen, args.tables, args.answers, args.profile))
+            return 0
+        figures = measure(args.tables, args.answers, args.repeat, (program, together))
+    finally:
+        gc.set_threshold(*thresholds)
     print(json.dumps(asdict(figures), indent=1) if args.json else report(figures))
     return 0
 
