@@ -146,10 +146,7 @@ class Socket(asyncio.Protocol):
         if self.connection.closed:
             return
         self.inbox.append(data)
-        waiting = self.waiting
-        if waiting is not None:
-            self.waiting = None
-            waiting.set_result(None)
+        self.wake()
         if len(self.inbox) >= INBOX and self.reading and self.transport is not None:
             self.reading = False
             self.transport.pause_reading()
@@ -182,10 +179,7 @@ class Socket(asyncio.Protocol):
         if self.timer is not None:
             self.timer.cancel()
             self.timer = None
-        waiting = self.waiting
-        if waiting is not None:
-            self.waiting = None
-            waiting.set_result(None)
+        self.wake()
 
     def pause_writing(self) -> None:
         self.paused = True
@@ -258,6 +252,7 @@ class Socket(asyncio.Protocol):
         self.wake()
 
     def wake(self) -> None:
+        """Wake the connection's task if it waits for a message."""
         waiting = self.waiting
         if waiting is not None:
             self.waiting = None
@@ -301,9 +296,10 @@ class Socket(asyncio.Protocol):
                         joined = True
                     else:
                         await hub.receive(connection, data)
-                    if not self.reading and len(inbox) < INBOX // 2 and self.transport:
+                    if not self.reading and len(inbox) < INBOX // 2 and not self.lost:
                         self.reading = True
-                        self.transport.resume_reading()
+                        if self.transport is not None:
+                            self.transport.resume_reading()
                 if connection.closed or self.lost:
                     break
                 self.waiting = loop.create_future()
