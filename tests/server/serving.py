@@ -110,7 +110,7 @@ def links(created: dict[str, Any], base: str) -> dict[str, str]:
 
 class ServeProcess:
     """``lore serve`` as a subprocess (for crash tests): started, killed, started again
-    on the same port."""
+    on the same port; killed on leaving its ``with`` block."""
 
     def __init__(self, db: Path, examples: list[Path], options: tuple[str, ...] = ()) -> None:
         self.db = db
@@ -136,8 +136,15 @@ class ServeProcess:
                 self.port = int(found.group(1))
                 return
             if self.process.poll() is not None or time.monotonic() > deadline:
+                self.kill()
                 raise RuntimeError(f"lore serve did not start: {text}")
             time.sleep(0.05)
+
+    def __enter__(self) -> ServeProcess:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.kill()  # whatever failed, no server is left running
 
     def kill(self) -> None:
         if self.process is not None:
