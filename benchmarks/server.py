@@ -28,8 +28,9 @@ goes, weighs on both alike. Before the
 clients connect, the server's memory per idle session: its resident memory before and
 after the N sessions are made. And the CPU time each server used per answer (per round
 trip), and the clients' (this process's) beside it: what the machine's other work changes
-least. On a busy machine the two loads share what CPU there is, so the ratio follows the
-CPU both sides spend per answer; on an idle one, each server has a core of its own.
+least; and the frames the players read per answer. On a busy machine the two loads share
+what CPU there is, so the ratio follows the CPU both sides spend per answer; on an idle
+one, each server has a core of its own.
 
 Targets (issue 10): p99 under 100 ms, answers/s at least 0.4 x the echo round trips/s,
 under 1 MB per idle session. It prints the figures with PASS/FAIL and exits 0 (it is a
@@ -96,6 +97,7 @@ class Figures:
     echo_cpu_us_per_round_trip: float = 0.0
     client_cpu_us_per_answer: float = 0.0  # the players' (this process's) CPU time per answer
     client_cpu_us_per_round_trip: float = 0.0  # the echo clients' (this process's)
+    frames_per_answer: float = 0.0  # frames the players read per answer (the echo's: 1)
     errors: int = 0
     notes: list[str] = field(default_factory=list)
 
@@ -186,6 +188,7 @@ class Table:
     sent: float | None = None
     latencies: list[float] = field(default_factory=list)
     answers: int = 0
+    frames: int = 0  # frames the players read while counted
     errors: int = 0
 
 
@@ -276,6 +279,8 @@ class Player:
         frame = json.loads(data)
         kind = frame["type"]
         table, gate = self.table, self.gate
+        if gate.counting:
+            table.frames += 1
         if kind == "update":
             self.seq = frame["seq"]
             if "ack" in frame and gate.counting:  # the acknowledgement rides on the update
@@ -463,6 +468,7 @@ def measure(sessions: int, seconds: float, slice_: float) -> Figures:
         figures.echo_cpu_us_per_round_trip = cpu[1] / max(1, echoes.round_trips) * 1e6
         figures.client_cpu_us_per_answer = client[0] / max(1, answers) * 1e6
         figures.client_cpu_us_per_round_trip = client[1] / max(1, echoes.round_trips) * 1e6
+        figures.frames_per_answer = sum(t.frames for t in tables) / max(1, answers)
         figures.ratio = figures.answers_per_s / max(1.0, figures.echo_round_trips_per_s)
     finally:
         echo.kill()
@@ -492,6 +498,8 @@ def report(figures: Figures) -> str:
             f"  (echo server: {figures.echo_cpu_us_per_round_trip:.0f} us per round trip)",
             f"  client CPU/answer    {figures.client_cpu_us_per_answer:10.0f} us"
             f"  (echo clients: {figures.client_cpu_us_per_round_trip:.0f} us per round trip)",
+            f"  frames/answer        {figures.frames_per_answer:10.2f}"
+            "     (read by the players; the echo's clients read 1 per round trip)",
             f"  memory/idle session  {figures.idle_bytes_per_session / 1024:10.1f} KiB"
             f"  target < 1024 KiB  {verdict(figures.idle_bytes_per_session < TARGET_IDLE)}",
             f"  errors               {figures.errors:10d}",

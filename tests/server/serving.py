@@ -19,7 +19,7 @@ from typing import Any
 
 import uvicorn
 
-from lore.server.app import Server, create_app, uvicorn_config
+from lore.server.app import Server, uvicorn_config
 from lore.server.connection import Limits
 from lore.server.rooms import SNAPSHOT_EVERY, Rooms
 from lore.server.sqlite_store import SQLiteStore
@@ -55,7 +55,7 @@ class ServerThread:
         store = SQLiteStore(self.folder / "sessions.db")
         rooms = Rooms(store, work, snapshot_every=self.snapshot_every)
         self.server = Server(rooms, self.examples, self.limits)
-        self.web = uvicorn.Server(uvicorn_config(create_app(self.server), "127.0.0.1", 0))
+        self.web = uvicorn.Server(uvicorn_config(self.server, "127.0.0.1", 0))
         self.thread = threading.Thread(target=lambda: asyncio.run(self.web.serve()), daemon=True)
         self.thread.start()
         deadline = time.monotonic() + 20
@@ -110,7 +110,7 @@ def links(created: dict[str, Any], base: str) -> dict[str, str]:
 
 class ServeProcess:
     """``lore serve`` as a subprocess (for crash tests): started, killed, started again
-    on the same port."""
+    on the same port; killed on leaving its ``with`` block."""
 
     def __init__(self, db: Path, examples: list[Path], options: tuple[str, ...] = ()) -> None:
         self.db = db
@@ -136,8 +136,15 @@ class ServeProcess:
                 self.port = int(found.group(1))
                 return
             if self.process.poll() is not None or time.monotonic() > deadline:
+                self.kill()
                 raise RuntimeError(f"lore serve did not start: {text}")
             time.sleep(0.05)
+
+    def __enter__(self) -> ServeProcess:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.kill()  # whatever failed, no server is left running
 
     def kill(self) -> None:
         if self.process is not None:

@@ -107,17 +107,16 @@ def reference(seed: int, number: int) -> list[dict[str, Any]]:
 def test_sigkill_at_random_moments_loses_nothing_acknowledged(tmp_path: Path) -> None:
     rng = random.Random(20261124)
     db = tmp_path / "sessions.db"
-    server = ServeProcess(db, [ROUND], ("--snapshot-every", "7"))
-    server.start()
-    tables = []
-    for number in range(SESSIONS):
-        seats = links(create_session(server.base, "round"), server.base)
-        players = [SeatClient(link) for seat, link in seats.items() if seat != "GM"]
-        for client in players:
-            client.connect()
-        tables.append(Table(number, players, seats["GM"]))
     kills = list(range(KILLS))
-    try:
+    with ServeProcess(db, [ROUND], ("--snapshot-every", "7")) as server:
+        server.start()
+        tables = []
+        for number in range(SESSIONS):
+            seats = links(create_session(server.base, "round"), server.base)
+            players = [SeatClient(link) for seat, link in seats.items() if seat != "GM"]
+            for client in players:
+                client.connect()
+            tables.append(Table(number, players, seats["GM"]))
         while not all(t.done for t in tables):
             for table in tables:
                 if not table.done:
@@ -160,8 +159,6 @@ def test_sigkill_at_random_moments_loses_nothing_acknowledged(tmp_path: Path) ->
             # may fall on the last entry).
             assert snapshot >= 7 and 0 < kept <= len(records)
             gm.close()
-    finally:
-        server.kill()
 
 
 def _session_of(db: Path, table: Table) -> str:

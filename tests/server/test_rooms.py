@@ -124,7 +124,7 @@ def test_a_room_goes_on_while_its_snapshot_is_stored_and_keeps_no_record_twice(
         room = await rooms.create(load(EXAMPLES / "round"))
         hub = Hub(rooms)
 
-        async def ignore(_: Any) -> None:
+        def ignore(_: Any) -> None:
             pass
 
         gm = Connection(ignore, ignore, Limits())

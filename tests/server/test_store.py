@@ -4,6 +4,8 @@ the SQLite one keeps them across a reopen, and commits many appends together."""
 from __future__ import annotations
 
 import asyncio
+import json
+import sqlite3
 import time
 from pathlib import Path
 from typing import Any
@@ -171,6 +173,28 @@ def test_a_snapshot_keeps_its_transcript_records_in_order(tmp_path: Path) -> Non
         return found
 
     assert [r["n"] for r in asyncio.run(scenario())] == list(range(460))
+
+
+def test_records_kept_one_to_a_row_are_read_with_those_of_later_snapshots(
+    tmp_path: Path,
+) -> None:
+    async def scenario() -> list[dict[str, object]]:
+        store = SQLiteStore(tmp_path / "s.db")
+        await store.create(record(), FILES, seats("s1"))
+        await store.close()
+        db = sqlite3.connect(tmp_path / "s.db")  # as a server that kept a row per record
+        rows = [("s1", n, json.dumps({"kind": "message", "n": n})) for n in range(3)]
+        db.executemany("INSERT INTO transcript (session, idx, data) VALUES (?, ?, ?)", rows)
+        db.commit()
+        db.close()
+        store = SQLiteStore(tmp_path / "s.db")
+        later = tuple({"kind": "message", "n": n} for n in range(3, 6))
+        await store.put_snapshot("s1", Snapshot(4, b"two", 3, later))
+        found = await store.transcript("s1")
+        await store.close()
+        return found
+
+    assert [r["n"] for r in asyncio.run(scenario())] == list(range(6))
 
 
 def test_database_urls() -> None:

@@ -91,7 +91,7 @@ def collect_for_serving() -> None:
 async def serve(args: argparse.Namespace, path: Path, workdir: Path) -> int:
     import uvicorn
 
-    from lore.server.app import Server, create_app, uvicorn_config
+    from lore.server.app import Server, uvicorn_config
     from lore.server.bundles import BundleError
     from lore.server.rooms import Rooms
     from lore.server.sources import load
@@ -124,7 +124,7 @@ async def serve(args: argparse.Namespace, path: Path, workdir: Path) -> int:
             who = "GM link" if seat.seat == "GM" else f"invite for {seat.label}"
             print(f"  {who}: {base}/play#{seat.token}", flush=True)
 
-    web = uvicorn.Server(uvicorn_config(create_app(server), args.host, args.port))
+    web = uvicorn.Server(uvicorn_config(server, args.host, args.port))
     task = asyncio.create_task(web.serve())
     while not web.started and not task.done():
         await asyncio.sleep(0.05)

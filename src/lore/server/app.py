@@ -10,7 +10,8 @@
   a zip of its bundle and a Lore save ``save.lore``, which starts a new session when
   uploaded.
 - ``GET /bundle/DIGEST/PATH``: the images of a bundle (for rules' HTML messages).
-- ``/ws``: the WebSocket (``docs/protocol.md``), served on the plain ASGI messages.
+- ``/ws``: the WebSocket (``docs/protocol.md``), served by Lore's own protocol on
+  uvicorn's connection (``websocket.py``), not through ASGI.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager, suppress
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -43,13 +44,13 @@ from lore.server.bundles import (
     safe_name,
     title_of,
 )
-from lore.server.connection import Connection, Limits
+from lore.server.connection import Limits
 from lore.server.hub import Hub
 from lore.server.rooms import Room, Rooms
 from lore.server.saving import answers_of, save_zip
+from lore.server.websocket import socket_protocol
 
 WEB = Path(__file__).resolve().parent.parent / "web"
-HELLO_WAIT = 10.0  # seconds a client has to say hello
 log = logging.getLogger("lore.server")
 
 HEADERS = [
@@ -157,19 +158,7 @@ def create_app(server: Server) -> ASGIApp:
         Route("/bundle/{digest}/{path:path}", image),
         Mount("/static", StaticFiles(directory=WEB), name="static"),
     ]
-    return with_socket(security_headers(Starlette(routes=routes, lifespan=lifespan)), server)
-
-
-def with_socket(app: ASGIApp, server: Server) -> ASGIApp:
-    """The app, with ``/ws`` served by ``serve_socket`` directly."""
-
-    async def wrapped(scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "websocket" and scope["path"] == "/ws":
-            await serve_socket(receive, send, server)
-        else:
-            await app(scope, receive, send)
-
-    return wrapped
+    return security_headers(Starlette(routes=routes, lifespan=lifespan))
 
 
 async def bundle_of(request: Request, server: Server) -> Bundle:
@@ -222,71 +211,14 @@ def gm_room(request: Request, rooms: Rooms) -> Room | None:
     return found[0]
 
 
-async def serve_socket(receive: Receive, send: Send, server: Server) -> None:
-    """One client's WebSocket, on the plain ASGI messages (the hot path: each frame
-    goes straight to the server's send, through no wrapper)."""
-    if (await receive())["type"] != "websocket.connect":
-        return
-    await send({"type": "websocket.accept"})
-
-    async def send_text(text: str) -> None:
-        await send({"type": "websocket.send", "text": text})
-
-    async def close(code: int) -> None:
-        await send({"type": "websocket.close", "code": code})
-
-    connection = Connection(send_text, close, server.limits)
-    connection.start()
-    hub = server.hub
-    try:
-        first = await asyncio.wait_for(next_message(receive), HELLO_WAIT)
-        if first is None or await hub.hello(connection, first) is None:
-            return
-        while True:
-            data = await next_message(receive)
-            if data is None:
-                break
-            await hub.receive(connection, data)
-    except TimeoutError:
-        connection.close(4000)
-    finally:
-        await hub.leave(connection)
-        if connection.closed:
-            await drain(connection)
-        await connection.stop()
-
-
-async def next_message(receive: Receive) -> str | bytes | None:
-    """A client's next message (None: it disconnected)."""
-    message = await receive()
-    if message["type"] != "websocket.receive":
-        return None
-    text = message.get("text")
-    if text is not None:
-        return str(text)
-    return bytes(message.get("bytes") or b"")
-
-
-async def drain(connection: Connection) -> None:
-    """Let the frames queued before a close go out (an error saying why, mostly)."""
-    task = connection.task
-    if task is not None:
-        with suppress(TimeoutError, asyncio.CancelledError):
-            await asyncio.wait_for(asyncio.shield(task), 2.0)
-
-
-def uvicorn_config(app: ASGIApp, host: str, port: int) -> uvicorn.Config:
-    """How the server listens: WebSocket frames up to 1 MiB (messages above the protocol's
-    limit are refused with an error, larger frames close the connection), pings every 5
-    seconds so that a client that vanished is shown offline within seconds."""
+def uvicorn_config(server: Server, host: str, port: int) -> uvicorn.Config:
+    """How the server listens: the app over HTTP, and ``/ws`` served by Lore's own
+    WebSocket protocol (``websocket.py``) on uvicorn's connections."""
     return uvicorn.Config(
-        app,
+        create_app(server),
         host=host,
         port=port,
         log_level="warning",
-        ws_max_size=1024 * 1024,
-        ws_ping_interval=5.0,
-        ws_ping_timeout=5.0,
-        ws_per_message_deflate=False,
+        ws=socket_protocol(server),
         lifespan="on",
     )

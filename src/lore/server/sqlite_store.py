@@ -8,7 +8,9 @@ operation that fails is rolled back alone (each runs in a savepoint); the others
 batch are kept. The log entries appended in one turn of the event loop go to the store's
 thread as one operation (one insert of many rows), each still acknowledged only once its
 batch is committed; a batch of nothing but such inserts is one statement, which SQLite
-commits by itself (no begin and commit around it). ``synchronous=FULL``: a commit has
+commits by itself (no begin and commit around it). The transcript records a snapshot
+brings are one row, a JSON array (a row of one record, as earlier servers kept them, is
+read too). ``synchronous=FULL``: a commit has
 reached the disk when it returns, so a ``kill -9`` (or a power cut) loses nothing that was
 acknowledged.
 """
@@ -43,7 +45,6 @@ Item = tuple[Operation, "asyncio.Future[Any]"]
 Result = tuple["asyncio.Future[Any]", Any, BaseException | None]
 Row = tuple[str, int, str, str]  # a log entry: session, index, kind, data
 INSERT_LOG = "INSERT INTO log (session, idx, kind, data) VALUES "
-INSERT_TRANSCRIPT = "INSERT INTO transcript (session, idx, data) VALUES "
 # Rows inserted by one statement (one step of SQLite, where ``executemany`` takes one per
 # row, and each step costs the store's thread the GIL back: with the event loop busy, a
 # wait of up to the switch interval, 5 ms, a row).
@@ -292,14 +293,15 @@ class SQLiteStore:
         await self._run(operation)
 
     async def put_snapshot(self, session: str, snapshot: Snapshot) -> None:
-        records = [
-            (session, snapshot.first + number, _json(record))
-            for number, record in enumerate(snapshot.records)
-        ]
+        # The records it brings are one row: a JSON array, numbered by its first record.
+        records = _json(snapshot.records) if snapshot.records else None
 
         def operation(db: sqlite3.Connection) -> None:
-            for start in range(0, len(records), ROWS_AT_ONCE):
-                _insert_rows(db, INSERT_TRANSCRIPT, records[start : start + ROWS_AT_ONCE])
+            if records is not None:
+                db.execute(
+                    "INSERT INTO transcript (session, idx, data) VALUES (?, ?, ?)",
+                    (session, snapshot.first, records),
+                )
             db.execute(
                 "INSERT INTO snapshots (session, idx, data) VALUES (?, ?, ?)"
                 " ON CONFLICT (session) DO UPDATE SET idx = excluded.idx, data = excluded.data",
@@ -353,7 +355,14 @@ class SQLiteStore:
             rows = db.execute(
                 "SELECT data FROM transcript WHERE session = ? ORDER BY idx", (session,)
             ).fetchall()
-            return [json.loads(data) for (data,) in rows]
+            records: list[dict[str, Any]] = []
+            for (data,) in rows:
+                found = json.loads(data)
+                if isinstance(found, list):  # the records a snapshot brought
+                    records += found
+                else:  # one record (as servers before kept them)
+                    records.append(found)
+            return records
 
         return await self._run(operation)
 

@@ -1,0 +1,312 @@
+"""The WebSocket at ``/ws``: Lore's own protocol on uvicorn's connection.
+
+uvicorn hands a connection that asks to be upgraded to a WebSocket to the protocol class
+it is configured with (``ws=``); this one is Lore's. The ``websockets`` library's sans-I/O
+protocol does the handshake, reads the frames and answers pings and closes; what a client
+sends goes to the hub from a task of the connection's own, one message after another, and
+what the server sends is written to the socket as it is made: one ``write`` of the
+frame's few header bytes and the frame, without a coroutine, a queue or an ASGI message
+per frame. (Served through ASGI instead, each message in and out went through an ASGI
+message, a queue, two coroutines and a pause and resume of the socket's reading: about a
+fifth of the server's work per answer in ``benchmarks/server.py``.)
+
+Frames written while the socket does not keep up (its buffer is full) wait in the
+connection's backlog; a client whose backlog overflows is disconnected (it reconnects and
+catches up). Keepalive: every ``PING_EVERY`` seconds, a client not heard from since the
+time before is pinged, and one that still said nothing by the next time is disconnected
+(so a client that vanished is shown offline within ``3 * PING_EVERY`` seconds); a client
+that sends is not pinged at all.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import struct
+from collections import deque
+from typing import TYPE_CHECKING, Any, cast
+
+from websockets.frames import Frame, Opcode
+from websockets.http11 import Request
+from websockets.server import ServerProtocol
+
+from lore.server.connection import CLOSE_OVERFLOW, OUTBOX, Connection
+
+if TYPE_CHECKING:
+    from lore.server.app import Server
+
+PATH = "/ws"
+MAX_FRAME = 1024 * 1024  # bytes of one message (larger: the connection is closed, 1009)
+HELLO_WAIT = 10.0  # seconds a client has to say hello
+PING_EVERY = 3.0  # seconds between keepalive rounds
+CLOSE_WAIT = 5.0  # seconds a client has to answer a close before the socket is closed
+INBOX = 32  # messages read and not handled yet, before the socket stops reading
+CLOSE_GOING_AWAY = 1001
+CLOSE_ERROR = 1011
+CLOSE_RESTART = 1012
+log = logging.getLogger("lore.server")
+
+
+def header(size: int) -> bytes:
+    """The header of a server's (unmasked) text frame of ``size`` bytes (RFC 6455, 5.2)."""
+    if size < 126:
+        return bytes((0x81, size))
+    if size < 65536:
+        return struct.pack("!BBH", 0x81, 126, size)
+    return struct.pack("!BBQ", 0x81, 127, size)
+
+
+class Sockets:
+    """The open WebSockets of a server, and their keepalive rounds."""
+
+    def __init__(self, server: Server, ping_every: float = PING_EVERY) -> None:
+        self.server = server
+        self.ping_every = ping_every
+        self.open: set[Socket] = set()
+        self.timer: asyncio.TimerHandle | None = None
+
+    def add(self, socket: Socket) -> None:
+        self.open.add(socket)
+        if self.timer is None:
+            self.timer = asyncio.get_running_loop().call_later(self.ping_every, self.keepalive)
+
+    def remove(self, socket: Socket) -> None:
+        self.open.discard(socket)
+        if not self.open and self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+
+    def keepalive(self) -> None:
+        for socket in list(self.open):
+            socket.keepalive()
+        self.timer = asyncio.get_running_loop().call_later(self.ping_every, self.keepalive)
+
+
+def socket_protocol(server: Server, ping_every: float = PING_EVERY) -> type[Socket]:
+    """The protocol class uvicorn makes for each WebSocket (its ``ws`` setting), bound
+    to ``server``."""
+    sockets = Sockets(server, ping_every)
+
+    class Bound(Socket):
+        def __init__(self, config: Any, server_state: Any, app_state: Any, **_: Any) -> None:
+            super().__init__(sockets, server_state)
+
+    return Bound
+
+
+class Socket(asyncio.Protocol):
+    """One client's WebSocket."""
+
+    def __init__(self, sockets: Sockets, server_state: Any) -> None:
+        self.sockets = sockets
+        self.server_state = server_state  # uvicorn's: its connections, closed at shutdown
+        self.parser = ServerProtocol(max_size=MAX_FRAME, logger=log)
+        self.transport: asyncio.Transport | None = None
+        self.connection = Connection(self.write, self.end, sockets.server.limits)
+        self.inbox: deque[bytes] = deque()
+        self.parts: list[bytes] = []  # a fragmented message's frames so far
+        self.waiting: asyncio.Future[None] | None = None  # the task's, while the inbox is empty
+        self.task: asyncio.Task[None] | None = None
+        self.paused = False  # the socket's buffer is full: frames wait in the backlog
+        self.backlog: deque[bytes | int] = deque()  # frames, then maybe a close code
+        self.reading = True
+        self.heard = True  # something came since the last keepalive round
+        self.pinged = False
+        self.lost = False
+        self.timer: asyncio.TimerHandle | None = None  # the hello's or the close's
+
+    # ------------------------------------------------------------ the transport's side
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = cast(asyncio.Transport, transport)  # (uvloop's is not a subclass)
+        self.server_state.connections.add(self)
+
+    def data_received(self, data: bytes) -> None:
+        self.heard = True
+        parser = self.parser
+        parser.receive_data(data)
+        for event in parser.events_received():
+            if isinstance(event, Frame):
+                opcode = event.opcode
+                if opcode is Opcode.TEXT or opcode is Opcode.BINARY or opcode is Opcode.CONT:
+                    self.message(event)
+            elif isinstance(event, Request):
+                self.handshake(event)
+        self.flush()  # pongs, the reply to a close, a failure's close
+
+    def message(self, frame: Frame) -> None:
+        if not frame.fin:
+            self.parts.append(bytes(frame.data))
+            return
+        data = bytes(frame.data)
+        if self.parts:
+            data = b"".join([*self.parts, data])
+            self.parts = []
+        if self.connection.closed:
+            return
+        self.inbox.append(data)
+        self.wake()
+        if len(self.inbox) >= INBOX and self.reading and self.transport is not None:
+            self.reading = False
+            self.transport.pause_reading()
+
+    def handshake(self, request: Request) -> None:
+        parser = self.parser
+        if request.path.partition("?")[0] == PATH:
+            response = parser.accept(request)
+        else:
+            response = parser.reject(404, "no WebSocket here: it is at /ws\n")
+        parser.send_response(response)
+        self.flush()
+        if response.status_code != 101:
+            if self.transport is not None:
+                self.transport.close()
+            return
+        self.sockets.add(self)
+        loop = asyncio.get_running_loop()
+        self.timer = loop.call_later(HELLO_WAIT, self.connection.close, 4000)
+        self.task = loop.create_task(self.run())
+        self.server_state.tasks.add(self.task)
+        self.task.add_done_callback(self.server_state.tasks.discard)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.lost = True
+        self.connection.closed = True
+        self.backlog.clear()
+        self.server_state.connections.discard(self)
+        self.sockets.remove(self)
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        self.wake()
+
+    def pause_writing(self) -> None:
+        self.paused = True
+
+    def resume_writing(self) -> None:
+        self.paused = False
+        backlog = self.backlog
+        while backlog and not self.paused:
+            item = backlog.popleft()
+            if isinstance(item, int):
+                self.send_close(item)
+            else:
+                self.put(item)
+
+    def shutdown(self) -> None:
+        """The server stops (uvicorn calls this): the client is told it restarts."""
+        if self.task is None:
+            if self.transport is not None:
+                self.transport.close()
+            return
+        self.connection.close(CLOSE_RESTART)
+
+    def flush(self) -> None:
+        transport = self.transport
+        if transport is None:
+            return
+        for data in self.parser.data_to_send():
+            if data:
+                transport.write(data)
+            else:  # the closing handshake is over (or failed): hang up
+                transport.close()
+
+    # ------------------------------------------------------------ the server's side
+
+    def write(self, frame: bytes) -> None:
+        """Send a frame (the connection's ``send``; not after it closed)."""
+        if self.paused or self.backlog:
+            if len(self.backlog) >= OUTBOX:
+                self.backlog.clear()
+                self.connection.closed = True
+                self.send_close(CLOSE_OVERFLOW)
+                return
+            self.backlog.append(frame)
+            return
+        self.put(frame)
+
+    def put(self, frame: bytes) -> None:
+        transport = self.transport
+        if transport is not None and not self.lost:
+            transport.write(header(len(frame)) + frame)
+
+    def end(self, code: int) -> None:
+        """Close, after the frames waiting are sent (the connection's ``close``)."""
+        if self.paused or self.backlog:
+            self.backlog.append(code)
+        else:
+            self.send_close(code)
+
+    def send_close(self, code: int) -> None:
+        if self.lost:
+            return
+        with contextlib.suppress(Exception):  # (a close already sent or received)
+            self.parser.send_close(code)
+        self.flush()
+        if self.timer is not None:
+            self.timer.cancel()
+        transport = self.transport
+        if transport is not None and not transport.is_closing():
+            self.timer = asyncio.get_running_loop().call_later(CLOSE_WAIT, transport.close)
+        self.wake()
+
+    def wake(self) -> None:
+        """Wake the connection's task if it waits for a message."""
+        waiting = self.waiting
+        if waiting is not None:
+            self.waiting = None
+            waiting.set_result(None)
+
+    def keepalive(self) -> None:
+        """A keepalive round: ping a client not heard from since the last; disconnect one
+        that did not answer the ping of the last."""
+        if self.heard:
+            self.heard = self.pinged = False
+            return
+        if self.connection.closed:
+            return
+        if self.pinged:
+            self.connection.closed = True
+            self.parser.fail(CLOSE_ERROR, "keepalive ping timeout")
+            self.flush()
+            self.wake()
+            return
+        self.pinged = True
+        self.parser.send_ping(b"lore")
+        self.flush()
+
+    async def run(self) -> None:
+        """Hand the client's messages to the hub, one after another."""
+        hub = self.sockets.server.hub
+        connection = self.connection
+        inbox = self.inbox
+        loop = asyncio.get_running_loop()
+        joined = False
+        try:
+            while not connection.closed:
+                while inbox and not connection.closed:
+                    data = inbox.popleft()
+                    if not joined:
+                        if self.timer is not None:
+                            self.timer.cancel()
+                            self.timer = None
+                        if await hub.hello(connection, data) is None:
+                            return
+                        joined = True
+                    else:
+                        await hub.receive(connection, data)
+                    if not self.reading and len(inbox) < INBOX // 2 and not self.lost:
+                        self.reading = True
+                        if self.transport is not None:
+                            self.transport.resume_reading()
+                if connection.closed or self.lost:
+                    break
+                self.waiting = loop.create_future()
+                await self.waiting
+        except Exception:
+            log.exception("a client's connection failed")
+            connection.close(CLOSE_ERROR)
+        finally:
+            if joined:
+                await hub.leave(connection)

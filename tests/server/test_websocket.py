@@ -1,0 +1,182 @@
+"""Lore's WebSocket protocol, on a transport that records what is written: frames as a
+client reads them, the backlog while the socket is full, keepalive pings."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+from websockets.client import ClientProtocol
+from websockets.frames import Frame, Opcode
+from websockets.uri import parse_uri
+
+from lore.engine.views import GM
+from lore.server.app import Server
+from lore.server.connection import CLOSE_OVERFLOW, OUTBOX
+from lore.server.rooms import Rooms
+from lore.server.sources import load
+from lore.server.store import MemoryStore
+from lore.server.websocket import Socket, socket_protocol
+from tests.server.serving import EXAMPLES
+
+
+class Transport:
+    """What a socket writes, for a client's parser to read."""
+
+    def __init__(self) -> None:
+        self.written: list[bytes] = []
+        self.closed = False
+        self.reading = True
+
+    def write(self, data: bytes) -> None:
+        self.written.append(data)
+
+    def close(self) -> None:
+        self.closed = True
+
+    def is_closing(self) -> bool:
+        return self.closed
+
+    def pause_reading(self) -> None:
+        self.reading = False
+
+    def resume_reading(self) -> None:
+        self.reading = True
+
+
+class Peer:
+    """A client's side: it makes the handshake and reads the socket's frames."""
+
+    def __init__(self, path: str = "/ws") -> None:
+        self.protocol = ClientProtocol(parse_uri(f"ws://127.0.0.1{path}"))
+        self.protocol.send_request(self.protocol.connect())
+        self.read = 0
+
+    def request(self) -> bytes:
+        return b"".join(self.protocol.data_to_send())
+
+    def frames(self, transport: Transport) -> list[Frame]:
+        for data in transport.written[self.read :]:
+            self.protocol.receive_data(data)
+        self.read = len(transport.written)
+        return [e for e in self.protocol.events_received() if isinstance(e, Frame)]
+
+    def message(self, text: str) -> bytes:
+        self.protocol.send_text(text.encode())
+        return b"".join(self.protocol.data_to_send())
+
+
+def opened(tmp_path: Path, path: str = "/ws") -> tuple[Socket, Transport, Peer]:
+    """A socket past its handshake (in a running loop)."""
+    server = Server(Rooms(MemoryStore(), tmp_path))
+    state = SimpleNamespace(connections=set(), tasks=set())
+    socket = socket_protocol(server)(config=None, server_state=state, app_state={})
+    transport = Transport()
+    socket.connection_made(transport)  # type: ignore[arg-type]
+    peer = Peer(path)
+    socket.data_received(peer.request())
+    peer.frames(transport)  # the handshake's response
+    return socket, transport, peer
+
+
+def test_frames_of_every_size_are_read_by_a_client(tmp_path: Path) -> None:
+    async def scenario() -> list[Any]:
+        socket, transport, peer = opened(tmp_path)
+        assert peer.protocol.handshake_exc is None
+        sizes = [0, 125, 126, 65535, 65536, 300_000]
+        for size in sizes:
+            socket.connection.send(json.dumps("x" * size).encode())
+        frames = peer.frames(transport)
+        assert all(f.opcode is Opcode.TEXT and f.fin for f in frames)
+        socket.connection_lost(None)
+        return [len(json.loads(f.data)) for f in frames]
+
+    assert asyncio.run(scenario()) == [0, 125, 126, 65535, 65536, 300_000]
+
+
+def test_another_path_is_refused(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        socket, transport, peer = opened(tmp_path, "/elsewhere")
+        assert peer.protocol.handshake_exc is not None
+        assert transport.closed and socket.task is None
+
+    asyncio.run(scenario())
+
+
+def test_frames_wait_while_the_socket_is_full_and_go_out_in_order(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        socket, transport, peer = opened(tmp_path)
+        connection = socket.connection
+        connection.send(b'"one"')
+        socket.pause_writing()
+        connection.send(b'"two"')
+        connection.send(b'"three"')
+        connection.close(4000)
+        assert [f.data for f in peer.frames(transport)] == [b'"one"']
+        socket.resume_writing()
+        frames = peer.frames(transport)
+        assert [f.data for f in frames[:2]] == [b'"two"', b'"three"']
+        assert frames[2].opcode is Opcode.CLOSE and frames[2].data[:2] == (4000).to_bytes(2)
+        socket.connection_lost(None)
+
+    asyncio.run(scenario())
+
+
+def test_a_client_that_does_not_keep_up_is_disconnected(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        socket, transport, peer = opened(tmp_path)
+        socket.pause_writing()
+        for number in range(OUTBOX + 1):
+            socket.connection.send(json.dumps(number).encode())
+        assert socket.connection.closed
+        (close,) = peer.frames(transport)
+        assert close.opcode is Opcode.CLOSE and close.data[:2] == CLOSE_OVERFLOW.to_bytes(2)
+        socket.connection_lost(None)
+
+    asyncio.run(scenario())
+
+
+def test_a_quiet_client_is_pinged_and_one_that_does_not_answer_is_disconnected(
+    tmp_path: Path,
+) -> None:
+    async def scenario() -> None:
+        socket, transport, peer = opened(tmp_path)
+        socket.keepalive()  # heard from (the handshake): not pinged
+        assert peer.frames(transport) == []
+        socket.keepalive()
+        (ping,) = peer.frames(transport)
+        assert ping.opcode is Opcode.PING
+        socket.data_received(b"".join(peer.protocol.data_to_send()))  # its pong
+        socket.keepalive()
+        socket.keepalive()
+        (ping,) = peer.frames(transport)
+        assert ping.opcode is Opcode.PING and not socket.connection.closed
+        socket.keepalive()  # no answer
+        (close,) = peer.frames(transport)
+        assert close.opcode is Opcode.CLOSE and socket.connection.closed and transport.closed
+        socket.connection_lost(None)
+
+    asyncio.run(scenario())
+
+
+def test_messages_wait_for_the_hub_and_reading_stops_while_many_wait(tmp_path: Path) -> None:
+    async def scenario() -> list[str]:
+        socket, transport, peer = opened(tmp_path)
+        room = await socket.sockets.server.rooms.create(load(EXAMPLES / "round"))
+        token = next(s.token for s in room.seats.values() if s.seat != GM)
+        socket.data_received(peer.message(json.dumps({"type": "hello", "token": token})))
+        for number in range(40):
+            socket.data_received(peer.message(json.dumps({"type": "ping", "ref": number})))
+        assert not transport.reading  # (the connection's task has not run yet)
+        await asyncio.sleep(0.05)
+        assert transport.reading
+        frames = [json.loads(f.data) for f in peer.frames(transport)]
+        socket.connection_lost(None)
+        await asyncio.sleep(0)
+        assert [f["ref"] for f in frames if f["type"] == "pong"] == list(range(40))
+        return [f["type"] for f in frames if f["type"] != "pong"]
+
+    assert asyncio.run(scenario())[:2] == ["welcome", "snapshot"]
