@@ -7,9 +7,14 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+import lore.server.rooms as rooms_module
 from lore.clients.seat import SeatClient, acknowledged
 from lore.engine.views import GM
 from lore.server.connection import Connection, Limits
@@ -152,3 +157,53 @@ def test_a_room_goes_on_while_its_snapshot_is_stored_and_keeps_no_record_twice(
         await rooms.close()
 
     asyncio.run(scenario())
+
+
+class SteppedClock:
+    """The rooms' clock, moved on only by the steps that are meant to be slow."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def perf_counter(self) -> float:
+        return self.now
+
+    def time(self) -> float:
+        return time.time()
+
+
+def test_a_room_moves_to_the_engine_threads_after_slow_steps_close_together(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = SteppedClock()
+    monkeypatch.setattr(rooms_module, "time", clock)
+
+    def slow() -> str:
+        clock.now += rooms_module.SLOW_STEP * 2
+        return threading.current_thread().name
+
+    def quick() -> str:
+        return threading.current_thread().name
+
+    async def scenario() -> list[str]:
+        rooms = Rooms(MemoryStore(), tmp_path)
+        try:
+            room = await rooms.create(load(EXAMPLES / "round"))
+            ran = []
+            # Two slow steps, then a long run of quick ones: they are forgotten.
+            for fn in [slow, slow] + [quick] * rooms_module.SLOW_FORGIVEN + [slow, slow]:
+                ran.append(await rooms.step(room, fn))
+            assert not room.slow and room.slow_steps == 2
+            # One quick step short of forgiving: the third slow step moves the room.
+            for fn in [quick] * (rooms_module.SLOW_FORGIVEN - 1) + [slow]:
+                ran.append(await rooms.step(room, fn))
+            assert room.slow
+            ran.append(await rooms.step(room, quick))
+            return ran
+        finally:
+            await rooms.close()
+
+    ran = asyncio.run(scenario())
+    loop_thread = threading.current_thread().name
+    assert set(ran[:-1]) == {loop_thread}
+    assert ran[-1].startswith("lore-engine")

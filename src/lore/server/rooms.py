@@ -58,6 +58,7 @@ CLOCK_DELAY = 1.0  # seconds: how late a seat with no update may learn the time 
 # minute: a second late is not seen, and every clock frame costs each side a frame)
 SLOW_STEP = 0.02  # seconds: a room with steps this long runs its steps off the loop
 SLOW_STRIKES = 3  # steps that long, before it does
+SLOW_FORGIVEN = 100  # quick steps in a row after which the slow ones are forgotten
 log = logging.getLogger("lore.server")
 
 
@@ -82,7 +83,8 @@ class Room:
     storing: tuple[Snapshot, asyncio.Future[bool]] | None = None
     replayed: int = 0  # log entries applied when the room was restored
     slow: bool = False  # steps took long: its steps run in the engine's threads
-    slow_steps: int = 0  # steps that took long
+    slow_steps: int = 0  # steps that took long (forgotten after SLOW_FORGIVEN quick ones)
+    quick_steps: int = 0  # quick steps since the last slow one
     clock_due: set[str] = field(default_factory=set)  # seats to send the time
     clock_timer: asyncio.TimerHandle | None = None
 
@@ -173,10 +175,17 @@ class Rooms:
             return fn()
         finally:
             # A step may be slow once because the machine was busy (or the collector
-            # ran): only a room slow again and again is moved off the loop.
+            # ran): only a room slow again and again is moved off the loop, and a long
+            # run of quick steps forgets the slow ones (a long session is not moved for
+            # three collections hours apart).
             if time.perf_counter() - start > SLOW_STEP:
+                room.quick_steps = 0
                 room.slow_steps += 1
                 room.slow = room.slow_steps >= SLOW_STRIKES
+            else:
+                room.quick_steps += 1
+                if room.quick_steps >= SLOW_FORGIVEN:
+                    room.slow_steps = room.quick_steps = 0
 
     # ------------------------------------------------------------ programs
 
