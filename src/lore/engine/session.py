@@ -1321,15 +1321,15 @@ class Session:
         does nothing but compute its value: the caller runs them all again in
         ``rounds``)."""
         rt = self.rt
-        results: list[Any] = []
+        results: list[tuple[str, Any]] = []  # each alter's member and its new value
         add = results.append
         for (obj, alter), values in requests.items():
             found = obj.form.value_table.get(alter)  # type: ignore[union-attr]
             if found is None:
                 return False
-            add(found[0](rt, obj, tuple(values)))
-        for (obj, alter), value in zip(requests, results, strict=True):
-            obj.values[obj.form.value_table[alter][1]] = value  # type: ignore[union-attr]
+            add((found[1], found[0](rt, obj, tuple(values))))
+        for (obj, alter), (member, value) in zip(requests, results, strict=True):
+            obj.values[member] = value
             names = obj.altered
             if names is None or alter not in names:
                 self.note_altered(((obj, alter),))
