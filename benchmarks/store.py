@@ -22,10 +22,10 @@ same pragmas (WAL, ``synchronous=FULL``) and one commit per batch: the least any
 can write.
 
 Figures per appended log row (R rows, default 20,000, after a warm-up of N x K rows, so
-that every session has stored a snapshot): microseconds of CPU time of the store's thread (the connection's, for
-the baseline) and of the whole process, and kilobytes written (``wchar``: the
-write-ahead log's frames and the checkpoints' copies); each beside the baseline's, with
-the ratio. It exits 0 (it is a report).
+that every session has stored a snapshot): microseconds of CPU time of the store's thread
+(the connection's, for the baseline) and of the whole process, and kilobytes written
+(``wchar``: the write-ahead log's frames and the checkpoints' copies); each beside the
+baseline's, with the ratio. It exits 0 (it is a report).
 """
 
 from __future__ import annotations

@@ -7,6 +7,7 @@ the entries after it."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import random
@@ -22,6 +23,8 @@ from lore.clients.seat import SeatClient, acknowledged
 from lore.runtime.compiler import compile_program
 from lore.server.bundles import checked
 from lore.server.master import Master
+from lore.server.sqlite_store import SQLiteStore
+from lore.server.store import LogEntry
 from tests.server.serving import EXAMPLES, ServeProcess, create_session, links
 
 KILLS = 20
@@ -137,14 +140,7 @@ def test_sigkill_at_random_moments_loses_nothing_acknowledged(tmp_path: Path) ->
                 expected, ensure_ascii=False
             )
             answers = [r for r in records if r["kind"] == "answer"]
-            logged = (
-                sqlite3.connect(db)
-                .execute(
-                    "SELECT count(*) FROM log WHERE session = ? AND kind = 'answer'",
-                    (session,),
-                )
-                .fetchone()[0]
-            )
+            logged = sum(entry.kind == "answer" for entry in _log_of(db, session))
             assert logged == len(answers) == 61
             snapshot, kept = (
                 sqlite3.connect(db)
@@ -159,6 +155,19 @@ def test_sigkill_at_random_moments_loses_nothing_acknowledged(tmp_path: Path) ->
             # may fall on the last entry).
             assert snapshot >= 7 and 0 < kept <= len(records)
             gm.close()
+
+
+def _log_of(db: Path, session: str) -> list[LogEntry]:
+    """A session's whole log, as the store reads it."""
+
+    async def read() -> list[LogEntry]:
+        store = SQLiteStore(db)
+        try:
+            return await store.log(session)
+        finally:
+            await store.close()
+
+    return asyncio.run(read())
 
 
 def _session_of(db: Path, table: Table) -> str:

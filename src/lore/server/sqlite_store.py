@@ -23,13 +23,14 @@ import json
 import queue
 import sqlite3
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from concurrent.futures import Future
 from pathlib import Path
 from typing import Any, TypeVar
 
 import msgspec
 
+from lore.server.journal import ROWS_AT_ONCE, TABLES, Journal, Row, migrate
 from lore.server.store import (
     OPEN,
     LogEntry,
@@ -43,12 +44,8 @@ T = TypeVar("T")
 Operation = Callable[[sqlite3.Connection], Any]
 Item = tuple[Operation, "asyncio.Future[Any]"]
 Result = tuple["asyncio.Future[Any]", Any, BaseException | None]
-Row = tuple[str, int, str, str]  # a log entry: session, index, kind, data
-INSERT_LOG = "INSERT INTO log (session, idx, kind, data) VALUES "
-# Rows inserted by one statement (one step of SQLite, where ``executemany`` takes one per
-# row, and each step costs the store's thread the GIL back: with the event loop busy, a
-# wait of up to the switch interval, 5 ms, a row).
-ROWS_AT_ONCE = 200
+# The layout's version (``PRAGMA user_version``): 0 was the log clustered by session.
+VERSION = 1
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS bundles (
@@ -74,13 +71,6 @@ CREATE TABLE IF NOT EXISTS seats (
     added INTEGER NOT NULL,
     PRIMARY KEY (session, seat)
 );
-CREATE TABLE IF NOT EXISTS log (
-    session TEXT NOT NULL REFERENCES sessions(id),
-    idx INTEGER NOT NULL,
-    kind TEXT NOT NULL,
-    data TEXT NOT NULL,
-    PRIMARY KEY (session, idx)
-) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS snapshots (
     session TEXT PRIMARY KEY REFERENCES sessions(id),
     idx INTEGER NOT NULL,
@@ -126,19 +116,37 @@ class SQLiteStore:
 
     # ------------------------------------------------------------ the store's thread
 
-    def _open(self) -> sqlite3.Connection:
+    def _open(self) -> tuple[sqlite3.Connection, Journal]:
         connection = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        connection.execute("PRAGMA journal_mode=WAL")
-        connection.execute("PRAGMA synchronous=FULL")
-        connection.execute("PRAGMA foreign_keys=ON")
-        connection.executescript(SCHEMA)
-        return connection
+        try:
+            connection.execute("PRAGMA journal_mode=WAL")
+            connection.execute("PRAGMA synchronous=FULL")
+            connection.execute("PRAGMA foreign_keys=ON")
+            version = connection.execute("PRAGMA user_version").fetchone()[0]
+            if version > VERSION:
+                raise StoreError(
+                    f"cannot open {self.path}: its layout ({version}) is of a newer Lore"
+                )
+            connection.executescript(SCHEMA + TABLES)
+            journal = Journal(connection)
+            if version < VERSION:
+                connection.execute("BEGIN IMMEDIATE")
+                migrate(connection, journal)
+                connection.execute(f"PRAGMA user_version = {VERSION}")
+                connection.execute("COMMIT")
+        except BaseException:
+            connection.close()
+            raise
+        return connection, journal
 
     def _serve(self, ready: Future[None]) -> None:
         try:
-            connection = self._open()
+            connection, self.journal = self._open()
         except (sqlite3.Error, OSError) as error:
             ready.set_exception(StoreError(f"cannot open {self.path}: {error}"))
+            return
+        except StoreError as error:
+            ready.set_exception(error)
             return
         ready.set_result(None)
         while True:
@@ -177,6 +185,7 @@ class SQLiteStore:
                     value = operation(connection)
                 except (sqlite3.Error, StoreError, ValueError) as error:
                     connection.execute("ROLLBACK" if alone else "ROLLBACK TO op")
+                    self.journal.load(connection)  # (what it had changed is undone)
                     results.append((future, None, _store_error(error)))
                 else:
                     results.append((future, value, None))
@@ -187,6 +196,7 @@ class SQLiteStore:
         except sqlite3.Error as error:
             if connection.in_transaction:
                 connection.execute("ROLLBACK")
+            self.journal.load(connection)
             failed = _store_error(error)
             results = [(future, None, failed) for _, future in batch]
         _wake(results)
@@ -203,10 +213,7 @@ class SQLiteStore:
         takes the GIL back as few times as it can: while the event loop is busy, each
         time may wait for the switch interval."""
         rows = [row for append in appends for row in append.rows]
-        try:
-            outcomes: list[StoreError | None] = _insert_log(connection, rows)
-        except sqlite3.Error as error:
-            outcomes = [_store_error(error)] * len(rows)
+        outcomes = self.journal.insert(connection, rows)
         results: list[Result] = []
         start = 0
         for append, future in zip(appends, futures, strict=True):
@@ -247,6 +254,7 @@ class SQLiteStore:
                 "INSERT INTO seats (session, seat, label, token, added) VALUES (?, ?, ?, ?, ?)",
                 [(s.session, s.seat, s.label, s.token, s.added) for s in seats],
             )
+            self.journal.add(db, record.id)
 
         await self._run(operation)
 
@@ -273,7 +281,7 @@ class SQLiteStore:
             _settle([(done, None, problem) for (_, done), problem in pairs])
 
         stored.add_done_callback(settle)
-        self.queue.put((LogRows(rows), stored))
+        self.queue.put((LogRows(self.journal, rows), stored))
 
     async def put_seat(self, seat: SeatRecord) -> None:
         def operation(db: sqlite3.Connection) -> None:
@@ -307,6 +315,7 @@ class SQLiteStore:
                 " ON CONFLICT (session) DO UPDATE SET idx = excluded.idx, data = excluded.data",
                 (session, snapshot.index, snapshot.data),
             )
+            self.journal.move(db, session, snapshot.index)
 
         await self._run(operation)
 
@@ -367,61 +376,25 @@ class SQLiteStore:
         return await self._run(operation)
 
     async def log(self, session: str, after: int = 0) -> list[LogEntry]:
-        def operation(db: sqlite3.Connection) -> list[LogEntry]:
-            rows = db.execute(
-                "SELECT idx, kind, data FROM log WHERE session = ? AND idx > ? ORDER BY idx",
-                (session, after),
-            ).fetchall()
-            return [LogEntry(idx, kind, json.loads(data)) for idx, kind, data in rows]
-
-        return await self._run(operation)
+        return await self._run(lambda db: self.journal.read(db, session, after))
 
     async def close(self) -> None:
         self.queue.put(None)
         await asyncio.to_thread(self.thread.join)
 
 
-def _insert_rows(db: sqlite3.Connection, insert: str, rows: Sequence[tuple[Any, ...]]) -> None:
-    """Insert rows (at most ``ROWS_AT_ONCE``) with one statement."""
-    one = "(" + ", ".join("?" * len(rows[0])) + ")"
-    db.execute(insert + ", ".join([one] * len(rows)), [field for row in rows for field in row])
-
-
-def _insert_log(db: sqlite3.Connection, rows: list[Row]) -> list[StoreError | None]:
-    """Insert log rows, many to a statement (one step of SQLite, where ``executemany``
-    takes one per row); the rows of a statement that fails are inserted one by one, each
-    refused alone. A statement that fails changes nothing."""
-    outcomes: list[StoreError | None] = []
-    for start in range(0, len(rows), ROWS_AT_ONCE):
-        chunk = rows[start : start + ROWS_AT_ONCE]
-        try:
-            _insert_rows(db, INSERT_LOG, chunk)
-        except sqlite3.Error:
-            pass
-        else:
-            outcomes += [None] * len(chunk)
-            continue
-        for row in chunk:
-            try:
-                _insert_rows(db, INSERT_LOG, [row])
-            except sqlite3.Error as error:
-                outcomes.append(_store_error(error))
-            else:
-                outcomes.append(None)
-    return outcomes
-
-
 class LogRows:
-    """An operation inserting log rows (``_insert_log``): the store's thread commits the
-    rows of several at once with one statement."""
+    """An operation appending log rows (``Journal.insert``): the store's thread commits
+    the rows of several at once with one statement."""
 
-    __slots__ = ("rows",)
+    __slots__ = ("journal", "rows")
 
-    def __init__(self, rows: list[Row]) -> None:
+    def __init__(self, journal: Journal, rows: list[Row]) -> None:
+        self.journal = journal
         self.rows = rows
 
     def __call__(self, db: sqlite3.Connection) -> list[StoreError | None]:
-        return _insert_log(db, self.rows)
+        return self.journal.insert(db, self.rows)
 
 
 def _wake(results: list[Result]) -> None:

@@ -1,0 +1,266 @@
+"""The SQLite store's log: recent entries in arrival order, older ones in per-session chunks.
+
+A log entry is first a row of ``journal``, whose key is its arrival number: the rows of
+one commit, whatever their sessions, fill the journal's last page or two, so a commit of
+many sessions' answers writes a few pages to the write-ahead log, not one per session (a
+log clustered by session dirties a page per row). When a session's snapshot is stored, its
+rows up to the snapshot go, in the same transaction, into one row of ``chunks`` (keyed by
+the session's number and its last entry's index: a zlib-compressed JSON array of
+``[index, kind, data]``). Reading a session's log after an index reads its chunks after
+that index and its rows still in the journal (found through the journal's index in
+memory, below), never another session's rows; restoring after a snapshot reads only what
+came after it.
+
+Rows moved into chunks stay in the journal, dead, until the journal's oldest live row is
+past them: then they are deleted as one run from the journal's start (whole pages freed,
+not one page touched per row). A session that stays quiet while others play would keep
+its old rows alive and the journal long: once its oldest row is far behind (more than four
+times the live rows, plus ``SLACK``), its rows are moved into a chunk of their own.
+
+The journal has no index of its own (an index by session would be clustered by session,
+and dirty a page per row again): the store's thread keeps, in memory, each session's
+number, its last index, and the arrival numbers of its rows still in the journal (a few
+hundred bytes per playing session), read from the database when it opens, and again
+after anything is rolled back. Sessions are numbered (``numbers``), so that chunks are
+keyed by an integer, not by the 32-character id.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import zlib
+from collections.abc import Iterable
+from typing import Any
+
+from lore.server.store import LogEntry, StoreError
+
+Row = tuple[str, int, str, str]  # a log entry to append: session, index, kind, data (JSON)
+INSERT = "INSERT INTO journal (at, number, idx, kind, data) VALUES "
+# Rows inserted by one statement (one step of SQLite, where ``executemany`` takes one per
+# row, and each step costs the store's thread the GIL back: with the event loop busy, a
+# wait of up to the switch interval, 5 ms, a row).
+ROWS_AT_ONCE = 200
+SLACK = 4096  # journal rows a quiet session may keep behind beyond four times the live ones
+TIDY_AT = 1024  # dead rows at the journal's start worth deleting in one run
+CHUNK = 1000  # entries to a chunk at most, when an old log is moved into chunks
+
+TABLES = """
+CREATE TABLE IF NOT EXISTS numbers (
+    number INTEGER PRIMARY KEY,
+    session TEXT NOT NULL UNIQUE REFERENCES sessions(id)
+);
+CREATE TABLE IF NOT EXISTS journal (
+    at INTEGER PRIMARY KEY,
+    number INTEGER NOT NULL,
+    idx INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    data TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS chunks (
+    number INTEGER NOT NULL,
+    last INTEGER NOT NULL,
+    entries BLOB NOT NULL,
+    PRIMARY KEY (number, last)
+) WITHOUT ROWID;
+"""
+
+
+class Journal:
+    """The log's tables and the store thread's index of them (see the module's doc)."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.numbers: dict[str, int] = {}
+        self.last: dict[int, int] = {}  # a session's last index (0: none yet)
+        self.hot: dict[int, list[tuple[int, int]]] = {}  # (index, arrival) of live rows
+        self.next = 1  # the next arrival number
+        self.start = 1  # no journal row comes before
+        self.load(db)
+
+    def load(self, db: sqlite3.Connection) -> None:
+        """Read the index from the database (at opening, and after a rollback)."""
+        self.numbers = dict(db.execute("SELECT session, number FROM numbers"))
+        moved = {number: 0 for number in self.numbers.values()}
+        for number, last in db.execute(
+            "SELECT number, (SELECT max(last) FROM chunks WHERE chunks.number = numbers.number)"
+            " FROM numbers"
+        ):
+            moved[number] = last or 0
+        self.last = dict(moved)
+        self.hot = {}
+        start, end = db.execute("SELECT min(at), max(at) FROM journal").fetchone()
+        self.start = start or 1
+        self.next = (end or 0) + 1
+        for number, idx, at in db.execute("SELECT number, idx, at FROM journal ORDER BY at"):
+            if idx > moved.get(number, 0):  # (else it is in a chunk: dead)
+                self.hot.setdefault(number, []).append((idx, at))
+                self.last[number] = max(self.last.get(number, 0), idx)
+
+    def add(self, db: sqlite3.Connection, session: str) -> None:
+        """Number a new session (in the transaction that creates it)."""
+        cursor = db.execute("INSERT INTO numbers (session) VALUES (?)", (session,))
+        number = cursor.lastrowid
+        assert number is not None
+        self.numbers[session] = number
+        self.last[number] = 0
+
+    # ------------------------------------------------------------ appending
+
+    def insert(self, db: sqlite3.Connection, rows: list[Row]) -> list[StoreError | None]:
+        """Append log rows, many to a statement; each gets its outcome. A row for an
+        unknown session or an index already taken is refused; the rows of a statement
+        that fails are inserted one by one, each refused alone (a statement that fails
+        changes nothing)."""
+        outcomes: list[StoreError | None] = [None] * len(rows)
+        last = dict(self.last)
+        made: list[tuple[int, tuple[int, int, int, str, str]]] = []  # (position, row)
+        at = self.next
+        for position, (session, idx, kind, data) in enumerate(rows):
+            number = self.numbers.get(session)
+            if number is None:
+                outcomes[position] = StoreError(f"no session {session}")
+            elif idx <= last[number]:
+                outcomes[position] = StoreError(f"log entry {idx} of {session} exists")
+            else:
+                last[number] = idx
+                made.append((position, (at, number, idx, kind, data)))
+                at += 1
+        for start in range(0, len(made), ROWS_AT_ONCE):
+            chunk = made[start : start + ROWS_AT_ONCE]
+            try:
+                self._insert(db, [row for _, row in chunk])
+            except sqlite3.Error:
+                pass
+            else:
+                continue
+            for position, row in chunk:
+                try:
+                    self._insert(db, [row])
+                except sqlite3.Error as error:
+                    outcomes[position] = StoreError(f"the store refused it: {error}")
+        return outcomes
+
+    def _insert(self, db: sqlite3.Connection, rows: list[tuple[int, int, int, str, str]]) -> None:
+        """Insert journal rows with one statement; once it succeeded, index them."""
+        values = ", ".join(["(?, ?, ?, ?, ?)"] * len(rows))
+        db.execute(INSERT + values, [field for row in rows for field in row])
+        for at, number, idx, _, _ in rows:
+            self.hot.setdefault(number, []).append((idx, at))
+            self.last[number] = idx
+            self.next = max(self.next, at + 1)
+
+    # ------------------------------------------------------------ moving into chunks
+
+    def move(self, db: sqlite3.Connection, session: str, upto: int) -> None:
+        """Move a session's journal rows up to index ``upto`` into a chunk (when its
+        snapshot of that index is stored, in the same transaction), then tidy the
+        journal."""
+        number = self.numbers.get(session)
+        if number is None:
+            raise StoreError(f"no session {session}")
+        self._move(db, number, upto)
+        self.tidy(db)
+
+    def _move(self, db: sqlite3.Connection, number: int, upto: int) -> None:
+        hot = self.hot.get(number, [])
+        moving = [(idx, at) for idx, at in hot if idx <= upto]
+        if not moving:
+            return
+        found = db.execute(
+            "SELECT idx, kind, data FROM journal WHERE at IN (SELECT value FROM json_each(?))"
+            " ORDER BY idx",
+            (json.dumps([at for _, at in moving]),),
+        ).fetchall()
+        db.execute(
+            "INSERT INTO chunks (number, last, entries) VALUES (?, ?, ?)",
+            (number, found[-1][0], pack(found)),
+        )
+        kept = [(idx, at) for idx, at in hot if idx > upto]
+        if kept:
+            self.hot[number] = kept
+        else:
+            self.hot.pop(number, None)
+
+    def tidy(self, db: sqlite3.Connection) -> None:
+        """Delete the dead rows at the journal's start, once there are enough of them to
+        be worth a run; first move the rows of a session far behind into a chunk."""
+        live = sum(len(rows) for rows in self.hot.values())
+        behind = self.next - 4 * live - SLACK
+        for number in [n for n, rows in self.hot.items() if rows[0][1] < behind]:
+            self._move(db, number, self.last[number])
+        oldest = min((rows[0][1] for rows in self.hot.values()), default=self.next)
+        if oldest - self.start >= TIDY_AT:
+            db.execute("DELETE FROM journal WHERE at < ?", (oldest,))
+            self.start = oldest
+
+    # ------------------------------------------------------------ reading
+
+    def read(self, db: sqlite3.Connection, session: str, after: int) -> list[LogEntry]:
+        """A session's entries after index ``after``, in order: its chunks after it, then
+        its journal rows."""
+        number = self.numbers.get(session)
+        if number is None:
+            return []
+        found: list[LogEntry] = []
+        for (entries,) in db.execute(
+            "SELECT entries FROM chunks WHERE number = ? AND last > ? ORDER BY last",
+            (number, after),
+        ):
+            found += [LogEntry(i, k, d) for i, k, d in unpack(entries) if i > after]
+        hot = [at for idx, at in self.hot.get(number, []) if idx > after]
+        if hot:
+            rows = db.execute(
+                "SELECT idx, kind, data FROM journal"
+                " WHERE at IN (SELECT value FROM json_each(?)) ORDER BY idx",
+                (json.dumps(hot),),
+            )
+            found += [LogEntry(idx, kind, json.loads(data)) for idx, kind, data in rows]
+        return found
+
+
+def pack(rows: Iterable[tuple[int, str, str]]) -> bytes:
+    """A chunk: the entries (index, kind, data as JSON text) as one compressed JSON array."""
+    text = ",".join(f"[{idx},{json.dumps(kind)},{data}]" for idx, kind, data in rows)
+    return zlib.compress(f"[{text}]".encode(), 6)
+
+
+def unpack(entries: bytes) -> list[tuple[int, str, Any]]:
+    return [(idx, kind, data) for idx, kind, data in json.loads(zlib.decompress(entries))]
+
+
+def migrate(db: sqlite3.Connection, journal: Journal) -> None:
+    """Move a log of the earlier layout (table ``log``, clustered by the session's id) into
+    chunks, and drop it; number the sessions (in the caller's transaction)."""
+    db.execute(
+        "INSERT INTO numbers (session) SELECT id FROM sessions"
+        " WHERE id NOT IN (SELECT session FROM numbers) ORDER BY created, id"
+    )
+    journal.load(db)
+    if db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'log'").fetchone():
+        snapshots = dict(db.execute("SELECT session, idx FROM snapshots"))
+        for session, number in journal.numbers.items():
+            rows = db.execute(
+                "SELECT idx, kind, data FROM log WHERE session = ? ORDER BY idx", (session,)
+            )
+            for part in chunked(rows.fetchall(), snapshots.get(session, 0)):
+                db.execute(
+                    "INSERT INTO chunks (number, last, entries) VALUES (?, ?, ?)",
+                    (number, part[-1][0], pack(part)),
+                )
+        db.execute("DROP TABLE log")
+    journal.load(db)
+
+
+def chunked(
+    rows: list[tuple[int, str, str]], snapshot: int
+) -> Iterable[list[tuple[int, str, str]]]:
+    """Rows in chunks of at most ``CHUNK``, one ending at the snapshot's entry (so that a
+    restore reads no chunk of entries before it)."""
+    part: list[tuple[int, str, str]] = []
+    for row in rows:
+        part.append(row)
+        if len(part) == CHUNK or row[0] == snapshot:
+            yield part
+            part = []
+    if part:
+        yield part
