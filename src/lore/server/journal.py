@@ -45,6 +45,12 @@ SLACK = 4096  # journal rows a quiet session may keep behind beyond four times t
 TIDY_AT = 1024  # dead rows at the journal's start worth deleting in one run
 CHUNK = 1000  # entries to a chunk at most, when an old log is moved into chunks
 
+# A session's rows still in the journal, by their arrival numbers (a JSON array).
+HOT_ROWS = (
+    "SELECT idx, kind, data FROM journal WHERE at IN (SELECT value FROM json_each(?)) ORDER BY idx"
+)
+CHUNKS_AFTER = "SELECT entries FROM chunks WHERE number = ? AND last > ? ORDER BY last"
+
 TABLES = """
 CREATE TABLE IF NOT EXISTS numbers (
     number INTEGER PRIMARY KEY,
@@ -166,11 +172,7 @@ class Journal:
         moving = [(idx, at) for idx, at in hot if idx <= upto]
         if not moving:
             return
-        found = db.execute(
-            "SELECT idx, kind, data FROM journal WHERE at IN (SELECT value FROM json_each(?))"
-            " ORDER BY idx",
-            (json.dumps([at for _, at in moving]),),
-        ).fetchall()
+        found = db.execute(HOT_ROWS, (json.dumps([at for _, at in moving]),)).fetchall()
         db.execute(
             "INSERT INTO chunks (number, last, entries) VALUES (?, ?, ?)",
             (number, found[-1][0], pack(found)),
@@ -202,18 +204,11 @@ class Journal:
         if number is None:
             return []
         found: list[LogEntry] = []
-        for (entries,) in db.execute(
-            "SELECT entries FROM chunks WHERE number = ? AND last > ? ORDER BY last",
-            (number, after),
-        ):
+        for (entries,) in db.execute(CHUNKS_AFTER, (number, after)):
             found += [LogEntry(i, k, d) for i, k, d in unpack(entries) if i > after]
         hot = [at for idx, at in self.hot.get(number, []) if idx > after]
         if hot:
-            rows = db.execute(
-                "SELECT idx, kind, data FROM journal"
-                " WHERE at IN (SELECT value FROM json_each(?)) ORDER BY idx",
-                (json.dumps(hot),),
-            )
+            rows = db.execute(HOT_ROWS, (json.dumps(hot),))
             found += [LogEntry(idx, kind, json.loads(data)) for idx, kind, data in rows]
         return found
 

@@ -8,7 +8,10 @@ operation that fails is rolled back alone (each runs in a savepoint); the others
 batch are kept. The log entries appended in one turn of the event loop go to the store's
 thread as one operation (one insert of many rows), each still acknowledged only once its
 batch is committed; a batch of nothing but such inserts is one statement, which SQLite
-commits by itself (no begin and commit around it). The transcript records a snapshot
+commits by itself (no begin and commit around it). The log's layout (rows in arrival
+order, moved into a chunk per session when its snapshot is stored) is
+``lore.server.journal``'s; a database of the earlier layout (the log clustered by
+session, ``PRAGMA user_version`` 0) is migrated when opened. The transcript records a snapshot
 brings are one row, a JSON array (a row of one record, as earlier servers kept them, is
 read too). ``synchronous=FULL``: a commit has
 reached the disk when it returns, so a ``kill -9`` (or a power cut) loses nothing that was
@@ -305,6 +308,7 @@ class SQLiteStore:
         records = _json(snapshot.records) if snapshot.records else None
 
         def operation(db: sqlite3.Connection) -> None:
+            self.journal.move(db, session, snapshot.index)  # (undone if the rest fails)
             if records is not None:
                 db.execute(
                     "INSERT INTO transcript (session, idx, data) VALUES (?, ?, ?)",
@@ -315,7 +319,6 @@ class SQLiteStore:
                 " ON CONFLICT (session) DO UPDATE SET idx = excluded.idx, data = excluded.data",
                 (session, snapshot.index, snapshot.data),
             )
-            self.journal.move(db, session, snapshot.index)
 
         await self._run(operation)
 

@@ -81,7 +81,7 @@ class Store(Protocol):
 
     async def append(self, session: str, entry: LogEntry) -> None:
         """Add an entry to a session's log; durable when this returns. An index already
-        taken is a StoreError."""
+        taken (or before the session's last) is a StoreError."""
 
     async def put_seat(self, seat: SeatRecord) -> None:
         """Add a seat or change it (label, token)."""
