@@ -21,11 +21,12 @@ into plain append-only tables (rowid order, no other index) of another file, wit
 same pragmas (WAL, ``synchronous=FULL``) and one commit per batch: the least any layout
 can write.
 
-Figures per appended log row (R rows, default 20,000, after a warm-up of N x K rows, so
-that every session has stored a snapshot): microseconds of CPU time of the store's thread
-(the connection's, for the baseline) and of the whole process, and kilobytes written
-(``wchar``: the write-ahead log's frames and the checkpoints' copies); each beside the
-baseline's, with the ratio. It exits 0 (it is a report).
+Figures per appended log row (R rows, default N x K, so that each session stores one
+snapshot among them; after a warm-up of N x K rows, so that every session has stored
+one): microseconds of CPU time of the store's thread (the connection's, for the
+baseline) and of the whole process, and kilobytes written (``wchar``: the write-ahead
+log's frames and the checkpoints' copies); each beside the baseline's, with the ratio.
+It exits 0 (it is a report).
 """
 
 from __future__ import annotations
@@ -243,7 +244,7 @@ def report(figures: Figures) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sessions", default="200,500")
-    parser.add_argument("--rows", type=int, default=20_000)
+    parser.add_argument("--rows", type=int, default=0, help="default: sessions x K")
     parser.add_argument("--batch", type=int, default=35)
     parser.add_argument("--snapshot-every", type=int, default=100)
     parser.add_argument("--json", action="store_true")
@@ -251,7 +252,8 @@ def main(argv: list[str] | None = None) -> int:
     load = round_table_workload(args.snapshot_every)
     found = []
     for sessions in (int(n) for n in args.sessions.split(",")):
-        figures = measure(load, sessions, args.rows, args.batch, args.snapshot_every)
+        rows = args.rows or sessions * args.snapshot_every
+        figures = measure(load, sessions, rows, args.batch, args.snapshot_every)
         found.append(figures)
         if not args.json:
             print(report(figures), flush=True)

@@ -33,6 +33,8 @@ import zlib
 from collections.abc import Iterable
 from typing import Any
 
+import msgspec
+
 from lore.server.store import LogEntry, StoreError
 
 Row = tuple[str, int, str, str]  # a log entry to append: session, index, kind, data (JSON)
@@ -44,11 +46,13 @@ ROWS_AT_ONCE = 200
 SLACK = 4096  # journal rows a quiet session may keep behind beyond four times the live ones
 TIDY_AT = 1024  # dead rows at the journal's start worth deleting in one run
 CHUNK = 1000  # entries to a chunk at most, when an old log is moved into chunks
+LEVEL = 3  # of zlib, for chunks, snapshots and transcript records (a tenth of their size)
 
 # A session's rows still in the journal, by their arrival numbers (a JSON array).
 HOT_ROWS = (
     "SELECT idx, kind, data FROM journal WHERE at IN (SELECT value FROM json_each(?)) ORDER BY idx"
 )
+MOVING_ROWS = HOT_ROWS.replace("data FROM", "CAST(data AS BLOB) FROM")  # (bytes, for Raw)
 CHUNKS_AFTER = "SELECT entries FROM chunks WHERE number = ? AND last > ? ORDER BY last"
 
 TABLES = """
@@ -81,6 +85,7 @@ class Journal:
         self.hot: dict[int, list[tuple[int, int]]] = {}  # (index, arrival) of live rows
         self.next = 1  # the next arrival number
         self.start = 1  # no journal row comes before
+        self.tidied = 0  # the arrival number when the journal was last tidied
         self.load(db)
 
     def load(self, db: sqlite3.Connection) -> None:
@@ -118,17 +123,18 @@ class Journal:
         that fails are inserted one by one, each refused alone (a statement that fails
         changes nothing)."""
         outcomes: list[StoreError | None] = [None] * len(rows)
-        last = dict(self.last)
+        numbers, last = self.numbers, self.last
+        taking: dict[int, int] = {}  # the last index of a session among these rows
         made: list[tuple[int, tuple[int, int, int, str, str]]] = []  # (position, row)
         at = self.next
         for position, (session, idx, kind, data) in enumerate(rows):
-            number = self.numbers.get(session)
+            number = numbers.get(session)
             if number is None:
                 outcomes[position] = StoreError(f"no session {session}")
-            elif idx <= last[number]:
+            elif idx <= taking.get(number, last[number]):
                 outcomes[position] = StoreError(f"log entry {idx} of {session} exists")
             else:
-                last[number] = idx
+                taking[number] = idx
                 made.append((position, (at, number, idx, kind, data)))
                 at += 1
         for start in range(0, len(made), ROWS_AT_ONCE):
@@ -150,10 +156,11 @@ class Journal:
         """Insert journal rows with one statement; once it succeeded, index them."""
         values = ", ".join(["(?, ?, ?, ?, ?)"] * len(rows))
         db.execute(INSERT + values, [field for row in rows for field in row])
+        hot, last = self.hot, self.last
         for at, number, idx, _, _ in rows:
-            self.hot.setdefault(number, []).append((idx, at))
-            self.last[number] = idx
-            self.next = max(self.next, at + 1)
+            hot.setdefault(number, []).append((idx, at))
+            last[number] = idx
+        self.next = rows[-1][0] + 1  # (the rows' arrival numbers are ascending)
 
     # ------------------------------------------------------------ moving into chunks
 
@@ -172,7 +179,7 @@ class Journal:
         moving = [(idx, at) for idx, at in hot if idx <= upto]
         if not moving:
             return
-        found = db.execute(HOT_ROWS, (json.dumps([at for _, at in moving]),)).fetchall()
+        found = db.execute(MOVING_ROWS, (json.dumps([at for _, at in moving]),)).fetchall()
         db.execute(
             "INSERT INTO chunks (number, last, entries) VALUES (?, ?, ?)",
             (number, found[-1][0], pack(found)),
@@ -185,7 +192,11 @@ class Journal:
 
     def tidy(self, db: sqlite3.Connection) -> None:
         """Delete the dead rows at the journal's start, once there are enough of them to
-        be worth a run; first move the rows of a session far behind into a chunk."""
+        be worth a run; first move the rows of a session far behind into a chunk. (It
+        looks at every session's rows: once per ``TIDY_AT`` rows appended at most.)"""
+        if self.next - self.tidied < TIDY_AT:
+            return
+        self.tidied = self.next
         live = sum(len(rows) for rows in self.hot.values())
         behind = self.next - 4 * live - SLACK
         for number in [n for n, rows in self.hot.items() if rows[0][1] < behind]:
@@ -209,23 +220,31 @@ class Journal:
         hot = [at for idx, at in self.hot.get(number, []) if idx > after]
         if hot:
             rows = db.execute(HOT_ROWS, (json.dumps(hot),))
-            found += [LogEntry(idx, kind, json.loads(data)) for idx, kind, data in rows]
+            found += [LogEntry(idx, kind, _decode(data)) for idx, kind, data in rows]
         return found
 
 
-def pack(rows: Iterable[tuple[int, str, str]]) -> bytes:
+def pack(rows: Iterable[tuple[int, str, str | bytes]]) -> bytes:
     """A chunk: the entries (index, kind, data as JSON text) as one compressed JSON array."""
-    text = ",".join(f"[{idx},{json.dumps(kind)},{data}]" for idx, kind, data in rows)
-    return zlib.compress(f"[{text}]".encode(), 6)
+    text = _encode([(idx, kind, msgspec.Raw(data)) for idx, kind, data in rows])
+    return zlib.compress(text, LEVEL)
 
 
 def unpack(entries: bytes) -> list[tuple[int, str, Any]]:
-    return [(idx, kind, data) for idx, kind, data in json.loads(zlib.decompress(entries))]
+    return [(idx, kind, data) for idx, kind, data in _decode(zlib.decompress(entries))]
+
+
+_encode = msgspec.json.Encoder().encode
+_decode = msgspec.json.Decoder().decode
 
 
 def migrate(db: sqlite3.Connection, journal: Journal) -> None:
     """Move a log of the earlier layout (table ``log``, clustered by the session's id) into
-    chunks, and drop it; number the sessions (in the caller's transaction)."""
+    chunks, and drop it; number the sessions; mark the snapshots kept uncompressed (in the
+    caller's transaction)."""
+    columns = [row[1] for row in db.execute("PRAGMA table_info(snapshots)")]
+    if "packed" not in columns:  # (0: kept as they are; 1: compressed with zlib)
+        db.execute("ALTER TABLE snapshots ADD COLUMN packed INTEGER NOT NULL DEFAULT 0")
     db.execute(
         "INSERT INTO numbers (session) SELECT id FROM sessions"
         " WHERE id NOT IN (SELECT session FROM numbers) ORDER BY created, id"
