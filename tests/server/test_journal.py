@@ -296,3 +296,29 @@ def test_the_sqlite_store_keeps_the_logs_the_memory_store_keeps(ops: list[tuple[
 
     with tempfile.TemporaryDirectory() as folder:
         asyncio.run(run(Path(folder)))
+
+
+def test_a_fault_in_an_operation_fails_it_alone_and_the_store_goes_on(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+
+    async def scenario(store: SQLiteStore) -> None:
+        await store.create(record("a"), FILES, [SeatRecord("a", "GM", "GM", "a")])
+        await play(store, "a", 1, 3)
+        await store.put_snapshot("a", Snapshot(3, b"three"))
+
+        def fault(_: sqlite3.Connection) -> None:
+            raise ZeroDivisionError("a fault")
+
+        outcomes = await asyncio.gather(
+            store._run(fault), store.append("a", entry(4)), return_exceptions=True
+        )
+        assert isinstance(outcomes[0], StoreError) and outcomes[1] is None
+        assert indices(await store.log("a")) == [1, 2, 3, 4]
+
+    with_store(db, scenario)
+    connection = sqlite3.connect(db)
+    connection.execute("UPDATE snapshots SET data = x'c1'")  # not zlib's: damaged
+    connection.commit()
+    connection.close()
+    # Read as it is (the engine refuses it, and the session is replayed from its log).
+    assert with_store(db, lambda store: store.snapshot("a")) == Snapshot(3, b"\xc1")

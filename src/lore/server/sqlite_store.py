@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import queue
 import sqlite3
 import threading
@@ -45,6 +46,7 @@ from lore.server.store import (
 )
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 Operation = Callable[[sqlite3.Connection], Any]
 Item = tuple[Operation, "asyncio.Future[Any]"]
 Result = tuple["asyncio.Future[Any]", Any, BaseException | None]
@@ -172,7 +174,16 @@ class SQLiteStore:
                     self.queue.put(None)
                     break
                 batch.append(more)
-            self._commit(connection, batch)
+            try:
+                self._commit(connection, batch)
+            except Exception as error:  # (a fault of the store's own: its thread goes on)
+                log.exception("the store failed a batch of %d operations", len(batch))
+                with contextlib.suppress(sqlite3.Error):
+                    if connection.in_transaction:
+                        connection.execute("ROLLBACK")
+                    self.journal.load(connection)
+                failed = StoreError(f"the store failed: {type(error).__name__}: {error}")
+                _wake([(future, None, failed) for _, future in batch])
         connection.close()
 
     def _commit(self, connection: sqlite3.Connection, batch: list[Item]) -> None:
@@ -192,7 +203,7 @@ class SQLiteStore:
                     connection.execute("SAVEPOINT op")
                 try:
                     value = operation(connection)
-                except (sqlite3.Error, StoreError, ValueError) as error:
+                except Exception as error:  # (the operation's own fault: it alone fails)
                     connection.execute("ROLLBACK" if alone else "ROLLBACK TO op")
                     self.journal.load(connection)  # (what it had changed is undone)
                     results.append((future, None, _store_error(error)))
@@ -367,7 +378,13 @@ class SQLiteStore:
             ).fetchone()
             if row is None:
                 return None
-            return Snapshot(row[0], zlib.decompress(row[1]) if row[2] else bytes(row[1]))
+            data = bytes(row[1])
+            if row[2]:
+                try:
+                    data = zlib.decompress(data)
+                except zlib.error as error:  # (as stored: the engine refuses it, and the
+                    log.warning("snapshot of %s: %s", session, error)  # log is replayed)
+            return Snapshot(row[0], data)
 
         return await self._run(operation)
 
@@ -422,7 +439,7 @@ def _wake(results: list[Result]) -> None:
 
 def _settle(results: list[Result]) -> None:
     for future, value, problem in results:
-        if future.cancelled():
+        if future.done():  # (cancelled, or failed already by a fault of the store's)
             continue
         if problem is not None:
             future.set_exception(problem)
