@@ -11,11 +11,11 @@ batch is committed; a batch of nothing but such inserts is one statement, which 
 commits by itself (no begin and commit around it). The log's layout (rows in arrival
 order, moved into a chunk per session when its snapshot is stored) is
 ``lore.server.journal``'s; a database of the earlier layout (the log clustered by
-session, ``PRAGMA user_version`` 0) is migrated when opened. The transcript records a snapshot
-brings are one row, a JSON array (a row of one record, as earlier servers kept them, is
-read too). ``synchronous=FULL``: a commit has
-reached the disk when it returns, so a ``kill -9`` (or a power cut) loses nothing that was
-acknowledged.
+session, ``PRAGMA user_version`` 0) is migrated when opened. The transcript records a
+snapshot brings are one row, a JSON array, compressed like the snapshot (a row of one
+record, as earlier servers kept them, is read too). ``synchronous=FULL``: a commit has
+reached the disk when it returns, so a ``kill -9`` (or a power cut) loses nothing that
+was acknowledged.
 """
 
 from __future__ import annotations
