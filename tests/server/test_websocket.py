@@ -71,13 +71,19 @@ class Peer:
         return b"".join(self.protocol.data_to_send())
 
 
-def opened(tmp_path: Path, path: str = "/ws") -> tuple[Socket, Transport, Peer]:
-    """A socket past its handshake (in a running loop)."""
+def connected(tmp_path: Path) -> tuple[Socket, Transport]:
+    """A socket before its handshake (in a running loop)."""
     server = Server(Rooms(MemoryStore(), tmp_path))
     state = SimpleNamespace(connections=set(), tasks=set())
     socket = socket_protocol(server)(config=None, server_state=state, app_state={})
     transport = Transport()
     socket.connection_made(transport)  # type: ignore[arg-type]
+    return socket, transport
+
+
+def opened(tmp_path: Path, path: str = "/ws") -> tuple[Socket, Transport, Peer]:
+    """A socket past its handshake (in a running loop)."""
+    socket, transport = connected(tmp_path)
     peer = Peer(path)
     socket.data_received(peer.request())
     peer.frames(transport)  # the handshake's response
@@ -260,11 +266,7 @@ def test_a_client_that_sends_before_the_handshake_is_over_is_read_by_the_parser(
     tmp_path: Path,
 ) -> None:
     async def scenario() -> None:
-        server = Server(Rooms(MemoryStore(), tmp_path))
-        state = SimpleNamespace(connections=set(), tasks=set())
-        socket = socket_protocol(server)(config=None, server_state=state, app_state={})
-        transport = Transport()
-        socket.connection_made(transport)  # type: ignore[arg-type]
+        socket, _ = connected(tmp_path)
         peer = Peer()
         request = peer.request()
         peer.protocol.state = State.OPEN  # (it sends at once, without the response)
