@@ -2,7 +2,8 @@
 
 uvicorn hands a connection that asks to be upgraded to a WebSocket to the protocol class
 it is configured with (``ws=``); this one is Lore's. The ``websockets`` library's sans-I/O
-protocol does the handshake, reads the frames and answers pings and closes; what a client
+protocol does the handshake, reads control frames and fragments and answers pings and
+closes; a whole text or binary frame is read here (``read_frames``). What a client
 sends goes to the hub from a task of the connection's own, one message after another, and
 what the server sends is written to the socket as it is made: one ``write`` of the
 frame's few header bytes and the frame, without a coroutine, a queue or an ASGI message
