@@ -115,15 +115,15 @@ class Table:
         changed). Entries are numbered: the next must be ``applied + 1``. An answer's
         entry gets the participant asked and the question's title (``to``, ``title``),
         which a save needs, when it lacks them (``lore.server.saving``)."""
-        refusal = self.refusal(entry)
-        if refusal is not None:
-            return refusal
         data = entry.data
         kind = entry.kind
+        query = self.master.question(data["id"]) if kind == "answer" else None
+        refusal = self.refusal(entry, query)
+        if refusal is not None:
+            return refusal
         items: list[tuple[Audience, dict[str, Any]]] = []
         engine = False
         if kind == "answer":
-            query = self.master.question(data["id"])
             problem = self.master.answer(data["id"], data["values"])
             if problem is not None:
                 return Refusal(Code.BAD_ANSWER, problem)
@@ -150,13 +150,14 @@ class Table:
         self.applied = entry.index
         return self.publish(items, engine)
 
-    def refusal(self, entry: LogEntry) -> Refusal | None:
+    def refusal(self, entry: LogEntry, question: Query | None) -> Refusal | None:
+        """Why the entry is refused, or None (``question``: the open question an answer
+        answers, if there is one)."""
         data, kind = entry.data, entry.kind
         seat = data.get("seat") if kind == "answer" else data.get("from")
         if self.closed:
             return Refusal(Code.ENDED, "the session is over")
         if kind == "answer":
-            question = self.master.question(data["id"])
             if question is None or (seat != GM and question.to != seat):
                 return Refusal(
                     Code.UNKNOWN_QUESTION, f"no open question of yours is '{data['id']}'"
