@@ -4,6 +4,7 @@ restored session's clients go on), and catching up falls back to a snapshot."""
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import pytest
@@ -159,3 +160,63 @@ def test_a_resumable_session_gives_the_streams_of_one_that_runs_steps_again() ->
         streams.append(frames)
     resumed, again = streams
     assert resumed == again
+
+
+@pytest.mark.parametrize("resumable", [True, False])
+def test_every_seat_is_sent_exactly_its_open_questions_and_the_others_nothing(
+    resumable: bool,
+) -> None:
+    """Only the seats something happened to get an update; what each seat was sent adds
+    up to its open questions (all of them for the GM), through answers, actors handed to
+    other seats (an added one too: a question keeps its id when its step is not kept
+    waiting), chat and restores."""
+    program = compile_program(checked(EXAMPLES / "round", "scenario.lore"))
+    table = Table(Master(program, 3, resumable=resumable), SEATS, "digest")
+    sent: dict[str, set[str]] = {}
+
+    def take(frames: dict[str, bytes]) -> None:
+        for seat, frame in frames.items():
+            update = json.loads(frame)
+            shown = sent.setdefault(seat, set())
+            shown.difference_update(update.get("closed", ()))
+            shown.update(spec["id"] for spec in update.get("opened", ()))
+
+    def check() -> None:
+        questions = table.master.open_questions()
+        for seat in table.streams:
+            mine = {q.id for q in questions if seat == "GM" or q.to == seat}
+            assert sent.get(seat, set()) == mine, seat
+
+    take(table.start())
+    check()
+    rng = random.Random(11)
+    labels = [actor.label for actor in table.master.actors()]
+    for turn in range(60):
+        kind = rng.choice(["answer"] * 4 + ["assign", "chat", "seat", "restore"])
+        data: dict[str, Any]
+        if kind == "restore":
+            program_state = table.snapshot_state()
+            table.master.session.settle()
+            table = Table.restore(program_state, program, "digest")
+            continue
+        if kind == "answer":
+            question = rng.choice(table.master.open_questions())
+            data = {"seat": question.to, "id": question.id, "values": {"move": "roll"}}
+        elif kind == "assign":
+            asked = table.master.open_questions()[0].actor  # (its question moves)
+            data = {"from": "GM", "actor": rng.choice([*labels, asked, asked])}
+            data["seat"] = rng.choice(list(table.streams))
+        elif kind == "seat":
+            data = {"from": "GM", "seat": f"seat-{turn}", "label": "Guest"}
+        else:
+            data = {"from": "GM", "to": rng.choice(list(table.streams)), "text": "hello"}
+        before = {seat: stream.seq for seat, stream in table.streams.items()}
+        outcome = table.apply(LogEntry(table.applied + 1, kind, data))
+        assert not isinstance(outcome, Refusal), outcome
+        take(outcome)
+        check()
+        if kind == "chat":  # the sender, the seat it is for and the GM; nobody else
+            told = {"GM", data["to"]}
+            assert set(outcome) == told
+            assert all(table.streams[s].seq == before[s] for s in before if s not in told)
+    table.master.session.settle()

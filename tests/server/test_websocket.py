@@ -9,8 +9,10 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+import pytest
 from websockets.client import ClientProtocol
 from websockets.frames import Frame, Opcode
+from websockets.protocol import State
 from websockets.uri import parse_uri
 
 from lore.engine.views import GM
@@ -69,13 +71,19 @@ class Peer:
         return b"".join(self.protocol.data_to_send())
 
 
-def opened(tmp_path: Path, path: str = "/ws") -> tuple[Socket, Transport, Peer]:
-    """A socket past its handshake (in a running loop)."""
+def connected(tmp_path: Path) -> tuple[Socket, Transport]:
+    """A socket before its handshake (in a running loop)."""
     server = Server(Rooms(MemoryStore(), tmp_path))
     state = SimpleNamespace(connections=set(), tasks=set())
     socket = socket_protocol(server)(config=None, server_state=state, app_state={})
     transport = Transport()
     socket.connection_made(transport)  # type: ignore[arg-type]
+    return socket, transport
+
+
+def opened(tmp_path: Path, path: str = "/ws") -> tuple[Socket, Transport, Peer]:
+    """A socket past its handshake (in a running loop)."""
+    socket, transport = connected(tmp_path)
     peer = Peer(path)
     socket.data_received(peer.request())
     peer.frames(transport)  # the handshake's response
@@ -180,3 +188,92 @@ def test_messages_wait_for_the_hub_and_reading_stops_while_many_wait(tmp_path: P
         return [f["type"] for f in frames if f["type"] != "pong"]
 
     assert asyncio.run(scenario())[:2] == ["welcome", "snapshot"]
+
+
+def client_bytes(peer: Peer, sizes: list[int]) -> tuple[bytes, list[bytes]]:
+    """Text and binary messages of ``sizes`` (one sent in fragments), with a ping and a
+    pong between them, as a client sends them; and the messages the server must read."""
+    protocol = peer.protocol
+    expected = []
+    for number, size in enumerate(sizes):
+        data = bytes([65 + number % 26]) * size
+        if number % 3 == 1:
+            protocol.send_binary(data)
+        else:
+            protocol.send_text(data)
+        expected.append(data)
+        if number == 2:
+            protocol.send_ping(b"are you there")
+            protocol.send_pong(b"unasked")
+    protocol.send_text(b"frag", fin=False)
+    protocol.send_continuation(b"men", fin=False)
+    protocol.send_continuation(b"ted", fin=True)
+    expected.append(b"fragmented")
+    protocol.send_text(b"after")
+    expected.append(b"after")
+    return b"".join(protocol.data_to_send()), expected
+
+
+@pytest.mark.parametrize("chunk", [1, 2, 3, 7, 64, 4096, 1 << 20])
+def test_messages_are_read_whole_however_their_bytes_come(tmp_path: Path, chunk: int) -> None:
+    """Frames read by the socket itself and by the ``websockets`` parser alike: split
+    anywhere, many in one read, control frames and fragments between them."""
+
+    async def scenario(fast: bool) -> tuple[list[bytes], list[Frame]]:
+        socket, transport, peer = opened(tmp_path)
+        assert socket.fast  # (nothing came after the handshake's request)
+        socket.fast = fast
+        sizes = [0, 1, 125, 126, 1000, 65535, 65536, 70000]
+        data, expected = client_bytes(peer, sizes)
+        for start in range(0, len(data), chunk):
+            socket.data_received(data[start : start + chunk])
+        read = list(socket.inbox)
+        assert read == expected
+        replies = peer.frames(transport)
+        socket.connection_lost(None)
+        return read, replies
+
+    fast, parsed = asyncio.run(scenario(True)), asyncio.run(scenario(False))
+    assert fast == parsed
+    assert [(f.opcode, f.data) for f in fast[1]] == [(Opcode.PONG, b"are you there")]
+
+
+@pytest.mark.parametrize(
+    ("frame", "code"),
+    [
+        (b"\x81\x02hi", 1002),  # not masked
+        (b"\xc1\x82abcd\x00\x00", 1002),  # a reserved bit
+        (b"\x81\xff" + (2**21).to_bytes(8) + b"abcd", 1009),  # larger than MAX_FRAME
+        (b"\x80\x82abcd\x00\x00", 1002),  # a continuation of nothing
+    ],
+)
+def test_a_frame_the_parser_refuses_closes_the_connection(
+    tmp_path: Path, frame: bytes, code: int
+) -> None:
+    async def scenario() -> None:
+        socket, transport, peer = opened(tmp_path)
+        socket.data_received(peer.message("before") + frame + peer.message("after"))
+        assert list(socket.inbox) == [b"before"]
+        (close,) = peer.frames(transport)
+        assert close.opcode is Opcode.CLOSE and close.data[:2] == code.to_bytes(2)
+        assert not socket.fast
+        socket.connection_lost(None)
+
+    asyncio.run(scenario())
+
+
+def test_a_client_that_sends_before_the_handshake_is_over_is_read_by_the_parser(
+    tmp_path: Path,
+) -> None:
+    async def scenario() -> None:
+        socket, _ = connected(tmp_path)
+        peer = Peer()
+        request = peer.request()
+        peer.protocol.state = State.OPEN  # (it sends at once, without the response)
+        first = peer.message("too soon")
+        socket.data_received(request + first[:3])
+        socket.data_received(first[3:] + peer.message("then"))
+        assert not socket.fast and list(socket.inbox) == [b"too soon", b"then"]
+        socket.connection_lost(None)
+
+    asyncio.run(scenario())

@@ -132,7 +132,10 @@ class Hub:
             connection.close(4001)
             return
         try:
-            await self.dispatch(room, connection, message)
+            if type(message) is protocol.Answer:  # (the most of them)
+                await self.answer(room, connection, message)
+            else:
+                await self.dispatch(room, connection, message)
         except Refused as refused:
             connection.send(error_frame(refused.code, refused.message, message.ref))
 
@@ -254,7 +257,10 @@ class Hub:
             table = room.table
             entry = LogEntry(table.applied + 1, kind, data)
             try:
-                outcome = await self.rooms.step(room, lambda: table.apply(entry))
+                if room.slow:
+                    outcome = await self.rooms.in_engine(lambda: table.apply(entry))
+                else:  # (without a coroutine more: most entries)
+                    outcome = self.rooms.quick(room, lambda: table.apply(entry))
             except Exception:
                 log.exception("session %s: entry %s failed; reloading it", room.id, entry.index)
                 await self.reload(room)
@@ -268,8 +274,10 @@ class Hub:
                 await self.reload(room)
                 raise Refused(Code.INTERNAL, "the answer could not be stored: try again") from None
             room.deliver(outcome, connection, acknowledgement(entry.index, ref))
-            room.tell_time(room.table.take_clock())
-            await self.rooms.snapshot_due(room)
+            if table.clock:
+                room.tell_time(table.take_clock())
+            if room.storing is not None or self.rooms.due(room):
+                await self.rooms.snapshot_due(room)
             return entry.index
 
     async def reload(self, room: Room) -> None:

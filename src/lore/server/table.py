@@ -94,6 +94,10 @@ class Table:
         self.seat_lists: tuple[list[dict[str, Any]], list[dict[str, Any]]] | None = None
         self.view_key: tuple[Any, ...] | None = None  # what the views were made of
         self.status_sent: dict[str, dict[str, Any]] = {}
+        # The status as of the last update, and what it was made of (paused, closed, ended).
+        self.status_now: dict[str, Any] = {}
+        self.status_state: tuple[bool, bool, str | None] | None = None
+        self.recheck = True  # every seat's questions are looked at in the next update
         self.clock: set[str] = set()  # seats whose time moved with no update to carry it
         # The seats whose updates are made (None: every seat's). A seat nobody listened to
         # yet has its state and numbers kept as the others, but no update made for it: a
@@ -111,15 +115,15 @@ class Table:
         changed). Entries are numbered: the next must be ``applied + 1``. An answer's
         entry gets the participant asked and the question's title (``to``, ``title``),
         which a save needs, when it lacks them (``lore.server.saving``)."""
-        refusal = self.refusal(entry)
-        if refusal is not None:
-            return refusal
         data = entry.data
         kind = entry.kind
+        query = self.master.question(data["id"]) if kind == "answer" else None
+        refusal = self.refusal(entry, query)
+        if refusal is not None:
+            return refusal
         items: list[tuple[Audience, dict[str, Any]]] = []
         engine = False
         if kind == "answer":
-            query = self.master.question(data["id"])
             problem = self.master.answer(data["id"], data["values"])
             if problem is not None:
                 return Refusal(Code.BAD_ANSWER, problem)
@@ -136,6 +140,7 @@ class Table:
         elif kind == "seat":
             self.streams[data["seat"]] = Stream(data["seat"], data["label"])
             self.seat_lists = None
+            self.recheck = True  # (questions may be waiting for a seat of that name)
         elif kind in ("chat", "roll"):
             items.extend(self.chat_items(entry))
         elif kind in ("pause", "resume"):
@@ -145,13 +150,14 @@ class Table:
         self.applied = entry.index
         return self.publish(items, engine)
 
-    def refusal(self, entry: LogEntry) -> Refusal | None:
+    def refusal(self, entry: LogEntry, question: Query | None) -> Refusal | None:
+        """Why the entry is refused, or None (``question``: the open question an answer
+        answers, if there is one)."""
         data, kind = entry.data, entry.kind
         seat = data.get("seat") if kind == "answer" else data.get("from")
         if self.closed:
             return Refusal(Code.ENDED, "the session is over")
         if kind == "answer":
-            question = self.master.question(data["id"])
             if question is None or (seat != GM and question.to != seat):
                 return Refusal(
                     Code.UNKNOWN_QUESTION, f"no open question of yours is '{data['id']}'"
@@ -188,55 +194,77 @@ class Table:
     # ------------------------------------------------------------ what each seat is sent
 
     def publish(self, items: list[tuple[Audience, dict[str, Any]]], engine: bool) -> Frames:
+        """Each seat's update after an entry (``engine``: the engine ran). Only the seats
+        something happened to are looked at (messages told, questions opened or closed);
+        every seat when the views, the seats or the status changed. The others at most
+        get their time in a clock frame (``take_clock``)."""
         streams = self.streams
-        told = self.tell(self.route_records(), items)
+        told = self.told(items)
         frames: Frames = {}
-        views = engine
+        views = False
         mine: dict[str, dict[str, Query]] = {}
         everything: dict[str, Query] = {}
+        asked: set[str] | frozenset[str] = frozenset()  # seats whose questions changed
         if engine:
             key = self.master.view_key()
             views = key != self.view_key
             if views:
                 self.seat_lists = None  # rules may have handed actors to other seats
             self.view_key = key
-            for question in self.master.open_questions():
-                everything[question.id] = question
-                mine.setdefault(question.to, {})[question.id] = question
+            asked = self.questions(everything, mine)
+        seats_changed = self.seat_lists is None
         if self.seat_lists is None:  # made again when seats or actors' players change
             self.seat_lists = (self.seat_list(False), self.seat_list(True))
+        seat_lists = self.seat_lists
+        state = (self.paused, self.closed, self.master.ended)
+        status_changed = state != self.status_state
+        if status_changed:
+            self.status_state = state
+            self.status_now = self.status()
+        status = self.status_now
+        every = views or seats_changed or status_changed
         specs: dict[tuple[str, str], dict[str, Any]] = {}  # made once, for every seat
         tick = self.master.tick
-        status = self.status()
+        shown = tick // SHOWN_TICKS
         no_questions: dict[str, Query] = {}
         listening = self.listening
         for seat, stream in streams.items():
+            messages = told.get(seat)
+            view = stream.view
+            if not (every or messages or seat in asked or view is None):
+                if view is not None and view["tick"] // SHOWN_TICKS != shown:
+                    self.clock.add(seat)  # only the time shown moved: a clock frame
+                continue
             update: dict[str, Any] = {}
             changed_view = False
-            if views or stream.view is None:
+            new_seat = view is None  # (a seat added: nothing sent yet)
+            if views or new_seat:
                 changed_view = self.update_view(stream, update)
-            if engine:
+            if seat in asked:
                 questions = everything if seat == GM else mine.get(seat, no_questions)
                 if questions or stream.open:
                     self.update_questions(stream, update, questions, specs)
-            seats = self.seat_lists[seat == GM]
-            if self.seats_sent.get(seat) is not seats and self.seats_sent.get(seat) != seats:
-                self.seats_sent[seat] = seats
-                update["seats"] = seats
-            messages = told.get(seat)
+            if seats_changed:
+                seats = seat_lists[seat == GM]
+                sent_seats = self.seats_sent.get(seat)
+                if sent_seats is not seats:
+                    self.seats_sent[seat] = seats
+                    if sent_seats != seats:
+                        update["seats"] = seats
             if messages:
                 update["messages"] = messages
                 stream.messages.extend(messages)
-            sent = self.status_sent.get(seat)
+            sent = self.status_sent.get(seat) if status_changed or new_seat else status
             if not update and sent == status:
                 view = stream.view
-                if view is not None and view["tick"] // SHOWN_TICKS != tick // SHOWN_TICKS:
+                if view is not None and view["tick"] // SHOWN_TICKS != shown:
                     self.clock.add(seat)  # only the time shown moved: a clock frame
                 continue
             # The time goes with every update (and only with one).
-            assert stream.view is not None
-            if stream.view["tick"] != tick:
-                stream.view = {**stream.view, "tick": tick}
+            view = stream.view
+            assert view is not None
+            if view["tick"] != tick:
+                stream.view = {**view, "tick": tick}
                 update.setdefault("view", {})["tick"] = tick
             if sent != status:
                 self.status_sent[seat] = status
@@ -255,14 +283,49 @@ class Table:
             frames[seat] = frame
         return frames
 
-    def tell(
-        self,
-        routed: list[tuple[Audience, dict[str, Any]]],
-        items: list[tuple[Audience, dict[str, Any]]],
-    ) -> dict[str, list[dict[str, Any]]]:
-        """The messages each seat is told, in order (the transcript's, then ``items``)."""
+    def questions(
+        self, everything: dict[str, Query], mine: dict[str, dict[str, Query]]
+    ) -> set[str]:
+        """Fill ``everything`` (the open questions by id) and ``mine`` (by seat, then
+        id); the seats whose questions opened, closed or moved since the last update
+        (the GM's stream has them all, each with whom it asks). Every seat when a seat
+        was added, or the table restored."""
+        known = self.streams[GM].open
+        asked: set[str] = set()
+        kept = 0
+        for question in self.master.open_questions():
+            qid, to = question.id, question.to
+            everything[qid] = question
+            found = mine.get(to)
+            if found is None:
+                mine[to] = {qid: question}
+            else:
+                found[qid] = question
+            spec = known.get(qid)
+            if spec is None:
+                asked.add(to)
+            else:
+                kept += 1
+                if spec["to"] != to:
+                    asked.add(to)
+                    asked.add(spec["to"])
+        if kept < len(known):
+            asked.update(spec["to"] for qid, spec in known.items() if qid not in everything)
+        if self.recheck:
+            self.recheck = False
+            return set(self.streams)
+        if asked:
+            asked.add(GM)
+        return asked
+
+    def told(self, items: list[tuple[Audience, dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
+        """The messages each seat is told, in order: the transcript's records made since
+        the last update (each routed to whom it is for: ``route``), then ``items``."""
         told: dict[str, list[dict[str, Any]]] = {}
         streams = self.streams
+        records = self.master.records(self.shown)
+        self.shown += len(records)
+        routed = [found for found in map(self.route, records) if found is not None]
         for audience, message in (*routed, *items) if items else routed:
             for seat in streams if audience is None else audience:
                 if seat in streams:
@@ -300,32 +363,28 @@ class Table:
             return seen // SHOWN_TICKS != self.master.tick // SHOWN_TICKS
         return seen != self.master.tick
 
-    def route_records(self) -> list[tuple[Audience, dict[str, Any]]]:
-        records = self.master.records(self.shown)
-        self.shown += len(records)
-        routed: list[tuple[Audience, dict[str, Any]]] = []
-        for record in records:
-            found = self.route(record)
-            if found is not None:
-                routed.append(found)
-        return routed
-
     def route(self, record: Record) -> tuple[Audience, dict[str, Any]] | None:
-        kind, tick = record["kind"], record["tick"]
+        """A transcript record as a message, and whom it is for (None: it is not one)."""
+        kind = record["kind"]
         if kind == "message":
-            text = record["text"]
-            if record.get("format") == "html":
+            text, to = record["text"], record["to"]
+            form = record.get("format", "text")
+            if form == "html":
                 text = clean_html(text, self.image_base)
-            item = {"kind": "message", "tick": tick, "to": record["to"], "text": text}
-            item["format"] = record.get("format", "text")
-            return {record["to"], GM}, item
+            item = {"kind": kind, "tick": record["tick"], "to": to, "text": text, "format": form}
+            return {to, GM}, item
         if kind == "answer":
-            item = {"kind": "answer", "tick": tick, "from": record["from"]}
-            item["values"] = record.get("values", {})
-            return {record["from"], GM}, item
+            sender = record["from"]
+            values = record.get("values", {})
+            return {sender, GM}, {
+                "kind": kind,
+                "tick": record["tick"],
+                "from": sender,
+                "values": values,
+            }
         if kind == "error":
-            item = {"kind": "error", "tick": tick, "text": record["message"]}
-            item["where"] = record.get("where", "")
+            where = record.get("where", "")
+            item = {"kind": kind, "tick": record["tick"], "text": record["message"], "where": where}
             return {GM}, item
         return None  # queries go as questions; the end as the status
 

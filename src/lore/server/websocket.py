@@ -2,7 +2,8 @@
 
 uvicorn hands a connection that asks to be upgraded to a WebSocket to the protocol class
 it is configured with (``ws=``); this one is Lore's. The ``websockets`` library's sans-I/O
-protocol does the handshake, reads the frames and answers pings and closes; what a client
+protocol does the handshake, reads control frames and fragments and answers pings and
+closes; a whole text or binary frame is read here (``read_frames``). What a client
 sends goes to the hub from a task of the connection's own, one message after another, and
 what the server sends is written to the socket as it is made: one ``write`` of the
 frame's few header bytes and the frame, without a coroutine, a queue or an ASGI message
@@ -29,7 +30,13 @@ from typing import TYPE_CHECKING, Any, cast
 
 from websockets.frames import Frame, Opcode
 from websockets.http11 import Request
+from websockets.protocol import State
 from websockets.server import ServerProtocol
+
+try:
+    from websockets.speedups import apply_mask
+except ImportError:  # (a build of websockets without its C extension)
+    from websockets.utils import apply_mask
 
 from lore.server.connection import CLOSE_OVERFLOW, OUTBOX, Connection
 
@@ -106,6 +113,10 @@ class Socket(asyncio.Protocol):
         self.connection = Connection(self.write, self.end, sockets.server.limits)
         self.inbox: deque[bytes] = deque()
         self.parts: list[bytes] = []  # a fragmented message's frames so far
+        # Past the handshake, frames are read here (``read_frames``): ``unread`` holds the
+        # start of a frame not all come yet.
+        self.fast = False
+        self.unread = bytearray()
         self.waiting: asyncio.Future[None] | None = None  # the task's, while the inbox is empty
         self.task: asyncio.Task[None] | None = None
         self.paused = False  # the socket's buffer is full: frames wait in the backlog
@@ -124,6 +135,19 @@ class Socket(asyncio.Protocol):
 
     def data_received(self, data: bytes) -> None:
         self.heard = True
+        if self.fast:
+            self.read_frames(data)
+        else:
+            opening = self.task is None
+            self.parse(data)
+            if opening and self.task is not None and not self.parser.reader.buffer:
+                # The handshake is over, and nothing came after the request (a client
+                # waits for the response before it sends: RFC 6455, 4.1), so the next
+                # bytes start a frame. (A client that sends anyway reads on the parser.)
+                self.fast = self.parser.state is State.OPEN and data.endswith(b"\r\n\r\n")
+
+    def parse(self, data: bytes | bytearray) -> None:
+        """Give bytes to the ``websockets`` parser, and act on what it read."""
         parser = self.parser
         parser.receive_data(data)
         for event in parser.events_received():
@@ -135,6 +159,55 @@ class Socket(asyncio.Protocol):
                 self.handshake(event)
         self.flush()  # pongs, the reply to a close, a failure's close
 
+    def read_frames(self, data: bytes | bytearray) -> None:
+        """Read the frames of ``data``: a whole, unfragmented, masked text or binary
+        frame is taken here, as the ``websockets`` parser would take it (the same checks,
+        without its per-frame objects and generators); any other frame is given to the
+        parser whole (control frames, fragments), so that it stays between frames. From
+        a frame the parser must refuse on, or once the connection closes, the parser
+        reads everything."""
+        if self.unread:
+            self.unread += data
+            data, self.unread = self.unread, bytearray()
+        parser = self.parser
+        start, size = 0, len(data)
+        while size - start >= 2:
+            first, second = data[start], data[start + 1]
+            length, at = second & 0x7F, start + 2
+            if length == 126:
+                at += 2
+                length = int.from_bytes(data[start + 2 : at]) if size >= at else 0
+            elif length == 127:
+                at += 8
+                length = int.from_bytes(data[start + 2 : at]) if size >= at else 0
+            if not second & 0x80 or first & 0x70 or length > MAX_FRAME:
+                break  # unmasked, reserved bits, too large: the parser refuses it
+            end = at + 4 + length
+            if size < end:
+                self.keep(data, start)
+                return
+            opcode = first & 0x0F
+            if first & 0x80 and (opcode == 1 or opcode == 2) and parser.current_size is None:
+                self.received(apply_mask(data[at + 4 : end], data[at : at + 4]))
+            else:
+                self.parse(data[start:end])
+                if parser.state is not State.OPEN:
+                    break
+            start = end
+        else:
+            self.keep(data, start)
+            return
+        self.fast = False
+        self.parse(data[start:])
+
+    def keep(self, data: bytes | bytearray, start: int) -> None:
+        """Keep what is left of ``data`` from ``start`` (a frame not all come yet) for
+        the next bytes (without copying a large frame's bytes again and again)."""
+        if start == 0 and isinstance(data, bytearray):
+            self.unread = data
+        elif start < len(data):
+            self.unread = bytearray(data[start:])
+
     def message(self, frame: Frame) -> None:
         if not frame.fin:
             self.parts.append(bytes(frame.data))
@@ -143,6 +216,10 @@ class Socket(asyncio.Protocol):
         if self.parts:
             data = b"".join([*self.parts, data])
             self.parts = []
+        self.received(data)
+
+    def received(self, data: bytes) -> None:
+        """A client's message: for the connection's task."""
         if self.connection.closed:
             return
         self.inbox.append(data)
