@@ -20,7 +20,15 @@ from lore.engine import (
     world_natives,
 )
 from lore.engine.participants import Pending, Refusal
-from lore.engine.queries import AnswerError, Query, fill, fill_answered, make_query, plain
+from lore.engine.queries import (
+    AnswerError,
+    InputCache,
+    Query,
+    fill,
+    fill_answered,
+    make_query,
+    plain,
+)
 from lore.engine.saves import Answer
 from lore.runtime.errors import LimitExceeded, RuleError
 from lore.runtime.ops import handler_call, ticks_of
@@ -50,6 +58,8 @@ class Prepared:
     areas: frozenset[FormInfo]
     triggers: frozenset[FormInfo]
     schedules: frozenset[FormInfo]
+    # The inputs of plain markers its questions made (``queries.InputCache``): made once.
+    inputs: InputCache
 
 
 _PREPARING = threading.Lock()
@@ -99,6 +109,7 @@ def _prepared(program: CompiledProgram) -> Prepared:
         areas=kinds(forms["Area"]),
         triggers=kinds(forms["Trigger"]),
         schedules=kinds(schedule),
+        inputs={},
     )
 
 
@@ -209,11 +220,12 @@ def ask(rt: Runtime, to: str, title: Any, spec: Any, actor: str = "") -> LoreObj
     if known is not None:  # the step runs again: the question is not described again
         return answered(session, key, known, to, title, spec)
     objects = visible_to(session, to)
+    made = session.program.engine.inputs
     try:
-        query = make_query(to, show(title), spec, objects, id=query_id(key), actor=actor)
+        query = make_query(to, show(title), spec, objects, id=query_id(key), actor=actor, made=made)
     except AnswerError as error:
         raise RuleError(str(error)) from None
-    return ask_key(rt, key, query, spec, (to, title))
+    return ask_new(rt, key, query, spec, (to, title))
 
 
 def answered(
@@ -247,7 +259,10 @@ def visible_to(session: Session, to: str) -> Callable[[RuntimeType], tuple[Any, 
 
 def query_id(key: Any) -> str:
     """A question's id, from its key (``Runtime.next_key``): "<event>/<foreach path>/<n>"."""
-    return f"{key[1]}/{'.'.join(map(str, key[2]))}/{key[3]}"
+    path = key[2]
+    if not path:  # (most questions are asked outside any foreach body)
+        return f"{key[1]}//{key[3]}"
+    return f"{key[1]}/{'.'.join(map(str, path))}/{key[3]}"
 
 
 def ask_query(rt: Runtime, query: Query, spec: Any = None) -> LoreObject:
@@ -267,12 +282,19 @@ def ask_key(
     answer that came later) the questions it already asked are answered from what the step
     has, and those still open make the body wait again; nothing is asked twice.
     """
+    known = rt.session.step_answers.get(key)
+    if known is not None:
+        return answered_key(rt.session, query, spec, known)
+    return ask_new(rt, key, query, spec, asked)
+
+
+def ask_new(
+    rt: Runtime, key: Any, query: Query, spec: Any = None, asked: tuple[str, Any] | None = None
+) -> LoreObject:
+    """``ask_key`` of a question the step has no answer to yet."""
     from lore.engine.session import Stop, Suspend
 
     session = rt.session
-    known = session.step_answers.get(key)
-    if known is not None:
-        return answered_key(session, query, spec, known)
     if query.id in session.open:
         rt.suspended = True
         raise Suspend(query.id)
