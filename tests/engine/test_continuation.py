@@ -262,8 +262,8 @@ def test_a_kept_step_runs_its_handler_once() -> None:
     calls = []
     original = continuation.resume
 
-    def counted(session: Session, entries: Any) -> bool:
-        done = original(session, entries)
+    def counted(session: Session, worker: Any) -> str | None:
+        done = original(session, worker)
         calls.append(done)
         return done
 
@@ -277,7 +277,7 @@ def test_a_kept_step_runs_its_handler_once() -> None:
         assert session.run() == "waiting"  # at the step's second question
     finally:
         continuation.resume = original  # type: ignore[assignment]
-    assert calls == [True]
+    assert calls == ["waiting"]  # it went on where it asked, once
     # What was told before the first question is told once.
     told = [r["text"] for r in session.transcript.records if r["kind"] == "message"]
     assert len([t for t in told if "rolled" in t]) == 1

@@ -7,6 +7,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from lore.engine import (
@@ -248,13 +249,15 @@ def answered(
 
 
 def visible_to(session: Session, to: str) -> Callable[[RuntimeType], tuple[Any, ...]]:
-    """The objects of a form that ``to`` may see (what an input of that form offers)."""
+    """The objects of a form that ``to`` may see (what an input of that form offers).
+    (A partial: one is made per question, and few questions need it.)"""
+    return partial(_visible, session, to)
+
+
+def _visible(session: Session, to: str, rtype: RuntimeType) -> tuple[Any, ...]:
     from lore.engine.views import visible_objects
 
-    def objects(rtype: RuntimeType) -> tuple[Any, ...]:
-        return visible_objects(session, to, rtype.form)
-
-    return objects
+    return visible_objects(session, to, rtype.form)
 
 
 def query_id(key: Any) -> str:
@@ -358,19 +361,20 @@ def answered_key(session: Session, query: Query, spec: Any, known: dict[str, Any
 
 def place_check(session: Session) -> Callable[[str], str | None]:
     """How an answer's location is checked: the reason it names no place of the
-    session's world, or None when it does."""
+    session's world, or None when it does. (A partial: one is made per answer, and few
+    answers name a place.)"""
+    return partial(_place_problem, session)
 
-    def check(text: str) -> str | None:
-        world = session.world
-        if world is None or world.root is None:
-            return "the session has no places"
-        try:
-            world.resolve(TypedString("loc", text))
-        except RuleError as error:
-            return error.message
-        return None
 
-    return check
+def _place_problem(session: Session, text: str) -> str | None:
+    world = session.world
+    if world is None or world.root is None:
+        return "the session has no places"
+    try:
+        world.resolve(TypedString("loc", text))
+    except RuleError as error:
+        return error.message
+    return None
 
 
 def record_answer(
@@ -387,14 +391,20 @@ def record_answer(
     plain values (no choice among options, which may be objects the run makes again):
     filling the answer in again would give the same. The session forgets them in a
     snapshot; a restored session fills the answers in again."""
-    session.step_answers[key] = answer
+    answers = session.step_answers
+    answers[key] = answer
     kept = session.step_filled
     if kept:
-        answers = session.step_answers
         for old in [k for k, (given, _) in kept.items() if answers.get(k) is not given]:
             del kept[old]  # of an earlier step
-    if filled is not None and all(item.values is None for item in query.inputs):
-        kept[key] = (answer, {item.name: filled.values[item.name] for item in query.inputs})
+    if filled is not None:
+        inputs = query.inputs
+        for item in inputs:
+            if item.values is not None:
+                break
+        else:
+            values = filled.values
+            kept[key] = (answer, {item.name: values[item.name] for item in inputs})
     if session.keep_answers:
         session.answers.append(Answer(query.to, answer, query.id, query.title))
     else:
