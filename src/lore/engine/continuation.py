@@ -205,8 +205,6 @@ def wait_here(rt: Runtime, key: Any) -> bool:
 def fire_one(session: Session, entries: list[Entry]) -> None:
     """Run a step of one handler (``Session.fire``'s work) where its question can keep
     it: in the session's worker (when the run is there)."""
-    from lore.engine.session import Suspend
-
     worker = session.worker
     if worker is None or worker.thread is not getcurrent():
         session.fire(entries)
@@ -224,7 +222,11 @@ def fire_one(session: Session, entries: list[Entry]) -> None:
         rt.pausable = True
         try:
             fn(rt, arg)
-        except Suspend:
+        except Exception as error:
+            from lore.engine.session import Suspend  # (only then: it builds on this module)
+
+            if not isinstance(error, Suspend):
+                raise
             suspended = True  # a foreach body waits: the step runs again with its answers
             rt.depth = 0
         finally:

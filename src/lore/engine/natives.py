@@ -295,12 +295,10 @@ def ask_new(
     rt: Runtime, key: Any, query: Query, spec: Any = None, asked: tuple[str, Any] | None = None
 ) -> LoreObject:
     """``ask_key`` of a question the step has no answer to yet."""
-    from lore.engine.session import Stop, Suspend
-
     session = rt.session
     if query.id in session.open:
         rt.suspended = True
-        raise Suspend(query.id)
+        raise _suspend(query.id)
     to = query.to
     if key not in session.asked:
         if len(session.asked) >= session.limits.max_questions:
@@ -321,17 +319,17 @@ def ask_new(
         session.transcript.add(record)
     participant = session.participants.get(to)
     if participant is None:
-        raise Stop("no-answer", f"nobody answers for {to}")
+        raise _stop("no-answer", f"nobody answers for {to}")
     try:
         while True:
             answer = participant.ask(query, rt.choices)
             if answer is None:
-                raise Stop("no-answer", f"{to} has no answer left")
+                raise _stop("no-answer", f"{to} has no answer left")
             if isinstance(answer, Pending):
                 session.open[query.id] = (key, query, spec)
                 rt.suspended = True
                 if not (rt.pausable and continuation.wait_here(rt, key)):
-                    raise Suspend(query.id)
+                    raise _suspend(query.id)
                 # Kept here until the answer came: filled in as the step run again would.
                 known = session.step_answers[key]
                 if asked is not None:
@@ -342,13 +340,28 @@ def ask_new(
             except AnswerError as error:
                 if participant.rejected(query, answer, str(error)):
                     continue
-                raise Stop("error", f"answer of {to} to '{query.title}': {error}") from None
+                raise _stop("error", f"answer of {to} to '{query.title}': {error}") from None
             break
     except Refusal as refusal:
-        raise Stop("error", str(refusal)) from None
+        raise _stop("error", str(refusal)) from None
     record_answer(session, query, key, answer)
     filled.oid = session.new_oid()
     return filled
+
+
+def _stop(reason: str, detail: str) -> Exception:
+    """The run stops (``Session``'s ``Stop``: imported only then, as the session module
+    builds on this one)."""
+    from lore.engine.session import Stop
+
+    return Stop(reason, detail)
+
+
+def _suspend(query_id: str) -> Exception:
+    """The body waits for the answer to ``query_id`` (``Suspend``)."""
+    from lore.engine.session import Suspend
+
+    return Suspend(query_id)
 
 
 def answered_key(session: Session, query: Query, spec: Any, known: dict[str, Any]) -> LoreObject:
