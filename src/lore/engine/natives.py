@@ -183,17 +183,19 @@ def tell(rt: Runtime, to: str, text: Any) -> None:
         raise RuleError(f"a message is a text, not {show(text)}")
     session = rt.session
     key = rt.next_key("m")
-    if key in session.told:
+    told = session.told
+    if key in told:
         return  # told in an earlier run of this step
-    if len(session.told) >= session.limits.max_messages:
+    if len(told) >= session.limits.max_messages:
         raise LimitExceeded(
             f"more than {session.limits.max_messages} messages in one step",
             "a handler probably sends messages in a loop, or events that do multiply",
         )
-    session.told.add(key)
+    told.add(key)
     record = {"tick": session.ticks, "kind": "message", "to": to, "text": str(text), "format": fmt}
     session.transcript.add(record)
-    participant = session.participants.get(to)
+    participants = session.participants
+    participant = participants.members.get(to) or participants.get(to)
     if participant is not None:
         participant.tell(record)
 
@@ -317,7 +319,8 @@ def ask_new(
         if offered:
             record["choices"] = offered
         session.transcript.add(record)
-    participant = session.participants.get(to)
+    participants = session.participants
+    participant = participants.members.get(to) or participants.get(to)
     if participant is None:
         raise _stop("no-answer", f"nobody answers for {to}")
     try:
