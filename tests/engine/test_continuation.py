@@ -543,6 +543,26 @@ def test_an_idle_session_is_freed_and_a_settled_one_too() -> None:
     assert gone() is None
 
 
+def test_a_session_whose_run_ended_in_its_worker_is_freed() -> None:
+    # The run of steps ends in the worker (max-steps), which stays idle: it holds nothing
+    # of the session, and a later run goes on in it.
+    session = new(scenario(), 0, True, Limits(max_steps=1, max_events=500))
+    reason = session.run()
+    while reason == "waiting":
+        for query in session.open_questions():
+            values = {"move": "guard", "n": 1} if query.title != "again" else {"n": 1}
+            assert session.answer(query.id, values) is None
+        reason = session.run()
+    assert reason == "stopped"
+    worker = session.worker
+    assert worker is not None and worker.kept is None and not worker.thread.dead
+    assert session.run() == "stopped" and session.worker is worker
+    gone = weakref.ref(session)
+    del session
+    gc.collect()
+    assert gone() is None
+
+
 def test_a_transcript_given_to_a_restored_session_goes_on() -> None:
     # (the lockstep's "restore": the records before the snapshot are kept)
     transcript = Transcript()

@@ -32,8 +32,6 @@ from lore.syntax.recursion import depth
 if TYPE_CHECKING:
     from lore.engine.session import Entry, Runtime, Session
 
-RESUMED = "resumed"  # the answer came: go on
-
 
 class Kept(NamedTuple):
     """What a handler waiting in a worker asked for so far, which a waiting step clears
@@ -57,10 +55,15 @@ class Worker:
     """The greenlet a resumable session runs in (its run of steps, in the thread that
     made it: ``run``), and what is kept of the handler waiting in it."""
 
-    __slots__ = ("base", "entries", "kept", "key", "resumed", "thread")
+    __slots__ = ("base", "box", "entries", "kept", "key", "resumed", "thread")
 
     def __init__(self) -> None:
         self.thread = greenlet(_work)
+        # What goes in and out with a switch: the session to run, then what its run
+        # returned (a list the greenlet holds, not the worker, so that a worker nobody
+        # holds is freed with its greenlet; and passed in it, not as the switch's value,
+        # so that an idle greenlet's frame holds nothing of the session).
+        self.box: list[Any] = []
         self.key: Any = None  # the question the kept handler waits for
         # While a handler waits here: what it asked for so far (``Kept``).
         # (The runtime's other values, its place, dice and counts, stay as they are: the
@@ -70,11 +73,15 @@ class Worker:
         self.resumed = False  # the step run now went on where it asked (see run_steps)
         self.base = 0  # the frames below its greenlet's first (see ``run``)
 
-    def go(self, value: Any) -> str:
-        """Switch to the greenlet with ``value`` (a session to run, or RESUMED): the end
-        of the run, or ``"waiting"`` (what ``Session.run_steps`` returns); what the run
-        raised is raised."""
-        found = self.thread.switch(value)
+    def go(self, session: Session | None) -> str:
+        """Switch to the greenlet, to run ``session`` (None: to go on with the handler
+        kept): the end of the run, or ``"waiting"`` (what ``Session.run_steps``
+        returns); what the run raised is raised."""
+        box = self.box
+        if session is not None:
+            box.append(session)
+        self.thread.switch(box)
+        found = box.pop()
         if found.__class__ is Raised:
             raise found.error
         return found  # type: ignore[no-any-return]
@@ -96,24 +103,22 @@ class Raised(NamedTuple):
     error: BaseException
 
 
-def _work(session: Session | None) -> None:
-    """A worker's loop: run the steps of the session it is given (``Session.run_steps``),
-    hand the caller what the run returned or raised, and wait for the next run. (An idle
+def _work(box: list[Any]) -> None:
+    """A worker's loop: run the steps of the session in ``box`` (``Session.run_steps``),
+    leave there what the run returned or raised, and wait for the next run. (An idle
     worker holds nothing of its session, so a session nobody holds is freed.)"""
     parent = getcurrent().parent
     assert parent is not None
-    found: Any
     while True:
-        assert session is not None
+        session: Session = box.pop()
         try:
-            found = session.run_steps()
+            box.append(session.run_steps())
         except GreenletExit:
             raise  # (dropped: ends the greenlet)
         except BaseException as error:
-            found = Raised(error)
-        session = None
-        session = parent.switch(found)
-        found = None
+            box.append(Raised(error))
+        del session
+        parent.switch()
 
 
 def run(session: Session, room: int) -> str:
@@ -155,7 +160,7 @@ def _within(wanted: int, go: Callable[[Any, Any], str], first: Any, value: Any) 
 def resume(session: Session, worker: Worker) -> str:
     """Go on with the step kept waiting (its question has its answer): the run's end, or
     ``"waiting"``."""
-    return worker.go(RESUMED)
+    return worker.go(None)
 
 
 def wait_here(rt: Runtime, key: Any) -> bool:
@@ -181,7 +186,8 @@ def wait_here(rt: Runtime, key: Any) -> bool:
     rt.pausable = False
     parent = worker.thread.parent
     assert parent is not None
-    parent.switch("waiting")  # (GreenletExit when the step is dropped meanwhile)
+    worker.box.append("waiting")
+    parent.switch()  # (GreenletExit when the step is dropped meanwhile)
     # The answer came (``resume``): the step is as it was where it asked.
     kept = worker.kept
     assert kept is not None
