@@ -6,12 +6,13 @@ re-run, see ``docs/design.md``). When a step has one handler and the question is
 outside any ``foreach`` body, going on from the question is exactly the same as running
 the step again: the re-run is deterministic, runs the handler through the same states up
 to the question, takes the answer there as a continuation would, and the rest is the
-same code on the same state. So such a handler runs in a greenlet of its session (the
-``Worker``), and when its question waits, the greenlet is kept where it asked; the
-session meanwhile looks exactly as a waiting step leaves it (what the handler made so far
-is put aside: its requests, additions, objects and hooks, and the runtime's place). The
-answer then resumes the greenlet, the question is filled in as the re-run fills an
-answered one, and the handler goes on.
+same code on the same state. So the session's runs of steps go on in a greenlet of its
+own (the ``Worker``), and when the question of such a handler waits, the greenlet is kept
+where it asked and the run returns; the session meanwhile looks exactly as a waiting step
+leaves it (what the handler made so far is put aside: its requests, additions, objects
+and hooks, and the runtime's place). The next run after the answer switches back: the
+question is filled in as the re-run fills an answered one, the handler goes on, and so
+does the run of steps, until a question waits again (one switch in, one out, an answer).
 
 Anything else that enters the session while a step is kept (a GM's change to an object, a
 system command run in the chat, ``reopen``, ``fire_soon``, a stop) drops it first
