@@ -262,8 +262,8 @@ def test_a_kept_step_runs_its_handler_once() -> None:
     calls = []
     original = continuation.resume
 
-    def counted(session: Session, entries: Any) -> bool:
-        done = original(session, entries)
+    def counted(session: Session, worker: Any) -> str | None:
+        done = original(session, worker)
         calls.append(done)
         return done
 
@@ -277,7 +277,7 @@ def test_a_kept_step_runs_its_handler_once() -> None:
         assert session.run() == "waiting"  # at the step's second question
     finally:
         continuation.resume = original  # type: ignore[assignment]
-    assert calls == [True]
+    assert calls == ["waiting"]  # it went on where it asked, once
     # What was told before the first question is told once.
     told = [r["text"] for r in session.transcript.records if r["kind"] == "message"]
     assert len([t for t in told if "rolled" in t]) == 1
@@ -537,6 +537,26 @@ def test_an_idle_session_is_freed_and_a_settled_one_too() -> None:
     session.settle()
     session.run()
     session.settle()
+    gone = weakref.ref(session)
+    del session
+    gc.collect()
+    assert gone() is None
+
+
+def test_a_session_whose_run_ended_in_its_worker_is_freed() -> None:
+    # The run of steps ends in the worker (max-steps), which stays idle: it holds nothing
+    # of the session, and a later run goes on in it.
+    session = new(scenario(), 0, True, Limits(max_steps=1, max_events=500))
+    reason = session.run()
+    while reason == "waiting":
+        for query in session.open_questions():
+            values = {"move": "guard", "n": 1} if query.title != "again" else {"n": 1}
+            assert session.answer(query.id, values) is None
+        reason = session.run()
+    assert reason == "stopped"
+    worker = session.worker
+    assert worker is not None and worker.kept is None and not worker.thread.dead
+    assert session.run() == "stopped" and session.worker is worker
     gone = weakref.ref(session)
     del session
     gc.collect()

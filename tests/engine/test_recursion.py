@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from lore.engine.participants import Participants, Scripted
 from lore.engine.session import Limits, Session
 from lore.runtime.compiler import compile_program
@@ -20,17 +22,21 @@ from lore.semantics.check import check_paths
 DEEP = Path(__file__).parent / "lore" / "deep.lore"
 
 
-def _run(limits: Limits | None = None) -> tuple[list[str], Session]:
+def _run(limits: Limits | None = None, resumable: bool = False) -> tuple[list[str], Session]:
     result = check_paths([DEEP])
     assert result.ok, [d.render() for d in result.diagnostics]
     gm = Scripted([])
-    session = Session(compile_program(result), 0, Participants({"GM": gm}), limits)
+    session = Session(
+        compile_program(result), 0, Participants({"GM": gm}), limits, resumable=resumable
+    )
     assert session.run() == "no-events"
     return [str(r.get("text") or r.get("message")) for r in gm.told], session
 
 
-def test_rules_that_end_run_nearly_as_deep_as_the_limit_along_every_path() -> None:
-    told, session = _run()
+# (A resumable session runs its steps in a greenlet of its own: the same room there.)
+@pytest.mark.parametrize("resumable", [False, True])
+def test_rules_that_end_run_nearly_as_deep_as_the_limit_along_every_path(resumable: bool) -> None:
+    told, session = _run(resumable=resumable)
     assert told[:8] == [
         "down 9990",
         "lambda 4990",
@@ -49,8 +55,9 @@ def test_rules_that_end_run_nearly_as_deep_as_the_limit_along_every_path() -> No
     assert len(error.frames) == 10_000
 
 
-def test_the_limit_is_the_sessions() -> None:
-    told, session = _run(Limits(max_depth=5_000))
+@pytest.mark.parametrize("resumable", [False, True])
+def test_the_limit_is_the_sessions(resumable: bool) -> None:
+    told, session = _run(Limits(max_depth=5_000), resumable)
     assert told[0] == "rules call each other more than 5000 deep"
     assert all(e.message == "rules call each other more than 5000 deep" for e in session.errors)
     assert told[-1] == "the session goes on"

@@ -6,12 +6,13 @@ re-run, see ``docs/design.md``). When a step has one handler and the question is
 outside any ``foreach`` body, going on from the question is exactly the same as running
 the step again: the re-run is deterministic, runs the handler through the same states up
 to the question, takes the answer there as a continuation would, and the rest is the
-same code on the same state. So such a handler runs in a greenlet of its session (the
-``Worker``), and when its question waits, the greenlet is kept where it asked; the
-session meanwhile looks exactly as a waiting step leaves it (what the handler made so far
-is put aside: its requests, additions, objects and hooks, and the runtime's place). The
-answer then resumes the greenlet, the question is filled in as the re-run fills an
-answered one, and the handler goes on.
+same code on the same state. So the session's runs of steps go on in a greenlet of its
+own (the ``Worker``), and when the question of such a handler waits, the greenlet is kept
+where it asked and the run returns; the session meanwhile looks exactly as a waiting step
+leaves it (what the handler made so far is put aside: its requests, additions, objects
+and hooks, and the runtime's place). The next run after the answer switches back: the
+question is filled in as the re-run fills an answered one, the handler goes on, and so
+does the run of steps, until a question waits again (one switch in, one out, an answer).
 
 Anything else that enters the session while a step is kept (a GM's change to an object, a
 system command run in the chat, ``reopen``, ``fire_soon``, a stop) drops it first
@@ -21,16 +22,16 @@ an answer that is resumed in another thread than the one the greenlet belongs to
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from greenlet import GreenletExit, getcurrent, greenlet
 
+from lore.syntax.recursion import depth
+
 if TYPE_CHECKING:
     from lore.engine.session import Entry, Runtime, Session
-
-DONE = "done"  # the handler ran to its end (or raised: the error waits in the box)
-PAUSED = "paused"  # the handler waits for an answer, kept where it asked
-RESUMED = "resumed"  # the answer came: go on
 
 
 class Kept(NamedTuple):
@@ -52,63 +53,115 @@ class Kept(NamedTuple):
 
 
 class Worker:
-    """The greenlet a resumable session runs its handlers in (one at a time, in the
-    thread that made it), and what is kept of the handler waiting in it."""
+    """The greenlet a resumable session runs in (its run of steps, in the thread that
+    made it: ``run``), and what is kept of the handler waiting in it."""
 
-    __slots__ = ("box", "kept", "key", "started", "thread")
+    __slots__ = ("base", "box", "entries", "kept", "key", "resumed", "thread")
 
     def __init__(self) -> None:
-        # The handler to run, then the exception it raised (nothing else: an idle
-        # worker holds nothing of its session, so a session nobody holds is freed).
-        self.box: list[Any] = []
         self.thread = greenlet(_work)
-        self.started = False
+        # What goes in and out with a switch: the session to run, then what its run
+        # returned (a list the greenlet holds, not the worker, so that a worker nobody
+        # holds is freed with its greenlet; and passed in it, not as the switch's value,
+        # so that an idle greenlet's frame holds nothing of the session).
+        self.box: list[Any] = []
         self.key: Any = None  # the question the kept handler waits for
         # While a handler waits here: what it asked for so far (``Kept``).
         # (The runtime's other values, its place, dice and counts, stay as they are: the
         # session runs no rule while a step waits.)
         self.kept: Kept | None = None
+        self.entries: list[Entry] | None = None  # the step whose handler runs here now
+        self.resumed = False  # the step run now went on where it asked (see run_steps)
+        self.base = 0  # the frames below its greenlet's first (see ``run``)
 
-    def switch(self, rt: Runtime, value: Any) -> str:
-        """Run the handler in ``box`` (or go on with the one kept here): DONE when it
-        ended, PAUSED when it waits for an answer; what it raised is raised."""
-        self.started = True
-        rt.pausable = True
-        try:
-            found: str = self.thread.switch(value)
-        finally:
-            rt.pausable = False
+    def go(self, session: Session | None) -> str:
+        """Switch to the greenlet, to run ``session`` (None: to go on with the handler
+        kept): the end of the run, or ``"waiting"`` (what ``Session.run_steps``
+        returns); what the run raised is raised."""
         box = self.box
-        if box:
-            error = box.pop()
-            raise error
-        return found
+        if session is not None:
+            box.append(session)
+        self.thread.switch(box)
+        found = box.pop()
+        if found.__class__ is Raised:
+            raise found.error
+        return found  # type: ignore[no-any-return]
 
     def kill(self) -> None:
-        """End the greenlet (the handler kept in it unwinds: no rule has a ``finally``,
-        so nothing of the session changes). From another thread it cannot be switched
-        to: it ends when nothing holds it any more (greenlet kills it in its thread)."""
+        """End the greenlet (the handler kept in it, and the run of steps it is in, unwind:
+        no rule has a ``finally``, and the engine lets the unwinding pass, so nothing of
+        the session changes). From another thread it cannot be switched to: it ends when
+        nothing holds it any more (greenlet kills it in its thread)."""
         thread = self.thread
         self.kept = None
-        if self.started and not thread.dead and thread.parent is getcurrent():
+        if thread and not thread.dead and thread.parent is getcurrent():
             thread.throw()
 
 
+class Raised(NamedTuple):
+    """What a run of steps in a worker raised, handed to the caller of ``run``."""
+
+    error: BaseException
+
+
 def _work(box: list[Any]) -> None:
-    """A worker's loop: run the handler in ``box``, keep what it raised there."""
+    """A worker's loop: run the steps of the session in ``box`` (``Session.run_steps``),
+    leave there what the run returned or raised, and wait for the next run. (An idle
+    worker holds nothing of its session, so a session nobody holds is freed.)"""
     parent = getcurrent().parent
     assert parent is not None
     while True:
-        fn, rt, arg = box
-        box.clear()
+        session: Session = box.pop()
         try:
-            fn(rt, arg)
+            box.append(session.run_steps())
         except GreenletExit:
-            return
+            raise  # (dropped: ends the greenlet)
         except BaseException as error:
-            box.append(error)
-        del fn, rt, arg
-        parent.switch(DONE)
+            box.append(Raised(error))
+        del session
+        parent.switch()
+
+
+def run(session: Session, room: int) -> str:
+    """``Session.run``'s work in a resumable session: its steps run in the session's
+    worker, where a handler that asks is kept (``wait_here``) and, once its answer
+    came, goes on (``resume``), then the run of steps with it; a run costs a switch to the
+    worker and one back. Python's recursion limit is at least ``room`` frames above the
+    worker's start while it runs (a greenlet's frames count from where it started)."""
+    worker = session.worker
+    if worker is not None and (worker.thread.dead or worker.thread.parent is not getcurrent()):
+        session.settle()  # (another thread's: the kept step, if any, runs again)
+        worker = session.worker = None
+    if worker is not None and worker.kept is not None:
+        if not session.rerun and not session.stop_requested:
+            return "waiting"  # for Session.answer (the worker is not switched to)
+        if worker.key not in session.step_answers or session.stop_requested:
+            session.settle()  # dropped: the step runs again
+        else:
+            return _within(room + worker.base, resume, session, worker)
+    worker = session.worker
+    if worker is None:
+        worker = session.worker = Worker()
+        worker.base = depth() + 2  # (where it starts: in ``go``'s switch)
+    return _within(room + worker.base, Worker.go, worker, session)
+
+
+def _within(wanted: int, go: Callable[[Any, Any], str], first: Any, value: Any) -> str:
+    """``go(first, value)`` with Python's recursion limit at least ``wanted``."""
+    limit = sys.getrecursionlimit()
+    if limit >= wanted:
+        return go(first, value)
+    sys.setrecursionlimit(wanted)
+    try:
+        return go(first, value)
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+def resume(session: Session, worker: Worker) -> str:
+    """Go on with the step kept waiting (its question has its answer): the run's end, or
+    ``"waiting"``."""
+    return worker.go(None)
 
 
 def wait_here(rt: Runtime, key: Any) -> bool:
@@ -116,7 +169,9 @@ def wait_here(rt: Runtime, key: Any) -> bool:
     keep the handler here and return once the answer came (True), or False when the step
     must wait the usual way (raise ``Suspend``): inside a ``foreach`` body (the other
     bodies are to be asked meanwhile), in an alter, in a system command run by a rule, or
-    when the step's additions pass the limit of events waiting (it is dropped)."""
+    when the step's additions pass the limit of events waiting (it is dropped).
+    Meanwhile the session is as a waiting step leaves it (``keep``), and the run that
+    asked returns ``"waiting"``."""
     session = rt.session
     if (
         rt.path
@@ -126,45 +181,19 @@ def wait_here(rt: Runtime, key: Any) -> bool:
     ):
         return False
     worker = session.worker
-    assert worker is not None
+    assert worker is not None and worker.entries is not None
     worker.key = key
+    keep(session, worker, worker.entries)
+    rt.pausable = False
     parent = worker.thread.parent
     assert parent is not None
-    parent.switch(PAUSED)  # (GreenletExit when the step is dropped meanwhile)
-    return True
-
-
-def fire_one(session: Session, entries: list[Entry]) -> None:
-    """Run a step of one handler (``Session.fire``'s work), the handler in the session's
-    worker so that it can be kept where it asks."""
-    rt = session.rt
-    worker = session.worker
-    if worker is None or worker.thread.dead or worker.thread.parent is not getcurrent():
-        worker = session.worker = Worker()
-    seq, fn, arg = entries[0]
-    rt.seq = seq
-    rt.index = 0
-    rt.ops = 0
-    rt.max_adds = len(rt.adds) + session.limits.max_adds
-    rt.state = None
-    box = worker.box
-    box[:] = (fn, rt, arg)
-    finish(session, entries, worker, RESUMED if worker.started else box)
-
-
-def resume(session: Session, entries: list[Entry]) -> bool:
-    """Go on with the step kept waiting, if its question has its answer and the worker
-    can be switched to from here (else it is dropped: False, the step runs again)."""
-    worker = session.worker
-    kept = worker.kept if worker is not None else None
-    if kept is None:
-        return False
-    assert worker is not None
-    if worker.key not in session.step_answers or worker.thread.parent is not getcurrent():
-        session.settle()
-        return False
+    worker.box.append("waiting")
+    parent.switch()  # (GreenletExit when the step is dropped meanwhile)
+    # The answer came (``resume``): the step is as it was where it asked.
+    kept = worker.kept
+    assert kept is not None
     worker.kept = None
-    rt = session.rt
+    rt.pausable = True
     rt.first_request, rt.requests, rt.adds = kept.first_request, kept.requests, kept.adds
     rt.depth, rt.created, rt.removing = kept.depth, kept.created, kept.removing
     session.next_oid = kept.next_oid
@@ -176,33 +205,55 @@ def resume(session: Session, entries: list[Entry]) -> bool:
         session.outcome = kept.outcome
     session.waiting = None
     session.rerun = False
-    finish(session, entries, worker, RESUMED)
+    worker.resumed = True
     return True
 
 
-def finish(session: Session, entries: list[Entry], worker: Worker, value: Any) -> None:
-    """Run the handler of a step of one handler in ``worker`` (switched to with
-    ``value``), then the rest of the step as ``Session.fire`` does (the update, the new
-    events), or, when the handler waits for an answer, keep it waiting."""
-    from lore.engine.session import Suspend
-
+def fire_one(session: Session, entries: list[Entry]) -> None:
+    """Run a step of one handler (``Session.fire``'s work) where its question can keep
+    it: in the session's worker (when the run is there)."""
+    worker = session.worker
+    if worker is None or worker.thread is not getcurrent():
+        session.fire(entries)
+        return
     rt = session.rt
+    seq, fn, arg = entries[0]
+    rt.seq = seq
+    rt.index = 0
+    rt.ops = 0
+    rt.max_adds = len(rt.adds) + session.limits.max_adds
+    rt.state = None
+    worker.entries = entries
     try:
         suspended = False
+        rt.pausable = True
         try:
-            if worker.switch(rt, value) == PAUSED:
-                keep(session, worker, entries)
-                return
-        except Suspend:
+            fn(rt, arg)
+        except Exception as error:
+            from lore.engine.session import Suspend  # (only then: it builds on this module)
+
+            if not isinstance(error, Suspend):
+                raise
             suspended = True  # a foreach body waits: the step runs again with its answers
             rt.depth = 0
+        finally:
+            rt.pausable = False
+            worker.entries = None
         if not session.fired(entries, suspended):
             return
+    except GreenletExit:
+        raise  # the kept step is dropped (the session is as the waiting step left it)
     except BaseException as error:
         session.cut_short(entries, error)
         return
-    if rt.adds:
-        session.queue(rt.adds)
+    adds = rt.adds
+    if adds:
+        if len(adds) == 1:  # (most steps add one event: queued as ``queue`` would)
+            event = adds[0]
+            adds.clear()
+            session.push(*event)
+        else:
+            session.queue(adds)
 
 
 def keep(session: Session, worker: Worker, entries: list[Entry]) -> None:

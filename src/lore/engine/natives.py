@@ -7,6 +7,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from lore.engine import (
@@ -20,7 +21,15 @@ from lore.engine import (
     world_natives,
 )
 from lore.engine.participants import Pending, Refusal
-from lore.engine.queries import AnswerError, Query, fill, fill_answered, make_query, plain
+from lore.engine.queries import (
+    AnswerError,
+    InputCache,
+    Query,
+    fill,
+    fill_answered,
+    make_query,
+    plain,
+)
 from lore.engine.saves import Answer
 from lore.runtime.errors import LimitExceeded, RuleError
 from lore.runtime.ops import handler_call, ticks_of
@@ -50,6 +59,8 @@ class Prepared:
     areas: frozenset[FormInfo]
     triggers: frozenset[FormInfo]
     schedules: frozenset[FormInfo]
+    # The inputs of plain markers its questions made (``queries.InputCache``): made once.
+    inputs: InputCache
 
 
 _PREPARING = threading.Lock()
@@ -99,6 +110,7 @@ def _prepared(program: CompiledProgram) -> Prepared:
         areas=kinds(forms["Area"]),
         triggers=kinds(forms["Trigger"]),
         schedules=kinds(schedule),
+        inputs={},
     )
 
 
@@ -171,17 +183,19 @@ def tell(rt: Runtime, to: str, text: Any) -> None:
         raise RuleError(f"a message is a text, not {show(text)}")
     session = rt.session
     key = rt.next_key("m")
-    if key in session.told:
+    told = session.told
+    if key in told:
         return  # told in an earlier run of this step
-    if len(session.told) >= session.limits.max_messages:
+    if len(told) >= session.limits.max_messages:
         raise LimitExceeded(
             f"more than {session.limits.max_messages} messages in one step",
             "a handler probably sends messages in a loop, or events that do multiply",
         )
-    session.told.add(key)
+    told.add(key)
     record = {"tick": session.ticks, "kind": "message", "to": to, "text": str(text), "format": fmt}
     session.transcript.add(record)
-    participant = session.participants.get(to)
+    participants = session.participants
+    participant = participants.members.get(to) or participants.get(to)
     if participant is not None:
         participant.tell(record)
 
@@ -209,11 +223,12 @@ def ask(rt: Runtime, to: str, title: Any, spec: Any, actor: str = "") -> LoreObj
     if known is not None:  # the step runs again: the question is not described again
         return answered(session, key, known, to, title, spec)
     objects = visible_to(session, to)
+    made = session.program.engine.inputs
     try:
-        query = make_query(to, show(title), spec, objects, id=query_id(key), actor=actor)
+        query = make_query(to, show(title), spec, objects, id=query_id(key), actor=actor, made=made)
     except AnswerError as error:
         raise RuleError(str(error)) from None
-    return ask_key(rt, key, query, spec, (to, title))
+    return ask_new(rt, key, query, spec, (to, title))
 
 
 def answered(
@@ -236,18 +251,23 @@ def answered(
 
 
 def visible_to(session: Session, to: str) -> Callable[[RuntimeType], tuple[Any, ...]]:
-    """The objects of a form that ``to`` may see (what an input of that form offers)."""
+    """The objects of a form that ``to`` may see (what an input of that form offers).
+    (A partial: one is made per question, and few questions need it.)"""
+    return partial(_visible, session, to)
+
+
+def _visible(session: Session, to: str, rtype: RuntimeType) -> tuple[Any, ...]:
     from lore.engine.views import visible_objects
 
-    def objects(rtype: RuntimeType) -> tuple[Any, ...]:
-        return visible_objects(session, to, rtype.form)
-
-    return objects
+    return visible_objects(session, to, rtype.form)
 
 
 def query_id(key: Any) -> str:
     """A question's id, from its key (``Runtime.next_key``): "<event>/<foreach path>/<n>"."""
-    return f"{key[1]}/{'.'.join(map(str, key[2]))}/{key[3]}"
+    path = key[2]
+    if not path:  # (most questions are asked outside any foreach body)
+        return f"{key[1]}//{key[3]}"
+    return f"{key[1]}/{'.'.join(map(str, path))}/{key[3]}"
 
 
 def ask_query(rt: Runtime, query: Query, spec: Any = None) -> LoreObject:
@@ -267,15 +287,20 @@ def ask_key(
     answer that came later) the questions it already asked are answered from what the step
     has, and those still open make the body wait again; nothing is asked twice.
     """
-    from lore.engine.session import Stop, Suspend
-
-    session = rt.session
-    known = session.step_answers.get(key)
+    known = rt.session.step_answers.get(key)
     if known is not None:
-        return answered_key(session, query, spec, known)
+        return answered_key(rt.session, query, spec, known)
+    return ask_new(rt, key, query, spec, asked)
+
+
+def ask_new(
+    rt: Runtime, key: Any, query: Query, spec: Any = None, asked: tuple[str, Any] | None = None
+) -> LoreObject:
+    """``ask_key`` of a question the step has no answer to yet."""
+    session = rt.session
     if query.id in session.open:
         rt.suspended = True
-        raise Suspend(query.id)
+        raise _suspend(query.id)
     to = query.to
     if key not in session.asked:
         if len(session.asked) >= session.limits.max_questions:
@@ -294,19 +319,20 @@ def ask_key(
         if offered:
             record["choices"] = offered
         session.transcript.add(record)
-    participant = session.participants.get(to)
+    participants = session.participants
+    participant = participants.members.get(to) or participants.get(to)
     if participant is None:
-        raise Stop("no-answer", f"nobody answers for {to}")
+        raise _stop("no-answer", f"nobody answers for {to}")
     try:
         while True:
             answer = participant.ask(query, rt.choices)
             if answer is None:
-                raise Stop("no-answer", f"{to} has no answer left")
+                raise _stop("no-answer", f"{to} has no answer left")
             if isinstance(answer, Pending):
                 session.open[query.id] = (key, query, spec)
                 rt.suspended = True
                 if not (rt.pausable and continuation.wait_here(rt, key)):
-                    raise Suspend(query.id)
+                    raise _suspend(query.id)
                 # Kept here until the answer came: filled in as the step run again would.
                 known = session.step_answers[key]
                 if asked is not None:
@@ -317,13 +343,28 @@ def ask_key(
             except AnswerError as error:
                 if participant.rejected(query, answer, str(error)):
                     continue
-                raise Stop("error", f"answer of {to} to '{query.title}': {error}") from None
+                raise _stop("error", f"answer of {to} to '{query.title}': {error}") from None
             break
     except Refusal as refusal:
-        raise Stop("error", str(refusal)) from None
+        raise _stop("error", str(refusal)) from None
     record_answer(session, query, key, answer)
     filled.oid = session.new_oid()
     return filled
+
+
+def _stop(reason: str, detail: str) -> Exception:
+    """The run stops (``Session``'s ``Stop``: imported only then, as the session module
+    builds on this one)."""
+    from lore.engine.session import Stop
+
+    return Stop(reason, detail)
+
+
+def _suspend(query_id: str) -> Exception:
+    """The body waits for the answer to ``query_id`` (``Suspend``)."""
+    from lore.engine.session import Suspend
+
+    return Suspend(query_id)
 
 
 def answered_key(session: Session, query: Query, spec: Any, known: dict[str, Any]) -> LoreObject:
@@ -336,19 +377,20 @@ def answered_key(session: Session, query: Query, spec: Any, known: dict[str, Any
 
 def place_check(session: Session) -> Callable[[str], str | None]:
     """How an answer's location is checked: the reason it names no place of the
-    session's world, or None when it does."""
+    session's world, or None when it does. (A partial: one is made per answer, and few
+    answers name a place.)"""
+    return partial(_place_problem, session)
 
-    def check(text: str) -> str | None:
-        world = session.world
-        if world is None or world.root is None:
-            return "the session has no places"
-        try:
-            world.resolve(TypedString("loc", text))
-        except RuleError as error:
-            return error.message
-        return None
 
-    return check
+def _place_problem(session: Session, text: str) -> str | None:
+    world = session.world
+    if world is None or world.root is None:
+        return "the session has no places"
+    try:
+        world.resolve(TypedString("loc", text))
+    except RuleError as error:
+        return error.message
+    return None
 
 
 def record_answer(
@@ -365,14 +407,20 @@ def record_answer(
     plain values (no choice among options, which may be objects the run makes again):
     filling the answer in again would give the same. The session forgets them in a
     snapshot; a restored session fills the answers in again."""
-    session.step_answers[key] = answer
+    answers = session.step_answers
+    answers[key] = answer
     kept = session.step_filled
     if kept:
-        answers = session.step_answers
         for old in [k for k, (given, _) in kept.items() if answers.get(k) is not given]:
             del kept[old]  # of an earlier step
-    if filled is not None and all(item.values is None for item in query.inputs):
-        kept[key] = (answer, {item.name: filled.values[item.name] for item in query.inputs})
+    if filled is not None:
+        inputs = query.inputs
+        for item in inputs:
+            if item.values is not None:
+                break
+        else:
+            values = filled.values
+            kept[key] = (answer, {item.name: values[item.name] for item in inputs})
     if session.keep_answers:
         session.answers.append(Answer(query.to, answer, query.id, query.title))
     else:

@@ -118,11 +118,13 @@ def make_query(
     *,
     id: str = "",
     actor: str = "",
+    made: InputCache | None = None,
 ) -> Query:
     """The query ``spec`` makes; ``objects`` gives the objects of a form that ``to`` may
-    see, which an input of that form (``Actor.input``) offers."""
+    see, which an input of that form (``Actor.input``) offers. ``made``: the inputs of
+    plain markers made so far (see ``InputCache``)."""
     texts: list[tuple[str, str]] = []
-    inputs = _inputs(spec, objects, texts)
+    inputs = _inputs(spec, objects, texts, made)
     return Query(to, title, tuple(texts), inputs, id, actor)
 
 
@@ -139,24 +141,46 @@ def fill_answered(
     return fill(Query("", title, (), _inputs(spec, objects, None)), spec, answer, places)
 
 
+# The inputs made of plain markers (``T.input`` of no arguments: all but the name comes
+# from the type), by input name and the type's identity, with the type (which the entry
+# keeps alive, so its id is not another's): what every session of a program shares
+# (``natives.Prepared``), so that a question asked again makes none. Each entry is the same
+# whichever session or thread made it first.
+InputCache = dict[tuple[str, int], tuple[RuntimeType, "Input"]]
+MAX_CACHED_INPUTS = 4_096  # (types made at run time might otherwise fill it)
+
+
 def _inputs(
     spec: Any,
     objects: Callable[[RuntimeType], tuple[Any, ...]] | None,
     texts: list[tuple[str, str]] | None,
+    made: InputCache | None = None,
 ) -> tuple[Input, ...]:
     """The inputs of ``spec``; its other members, shown, join ``texts`` (None: the
-    question is not described, and the inputs have no captions)."""
+    question is not described, and the inputs have no captions). ``made``: the inputs of
+    plain markers made so far (only for described questions: theirs have captions)."""
     inputs: list[Input] = []
     values = spec.values if isinstance(spec, LoreObject) else {}
     for name, value in values.items():
-        if isinstance(value, InputMarker):
-            if value.options is None and value.type.kind == "form" and objects is not None:
-                found = objects(value.type)
+        if value.__class__ is InputMarker:
+            rtype = value.type
+            if value.options is None and rtype.kind == "form" and objects is not None:
+                found = objects(rtype)
                 if not found:
-                    raise AnswerError(f"there is no {value.type} to offer for '{name}'")
-                inputs.append(choice_input(name, value.type, found, value))
+                    raise AnswerError(f"there is no {rtype} to offer for '{name}'")
+                inputs.append(choice_input(name, rtype, found, value))
                 continue
-            inputs.append(_input(name, value, texts is not None))
+            if made is None or value.args or value.options is not None or texts is None:
+                inputs.append(_input(name, value, texts is not None))
+                continue
+            cached = made.get((name, id(rtype)))
+            if cached is None or cached[0] is not rtype:
+                made_now = _input(name, value)
+                if len(made) < MAX_CACHED_INPUTS:
+                    made[(name, id(rtype))] = (rtype, made_now)
+                inputs.append(made_now)
+            else:
+                inputs.append(cached[1])
         elif texts is not None:
             texts.append((name, show(value)))
     return tuple(inputs)

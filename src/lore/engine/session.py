@@ -823,8 +823,11 @@ class Session:
         """Run until the queue is empty or the run stops; returns the end reason, or
         ``"waiting"`` when the step waits for answers that come later."""
         self.running = True
+        room = FRAMES_PER_CALL * self.limits.max_depth + 1_000
         try:
-            with room_for(FRAMES_PER_CALL * self.limits.max_depth + 1_000):
+            if self.resumable and self.rt.own_dice:
+                return continuation.run(self, room)  # (run_steps, in the session's worker)
+            with room_for(room):
                 return self.run_steps()
         finally:
             self.running = False
@@ -857,6 +860,12 @@ class Session:
                     return self.end("stopped", "max-ticks")
                 if self.resumable:
                     self.step()  # (its steps of one handler run in its worker)
+                    worker = self.worker
+                    if worker is not None and worker.resumed:
+                        # It went on where it asked (continuation.wait_here): as after a
+                        # step run again, the run goes on before it looks for an outcome.
+                        worker.resumed = False
+                        continue
                 else:
                     self.singles(max_steps, max_ticks)
                 if self.outcome is not None and self.waiting is None:
@@ -892,8 +901,7 @@ class Session:
             key = heapq.heappop(self.keys)
             self.begin(key, entries_of(self.buckets.pop(key)))
             return
-        if self.worker is not None and continuation.resume(self, entries):
-            return  # it went on where it asked
+        # (A step kept where it asked goes on there: see continuation.run.)
         # Run again: its objects get the ids they got the first time.
         self.next_oid = self.step_oid
         self.waiting = None

@@ -185,7 +185,10 @@ def fold(values: tuple[Any, ...], functions: tuple[Callable[[Any, Any], Any], ..
 
 
 def concat(a: Any, b: Any) -> str:
-    joined = show(a, MAX_TEXT) + show(b, MAX_TEXT)
+    # (A text is shown as it is: most parts joined are texts, and ``show`` is not called.)
+    joined = (a if a.__class__ is str else show(a, MAX_TEXT)) + (
+        b if b.__class__ is str else show(b, MAX_TEXT)
+    )
     if len(joined) > MAX_TEXT:
         raise LimitExceeded(f"a text of more than {MAX_TEXT} characters")
     return joined

@@ -174,7 +174,7 @@ class Master:
         return self.transcript.records[max(0, start - self.before) :]
 
     def open_questions(self) -> list[Query]:
-        return [q for q in self.session.open_questions() if isinstance(q, Query)]
+        return [q for _, q, _ in self.session.open.values() if isinstance(q, Query)]
 
     def question(self, query_id: str) -> Query | None:
         found = self.session.open.get(query_id)
