@@ -172,7 +172,7 @@ class SteppedClock:
         return time.time()
 
 
-def test_a_room_moves_to_the_engine_threads_after_slow_steps_close_together(
+def test_a_room_moves_to_a_thread_of_its_own_after_slow_steps_close_together_and_back(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     clock = SteppedClock()
@@ -198,12 +198,18 @@ def test_a_room_moves_to_the_engine_threads_after_slow_steps_close_together(
             for fn in [quick] * (rooms_module.SLOW_FORGIVEN - 1) + [slow]:
                 ran.append(await rooms.step(room, fn))
             assert room.slow
-            ran.append(await rooms.step(room, quick))
-            return ran
+            # On the engine's threads, always the same one; a long run of quick steps
+            # brings the room back to the loop.
+            moved = len(ran)
+            for fn in [slow] + [quick] * rooms_module.SLOW_FORGIVEN + [quick]:
+                ran.append(await rooms.step(room, fn))
+            assert not room.slow and room.slow_steps == 0
+            return ran[:moved], ran[moved:]
         finally:
             await rooms.close()
 
-    ran = asyncio.run(scenario())
+    on_loop, moved = asyncio.run(scenario())
     loop_thread = threading.current_thread().name
-    assert set(ran[:-1]) == {loop_thread}
-    assert ran[-1].startswith("lore-engine")
+    assert set(on_loop) == {loop_thread}
+    assert len(set(moved[:-1])) == 1 and moved[0].startswith("lore-engine")
+    assert moved[-1] == loop_thread

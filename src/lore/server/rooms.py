@@ -157,6 +157,12 @@ class Rooms:
         self.tokens: dict[str, tuple[str, str]] = {}  # token -> (session, seat)
         self.programs: dict[tuple[str, str], Program] = {}
         self.pool = ThreadPoolExecutor(engine_threads, thread_name_prefix="lore-engine")
+        # The threads of slow rooms: a room always runs on the same one (a step kept
+        # waiting in a handler goes on only in the thread that began it).
+        self.lanes = [
+            ThreadPoolExecutor(1, thread_name_prefix=f"lore-engine-lane{n}")
+            for n in range(max(1, engine_threads))
+        ]
         self.checking = asyncio.Lock()  # one bundle is checked at a time
 
     async def in_engine(self, fn: Callable[[], T]) -> T:
@@ -165,16 +171,19 @@ class Rooms:
 
     async def step(self, room: Room, fn: Callable[[], T]) -> T:
         """Run one entry of a room: on the event loop itself while the room's steps are
-        quick (handing each to a thread costs more than most steps do), in the engine's
-        threads once ``SLOW_STRIKES`` of them were slow, so a heavy session never stalls
-        the others for long."""
+        quick (handing each to a thread costs more than most steps do), in one of the
+        engine's threads (always the same for a room) once ``SLOW_STRIKES`` of them were
+        slow, so a heavy session never stalls the others for long; back on the loop after
+        ``SLOW_FORGIVEN`` quick steps in a row."""
         if room.slow:
-            return await self.in_engine(fn)
+            lane = self.lanes[zlib.crc32(room.id.encode()) % len(self.lanes)]
+            return await asyncio.get_running_loop().run_in_executor(lane, self.quick, room, fn)
         return self.quick(room, fn)
 
     def quick(self, room: Room, fn: Callable[[], T]) -> T:
-        """Run a step of a room that is not slow on the loop (``step``: the caller checks
-        ``room.slow``), and note whether it was slow."""
+        """Run a step of a room (on the loop when it is not slow: ``step``: the caller
+        checks ``room.slow``), and note whether it was slow. (A room's steps run one at a
+        time, under its lock: the counts are never written by two threads at once.)"""
         start = time.perf_counter()
         try:
             return fn()
@@ -191,6 +200,7 @@ class Rooms:
                 room.quick_steps += 1
                 if room.quick_steps >= SLOW_FORGIVEN:
                     room.slow_steps = room.quick_steps = 0
+                    room.slow = False
 
     # ------------------------------------------------------------ programs
 
@@ -463,3 +473,5 @@ class Rooms:
 
     async def close(self) -> None:
         self.pool.shutdown(wait=True, cancel_futures=True)
+        for lane in self.lanes:
+            lane.shutdown(wait=True, cancel_futures=True)
