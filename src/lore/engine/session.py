@@ -33,7 +33,6 @@ from lore.engine.participants import Participants
 from lore.engine.queries import AnswerError, Query, fill
 from lore.engine.randomness import (
     GOLDEN,
-    GROUP,
     GROUP_BITS,
     LIMITS,
     M1,
@@ -72,7 +71,6 @@ PRELUDE_NAME = "<lore>/prelude.lore"
 _MISSING = object()  # a member that had no value (to undo its modification)
 CHOICES_SALT = 0x5DEECE66D  # sets the bots' random stream apart from the dice
 ALTERS_SALT = 0xA17E5  # and the streams of the alters' questions apart from the handlers'
-FIRST = GROUP - 1  # step & FIRST: a step's place in its group (see Runtime.word)
 PAUSE_AT = 64  # steps of this many events or more run with the cyclic collector paused
 # The references to the clock's quantity (``schedule.current``) when the session holds it
 # alone: the schedule's ``ticks``, ``Runtime.now``, the step's local and getrefcount's
@@ -147,7 +145,7 @@ class Runtime:
     # Slotted: compiled rules and the steps read and write these many times an event.
     __slots__ = (
         "GM", "_choices", "adds", "alter_index", "block", "choices_key", "counts",
-        "created", "depth", "first_group", "first_request", "firsts", "g", "index",
+        "created", "depth", "first_request", "first_step", "firsts", "g", "index",
         "max_adds", "max_depth", "max_ops", "now", "ops", "path", "path_key", "pausable",
         "rare", "removing", "requests", "roller", "schedule", "seq", "session", "state",
         "suspended", "system", "tick",
@@ -182,8 +180,9 @@ class Runtime:
         self.index = 0
         self.state: int | None = None
         self.block: Sequence[int] | None = None
-        # The first words of the first places of a group of steps (see ``word``).
-        self.first_group = -1
+        # The first words of the first places of a group of steps, from step
+        # ``first_step`` on (see ``word``; none yet: any step reads past the end).
+        self.first_step = 0
         self.firsts: Sequence[int] = ()
         self.choices_key = randomness.stream_key(session.seed, CHOICES_SALT)
         self.now: Quantity | None = None  # the time of the step, as schedule.current
@@ -258,11 +257,12 @@ class Runtime:
         steps = session.steps
         if not index:
             group = steps >> GROUP_BITS
-            if group != self.first_group:
+            first = group << GROUP_BITS
+            if first != self.first_step or not self.firsts:
                 # As Python numbers: the first die of most steps reads one.
                 self.firsts = list(randomness.first_words(session.seed, group))
-                self.first_group = group
-            return self.firsts[steps & FIRST]
+                self.first_step = first
+            return self.firsts[steps - first]
         found = self.block
         if found is None or index >= len(found):
             size = max(index + 1, 2 * len(found) if found else session.step_size)
@@ -290,10 +290,11 @@ class Runtime:
                 except (TypeError, IndexError):  # no block yet (None), or too short
                     z = state = self.word(index)
             else:  # the first die of a step's first handler (most dice)
-                steps = self.session.steps
-                if steps >> GROUP_BITS == self.first_group:
-                    z = state = self.firsts[steps & FIRST]
-                else:
+                # ``steps`` never goes down while a runtime lives (a restore makes a new
+                # session), so the index is never below 0: past the end, a new group.
+                try:
+                    z = state = self.firsts[self.session.steps - self.first_step]
+                except IndexError:
                     z = state = self.word(0)
         else:
             state = (state + GOLDEN) & MASK
@@ -997,8 +998,11 @@ class Session:
         # rule reaches the heap): a step that adds one event at a new time then replaces
         # it there (one sift instead of a pop and a push). Every other way out takes it
         # off first, and an error takes it off if it is still there (keys are unique).
+        # ``key``: the step's, read from the heap's top where the last step ended; ``now``:
+        # the clock's quantity (only this loop changes ``rt.now`` while it runs).
+        key = keys[0]
+        now = rt.now
         while True:
-            key = keys[0]
             entry = buckets.pop(key)
             if entry.__class__ is not tuple_:
                 heappop(keys)
@@ -1021,13 +1025,12 @@ class Session:
                 low = key & low_bits
                 self.priority = clock["priority"] = low - bias
             self.steps = steps = steps + 1
-            now = rt.now
             if refcount(now) == held and clock["ticks"] is now:
                 # Held by nothing else: the same object, moved on (its slot written as
                 # an attribute: far quicker than through the slot's descriptor).
                 now.value = ticks
             else:
-                clock["ticks"] = rt.now = Quantity(ticks, "sec", time)
+                now = clock["ticks"] = rt.now = Quantity(ticks, "sec", time)
             first_oid = self.next_oid
             seq, fn, arg = entry
             rt.seq = seq
@@ -1121,7 +1124,7 @@ class Session:
                 room = over - self.queued
                 if not keys:
                     return
-            if keys[0] >= end or steps >= last or rt.rare or self.stop_requested:
+            if (key := keys[0]) >= end or steps >= last or rt.rare or self.stop_requested:
                 return
 
     def fire(self, entries: list[Entry]) -> None:
