@@ -283,8 +283,8 @@ class Runtime:
         path of most dice rolled)."""
         state = self.state
         if state is None:
-            index = self.index
-            if index:
+            if self.index:
+                index = self.index
                 try:
                     z = state = self.block[index]  # type: ignore[index]
                 except (TypeError, IndexError):  # no block yet (None), or too short
@@ -301,15 +301,13 @@ class Runtime:
             z = ((state ^ (state >> 30)) * M1) & MASK
             z = ((z ^ (z >> 27)) * M2) & MASK
             z ^= z >> 31
-        try:
-            limit = LIMITS[sides]
-        except KeyError:
-            limit = WORDS - WORDS % sides
-        while z >= limit:
-            state = (state + GOLDEN) & MASK
-            z = ((state ^ (state >> 30)) * M1) & MASK
-            z = ((z ^ (z >> 27)) * M2) & MASK
-            z ^= z >> 31
+        if z + sides > WORDS:  # (else below the limit: WORDS less less than ``sides``)
+            limit = LIMITS.get(sides) or WORDS - WORDS % sides
+            while z >= limit:
+                state = (state + GOLDEN) & MASK
+                z = ((state ^ (state >> 30)) * M1) & MASK
+                z = ((z ^ (z >> 27)) * M2) & MASK
+                z ^= z >> 31
         self.state = state
         return 1 + z % sides
 
@@ -1061,11 +1059,11 @@ class Session:
                     else:  # alter_one written out, to its common end
                         rt.first_request = None
                         obj, alter, value = first
-                        form = obj.form
-                        apply = form.plain_table.get(alter)
+                        apply = obj.form.plain_table.get(alter)
                         if apply is not None:  # it needs no place, and writes itself
                             apply(rt, obj, (value,))
                         else:
+                            form = obj.form
                             rt.alter_index = 0
                             rt.index = 1  # the place after the step's one handler
                             rt.state = None
