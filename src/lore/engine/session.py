@@ -1085,8 +1085,7 @@ class Session:
                             rt.index = 0  # (see above)
                             rt.block = None
                             added = len(adds)
-                        names = obj.altered
-                        if names is None or alter not in names:
+                        if alter not in obj.altered:
                             self.note_altered(((obj, alter),))
                 if rt.rare and (rt.created or rt.removing):
                     happenings.after_step(self)
@@ -1331,8 +1330,7 @@ class Session:
             add((found[1], found[0](rt, obj, tuple(values))))
         for (obj, alter), (member, value) in zip(requests, results, strict=True):
             obj.values[member] = value
-            names = obj.altered
-            if names is None or alter not in names:
+            if alter not in obj.altered:
                 self.note_altered(((obj, alter),))
         return True
 
@@ -1355,8 +1353,7 @@ class Session:
             modifications = run(rt, obj, tuple(values))
         elif (modifications := apply(rt, obj, tuple(values))) is None:  # written already
             rt.alter_index = None
-            names = obj.altered
-            if names is None or alter not in names:
+            if alter not in obj.altered:
                 self.note_altered((key,))
             return
         rt.alter_index = None
@@ -1373,8 +1370,7 @@ class Session:
         moves = "location" in modifications
         before = obj.values.get("location") if moves else None
         obj.values.update(modifications)
-        names = obj.altered
-        if names is None or alter not in names:
+        if alter not in obj.altered:
             self.note_altered((key,))
         if moves:
             world_natives.after_moves(self, [(obj, before)])
@@ -1461,10 +1457,8 @@ class Session:
             if undo is not None:
                 undo.append((obj, {k: obj.values.get(k, _MISSING) for k in modifications}))
             obj.values.update(modifications)
-            if note:
-                names = obj.altered
-                if names is None or alter not in names:
-                    self.note_altered(((obj, alter),))
+            if note and alter not in obj.altered:
+                self.note_altered(((obj, alter),))
         return moved
 
     def note_altered(self, requests: Iterable[tuple[LoreObject, str]]) -> None:
@@ -1473,7 +1467,7 @@ class Session:
         holds is freed (``changed`` finds the others)."""
         for obj, alter in requests:
             names = obj.altered
-            if names is None:
+            if not names:
                 # One tuple per alter name, shared by the objects it changed.
                 names = self.alter_names.get(alter)
                 obj.altered = names or self.alter_names.setdefault(alter, (alter,))
@@ -1490,7 +1484,7 @@ class Session:
         roots.append(self.waiting or ())
         names: dict[LoreObject, set[str]] = {}
         for obj in reach.reachable(roots):
-            if obj.altered is not None and obj.form is not None:
+            if obj.altered and obj.form is not None:
                 for alter in obj.altered:
                     names.setdefault(obj, set()).update(obj.form.modified_by(alter) or ())
         return [
