@@ -83,7 +83,7 @@ HELD_NOW = 4
 KEY_SHIFT = 64
 BIAS = 1 << 63
 LOW = (1 << KEY_SHIFT) - 1
-FAR = 1 << 1024  # past any key or step count a session reaches
+FAR = 1 << 1024  # past any key a session reaches
 
 
 @dataclass(frozen=True)
@@ -973,18 +973,17 @@ class Session:
         shift, low_bits, bias, held, refcount = KEY_SHIFT, LOW, BIAS, HELD_NOW, getrefcount
         grouped, tuple_ = GROUPED, tuple
         # The first key past max_ticks (keys[0] >> KEY_SHIFT > max_ticks, without a shift),
-        # and the step count to stop at, as whole numbers (quicker to compare with one than
-        # infinity is): past the huge ones, singles returns after each step (run_steps
-        # still checks the limits).
+        # as a whole number (quicker to compare with one than infinity is), and the step
+        # count to stop at (the loop counts the steps up to it; past the largest machine
+        # integer, singles returns after that many steps: run_steps still checks them).
         end = FAR if max_ticks == math.inf else (int(max_ticks) + 1) << KEY_SHIFT
-        last = FAR if max_steps == math.inf else int(max_steps)
+        last = sys.maxsize if max_steps >= sys.maxsize else int(max_steps)
         if self.step_answers or self.asked or self.told or self.open or rt.counts is not None:
             key = heappop(keys)  # the last step asked or told: ``opened`` clears that
             self.begin(key, entries_of(buckets.pop(key)))
             return
         # (What set it is gone now, unless the session comes with it: an outcome restored.)
         rt.rare = self.outcome is not None or bool(rt.created) or bool(rt.removing)
-        steps = self.steps
         self.step_size = 1  # (begin sets it for the other steps)
         # While a step of one event runs, ``queued`` still counts its event (most such
         # steps add one event: the count is then left as it was); the waiting limit is
@@ -1000,7 +999,7 @@ class Session:
         # the clock's quantity (only this loop changes ``rt.now`` while it runs).
         key = keys[0]
         now = rt.now
-        while True:
+        for steps in range(self.steps + 1, last + 1):  # (the number of the step run now)
             entry = buckets.pop(key)
             if entry.__class__ is not tuple_:
                 heappop(keys)
@@ -1009,7 +1008,7 @@ class Session:
             # ``opened`` written out (``rt.counts`` is None: the last step asked nothing).
             # The step's first object id is kept for the paths where it waits.
             ticks = key >> shift
-            if ticks == self.ticks and steps:
+            if ticks == self.ticks and steps > 1:
                 at_once = self.at_once + 1
                 if at_once > max_at_once:  # one step too many at this time: dropped
                     heappop(keys)
@@ -1022,7 +1021,7 @@ class Session:
             if key & low_bits != low:  # (only the engine writes the priorities)
                 low = key & low_bits
                 self.priority = clock["priority"] = low - bias
-            self.steps = steps = steps + 1
+            self.steps = steps
             if refcount(now) == held and clock["ticks"] is now:
                 # Held by nothing else: the same object, moved on (its slot written as
                 # an attribute: far quicker than through the slot's descriptor).
@@ -1121,7 +1120,7 @@ class Session:
                 room = over - self.queued
                 if not keys:
                     return
-            if (key := keys[0]) >= end or steps >= last or rt.rare or self.stop_requested:
+            if (key := keys[0]) >= end or rt.rare or self.stop_requested:
                 return
 
     def fire(self, entries: list[Entry]) -> None:
