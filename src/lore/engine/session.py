@@ -996,9 +996,13 @@ class Session:
         # it there (one sift instead of a pop and a push). Every other way out takes it
         # off first, and an error takes it off if it is still there (keys are unique).
         # ``key``: the step's, read from the heap's top where the last step ended; ``now``:
-        # the clock's quantity (only this loop changes ``rt.now`` while it runs).
+        # the clock's quantity, which the schedule's ``ticks`` holds (only the engine
+        # writes it: no alter of a Schedule does; a change from outside between runs, or
+        # a restore that made two equal quantities, is undone here, as a step would).
         key = keys[0]
         now = rt.now
+        if clock["ticks"] is not now:
+            clock["ticks"] = now
         for steps in range(self.steps + 1, last + 1):  # (the number of the step run now)
             entry = buckets.pop(key)
             if entry.__class__ is not tuple_:
@@ -1022,7 +1026,7 @@ class Session:
                 low = key & low_bits
                 self.priority = clock["priority"] = low - bias
             self.steps = steps
-            if refcount(now) == held and clock["ticks"] is now:
+            if refcount(now) == held:
                 # Held by nothing else: the same object, moved on (its slot written as
                 # an attribute: far quicker than through the slot's descriptor).
                 now.value = ticks
