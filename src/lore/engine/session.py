@@ -84,6 +84,12 @@ KEY_SHIFT = 64
 BIAS = 1 << 63
 LOW = (1 << KEY_SHIFT) - 1
 FAR = 1 << 1024  # past any key a session reaches
+# A word below FLOOR is below the dice limit of any number of sides up to FLOOR_SIDES (the
+# limit, WORDS - WORDS % sides, is more than WORDS - sides): no draw again.
+FLOOR_SIDES = 1 << 32
+FLOOR = WORDS - FLOOR_SIDES
+# The most steps one call of ``singles`` counts (a range of machine integers is the quick one).
+MAX_STEP = sys.maxsize - 1
 
 
 @dataclass(frozen=True)
@@ -301,7 +307,7 @@ class Runtime:
             z = ((state ^ (state >> 30)) * M1) & MASK
             z = ((z ^ (z >> 27)) * M2) & MASK
             z ^= z >> 31
-        if z + sides > WORDS:  # (else below the limit: WORDS less less than ``sides``)
+        if z >= FLOOR or sides > FLOOR_SIDES:  # (else below the limit, WORDS - WORDS % sides)
             limit = LIMITS.get(sides) or WORDS - WORDS % sides
             while z >= limit:
                 state = (state + GOLDEN) & MASK
@@ -977,7 +983,7 @@ class Session:
         # count to stop at (the loop counts the steps up to it; past the largest machine
         # integer, singles returns after that many steps: run_steps still checks them).
         end = FAR if max_ticks == math.inf else (int(max_ticks) + 1) << KEY_SHIFT
-        last = sys.maxsize if max_steps >= sys.maxsize else int(max_steps)
+        last = MAX_STEP if max_steps >= MAX_STEP else int(max_steps)
         if self.step_answers or self.asked or self.told or self.open or rt.counts is not None:
             key = heappop(keys)  # the last step asked or told: ``opened`` clears that
             self.begin(key, entries_of(buckets.pop(key)))
