@@ -1006,7 +1006,7 @@ class Session:
         # writes it: no alter of a Schedule does; a change from outside between runs, or
         # a restore that made two equal quantities, is undone here, as a step would).
         key = keys[0]
-        now = rt.now
+        now: Any = rt.now  # (a Quantity, its value written in place below)
         if clock["ticks"] is not now:
             clock["ticks"] = now
         for steps in range(self.steps + 1, last + 1):  # (the number of the step run now)
@@ -1478,8 +1478,8 @@ class Session:
             names = obj.altered
             if not names:
                 # One tuple per alter name, shared by the objects it changed.
-                names = self.alter_names.get(alter)
-                obj.altered = names or self.alter_names.setdefault(alter, (alter,))
+                shared = self.alter_names.get(alter)
+                obj.altered = shared or self.alter_names.setdefault(alter, (alter,))
             elif alter not in names:
                 obj.altered = (*names, alter)
 
