@@ -129,6 +129,27 @@ def runtime(seed: int, step: int) -> Runtime:
     return running.rt
 
 
+@settings(max_examples=100, deadline=None)
+@given(
+    seed=st.integers(0, 2**32),
+    start=st.integers(0, 300),
+    gaps=st.lists(st.integers(0, 130), min_size=1, max_size=12),
+)
+def test_the_first_die_of_steps_that_go_on_is_its_steps_first_word(
+    seed: int, start: int, gaps: list[int]
+) -> None:
+    # One runtime through steps that go on by any amount (within a group of 64 steps,
+    # to the next, past several): each step's first die is its own first word (the
+    # runtime keeps one group's words, read by the step's distance from the first).
+    rt = runtime(seed, start)
+    step = start
+    for gap in gaps:
+        step += gap
+        rt.session.steps = step
+        rt.reset(0, 0)
+        assert [rt.roll(6), rt.roll(20)] == reference_dice(seed, step, 0, [6, 20])
+
+
 @settings(max_examples=200, deadline=None)
 @given(
     seed=st.integers(0, 2**64),

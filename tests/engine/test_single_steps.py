@@ -158,3 +158,20 @@ def test_steps_that_fail_or_pass_a_limit_leave_a_whole_queue() -> None:
     for case in ("failing", "at once", "waiting"):
         _, shown, errors = outcome(session_of(case, False))
         assert errors and shown, case
+
+
+def test_a_run_stops_after_max_steps_steps() -> None:
+    # singles counts the steps it runs up to the limit; the general path checks it before
+    # each step: both stop after the same step, with the same state.
+    for steps in (1, 2, 3, 5):  # (the program runs 6 steps)
+        runs = []
+        for resumable in (False, True):
+            session = session_of("two and none", resumable)
+            session.limits = Limits(max_steps=steps, max_ticks=40)
+            reason = session.run()
+            values = session.rt.g
+            runs.append((reason, session.steps, session.ticks, repr(values), session.pending()))
+            counts = [v.values["n"] for v in values if getattr(v, "values", {}).get("n")]
+            runs.append(tuple(counts))
+        assert runs[0] == runs[2] and runs[0][:2] == ("stopped", steps), runs
+        assert runs[1] == runs[3]

@@ -33,7 +33,6 @@ from lore.engine.participants import Participants
 from lore.engine.queries import AnswerError, Query, fill
 from lore.engine.randomness import (
     GOLDEN,
-    GROUP,
     GROUP_BITS,
     LIMITS,
     M1,
@@ -72,7 +71,6 @@ PRELUDE_NAME = "<lore>/prelude.lore"
 _MISSING = object()  # a member that had no value (to undo its modification)
 CHOICES_SALT = 0x5DEECE66D  # sets the bots' random stream apart from the dice
 ALTERS_SALT = 0xA17E5  # and the streams of the alters' questions apart from the handlers'
-FIRST = GROUP - 1  # step & FIRST: a step's place in its group (see Runtime.word)
 PAUSE_AT = 64  # steps of this many events or more run with the cyclic collector paused
 # The references to the clock's quantity (``schedule.current``) when the session holds it
 # alone: the schedule's ``ticks``, ``Runtime.now``, the step's local and getrefcount's
@@ -85,7 +83,13 @@ HELD_NOW = 4
 KEY_SHIFT = 64
 BIAS = 1 << 63
 LOW = (1 << KEY_SHIFT) - 1
-FAR = 1 << 1024  # past any key or step count a session reaches
+FAR = 1 << 1024  # past any key a session reaches
+# A word below FLOOR is below the dice limit of any number of sides up to FLOOR_SIDES (the
+# limit, WORDS - WORDS % sides, is more than WORDS - sides): no draw again.
+FLOOR_SIDES = 1 << 32
+FLOOR = WORDS - FLOOR_SIDES
+# The most steps one call of ``singles`` counts (a range of machine integers is the quick one).
+MAX_STEP = sys.maxsize - 1
 
 
 @dataclass(frozen=True)
@@ -147,7 +151,7 @@ class Runtime:
     # Slotted: compiled rules and the steps read and write these many times an event.
     __slots__ = (
         "GM", "_choices", "adds", "alter_index", "block", "choices_key", "counts",
-        "created", "depth", "first_group", "first_request", "firsts", "g", "index",
+        "created", "depth", "first_request", "first_step", "firsts", "g", "index",
         "max_adds", "max_depth", "max_ops", "now", "ops", "path", "path_key", "pausable",
         "rare", "removing", "requests", "roller", "schedule", "seq", "session", "state",
         "suspended", "system", "tick",
@@ -182,8 +186,9 @@ class Runtime:
         self.index = 0
         self.state: int | None = None
         self.block: Sequence[int] | None = None
-        # The first words of the first places of a group of steps (see ``word``).
-        self.first_group = -1
+        # The first words of the first places of a group of steps, from step
+        # ``first_step`` on (see ``word``; none yet: any step reads past the end).
+        self.first_step = 0
         self.firsts: Sequence[int] = ()
         self.choices_key = randomness.stream_key(session.seed, CHOICES_SALT)
         self.now: Quantity | None = None  # the time of the step, as schedule.current
@@ -258,11 +263,12 @@ class Runtime:
         steps = session.steps
         if not index:
             group = steps >> GROUP_BITS
-            if group != self.first_group:
+            first = group << GROUP_BITS
+            if first != self.first_step or not self.firsts:
                 # As Python numbers: the first die of most steps reads one.
                 self.firsts = list(randomness.first_words(session.seed, group))
-                self.first_group = group
-            return self.firsts[steps & FIRST]
+                self.first_step = first
+            return self.firsts[steps - first]
         found = self.block
         if found is None or index >= len(found):
             size = max(index + 1, 2 * len(found) if found else session.step_size)
@@ -283,32 +289,31 @@ class Runtime:
         path of most dice rolled)."""
         state = self.state
         if state is None:
-            index = self.index
-            if index:
+            if self.index:
+                index = self.index
                 try:
                     z = state = self.block[index]  # type: ignore[index]
                 except (TypeError, IndexError):  # no block yet (None), or too short
                     z = state = self.word(index)
             else:  # the first die of a step's first handler (most dice)
-                steps = self.session.steps
-                if steps >> GROUP_BITS == self.first_group:
-                    z = state = self.firsts[steps & FIRST]
-                else:
+                # ``steps`` never goes down while a runtime lives (a restore makes a new
+                # session), so the index is never below 0: past the end, a new group.
+                try:
+                    z = state = self.firsts[self.session.steps - self.first_step]
+                except IndexError:
                     z = state = self.word(0)
         else:
             state = (state + GOLDEN) & MASK
             z = ((state ^ (state >> 30)) * M1) & MASK
             z = ((z ^ (z >> 27)) * M2) & MASK
             z ^= z >> 31
-        try:
-            limit = LIMITS[sides]
-        except KeyError:
-            limit = WORDS - WORDS % sides
-        while z >= limit:
-            state = (state + GOLDEN) & MASK
-            z = ((state ^ (state >> 30)) * M1) & MASK
-            z = ((z ^ (z >> 27)) * M2) & MASK
-            z ^= z >> 31
+        if z >= FLOOR or sides > FLOOR_SIDES:  # (else below the limit, WORDS - WORDS % sides)
+            limit = LIMITS.get(sides) or WORDS - WORDS % sides
+            while z >= limit:
+                state = (state + GOLDEN) & MASK
+                z = ((state ^ (state >> 30)) * M1) & MASK
+                z = ((z ^ (z >> 27)) * M2) & MASK
+                z ^= z >> 31
         self.state = state
         return 1 + z % sides
 
@@ -982,18 +987,17 @@ class Session:
         shift, low_bits, bias, held, refcount = KEY_SHIFT, LOW, BIAS, HELD_NOW, getrefcount
         grouped, tuple_ = GROUPED, tuple
         # The first key past max_ticks (keys[0] >> KEY_SHIFT > max_ticks, without a shift),
-        # and the step count to stop at, as whole numbers (quicker to compare with one than
-        # infinity is): past the huge ones, singles returns after each step (run_steps
-        # still checks the limits).
+        # as a whole number (quicker to compare with one than infinity is), and the step
+        # count to stop at (the loop counts the steps up to it; past the largest machine
+        # integer, singles returns after that many steps: run_steps still checks them).
         end = FAR if max_ticks == math.inf else (int(max_ticks) + 1) << KEY_SHIFT
-        last = FAR if max_steps == math.inf else int(max_steps)
+        last = MAX_STEP if max_steps >= MAX_STEP else int(max_steps)
         if self.step_answers or self.asked or self.told or self.open or rt.counts is not None:
             key = heappop(keys)  # the last step asked or told: ``opened`` clears that
             self.begin(key, entries_of(buckets.pop(key)))
             return
         # (What set it is gone now, unless the session comes with it: an outcome restored.)
         rt.rare = self.outcome is not None or bool(rt.created) or bool(rt.removing)
-        steps = self.steps
         self.step_size = 1  # (begin sets it for the other steps)
         # While a step of one event runs, ``queued`` still counts its event (most such
         # steps add one event: the count is then left as it was); the waiting limit is
@@ -1005,8 +1009,15 @@ class Session:
         # rule reaches the heap): a step that adds one event at a new time then replaces
         # it there (one sift instead of a pop and a push). Every other way out takes it
         # off first, and an error takes it off if it is still there (keys are unique).
-        while True:
-            key = keys[0]
+        # ``key``: the step's, read from the heap's top where the last step ended; ``now``:
+        # the clock's quantity, which the schedule's ``ticks`` holds (only the engine
+        # writes it: no alter of a Schedule does; a change from outside between runs, or
+        # a restore that made two equal quantities, is undone here, as a step would).
+        key = keys[0]
+        now: Any = rt.now  # (a Quantity, its value written in place below)
+        if clock["ticks"] is not now:
+            clock["ticks"] = now
+        for steps in range(self.steps + 1, last + 1):  # (the number of the step run now)
             entry = buckets.pop(key)
             if entry.__class__ is not tuple_:
                 heappop(keys)
@@ -1015,7 +1026,7 @@ class Session:
             # ``opened`` written out (``rt.counts`` is None: the last step asked nothing).
             # The step's first object id is kept for the paths where it waits.
             ticks = key >> shift
-            if ticks == self.ticks and steps:
+            if ticks == self.ticks and steps > 1:
                 at_once = self.at_once + 1
                 if at_once > max_at_once:  # one step too many at this time: dropped
                     heappop(keys)
@@ -1028,14 +1039,13 @@ class Session:
             if key & low_bits != low:  # (only the engine writes the priorities)
                 low = key & low_bits
                 self.priority = clock["priority"] = low - bias
-            self.steps = steps = steps + 1
-            now = rt.now
-            if refcount(now) == held and clock["ticks"] is now:
+            self.steps = steps
+            if refcount(now) == held:
                 # Held by nothing else: the same object, moved on (its slot written as
                 # an attribute: far quicker than through the slot's descriptor).
                 now.value = ticks
             else:
-                clock["ticks"] = rt.now = Quantity(ticks, "sec", time)
+                now = clock["ticks"] = rt.now = Quantity(ticks, "sec", time)
             first_oid = self.next_oid
             seq, fn, arg = entry
             rt.seq = seq
@@ -1066,11 +1076,11 @@ class Session:
                     else:  # alter_one written out, to its common end
                         rt.first_request = None
                         obj, alter, value = first
-                        form = obj.form
-                        apply = form.plain_table.get(alter)
+                        apply = obj.form.plain_table.get(alter)
                         if apply is not None:  # it needs no place, and writes itself
                             apply(rt, obj, (value,))
                         else:
+                            form = obj.form
                             rt.alter_index = 0
                             rt.index = 1  # the place after the step's one handler
                             rt.state = None
@@ -1092,8 +1102,7 @@ class Session:
                             rt.index = 0  # (see above)
                             rt.block = None
                             added = len(adds)
-                        names = obj.altered
-                        if names is None or alter not in names:
+                        if alter not in obj.altered:
                             self.note_altered(((obj, alter),))
                 if rt.rare and (rt.created or rt.removing):
                     happenings.after_step(self)
@@ -1129,7 +1138,7 @@ class Session:
                 room = over - self.queued
                 if not keys:
                     return
-            if keys[0] >= end or steps >= last or rt.rare or self.stop_requested:
+            if (key := keys[0]) >= end or rt.rare or self.stop_requested:
                 return
 
     def fire(self, entries: list[Entry]) -> None:
@@ -1338,8 +1347,7 @@ class Session:
             add((found[1], found[0](rt, obj, tuple(values))))
         for (obj, alter), (member, value) in zip(requests, results, strict=True):
             obj.values[member] = value
-            names = obj.altered
-            if names is None or alter not in names:
+            if alter not in obj.altered:
                 self.note_altered(((obj, alter),))
         return True
 
@@ -1362,8 +1370,7 @@ class Session:
             modifications = run(rt, obj, tuple(values))
         elif (modifications := apply(rt, obj, tuple(values))) is None:  # written already
             rt.alter_index = None
-            names = obj.altered
-            if names is None or alter not in names:
+            if alter not in obj.altered:
                 self.note_altered((key,))
             return
         rt.alter_index = None
@@ -1380,8 +1387,7 @@ class Session:
         moves = "location" in modifications
         before = obj.values.get("location") if moves else None
         obj.values.update(modifications)
-        names = obj.altered
-        if names is None or alter not in names:
+        if alter not in obj.altered:
             self.note_altered((key,))
         if moves:
             world_natives.after_moves(self, [(obj, before)])
@@ -1468,10 +1474,8 @@ class Session:
             if undo is not None:
                 undo.append((obj, {k: obj.values.get(k, _MISSING) for k in modifications}))
             obj.values.update(modifications)
-            if note:
-                names = obj.altered
-                if names is None or alter not in names:
-                    self.note_altered(((obj, alter),))
+            if note and alter not in obj.altered:
+                self.note_altered(((obj, alter),))
         return moved
 
     def note_altered(self, requests: Iterable[tuple[LoreObject, str]]) -> None:
@@ -1480,10 +1484,10 @@ class Session:
         holds is freed (``changed`` finds the others)."""
         for obj, alter in requests:
             names = obj.altered
-            if names is None:
+            if not names:
                 # One tuple per alter name, shared by the objects it changed.
-                names = self.alter_names.get(alter)
-                obj.altered = names or self.alter_names.setdefault(alter, (alter,))
+                shared = self.alter_names.get(alter)
+                obj.altered = shared or self.alter_names.setdefault(alter, (alter,))
             elif alter not in names:
                 obj.altered = (*names, alter)
 
@@ -1497,7 +1501,7 @@ class Session:
         roots.append(self.waiting or ())
         names: dict[LoreObject, set[str]] = {}
         for obj in reach.reachable(roots):
-            if obj.altered is not None and obj.form is not None:
+            if obj.altered and obj.form is not None:
                 for alter in obj.altered:
                     names.setdefault(obj, set()).update(obj.form.modified_by(alter) or ())
         return [

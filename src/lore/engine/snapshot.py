@@ -228,7 +228,7 @@ class Writer:
             more = {
                 name: self.value(getattr(obj, name))
                 for name in OBJECT_SLOTS
-                if getattr(obj, name, None) is not None
+                if getattr(obj, name, None)  # (not kept when empty: an object no alter changed)
             }
             table.append([form, obj.label, obj.oid, members, more])
             position += 1

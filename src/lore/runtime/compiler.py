@@ -511,6 +511,24 @@ class Compiler:
         return function
 
 
+def write_in_place(
+    lines: list[str], places: list[tuple[Place, ...]], names: dict[str, str]
+) -> bool:
+    """For the apply of a plain alter that modifies one member once, as its last line
+    before ``return _mods``: make that line write the member itself (no local and no
+    write after it; nothing reads the member after it). Whether it did."""
+    ((member, local),) = names.items()
+    target = f"    {local} = "
+    if len(lines) < 2 or not lines[-2].startswith(target) or "    _v = self.values" not in lines:
+        return False
+    if sum(line.startswith(target) for line in lines) != 1:
+        return False
+    delta = len(f"_v[{member}]") - len(local)
+    lines[-2] = f"    _v[{member}] = {lines[-2][len(target) :]}"
+    places[-2] = tuple((start + delta, end + delta, span) for start, end, span in places[-2])
+    return True
+
+
 def _value_dependencies(expr: ast.Expr) -> list[ast.Node]:
     """Names and members used by a value, outside lambda bodies (which run later)."""
     found: list[ast.Node] = []
@@ -630,7 +648,7 @@ class Emitter:
                 line = f"    {local} = {line[found.end() :]}"
                 place = tuple((start + delta, end + delta, span) for start, end, span in place)
             elif line == "    _mods = {}":
-                line = "    pass"
+                line = "    # (no dict of modifications)"  # (a line kept: the spans are by line)
             elif "_mods" in line and line != "    return _mods":
                 return None
             lines.append(line)
@@ -645,7 +663,12 @@ class Emitter:
         # writes what it modifies unconditionally: it is plain (see ``FormInfo.plain``).
         plain = not any(_RUNTIME.search(line) for line in lines[:-1])
         check = [] if plain else [f"    if rt.first_request is not None: return {{{pairs}}}"]
-        lines[-1:] = [*check, *writes] or ["    pass"]
+        value = self.new_value_function(params, lines, places, names) if plain else None
+        if plain and len(writes) == 1 and write_in_place(lines, places, names):
+            # Its one modification, the body's last line, writes the member.
+            del lines[-1], places[-1]
+        else:
+            lines[-1:] = [*check, *writes] or ["    pass"]
         added = len(lines) - len(self.lines)
         spans: list[Span | None] = [None, *self.spans, *([None] * added)]
         places.extend([()] * added)
@@ -653,7 +676,6 @@ class Emitter:
         header = f"def {name}(rt, self, {', '.join(mangle(p) for p in params)}):"
         line_map = LineMap(self.title, self.source, spans, [(), *places])
         source_code = header + "\n" + "\n".join(lines) + "\n"
-        value = self.new_value_function(params, lines, places, names) if plain else None
         return self.compiler.register(source_code, name, line_map, named=False), plain, value
 
     def new_value_function(

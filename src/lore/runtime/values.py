@@ -175,9 +175,9 @@ class LoreObject:
         self.values = values
         self.oid = oid
         self.label = label
-        # The names of the alters that have changed it (None: none has); the session
+        # The names of the alters that have changed it (empty: none has); the session
         # notes them for the state its saves show.
-        self.altered: tuple[str, ...] | None = None
+        self.altered: tuple[str, ...] = ()
 
     def __repr__(self) -> str:
         name = self.form.name if self.form is not None else "form"
