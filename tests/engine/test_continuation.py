@@ -305,6 +305,15 @@ def test_disturbed_the_same(how: str) -> None:
     assert waited >= 10
 
 
+def test_an_outcome_after_a_step_run_again_then_resumed_ends_the_same() -> None:
+    # Restored, the session runs its waiting step again, which asks again and is kept;
+    # resumed by the next answer, the step after it reaches an outcome: the run ends
+    # after that one step, as a session running its steps again does (found by the
+    # property below).
+    disturbances = ["restore", "restore", "settle", "snapshot", "snapshot", ""]
+    lockstep(scenario(), 28205, drawn_answers([1, 1, 5, 9, 7, 1, 4]), disturbances)
+
+
 @pytest.mark.parametrize(
     ("name", "entry"),
     [

@@ -864,6 +864,12 @@ class Session:
                 if keys[0] >> KEY_SHIFT > max_ticks:
                     return self.end("stopped", "max-ticks")
                 if self.resumable:
+                    worker = self.worker
+                    if worker is not None:
+                        # (Set by a resume of this step, not by one of a step run again
+                        # above, in the waiting branch: that one's ``continue`` already
+                        # looks for no outcome before this step.)
+                        worker.resumed = False
                     self.step()  # (its steps of one handler run in its worker)
                     worker = self.worker
                     if worker is not None and worker.resumed:
