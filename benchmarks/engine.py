@@ -4,7 +4,7 @@ Run from the project root::
 
     .venv/bin/python benchmarks/engine.py [--sizes 1e3,1e4,1e5,1e6] [--events E]
         [--shapes lockstep,staggered] [--repeat K] [--quick] [--json] [--profile [TOP]]
-        [--bytecodes]
+        [--bytecodes] [--callgrind]
 
 The workload: N actors (the size: N events always wait), each with a rule that reads and
 compares a few of its members, rolls a die, requests an alter and schedules itself again
@@ -37,8 +37,12 @@ and whatever the engine keeps per event; *peak* is the highest allocation during
 rounds above the same base (what a step holds at once). ``--quick`` runs tiny sizes for a
 smoke test (the figures mean nothing then). ``--bytecodes`` also counts the Python
 instructions run per event by Lore and by SimPy (a tracer: slow, but the same on any
-machine), with the functions that run most of them. It exits 0, as it is a report; 1 if the Lore
-program does not check or a run goes wrong.
+machine), with the functions that run most of them. ``--callgrind`` counts the machine
+instructions per event of Lore and SimPy at each size and shape, under ``valgrind
+--tool=callgrind`` (repeatable whatever else runs): each runs twice in a process of its own,
+for two numbers of rounds, and the difference of the two totals over the difference of the
+events leaves out the start-up, compiling and setting up. It exits 0, as it is a report; 1 if
+the Lore program does not check or a run goes wrong.
 """
 
 from __future__ import annotations
@@ -49,9 +53,12 @@ import gc
 import heapq
 import io
 import json
+import os
 import pstats
 import random
+import subprocess
 import sys
+import tempfile
 import time
 import tracemalloc
 from collections import Counter
@@ -426,6 +433,56 @@ def bytecodes(name: str, actors: int, rounds: int, top: int = 6) -> str:
     return "\n".join(lines)
 
 
+# Rounds of the two runs --callgrind compares (their difference is what it counts).
+CALLGRIND_ROUNDS = (10, 50)
+
+
+def run_alone(who: str, name: str, actors: int, rounds: int) -> None:
+    """Prepare and run one way (``lore`` or ``simpy``) once: what --callgrind measures."""
+    shape = Shape(name, actors, rounds)
+    specs = actor_specs(actors)
+    program = compile_lore(shape.period)
+    gc.collect()  # as ``main`` and ``timed`` do before the timed runs
+    gc.freeze()
+    if who == "lore":
+        session = lore_prepared(program, specs, shape)
+        gc.collect()
+        run_lore(session, shape)
+    else:
+        env = simpy_setup(specs, shape)
+        gc.collect()
+        run_simpy(env, shape)
+
+
+def instructions(who: str, name: str, actors: int, rounds: int) -> int:
+    """The machine instructions a process running ``run_alone`` executes, by callgrind."""
+    with tempfile.TemporaryDirectory() as folder:
+        out = os.path.join(folder, "callgrind.out")
+        command = [
+            "valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
+            sys.executable, __file__, "--alone", f"{who},{name},{actors},{rounds}",
+        ]  # fmt: skip
+        subprocess.run(command, check=True, capture_output=True, timeout=3600)
+        with open(out) as file:
+            for line in file:
+                if line.startswith(("summary:", "totals:")):
+                    return int(line.split()[1])
+    raise SystemExit("callgrind wrote no total")
+
+
+def callgrind(name: str, actors: int) -> str:
+    """Machine instructions per event of Lore and SimPy (see the module's docstring)."""
+    few, many = CALLGRIND_ROUNDS
+    figures = []
+    for who in ("lore", "simpy"):
+        counts = [instructions(who, name, actors, rounds) for rounds in (few, many)]
+        figures.append((counts[1] - counts[0]) / ((many - few) * actors))
+    return (
+        f"{name:10}{actors:>10,}{figures[0]:>10,.0f}{figures[1]:>10,.0f}"
+        f"{figures[1] / figures[0]:>9.2f}"
+    )
+
+
 # ---------------------------------------------------------------- reporting
 
 
@@ -487,7 +544,17 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="also count the Python instructions per event of Lore and SimPy (1,000 actors)",
     )
+    parser.add_argument(
+        "--callgrind",
+        action="store_true",
+        help="count machine instructions per event of Lore and SimPy instead (valgrind)",
+    )
+    parser.add_argument("--alone", help=argparse.SUPPRESS)  # who,shape,actors,rounds
     args = parser.parse_args(argv)
+    if args.alone:
+        who, name, actors, rounds = args.alone.split(",")
+        run_alone(who, name, int(actors), int(rounds))
+        return 0
     shapes = [name for name in args.shapes.split(",") if name]
     if any(name not in TARGETS for name in shapes):
         parser.error("--shapes takes lockstep and/or staggered")
@@ -499,6 +566,13 @@ def main(argv: list[str] | None = None) -> int:
     # sim`, take them out of the collector's way (all three ways gain alike).
     gc.collect()
     gc.freeze()
+    if args.callgrind:
+        print("machine instructions per event (callgrind; SimPy/Lore: above 1, Lore runs fewer)")
+        print(f"{'shape':10}{'waiting':>10}{'Lore':>10}{'SimPy':>10}{'S/Lore':>9}")
+        for size in chosen:
+            for name in shapes:
+                print(callgrind(name, size), flush=True)
+        return 0
     reports = [measure(name, size, events, args.repeat) for size in chosen for name in shapes]
     if args.json:
         figures = [{**asdict(r), "target": TARGETS[r.shape], "passes": r.passes()} for r in reports]
