@@ -12,7 +12,7 @@ import pytest
 
 from lore.engine import session as session_module
 from lore.engine.participants import Participants, Scripted
-from lore.engine.session import Limits, Session, entries_of, key_parts
+from lore.engine.session import Limits, Session, entries_of
 from lore.engine.snapshot import describe_queue
 from lore.runtime.compiler import compile_program
 from lore.runtime.ops import rule_of
@@ -305,7 +305,7 @@ def told(session: Session) -> list[str]:
 def test_events_alone_and_sharing_a_time_run_in_order_through_snapshots() -> None:
     session = queued_session()
     # A time of one event holds its entry, a shared time the list of its entries.
-    layout = {key_parts(key)[0]: type(bucket) for key, bucket in session.buckets.items()}
+    layout = {session.key_parts(key)[0]: type(bucket) for key, bucket in session.buckets.items()}
     assert layout == {5: list, 6: tuple, 7: list}
     assert describe_queue(session) == [
         "at 5[sec], priority 0: rule plan.Walker.act of plan.ann",
@@ -367,3 +367,52 @@ def test_the_waiting_count_is_the_queue_after_every_kind_of_step(handler: str) -
     session.run()
     assert session.steps >= 1
     assert session.pending() == session.count_waiting()
+
+
+WIDE_ORDER = (
+    ' rule at(p : integer) { GM.message("at " + schedule.current + " " + p);'
+    "  if (schedule.current < 3[sec]) {"
+    "   schedule.add({ ticks = schedule.current + 1[sec]; priority = PRIORITY;"
+    "    handler = @{ at(PRIORITY); }; }:Event);"
+    "   schedule.add({ ticks = schedule.current + 1[sec]; priority = 100;"
+    "    handler = @{ at(100); }; }:Event); } }\n"
+    " go = { ticks = 0; priority = 0; handler = @{ at(0); }; }:Event;\n"
+)
+
+
+@pytest.mark.parametrize("priority", [-5, 127, 128, -129, 1000, -(2**63), 2**63 - 1])
+def test_priorities_of_any_size_order_the_events(priority: int) -> None:
+    """Priorities outside the queue's narrow layout (-128 to 127) turn its keys wide in the
+    middle of a run (from a step of one event, in place): the order stays (ticks, priority)."""
+    told, errors = run(WIDE_ORDER.replace("PRIORITY", str(priority)))
+    first, second = sorted((priority, 100))
+    assert errors == []
+    assert told == [
+        "at 0[sec] 0",
+        *(f"at 1[sec] {p}" for p in (first, second)),
+        *(f"at 2[sec] {p}" for p in (first, first, second, second)),
+        *(f"at 3[sec] {p}" for p in [first] * 4 + [second] * 4),
+    ]
+
+
+def test_a_priority_past_64_bits_is_an_error() -> None:
+    _, errors = run(WIDE_ORDER.replace("PRIORITY", str(2**63)))
+    assert errors == [f"an event's priority must be between -2^63 and 2^63-1, not {2**63}"]
+
+
+@pytest.mark.parametrize("priority", [0, 1000])
+def test_snapshots_hold_wide_keys_whatever_the_layout(priority: int) -> None:
+    """A snapshot is the same whether the queue's keys are narrow or wide, and a restored
+    session narrows them again when its priorities fit."""
+    text = HEAD + WIDE_ORDER.replace("PRIORITY", str(priority)) + "}\n"
+    program = compile_program(check_text(text, "plan.lore"))
+    session = Session(program, 0, Participants({"GM": Scripted([])}), Limits(max_steps=4))
+    session.run()
+    data = session.snapshot()
+    widened = Session.restore(program, data)
+    widened.rekey(session_module.KEY_SHIFT, session_module.BIAS)
+    assert widened.snapshot() == data
+    restored = Session.restore(program, data)
+    assert (restored.shift == session_module.NARROW_SHIFT) == (priority < 128)
+    assert restored.snapshot() == data
+    assert describe_queue(restored) == describe_queue(session)

@@ -51,6 +51,7 @@ from lore.runtime.errors import Frame, LimitExceeded, RuleError
 from lore.runtime.ops import (
     GROUPED,
     MAX_LIST,
+    NARROW_PRIORITY,
     Closure,
     Handler,
     callee,
@@ -77,12 +78,20 @@ PAUSE_AT = 64  # steps of this many events or more run with the cyclic collector
 # argument. A step of one event then gives it its new time in place rather than making a
 # new quantity each step (no rule can tell: none holds the old one).
 HELD_NOW = 4
-# A step's (ticks, priority) as the queue keys it: one whole number, ticks * 2^64 + priority
-# + 2^63, ordered as the pairs are (a heap of numbers is far quicker than one of pairs).
-# Priorities are whole numbers of 64 bits, checked where events are added.
+# A step's (ticks, priority) as the queue keys it: one whole number, ticks * 2^shift +
+# priority + bias, ordered as the pairs are (a heap of numbers is far quicker than one of
+# pairs). Priorities are whole numbers of 64 bits, checked where events are added. Two
+# layouts: *wide* (shift 64, bias 2^63) holds any priority; *narrow* (shift 8, bias 2^7)
+# holds priorities -128 to 127 (what rules use), and keeps the keys of the first 48 days of
+# game time within one digit of a Python number (2^30), where comparing, shifting and adding
+# take the interpreter's quick paths (a step of one event does a dozen of them). A session
+# starts narrow and turns wide for good when a priority outside that range comes
+# (``Session.fit``); both layouts order the keys alike, so the heap stays a heap. A snapshot
+# holds the wide keys, whichever the session has.
 KEY_SHIFT = 64
 BIAS = 1 << 63
-LOW = (1 << KEY_SHIFT) - 1
+NARROW_SHIFT = 8
+NARROW_BIAS = NARROW_PRIORITY
 FAR = 1 << 1024  # past any key a session reaches
 # A word below FLOOR is below the dice limit of any number of sides up to FLOOR_SIDES (the
 # limit, WORDS - WORDS % sides, is more than WORDS - sides): no draw again.
@@ -361,8 +370,8 @@ class Runtime:
             raise RuleError(
                 f"cannot schedule an event in the past (at {ticks}, now is {self.tick})"
             )
-        if not -BIAS <= priority < BIAS:
-            raise priority_error(priority)
+        if not -NARROW_BIAS <= priority < NARROW_BIAS:
+            self.session.fit(priority)
         self.adds.append((ticks, priority, fn, arg))
         if len(self.adds) > self.max_adds:
             self.too_many_adds()
@@ -376,7 +385,7 @@ class Runtime:
         event = session.program.form_by_name["Event"]
         found = []
         for key in sorted(session.buckets):
-            ticks, priority = key_parts(key)
+            ticks, priority = session.key_parts(key)
             for _, fn, arg in entries_of(session.buckets[key]):
                 values = {
                     "ticks": Quantity(ticks, "sec", session.time),
@@ -573,11 +582,6 @@ def entries_of(bucket: Bucket) -> list[Entry]:
     return bucket if isinstance(bucket, list) else [bucket]
 
 
-def key_parts(key: int) -> tuple[int, int]:
-    """The (ticks, priority) of a step's key in the queue (see ``KEY_SHIFT``)."""
-    return key >> KEY_SHIFT, (key & LOW) - BIAS
-
-
 def priority_error(priority: int) -> RuleError:
     return RuleError(
         f"an event's priority must be between -2^63 and 2^63-1, not {priority}",
@@ -635,6 +639,8 @@ class Session:
             "resumable",
             "worker",
             "keep_answers",
+            "shift",
+            "bias",
         }
     )
     HISTORY = frozenset({"answers", "errors", "answers_before"})
@@ -663,8 +669,9 @@ class Session:
         # step's events: its one event, or a list of them in seq order (seqs only grow,
         # so appending keeps the order). An event is (seq, fn, arg): its handler runs as
         # fn(rt, arg). A step of one event so costs no list (most steps have one).
-        self.keys: list[int] = []  # each step's (ticks, priority) as one number: step_key
+        self.keys: list[int] = []  # each step's (ticks, priority) as one number (see KEY_SHIFT)
         self.buckets: dict[int, Bucket] = {}
+        self.shift, self.bias = NARROW_SHIFT, NARROW_BIAS  # the keys' layout
         self.seqs = itertools.count()
         self.next_oid = 1  # the id of the next object made
         self.ticks = 0
@@ -788,9 +795,9 @@ class Session:
         self.push(*natives.event_parts(self, event))
 
     def push(self, ticks: int, priority: int, fn: Any, arg: Any) -> None:
-        if not -BIAS <= priority < BIAS:
-            raise priority_error(priority)
-        key = (ticks << KEY_SHIFT) + priority + BIAS
+        if not -self.bias <= priority < self.bias:
+            self.fit(priority)
+        key = (ticks << self.shift) + priority + self.bias
         bucket = self.buckets.get(key)
         entry = (next(self.seqs), fn, arg)
         if bucket is None:
@@ -801,6 +808,53 @@ class Session:
         else:
             self.buckets[key] = [bucket, entry]
         self.queued += 1
+
+    def fit(self, priority: int) -> None:
+        """Make the queue's keys hold ``priority``: a narrow queue turns wide (see
+        ``KEY_SHIFT``); a priority past 64 bits is an error. A step of one event being run
+        (``singles``) sees ``rt.rare`` and takes the new layout."""
+        if -self.bias <= priority < self.bias:
+            return
+        if not -BIAS <= priority < BIAS:
+            raise priority_error(priority)
+        self.rekey(KEY_SHIFT, BIAS)
+        self.rt.rare = True
+
+    def key_parts(self, key: int) -> tuple[int, int]:
+        """The (ticks, priority) of a step's key in the queue."""
+        return key >> self.shift, (key & ((1 << self.shift) - 1)) - self.bias
+
+    def rekey(self, shift: int, bias: int) -> None:
+        """Give the queue's keys the layout of ``shift`` and ``bias``, in place (a step
+        being run holds the heap and the buckets). The order of the keys stays, so the
+        heap needs no sorting."""
+        parts = self.key_parts
+        self.keys[:] = [(t << shift) + p + bias for t, p in map(parts, self.keys)]
+        buckets = list(self.buckets.items())
+        self.buckets.clear()
+        for key, bucket in buckets:
+            ticks, priority = parts(key)
+            self.buckets[(ticks << shift) + priority + bias] = bucket
+        self.shift, self.bias = shift, bias
+
+    def wide_queue(self) -> tuple[list[int], dict[int, Bucket]]:
+        """The queue's heap and buckets with wide keys (what a snapshot holds)."""
+        if self.shift == KEY_SHIFT:
+            return self.keys, self.buckets
+        parts = self.key_parts
+
+        def wide(key: int) -> int:
+            ticks, priority = parts(key)
+            return (ticks << KEY_SHIFT) + priority + BIAS
+
+        return [wide(key) for key in self.keys], {wide(k): b for k, b in self.buckets.items()}
+
+    def narrow_restored(self) -> None:
+        """After a restore put a snapshot's (wide) keys in the queue: narrow them when
+        every priority waiting fits (as a session that never saw a wide one has them)."""
+        self.shift, self.bias = KEY_SHIFT, BIAS
+        if all(-NARROW_BIAS <= self.key_parts(key)[1] < NARROW_BIAS for key in self.buckets):
+            self.rekey(NARROW_SHIFT, NARROW_BIAS)
 
     def new_oid(self) -> int:
         """The id of an object made now."""
@@ -861,7 +915,7 @@ class Session:
                     break
                 if self.steps >= max_steps:
                     return self.end("stopped", "max-steps")
-                if keys[0] >> KEY_SHIFT > max_ticks:
+                if keys[0] >> self.shift > max_ticks:
                     return self.end("stopped", "max-ticks")
                 if self.resumable:
                     worker = self.worker
@@ -927,7 +981,7 @@ class Session:
         """Start the step of ``key``, with ``entries`` just taken from the queue: its time,
         its count; whether it runs (not when it is one too many at one time)."""
         self.queued -= len(entries)
-        ticks, priority = key_parts(key)
+        ticks, priority = self.key_parts(key)
         self.at_once = self.at_once + 1 if ticks == self.ticks and self.steps else 1
         self.ticks, self.priority = ticks, priority
         self.steps += 1
@@ -990,13 +1044,15 @@ class Session:
         rt.index = 0
         rt.block = None
         # (Globals as locals: quicker to read.)
-        shift, low_bits, bias, held, refcount = KEY_SHIFT, LOW, BIAS, HELD_NOW, getrefcount
+        held, refcount = HELD_NOW, getrefcount
+        shift, bias = self.shift, self.bias
+        low_bits = (1 << shift) - 1
         grouped, tuple_ = GROUPED, tuple
-        # The first key past max_ticks (keys[0] >> KEY_SHIFT > max_ticks, without a shift),
+        # The first key past max_ticks (keys[0] >> shift > max_ticks, without a shift),
         # as a whole number (quicker to compare with one than infinity is), and the step
         # count to stop at (the loop counts the steps up to it; past the largest machine
         # integer, singles returns after that many steps: run_steps still checks them).
-        end = FAR if max_ticks == math.inf else (int(max_ticks) + 1) << KEY_SHIFT
+        end = FAR if max_ticks == math.inf else (int(max_ticks) + 1) << shift
         last = MAX_STEP if max_steps >= MAX_STEP else int(max_steps)
         if self.step_answers or self.asked or self.told or self.open or rt.counts is not None:
             key = heappop(keys)  # the last step asked or told: ``opened`` clears that
@@ -1110,10 +1166,15 @@ class Session:
                             added = len(adds)
                         if alter not in obj.altered:
                             self.note_altered(((obj, alter),))
-                if rt.rare and (rt.created or rt.removing):
-                    happenings.after_step(self)
-                    added = len(adds)
+                if rt.rare:
+                    if rt.created or rt.removing:
+                        happenings.after_step(self)
+                        added = len(adds)
+                    if self.shift != shift:  # a priority made the keys wide (``fit``)
+                        added = -1  # queued below by ``queue``, which keys them so
             except BaseException as error:
+                if self.shift != shift:  # (as above: the step's key is wide now)
+                    key = ((key >> shift) << self.shift) + (key & low_bits) - bias + self.bias
                 if keys and keys[0] == key:
                     heappop(keys)
                 self.queued -= 1
@@ -1261,7 +1322,9 @@ class Session:
             entry = (next(seqs), fn, arg)
             if ticks != last_ticks or priority != last_priority:
                 last_ticks, last_priority = ticks, priority
-                key = (ticks << KEY_SHIFT) + priority + BIAS
+                if not -self.bias <= priority < self.bias:
+                    self.fit(priority)
+                key = (ticks << self.shift) + priority + self.bias
                 bucket = None
             elif bucket is not None:
                 bucket.append(entry)

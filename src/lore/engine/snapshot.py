@@ -281,9 +281,13 @@ def _take(session: Session) -> bytes:
     skip = session.TRANSIENT | session.HISTORY
     if session.waiting is None:
         skip |= session.STEP
+    # The queue with its keys in the wide layout, whichever the session has: the same
+    # snapshot for the same state (see ``session.KEY_SHIFT``).
+    keys, buckets = session.wide_queue()
+    queue = {"keys": keys, "buckets": buckets}
     for name, value in attributes(session, skip).items():
         writer.where = f"Session.{name}"
-        state[name] = writer.value(value)
+        state[name] = writer.value(queue.get(name, value))
     data = {
         "format": MAGIC,
         "version": VERSION,
@@ -505,18 +509,19 @@ def _restore_into(session: Session, decoded: dict[str, Any]) -> None:
             if name in values:
                 rt.g[index] = reader.value(values[name])
     session.answers_before = int(decoded.get("answers") or 0)
+    session.narrow_restored()
 
 
 def describe_queue(session: Session, limit: int = 200) -> list[str]:
     """The events waiting, in the order they will run, one line each for people: when,
     and which rule or lambda runs (of which object)."""
-    from lore.engine.session import entries_of, key_parts
+    from lore.engine.session import entries_of
 
     names = session.program.function_names
     lines: list[str] = []
     entries = [((session.ticks, session.priority), e) for e in session.waiting or ()]
     entries += [
-        (key_parts(key), entry)
+        (session.key_parts(key), entry)
         for key in sorted(session.buckets)
         for entry in entries_of(session.buckets[key])
     ]

@@ -1570,12 +1570,13 @@ def compile_program(result: CheckResult) -> CompiledProgram:
 
 
 def _small_whole(code: str) -> bool:
-    """Whether ``code`` is a whole number the queue takes as a priority (64 bits)."""
+    """Whether ``code`` is a whole number the queue takes as a priority with no look (one
+    of its narrow layout: see ``ops.NARROW_PRIORITY``)."""
     try:
         value = int(code.strip("()"))
     except ValueError:
         return False
-    return -(1 << 63) <= value < 1 << 63
+    return -ops.NARROW_PRIORITY <= value < ops.NARROW_PRIORITY
 
 
 def _is_prelude(symbol: Symbol) -> bool:

@@ -29,6 +29,10 @@ from lore.runtime.values import (
 # ``Runtime.first_request`` once the requests of the step are grouped in
 # ``Runtime.requests`` (a second request came): further ones go there too.
 GROUPED: Any = ("grouped",)
+# The priorities of events that the engine's queue keys in its narrow layout (from minus
+# this up to it, not included; see ``engine/session.py``): an event written in place with a
+# constant priority among them goes to the queue with no look at its priority.
+NARROW_PRIORITY = 1 << 7
 
 
 class Closure:
