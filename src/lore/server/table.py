@@ -229,12 +229,14 @@ class Table:
         shown = tick // SHOWN_TICKS
         no_questions: dict[str, Query] = {}
         listening = self.listening
+        clock = self.clock
+        status_sent = self.status_sent
         for seat, stream in streams.items():
             messages = told.get(seat)
             view = stream.view
             if not (every or messages or seat in asked or view is None):
-                if view is not None and view["tick"] // SHOWN_TICKS != shown:
-                    self.clock.add(seat)  # only the time shown moved: a clock frame
+                if view["tick"] // SHOWN_TICKS != shown:
+                    clock.add(seat)  # only the time shown moved: a clock frame
                 continue
             # The frame's own fields first (the sequence number is set once known), so
             # that the update is encoded as it is, not copied into a frame.
@@ -257,11 +259,11 @@ class Table:
             if messages:
                 update["messages"] = messages
                 stream.messages.extend(messages)
-            sent = self.status_sent.get(seat) if status_changed or new_seat else status
+            sent = status_sent.get(seat) if status_changed or new_seat else status
             if len(update) == 2 and sent == status:  # (nothing but the frame's own fields)
                 view = stream.view
                 if view is not None and view["tick"] // SHOWN_TICKS != shown:
-                    self.clock.add(seat)  # only the time shown moved: a clock frame
+                    clock.add(seat)  # only the time shown moved: a clock frame
                 continue
             # The time goes with every update (and only with one).
             view = stream.view
@@ -269,21 +271,24 @@ class Table:
             if view["tick"] != tick:
                 stream.view = {**view, "tick": tick}
                 update.setdefault("view", {})["tick"] = tick
-            if sent != status:
-                self.status_sent[seat] = status
+            if sent is not status and sent != status:
+                status_sent[seat] = status
                 update["status"] = status
-            self.clock.discard(seat)
-            stream.seq += 1
+            clock.discard(seat)
+            seq = stream.seq = stream.seq + 1
             if changed_view:
-                stream.view_seq = stream.seq
-            for spec in update.get("opened", ()):
-                stream.asked_at[spec["id"]] = stream.seq
+                stream.view_seq = seq
+            opened = update.get("opened")
+            if opened:
+                asked_at = stream.asked_at
+                for spec in opened:
+                    asked_at[spec["id"]] = seq
             if listening is not None and seat not in listening:
                 stream.skip()
                 continue
-            update["seq"] = stream.seq
+            update["seq"] = seq
             frame = encode(update)
-            stream.keep(stream.seq, frame)
+            stream.keep(seq, frame)
             frames[seat] = frame
         return frames
 
