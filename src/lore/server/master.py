@@ -98,6 +98,7 @@ class Master:
             keep_answers=False,  # the store's log has them (``Master.save`` is given them)
         )
         self.placed: list[LoreObject] | None = None
+        self.view_reads: tuple[list[dict[str, Any]], list[str]] = ([], [])  # (``view_key``)
         self.by_label: tuple[Any, dict[str, LoreObject]] = ((), {})  # (allPC, its actors)
         self.before = 0  # transcript records made before the snapshot restored (not kept)
         self.before_shown = 0  # of them, those that are not the end
@@ -131,6 +132,7 @@ class Master:
         if ended is not None:
             master.session.ended, master.session.detail = ended
         master.placed = None
+        master.view_reads = ([], [])
         master.by_label = ((), {})
         master.before, master.before_shown = before
         return master
@@ -246,7 +248,13 @@ class Master:
                 *placed_objects(self.session),
                 *(node.obj for node in self.areas()),
             ]
-        return tuple([obj.values.get(name) for obj in self.placed for name in VIEW_MEMBERS])
+            # What is read, as two lists in step (each object's members, one by one), so
+            # that the reads are made by ``map`` without a bytecode per member.
+            self.view_reads = (
+                [obj.values for obj in self.placed for _ in VIEW_MEMBERS],
+                [name for _ in self.placed for name in VIEW_MEMBERS],
+            )
+        return tuple(map(dict.get, *self.view_reads))
 
     def hidden(self) -> dict[str, dict[str, list[str]]]:
         """For the GM: the objects hidden by secrets, by id, with the keys hiding them and

@@ -75,7 +75,8 @@ class Refusal:
 
 
 Frames = dict[str, bytes]  # seat -> the update it is sent
-Audience = set[str] | None  # None: every seat
+Audience = set[str] | tuple[str, ...] | None  # None: every seat
+ONLY_GM = (GM,)
 
 
 class Table:
@@ -228,14 +229,18 @@ class Table:
         shown = tick // SHOWN_TICKS
         no_questions: dict[str, Query] = {}
         listening = self.listening
+        clock = self.clock
+        status_sent = self.status_sent
         for seat, stream in streams.items():
             messages = told.get(seat)
             view = stream.view
             if not (every or messages or seat in asked or view is None):
-                if view is not None and view["tick"] // SHOWN_TICKS != shown:
-                    self.clock.add(seat)  # only the time shown moved: a clock frame
+                if view["tick"] // SHOWN_TICKS != shown:
+                    clock.add(seat)  # only the time shown moved: a clock frame
                 continue
-            update: dict[str, Any] = {}
+            # The frame's own fields first (the sequence number is set once known), so
+            # that the update is encoded as it is, not copied into a frame.
+            update: dict[str, Any] = {"type": "update", "seq": 0}
             changed_view = False
             new_seat = view is None  # (a seat added: nothing sent yet)
             if views or new_seat:
@@ -254,11 +259,11 @@ class Table:
             if messages:
                 update["messages"] = messages
                 stream.messages.extend(messages)
-            sent = self.status_sent.get(seat) if status_changed or new_seat else status
-            if not update and sent == status:
+            sent = status_sent.get(seat) if status_changed or new_seat else status
+            if len(update) == 2 and sent == status:  # (nothing but the frame's own fields)
                 view = stream.view
                 if view is not None and view["tick"] // SHOWN_TICKS != shown:
-                    self.clock.add(seat)  # only the time shown moved: a clock frame
+                    clock.add(seat)  # only the time shown moved: a clock frame
                 continue
             # The time goes with every update (and only with one).
             view = stream.view
@@ -266,20 +271,24 @@ class Table:
             if view["tick"] != tick:
                 stream.view = {**view, "tick": tick}
                 update.setdefault("view", {})["tick"] = tick
-            if sent != status:
-                self.status_sent[seat] = status
+            if sent is not status and sent != status:
+                status_sent[seat] = status
                 update["status"] = status
-            self.clock.discard(seat)
-            stream.seq += 1
+            clock.discard(seat)
+            seq = stream.seq = stream.seq + 1
             if changed_view:
-                stream.view_seq = stream.seq
-            for spec in update.get("opened", ()):
-                stream.asked_at[spec["id"]] = stream.seq
+                stream.view_seq = seq
+            opened = update.get("opened")
+            if opened:
+                asked_at = stream.asked_at
+                for spec in opened:
+                    asked_at[spec["id"]] = seq
             if listening is not None and seat not in listening:
                 stream.skip()
                 continue
-            frame = encode({"type": "update", "seq": stream.seq, **update})
-            stream.keep(stream.seq, frame)
+            update["seq"] = seq
+            frame = encode(update)
+            stream.keep(seq, frame)
             frames[seat] = frame
         return frames
 
@@ -324,9 +333,15 @@ class Table:
         told: dict[str, list[dict[str, Any]]] = {}
         streams = self.streams
         records = self.master.records(self.shown)
-        self.shown += len(records)
-        routed = [found for found in map(self.route, records) if found is not None]
-        for audience, message in (*routed, *items) if items else routed:
+        if records:
+            self.shown += len(records)
+            route = self.route
+            routed = [found for found in map(route, records) if found is not None]
+            if items:
+                routed.extend(items)
+        else:
+            routed = items
+        for audience, message in routed:
             for seat in streams if audience is None else audience:
                 if seat in streams:
                     found = told.get(seat)
@@ -372,11 +387,11 @@ class Table:
             if form == "html":
                 text = clean_html(text, self.image_base)
             item = {"kind": kind, "tick": record["tick"], "to": to, "text": text, "format": form}
-            return {to, GM}, item
+            return ((to, GM) if to != GM else ONLY_GM), item
         if kind == "answer":
             sender = record["from"]
             values = record.get("values", {})
-            return {sender, GM}, {
+            return ((sender, GM) if sender != GM else ONLY_GM), {
                 "kind": kind,
                 "tick": record["tick"],
                 "from": sender,
@@ -385,7 +400,7 @@ class Table:
         if kind == "error":
             where = record.get("where", "")
             item = {"kind": kind, "tick": record["tick"], "text": record["message"], "where": where}
-            return {GM}, item
+            return ONLY_GM, item
         return None  # queries go as questions; the end as the status
 
     def update_view(self, stream: Stream, update: dict[str, Any]) -> bool:

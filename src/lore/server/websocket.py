@@ -58,10 +58,14 @@ log = logging.getLogger("lore.server")
 def header(size: int) -> bytes:
     """The header of a server's (unmasked) text frame of ``size`` bytes (RFC 6455, 5.2)."""
     if size < 126:
-        return bytes((0x81, size))
+        return SHORT_HEADERS[size]
     if size < 65536:
-        return struct.pack("!BBH", 0x81, 126, size)
+        return MEDIUM + size.to_bytes(2)
     return struct.pack("!BBQ", 0x81, 127, size)
+
+
+SHORT_HEADERS = [bytes((0x81, size)) for size in range(126)]
+MEDIUM = bytes((0x81, 126))  # (then the size in two bytes: most updates)
 
 
 class Sockets:
