@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from lore.cli.main import main
-from lore.clients.join import play
+from lore.clients.join import clock_text, describe, play
 from lore.clients.seat import SeatClient
 from tests.server.serving import PLAYER, ServerThread, links
 
@@ -57,8 +57,10 @@ def test_a_seat_is_played_with_numbered_menus(tmp_path: Path) -> None:
         thread.join(60)
         text = out.getvalue()
         assert status == [0], text
-        assert "Joined 'シナリオ・サンプル' as Chihiro_Shiiji@xmpp.xgmtk.org" in text
-        assert "answered action=move" in text  # values as typed, not a Python dict
+        assert "Joined 'シナリオ・サンプル' as Chihiro (Chihiro_Shiiji@xmpp.xgmtk.org)" in text
+        # Seats by their label, game time as the web client shows it, values as typed.
+        assert "] Chihiro answered action=move" in text
+        assert "[Day 1, " in text and "Chihiro_Shiiji@" not in text.split("\n", 1)[1]
         assert "== どうしますか？" in text and "   2. 移動する (move)" in text
         assert "   1. /region[dungeon]" in text
         gm = SeatClient(seats["GM"])
@@ -69,6 +71,22 @@ def test_a_seat_is_played_with_numbered_menus(tmp_path: Path) -> None:
             {"goal": "/region[dungeon]"},
         ]
         assert any(m["kind"] == "roll" and m["from"] == PLAYER for m in gm.state.messages)
+
+
+def test_messages_name_seats_by_label_and_show_the_game_time() -> None:
+    labels = {"GM": "GM", "p1": "Aki"}.get
+
+    def label_of(seat: str) -> str:
+        return labels(seat) or seat
+
+    roll = {"kind": "roll", "tick": 90_061, "from": "p1", "to": "GM", "text": "2D6 > 7"}
+    assert describe(roll, label_of) == "[Day 2, 01:01] Aki -> GM: 2D6 > 7"
+    answer = {"kind": "answer", "tick": 0, "from": "p1", "values": {"n": 3, "ok": True}}
+    assert describe(answer, label_of) == "[Day 1, 00:00] Aki answered n=3, ok=true"
+    assert describe({"kind": "chat", "tick": 59, "from": "seat-9", "text": "hi"}, label_of) == (
+        "[Day 1, 00:00] seat-9: hi"  # a seat no longer listed: its id
+    )
+    assert clock_text(86_399) == "Day 1, 23:59"
 
 
 def test_a_bad_link_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:

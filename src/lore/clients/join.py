@@ -15,6 +15,7 @@ import re
 import sys
 import threading
 import time
+from collections.abc import Callable
 from typing import Any, TextIO
 
 from websockets.exceptions import ConnectionClosed, WebSocketException
@@ -38,7 +39,7 @@ class Asker:
         print(text, file=self.out, flush=True)
 
     def start(self, who: str) -> None:
-        title = self.spec["title"] + (f" (for {self.spec['to']})" if who else "")
+        title = self.spec["title"] + (f" (for {who})" if who else "")
         self.say(f"\n== {title}")
         for text in self.spec["texts"]:
             if text["name"] == "map":
@@ -135,7 +136,7 @@ class Join:
         if self.printed > len(messages):
             self.printed = 0  # a snapshot replaced them
         for message in messages[self.printed :]:
-            self.say(describe(message))
+            self.say(describe(message, self.client.state.label_of))
         self.printed = len(messages)
 
     def handle(self, frame: Frame) -> None:
@@ -155,7 +156,8 @@ class Join:
         for query_id, spec in self.client.state.questions.items():
             if query_id not in self.done:
                 self.asking = Asker(spec, self.out)
-                self.asking.start(spec["to"] if self.client.state.role == "gm" else "")
+                state = self.client.state
+                self.asking.start(state.label_of(spec["to"]) if state.role == "gm" else "")
                 return
 
     def line(self, text: str) -> None:
@@ -179,8 +181,16 @@ class Join:
             self.client.send({"type": "chat", "text": text.strip()})
 
 
-def describe(message: Frame) -> str:
-    tick = message.get("tick", "")
+def clock_text(tick: int) -> str:
+    """Game time (ticks are game seconds) as the web client shows it: ``Day 1, 00:45``."""
+    day, rest = divmod(tick, 86_400)
+    return f"Day {day + 1}, {rest // 3600:02d}:{rest % 3600 // 60:02d}"
+
+
+def describe(message: Frame, label_of: Callable[[str], str] = str) -> str:
+    """A message as one line: its game time, then who said what (seats by their label)."""
+    at = message.get("tick")
+    tick = clock_text(at) if isinstance(at, int) else ""
     kind = message["kind"]
     if kind == "message":
         text = message["text"]
@@ -188,13 +198,13 @@ def describe(message: Frame) -> str:
             text = " ".join(_TAG.sub(" ", text).split())
         return f"[{tick}] {text}"
     if kind in ("chat", "roll"):
-        to = f" -> {message['to']}" if message.get("to") else ""
+        to = f" -> {label_of(message['to'])}" if message.get("to") else ""
         text = message.get("text") or "(a secret roll)"
-        return f"[{tick}] {message['from']}{to}: {text}"
+        return f"[{tick}] {label_of(message['from'])}{to}: {text}"
     if kind == "answer":
         values = message.get("values") or {}
         shown = ", ".join(f"{name}={show_value(value)}" for name, value in values.items())
-        return f"[{tick}] {message['from']} answered {shown}"
+        return f"[{tick}] {label_of(message['from'])} answered {shown}"
     if kind == "error":
         return f"[{tick}] rule error at {message.get('where')}: {message['text']}"
     return f"[{tick}] {message.get('text', '')}"
@@ -226,7 +236,9 @@ def play(link: str, source: TextIO = sys.stdin, out: TextIO = sys.stdout) -> int
         print(f"lore join: cannot reach {client.url}: {error}", file=sys.stderr)
         return 2
     join = Join(client, out)
-    print(f"Joined '{client.state.title}' as {client.state.seat}", file=out, flush=True)
+    state = client.state
+    seat = state.label if state.label == state.seat else f"{state.label} ({state.seat})"
+    print(f"Joined '{state.title}' as {seat}", file=out, flush=True)
     lines: queue.Queue[str | None] = queue.Queue()
     threading.Thread(target=read_lines, args=(lines, source), daemon=True).start()
     while True:

@@ -49,6 +49,7 @@ def socket_url(link: str) -> tuple[str, str]:
 class SeatState:
     seq: int | None = None
     seat: str = ""
+    label: str = ""
     role: str = ""
     title: str = ""
     view: dict[str, Any] = field(default_factory=dict)
@@ -64,6 +65,7 @@ class SeatState:
         kind = frame.get("type")
         if kind == "welcome":
             self.seat, self.role = frame["seat"], frame["role"]
+            self.label = frame.get("label") or frame["seat"]
             self.title = frame["session"]["title"]
         elif kind == "snapshot":
             self.seq = frame["seq"]
@@ -85,6 +87,13 @@ class SeatState:
             self.online = frame["online"]
         elif kind == "links":
             self.links = frame["links"]
+
+    def label_of(self, seat: str) -> str:
+        """A seat as people know it (its label, ``Chihiro``), not its id."""
+        for item in self.seats:
+            if item.get("seat") == seat:
+                return str(item.get("label") or seat)
+        return seat
 
     def update(self, frame: Frame) -> None:
         if self.seq is not None and frame["seq"] != self.seq + 1:
