@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import bisect
 import json
 import os
 import re
@@ -113,11 +114,14 @@ def endless_example(folder: Path) -> Path:
     return target
 
 
-def start_server(folder: Path, example: Path) -> tuple[subprocess.Popen[bytes], int]:
+def start_server(
+    folder: Path, example: Path, trace: Path | None = None
+) -> tuple[subprocess.Popen[bytes], int]:
     log = (folder / "serve.log").open("wb")
     argv = [sys.executable, "-m", "lore", "serve", "--db", str(folder / "bench.db")]
     argv += ["--port", "0", str(example)]
-    process = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT)
+    env = dict(os.environ, LORE_TRACE=str(trace)) if trace is not None else None
+    process = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, env=env)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         text = (folder / "serve.log").read_text(errors="replace")
@@ -187,6 +191,7 @@ class Gate:
 class Table:
     sent: float | None = None
     latencies: list[float] = field(default_factory=list)
+    asked: list[float] = field(default_factory=list)  # when each of ``latencies`` began
     answers: int = 0
     frames: int = 0  # frames the players read while counted
     errors: int = 0
@@ -289,6 +294,7 @@ class Player:
             if opened:
                 if table.sent is not None and gate.counting:
                     table.latencies.append(time.perf_counter() - table.sent)
+                    table.asked.append(table.sent)
                 self.pending += [q["id"] for q in opened]
             for gone in frame.get("closed", ()):
                 if gone in self.pending:
@@ -438,15 +444,16 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-def measure(sessions: int, seconds: float, slice_: float) -> Figures:
+def measure(sessions: int, seconds: float, slice_: float, trace: Path | None = None) -> Figures:
     figures = Figures(sessions, seconds)
     folder = Path(tempfile.mkdtemp(prefix="lore-bench-"))
+    events = trace
     echo = subprocess.Popen([sys.executable, "-c", ECHO_SERVER], stdout=subprocess.PIPE)
     server = None
     try:
         assert echo.stdout is not None
         echo_port = int(echo.stdout.readline())
-        server, port = start_server(folder, endless_example(folder))
+        server, port = start_server(folder, endless_example(folder), events)
         create(port)  # the program is checked and compiled once, shared by the sessions
         time.sleep(1.0)
         before = rss(server.pid)
@@ -470,6 +477,13 @@ def measure(sessions: int, seconds: float, slice_: float) -> Figures:
         figures.client_cpu_us_per_round_trip = client[1] / max(1, echoes.round_trips) * 1e6
         figures.frames_per_answer = sum(t.frames for t in tables) / max(1, answers)
         figures.ratio = figures.answers_per_s / max(1.0, figures.echo_round_trips_per_s)
+        if events is not None:
+            time.sleep(1.5)  # (the server writes its trace about once a second)
+            answers_at = [(a, x) for t in tables for a, x in zip(t.asked, t.latencies, strict=True)]
+            found = read_trace(events)
+            with events.open("a", encoding="utf-8") as out:  # (kept beside the server's)
+                out.writelines(f"answer {a:.6f} {x:.6f}\n" for a, x in answers_at)
+            figures.notes += explain(answers_at, found)
     finally:
         echo.kill()
         if server is not None:
@@ -477,6 +491,76 @@ def measure(sessions: int, seconds: float, slice_: float) -> Figures:
             server.wait()
         shutil.rmtree(folder, ignore_errors=True)
     return figures
+
+
+# ------------------------------------------------------------ the trace (--trace)
+
+Event = tuple[str, float, float, str]  # kind, start, seconds, detail
+LONG = 0.010  # seconds: an event this long may hold an answer back visibly
+
+
+def read_trace(path: Path) -> list[Event]:
+    found: list[Event] = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        kind, start, seconds, *detail = line.split(" ")
+        found.append((kind, float(start), float(seconds), " ".join(detail)))
+    return found
+
+
+def explain(answers: list[tuple[float, float]], events: list[Event]) -> list[str]:
+    """What the slowest answers (the 1% from p99 up) share: for each kind of server event
+    (collector passes by generation, loop stalls, the store's commits, snapshots taken,
+    steps of a room), how many there were and how long, and the share of the slow answers
+    and of all answers that waited while one at least ``LONG`` long ran."""
+    if not answers:
+        return ["trace: no answers"]
+    ordered = sorted(x for _, x in answers)
+    p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+    slow = [(a, x) for a, x in answers if x >= p99]
+    lines = [f"trace: {len(answers)} answers, {len(slow)} from p99 ({p99 * 1000:.1f} ms) up"]
+    lines.append(
+        "  event      count  total s   p50 ms   p99 ms   max ms  long  slow-answers  all-answers"
+    )
+    kinds = sorted({e[0] for e in events})
+    for kind in kinds:
+        found = [e for e in events if e[0] == kind]
+        took = sorted(e[2] for e in found)
+        long = sorted((e[1], e[1] + e[2]) for e in found if e[2] >= LONG)
+        lines.append(
+            f"  {kind:8s} {len(found):7d} {sum(took):8.2f} {percentile(took, 0.5) * 1000:8.1f}"
+            f" {percentile(took, 0.99) * 1000:8.1f} {took[-1] * 1000:8.1f} {len(long):5d}"
+            f"  {overlapping(slow, long):11.1%}  {overlapping(answers, long):11.1%}"
+        )
+    # When the slow answers came: a few bursts (stalls) or spread out (queueing)
+    start = min(a for a, _ in answers)
+    by_second: dict[int, int] = {}
+    for a, _ in slow:
+        by_second[int(a - start)] = by_second.get(int(a - start), 0) + 1
+    busiest = sorted(by_second.items(), key=lambda item: -item[1])[:8]
+    lines.append(
+        "  slow answers by second of the run (busiest): "
+        + ", ".join(f"{second}s:{count}" for second, count in busiest)
+    )
+    return lines
+
+
+def overlapping(answers: list[tuple[float, float]], spans: list[tuple[float, float]]) -> float:
+    """The share of ``answers`` (start, latency) that overlap one of ``spans`` (sorted)."""
+
+    if not answers:
+        return 0.0
+    starts = [s for s, _ in spans]
+    widest = max((e - s for s, e in spans), default=0.0)
+    hit = 0
+    for asked, latency in answers:
+        done = asked + latency
+        i = bisect.bisect_left(starts, done)
+        while i > 0 and starts[i - 1] >= asked - widest:
+            i -= 1
+            if spans[i][1] > asked:
+                hit += 1
+                break
+    return hit / len(answers)
 
 
 def report(figures: Figures) -> str:
@@ -503,6 +587,7 @@ def report(figures: Figures) -> str:
             f"  memory/idle session  {figures.idle_bytes_per_session / 1024:10.1f} KiB"
             f"  target < 1024 KiB  {verdict(figures.idle_bytes_per_session < TARGET_IDLE)}",
             f"  errors               {figures.errors:10d}",
+            *figures.notes,
         ]
     )
 
@@ -513,12 +598,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--slice", type=float, default=5.0)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--trace",
+        type=Path,
+        metavar="FILE",
+        help="have the server record collector passes, loop stalls, commits and snapshots"
+        " in FILE (LORE_TRACE; then each answer's start and latency), and say which of them"
+        " the slowest answers waited for",
+    )
     args = parser.parse_args(argv)
     os.chdir(ROOT)
     results = []
     for sessions in args.sessions:
         try:
-            figures = measure(sessions, args.seconds, args.slice)
+            trace = args.trace.resolve() if args.trace is not None else None
+            figures = measure(sessions, args.seconds, args.slice, trace)
         except RuntimeError as error:
             print(error, file=sys.stderr)
             return 1

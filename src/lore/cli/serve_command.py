@@ -91,6 +91,7 @@ def collect_for_serving() -> None:
 async def serve(args: argparse.Namespace, path: Path, workdir: Path) -> int:
     import uvicorn
 
+    from lore.server import trace
     from lore.server.app import Server, uvicorn_config
     from lore.server.bundles import BundleError
     from lore.server.rooms import Rooms
@@ -125,10 +126,14 @@ async def serve(args: argparse.Namespace, path: Path, workdir: Path) -> int:
             print(f"  {who}: {base}/play#{seat.token}", flush=True)
 
     web = uvicorn.Server(uvicorn_config(server, args.host, args.port))
+    recorder = trace.start()
+    watch = asyncio.create_task(recorder.watch()) if recorder is not None else None
     task = asyncio.create_task(web.serve())
     while not web.started and not task.done():
         await asyncio.sleep(0.05)
     if web.started:
         await announce()
     await task
+    if watch is not None:
+        watch.cancel()
     return 0 if web.started else 1

@@ -27,6 +27,7 @@ import logging
 import queue
 import sqlite3
 import threading
+import time
 import zlib
 from collections.abc import Callable
 from concurrent.futures import Future
@@ -35,6 +36,7 @@ from typing import Any, TypeVar
 
 import msgspec
 
+from lore.server import trace
 from lore.server.journal import LEVEL, ROWS_AT_ONCE, TABLES, Journal, Row, migrate
 from lore.server.store import (
     OPEN,
@@ -174,6 +176,7 @@ class SQLiteStore:
                     self.queue.put(None)
                     break
                 batch.append(more)
+            start = time.perf_counter()
             try:
                 self._commit(connection, batch)
             except Exception as error:  # (a fault of the store's own: its thread goes on)
@@ -184,6 +187,11 @@ class SQLiteStore:
                     self.journal.load(connection)
                 failed = StoreError(f"the store failed: {type(error).__name__}: {error}")
                 _wake([(future, None, failed) for _, future in batch])
+            if trace.recorder is not None:
+                rows = sum(len(op.rows) if isinstance(op, LogRows) else 0 for op, _ in batch)
+                others = sum(0 if isinstance(op, LogRows) else 1 for op, _ in batch)
+                detail = f"{rows} {others}"
+                trace.recorder.note("commit", start, time.perf_counter() - start, detail)
         connection.close()
 
     def _commit(self, connection: sqlite3.Connection, batch: list[Item]) -> None:
