@@ -54,11 +54,12 @@ class Recorder:
         loop = asyncio.get_running_loop()
         flushed = loop.time()
         while True:
-            before = time.perf_counter()
+            before, cpu = time.perf_counter(), time.process_time()
             await asyncio.sleep(TICK)
             late = time.perf_counter() - before - TICK
-            if late > STALL:
-                self.note("stall", before + TICK, late)
+            if late > STALL:  # (with the process's CPU time meanwhile: little of it, and
+                # the process was kept waiting: by the machine's other work, say)
+                self.note("stall", before + TICK, late, f"{time.process_time() - cpu:.4f}")
             if loop.time() - flushed > FLUSH:
                 flushed = loop.time()
                 self.flush()
