@@ -4,6 +4,7 @@ passes only, their survivors frozen; a full pass once memory grew enough)."""
 from __future__ import annotations
 
 import gc
+import sys
 import weakref
 from collections.abc import Iterator
 
@@ -76,3 +77,15 @@ def test_a_cycle_that_dies_frozen_goes_at_the_next_full_pass(serving: Collector)
     assert serving.full_if_due()
     assert serving.full_passes == passes + 1 and not serving.due
     assert watched() is None
+
+
+def test_a_full_pass_waits_for_a_quiet_loop_unless_overdue(serving: Collector) -> None:
+    serving.blocks = sys.getallocatedblocks() // 3  # grown 3 times: due, not overdue
+    gc.collect(0)
+    assert serving.due
+    assert not serving.full_if_due(quiet=False)
+    assert serving.due
+    assert serving.full_if_due(quiet=True)
+    serving.blocks = 1  # grown far more than GROWTH squared: overdue
+    gc.collect(0)
+    assert serving.full_if_due(quiet=False)

@@ -63,6 +63,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     workdir = Path(tempfile.mkdtemp(prefix="lore-bundles-"))
     collector = collect_for_serving()
+    sys.setswitchinterval(SWITCH_INTERVAL)
     try:
         import uvloop  # libuv's event loop: the same asyncio, with less work per frame
 
@@ -84,15 +85,24 @@ def collect_for_serving() -> Collector:
     return collector
 
 
-async def tend(collector: Collector) -> None:
-    """Make the collector's full pass when one is due (between the loop's callbacks:
-    the collector cannot start one from its own callback)."""
-    while True:
-        await asyncio.sleep(TEND_EVERY)
-        collector.full_if_due()
-
-
+# Seconds a thread waiting for the interpreter's lock waits before the running one must
+# let go (Python's default is 0.005). The store's thread needs the lock back after each
+# SQLite statement (a commit, its fsync done) and to wake the answers it made durable:
+# with the event loop's thread busy, every such wait was up to the whole interval, and
+# each answer's acknowledgement waits for its commit.
+SWITCH_INTERVAL = 0.001
 TEND_EVERY = 1.0  # seconds between looks at whether the collector's full pass is due
+QUIET = 0.005  # seconds late the loop may wake from such a look and be called quiet
+
+
+async def tend(collector: Collector) -> None:
+    """Make the collector's full pass when one is due and the loop is quiet (between
+    the loop's callbacks: the collector cannot start one from its own callback)."""
+    loop = asyncio.get_running_loop()
+    while True:
+        before = loop.time()
+        await asyncio.sleep(TEND_EVERY)
+        collector.full_if_due(quiet=loop.time() - before - TEND_EVERY < QUIET)
 
 
 async def serve(args: argparse.Namespace, path: Path, workdir: Path, collector: Collector) -> int:
