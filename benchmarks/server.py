@@ -9,6 +9,10 @@ sessions (default 200) of the round-table example, made endless; each has 3 scri
 players, connected from this process, who answer their question the moment it comes
 (a lean client, ``Socket``: the ``websockets`` library's sans-I/O protocol on an asyncio
 protocol, each frame parsed and handled as it is read; the echo's clients are the same).
+A player parses every frame it gets (msgspec, into the few fields it uses: the rest is
+checked as JSON and skipped; the echo's replies are parsed the same way), checks that
+its seat's updates come in sequence (each ``seq`` the last plus 1) and that each answer's
+next question comes (within ``STUCK`` seconds): both are counted beside the refusals.
 Turns go round the table, so each session has one question open at a time: an answer is
 followed by the next question, to the next player. For S seconds (default 60) it counts:
 
@@ -31,6 +35,11 @@ trip), and the clients' (this process's) beside it: what the machine's other wor
 least; and the frames the players read per answer. On a busy machine the two loads share
 what CPU there is, so the ratio follows the CPU both sides spend per answer; on an idle
 one, each server has a core of its own.
+
+``--trace FILE``: the server records its collector passes, event-loop stalls, store
+commits, snapshots taken and slow steps (``lore.server.trace``) in FILE, the answers'
+starts and latencies are added to it, and the report says which kinds of event the
+slowest 1% of the answers waited for (and in which seconds of the run they came).
 
 Targets (issue 10): p99 under 100 ms, answers/s at least 0.4 x the echo round trips/s,
 under 1 MB per idle session. It prints the figures with PASS/FAIL and exits 0 (it is a
@@ -55,6 +64,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+import msgspec
 from websockets.client import ClientProtocol
 from websockets.frames import Frame, Opcode
 from websockets.uri import parse_uri
@@ -65,6 +75,7 @@ TARGET_P99 = 0.100
 TARGET_RATIO = 0.4
 TARGET_IDLE = 1024 * 1024
 RETRY = 0.1  # seconds before a refused answer is sent again
+STUCK = 5.0  # seconds after an answer by which its next question must have come
 
 ECHO_SERVER = """
 import asyncio, sys
@@ -99,7 +110,9 @@ class Figures:
     client_cpu_us_per_answer: float = 0.0  # the players' (this process's) CPU time per answer
     client_cpu_us_per_round_trip: float = 0.0  # the echo clients' (this process's)
     frames_per_answer: float = 0.0  # frames the players read per answer (the echo's: 1)
-    errors: int = 0
+    errors: int = 0  # answers refused
+    gaps: int = 0  # updates out of sequence
+    stuck: int = 0  # answers whose next question did not come
     notes: list[str] = field(default_factory=list)
 
 
@@ -194,7 +207,9 @@ class Table:
     asked: list[float] = field(default_factory=list)  # when each of ``latencies`` began
     answers: int = 0
     frames: int = 0  # frames the players read while counted
-    errors: int = 0
+    errors: int = 0  # answers refused
+    gaps: int = 0  # updates whose seq was not the seat's last plus 1
+    stuck: int = 0  # times an answer's next question had not come after STUCK seconds
 
 
 class Socket(asyncio.Protocol):
@@ -248,8 +263,8 @@ class Socket(asyncio.Protocol):
         if not self.open.done():
             self.open.set_exception(exc or ConnectionError("closed"))
 
-    def send(self, text: str) -> None:
-        self.protocol.send_text(text.encode())
+    def send(self, text: str | bytes) -> None:
+        self.protocol.send_text(text.encode() if isinstance(text, str) else text)
         self.flush()
 
     def flush(self) -> None:
@@ -267,9 +282,31 @@ class Socket(asyncio.Protocol):
             self.transport.close()
 
 
+class Question(msgspec.Struct):
+    id: str
+
+
+class Received(msgspec.Struct):
+    """What a player reads of a frame (the JSON is parsed whole, the other fields
+    checked and skipped): its kind, the seat's sequence number, the acknowledgement, the
+    questions opened and closed (a snapshot's open ones: ``questions``)."""
+
+    type: str
+    seq: int = 0
+    ack: int | None = None
+    opened: list[Question] = []
+    closed: list[str] = []
+    questions: list[Question] = []
+
+
+read_frame = msgspec.json.Decoder(Received).decode
+write_answer = msgspec.json.Encoder().encode
+
+
 class Player:
-    """A scripted player: it parses every frame, keeps its open questions and answers
-    the first one the moment it may (while the Lore load runs)."""
+    """A scripted player: it parses every frame, checks that its seat's updates come
+    in sequence (each the last plus 1), keeps its open questions and answers the first
+    one the moment it may (while the Lore load runs)."""
 
     def __init__(self, table: Table, gate: Gate) -> None:
         self.table = table
@@ -281,29 +318,33 @@ class Player:
         self.asked: str | None = None  # the question answered last
 
     def on_text(self, data: bytes) -> None:
-        frame = json.loads(data)
-        kind = frame["type"]
+        frame = read_frame(data)
+        kind = frame.type
         table, gate = self.table, self.gate
         if gate.counting:
             table.frames += 1
         if kind == "update":
-            self.seq = frame["seq"]
-            if "ack" in frame and gate.counting:  # the acknowledgement rides on the update
+            if frame.seq != self.seq + 1:  # (something missed, or twice)
+                table.gaps += 1
+            self.seq = frame.seq
+            if frame.ack is not None and gate.counting:  # (it rides on the update)
                 table.answers += 1
-            opened = frame.get("opened")
+            opened = frame.opened
             if opened:
-                if table.sent is not None and gate.counting:
-                    table.latencies.append(time.perf_counter() - table.sent)
-                    table.asked.append(table.sent)
-                self.pending += [q["id"] for q in opened]
-            for gone in frame.get("closed", ()):
+                if table.sent is not None:  # the next question of the answer sent last
+                    if gate.counting:
+                        table.latencies.append(time.perf_counter() - table.sent)
+                        table.asked.append(table.sent)
+                    table.sent = None
+                self.pending += [q.id for q in opened]
+            for gone in frame.closed:
                 if gone in self.pending:
                     self.pending.remove(gone)
                 if gone == self.asked:
                     self.asked = None  # answered: not to be asked again
         elif kind == "snapshot":
-            self.seq = frame["seq"]
-            self.pending += [q["id"] for q in frame["questions"]]
+            self.seq = frame.seq
+            self.pending += [q.id for q in frame.questions]
         elif kind == "ack" and gate.counting:
             table.answers += 1
         elif kind == "error":  # refused (too fast, say): asked again a little later
@@ -329,7 +370,7 @@ class Player:
         query = self.asked = self.pending.pop(0)
         self.table.sent = time.perf_counter()
         message = {"type": "answer", "id": query, "values": {"move": "roll"}, "seq": self.seq}
-        self.socket.send(json.dumps(message))
+        self.socket.send(write_answer(message))
 
 
 async def player(port: int, token: str, table: Table, gate: Gate) -> Socket:
@@ -349,7 +390,7 @@ class EchoGroup:
     """Three connections to the echo server passing one message round, one in flight:
     each reply is parsed like a player's frame, then the next socket sends."""
 
-    MESSAGE = json.dumps({"type": "answer", "id": "12//0", "values": {"move": "roll"}, "seq": 7})
+    MESSAGE = write_answer({"type": "answer", "id": "12//0", "values": {"move": "roll"}, "seq": 7})
 
     def __init__(self, echoes: Echoes, gate: Gate) -> None:
         self.echoes = echoes
@@ -359,7 +400,7 @@ class EchoGroup:
         self.sent = 0.0
 
     def on_text(self, data: bytes) -> None:
-        json.loads(data)  # the players parse every frame too
+        read_frame(data)  # parsed as the players parse their frames
         if self.gate.counting:
             self.echoes.latencies.append(time.perf_counter() - self.sent)
             self.echoes.round_trips += 1
@@ -426,6 +467,11 @@ async def run_both(
             gate.counting = False
             gate.cpu[which] += cpu_seconds(gate.pids[which]) - before
             gate.client[which] += time.process_time() - mine
+            if event is gate.lore:  # every answer's next question came (but the last few)
+                now = time.perf_counter()
+                for table in tables:
+                    if table.sent is not None and now - table.sent > STUCK:
+                        table.stuck += 1
             event.clear()
         left -= turn
     gate.stop = True
@@ -468,6 +514,8 @@ def measure(sessions: int, seconds: float, slice_: float, trace: Path | None = N
         figures.p50_ms = percentile(latencies, 0.50) * 1000
         figures.p99_ms = percentile(latencies, 0.99) * 1000
         figures.errors = sum(t.errors for t in tables)
+        figures.gaps = sum(t.gaps for t in tables)
+        figures.stuck = sum(t.stuck for t in tables)
         figures.echo_round_trips_per_s = echoes.round_trips / seconds
         figures.echo_p99_ms = percentile(echoes.latencies, 0.99) * 1000
         answers = sum(t.answers for t in tables)
@@ -501,6 +549,8 @@ LONG = 0.010  # seconds: an event this long may hold an answer back visibly
 
 def read_trace(path: Path) -> list[Event]:
     found: list[Event] = []
+    if not path.exists():  # (a server that does not trace)
+        return found
     for line in path.read_text(encoding="utf-8").splitlines():
         kind, start, seconds, *detail = line.split(" ")
         found.append((kind, float(start), float(seconds), " ".join(detail)))
@@ -586,7 +636,9 @@ def report(figures: Figures) -> str:
             "     (read by the players; the echo's clients read 1 per round trip)",
             f"  memory/idle session  {figures.idle_bytes_per_session / 1024:10.1f} KiB"
             f"  target < 1024 KiB  {verdict(figures.idle_bytes_per_session < TARGET_IDLE)}",
-            f"  errors               {figures.errors:10d}",
+            f"  errors               {figures.errors:10d}"
+            f"  (refused; updates out of sequence: {figures.gaps},"
+            f" answers whose next question did not come: {figures.stuck})",
             *figures.notes,
         ]
     )
