@@ -102,6 +102,7 @@ class Figures:
     p50_ms: float = 0.0
     p99_ms: float = 0.0
     echo_round_trips_per_s: float = 0.0
+    echo_p50_ms: float = 0.0
     echo_p99_ms: float = 0.0
     ratio: float = 0.0
     idle_bytes_per_session: float = 0.0
@@ -517,6 +518,7 @@ def measure(sessions: int, seconds: float, slice_: float, trace: Path | None = N
         figures.gaps = sum(t.gaps for t in tables)
         figures.stuck = sum(t.stuck for t in tables)
         figures.echo_round_trips_per_s = echoes.round_trips / seconds
+        figures.echo_p50_ms = percentile(echoes.latencies, 0.50) * 1000
         figures.echo_p99_ms = percentile(echoes.latencies, 0.99) * 1000
         answers = sum(t.answers for t in tables)
         figures.cpu_us_per_answer = cpu[0] / max(1, answers) * 1e6
@@ -581,6 +583,12 @@ def explain(answers: list[tuple[float, float]], events: list[Event]) -> list[str
             f" {percentile(took, 0.99) * 1000:8.1f} {took[-1] * 1000:8.1f} {len(long):5d}"
             f"  {overlapping(slow, long):11.1%}  {overlapping(answers, long):11.1%}"
         )
+    passes = sorted(float(e[3].split()[0]) for e in events if e[0].startswith("gc") and e[3])
+    if passes:
+        lines.append(
+            f"  collector passes' CPU time: p50 {percentile(passes, 0.5) * 1000:.1f} ms,"
+            f" max {passes[-1] * 1000:.1f} ms, {sum(passes):.2f} s in all"
+        )
     # When the slow answers came: a few bursts (stalls) or spread out (queueing)
     start = min(a for a, _ in answers)
     by_second: dict[int, int] = {}
@@ -627,7 +635,8 @@ def report(figures: Figures) -> str:
             f"  latency p50          {figures.p50_ms:10.1f} ms",
             f"  latency p99          {figures.p99_ms:10.1f} ms  target < {TARGET_P99 * 1000:g} ms"
             f"  {verdict(figures.p99_ms < TARGET_P99 * 1000)}",
-            f"  echo round trip p99  {figures.echo_p99_ms:10.1f} ms  (the same load's floor)",
+            f"  echo round trip p99  {figures.echo_p99_ms:10.1f} ms  (the same load's floor;"
+            f" p50 {figures.echo_p50_ms:.1f} ms)",
             f"  server CPU/answer    {figures.cpu_us_per_answer:10.0f} us"
             f"  (echo server: {figures.echo_cpu_us_per_round_trip:.0f} us per round trip)",
             f"  client CPU/answer    {figures.client_cpu_us_per_answer:10.0f} us"

@@ -29,6 +29,7 @@ class Recorder:
         self.out = out
         self.lines: list[str] = []
         self.gc_start = 0.0
+        self.gc_cpu = 0.0
 
     def note(self, kind: str, start: float, seconds: float, detail: object = "") -> None:
         # (list.append is atomic: the store's thread notes its commits here too)
@@ -40,13 +41,14 @@ class Recorder:
         self.out.flush()
 
     def on_gc(self, phase: str, info: dict[str, Any]) -> None:
+        """A collector pass, with the CPU time it took (its thread's: what the machine's
+        other work changes least) and the objects it freed."""
         if phase == "start":
-            self.gc_start = time.perf_counter()
+            self.gc_start, self.gc_cpu = time.perf_counter(), time.thread_time()
         else:
-            end = time.perf_counter()
-            self.note(
-                f"gc{info['generation']}", self.gc_start, end - self.gc_start, info["collected"]
-            )
+            took, cpu = time.perf_counter() - self.gc_start, time.thread_time() - self.gc_cpu
+            detail = f"{cpu:.6f} {info['collected']}"
+            self.note(f"gc{info['generation']}", self.gc_start, took, detail)
 
     async def watch(self) -> None:
         """Tick every ``TICK``: a tick late by more than ``STALL`` is a stall of the loop
