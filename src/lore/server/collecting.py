@@ -5,10 +5,14 @@ makes a few objects that live on for a while (the transcript records kept until 
 snapshot, the step kept waiting for its answer): Python's collector goes through those
 again in its older generations, and a pass of the middle generation took 100 to 300 ms in
 ``benchmarks/server.py`` (every session's answer in flight waits for it: the latency's
-tail). Here the young generation is collected every ``YOUNG`` new objects, and what
-survives a young pass is frozen (``gc.freeze``: moved where no pass looks), so no pass
-ever goes through more than the last ``YOUNG`` objects' survivors: a pause of a few
-milliseconds, about as much work in all as before.
+tail). Here the young generation is collected every ``YOUNG`` new objects (net of
+those freed meanwhile), and what survives a young pass is frozen (``gc.freeze``: moved
+where no pass looks), so a pass only ever goes through the objects made since the one
+before: no middle or full passes by count. In-process (``Table.apply``, 200 tables,
+60,000 answers, CPU time): young passes of 15.5 ms (p50; 39 ms at most) and 10.9 us of
+collector per answer, against 24.5 ms (50 at most), a middle pass of 149 ms, and 9.8 us
+per answer with thresholds of 20,000/20/10. (Smaller young passes cost more in all: more
+objects are still alive when they come; 5,000 took 11.5 ms a pass and 16.4 us an answer.)
 
 Frozen objects are still freed by reference counting when they die (a session's state
 does not form garbage cycles: the young passes find none); a cycle that became garbage
@@ -27,7 +31,7 @@ import gc
 import sys
 from typing import Any
 
-YOUNG = 5_000  # new objects between young passes (Python's default is 700)
+YOUNG = 10_000  # new objects between young passes (Python's default is 700)
 NEVER = 1 << 30  # the older generations' thresholds: they are never collected by count
 GROWTH = 2.0  # memory blocks grown by this factor since the last full pass: one is due
 
