@@ -63,7 +63,6 @@ def run(args: argparse.Namespace) -> int:
         return 2
     workdir = Path(tempfile.mkdtemp(prefix="lore-bundles-"))
     collector = collect_for_serving()
-    sys.setswitchinterval(SWITCH_INTERVAL)
     try:
         import uvloop  # libuv's event loop: the same asyncio, with less work per frame
 
@@ -85,12 +84,6 @@ def collect_for_serving() -> Collector:
     return collector
 
 
-# Seconds a thread waiting for the interpreter's lock waits before the running one must
-# let go (Python's default is 0.005). The store's thread needs the lock back after each
-# SQLite statement (a commit, its fsync done) and to wake the answers it made durable:
-# with the event loop's thread busy, every such wait was up to the whole interval, and
-# each answer's acknowledgement waits for its commit.
-SWITCH_INTERVAL = 0.001
 TEND_EVERY = 1.0  # seconds between looks at whether the collector's full pass is due
 QUIET = 0.005  # seconds late the loop may wake from such a look and be called quiet
 
