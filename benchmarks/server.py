@@ -9,6 +9,10 @@ sessions (default 200) of the round-table example, made endless; each has 3 scri
 players, connected from this process, who answer their question the moment it comes
 (a lean client, ``Socket``: the ``websockets`` library's sans-I/O protocol on an asyncio
 protocol, each frame parsed and handled as it is read; the echo's clients are the same).
+A player parses every frame it gets (msgspec, into the few fields it uses: the rest is
+checked as JSON and skipped; the echo's replies are parsed the same way), checks that
+its seat's updates come in sequence (each ``seq`` the last plus 1) and that each answer's
+next question comes (within ``STUCK`` seconds): both are counted beside the refusals.
 Turns go round the table, so each session has one question open at a time: an answer is
 followed by the next question, to the next player. For S seconds (default 60) it counts:
 
@@ -32,6 +36,11 @@ least; and the frames the players read per answer. On a busy machine the two loa
 what CPU there is, so the ratio follows the CPU both sides spend per answer; on an idle
 one, each server has a core of its own.
 
+``--trace FILE``: the server records its collector passes, event-loop stalls, store
+commits, snapshots taken and slow steps (``lore.server.trace``) in FILE, the answers'
+starts and latencies are added to it, and the report says which kinds of event the
+slowest 1% of the answers waited for (and in which seconds of the run they came).
+
 Targets (issue 10): p99 under 100 ms, answers/s at least 0.4 x the echo round trips/s,
 under 1 MB per idle session. It prints the figures with PASS/FAIL and exits 0 (it is a
 report); 1 when the server cannot be started.
@@ -41,6 +50,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import bisect
 import json
 import os
 import re
@@ -54,6 +64,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+import msgspec
 from websockets.client import ClientProtocol
 from websockets.frames import Frame, Opcode
 from websockets.uri import parse_uri
@@ -64,6 +75,7 @@ TARGET_P99 = 0.100
 TARGET_RATIO = 0.4
 TARGET_IDLE = 1024 * 1024
 RETRY = 0.1  # seconds before a refused answer is sent again
+STUCK = 5.0  # seconds after an answer by which its next question must have come
 
 ECHO_SERVER = """
 import asyncio, sys
@@ -90,6 +102,7 @@ class Figures:
     p50_ms: float = 0.0
     p99_ms: float = 0.0
     echo_round_trips_per_s: float = 0.0
+    echo_p50_ms: float = 0.0
     echo_p99_ms: float = 0.0
     ratio: float = 0.0
     idle_bytes_per_session: float = 0.0
@@ -98,7 +111,9 @@ class Figures:
     client_cpu_us_per_answer: float = 0.0  # the players' (this process's) CPU time per answer
     client_cpu_us_per_round_trip: float = 0.0  # the echo clients' (this process's)
     frames_per_answer: float = 0.0  # frames the players read per answer (the echo's: 1)
-    errors: int = 0
+    errors: int = 0  # answers refused
+    gaps: int = 0  # updates out of sequence
+    stuck: int = 0  # answers whose next question did not come
     notes: list[str] = field(default_factory=list)
 
 
@@ -113,11 +128,14 @@ def endless_example(folder: Path) -> Path:
     return target
 
 
-def start_server(folder: Path, example: Path) -> tuple[subprocess.Popen[bytes], int]:
+def start_server(
+    folder: Path, example: Path, trace: Path | None = None
+) -> tuple[subprocess.Popen[bytes], int]:
     log = (folder / "serve.log").open("wb")
     argv = [sys.executable, "-m", "lore", "serve", "--db", str(folder / "bench.db")]
     argv += ["--port", "0", str(example)]
-    process = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT)
+    env = dict(os.environ, LORE_TRACE=str(trace)) if trace is not None else None
+    process = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, env=env)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         text = (folder / "serve.log").read_text(errors="replace")
@@ -187,9 +205,12 @@ class Gate:
 class Table:
     sent: float | None = None
     latencies: list[float] = field(default_factory=list)
+    asked: list[float] = field(default_factory=list)  # when each of ``latencies`` began
     answers: int = 0
     frames: int = 0  # frames the players read while counted
-    errors: int = 0
+    errors: int = 0  # answers refused
+    gaps: int = 0  # updates whose seq was not the seat's last plus 1
+    stuck: int = 0  # times an answer's next question had not come after STUCK seconds
 
 
 class Socket(asyncio.Protocol):
@@ -243,8 +264,8 @@ class Socket(asyncio.Protocol):
         if not self.open.done():
             self.open.set_exception(exc or ConnectionError("closed"))
 
-    def send(self, text: str) -> None:
-        self.protocol.send_text(text.encode())
+    def send(self, text: str | bytes) -> None:
+        self.protocol.send_text(text.encode() if isinstance(text, str) else text)
         self.flush()
 
     def flush(self) -> None:
@@ -262,9 +283,31 @@ class Socket(asyncio.Protocol):
             self.transport.close()
 
 
+class Question(msgspec.Struct):
+    id: str
+
+
+class Received(msgspec.Struct):
+    """What a player reads of a frame (the JSON is parsed whole, the other fields
+    checked and skipped): its kind, the seat's sequence number, the acknowledgement, the
+    questions opened and closed (a snapshot's open ones: ``questions``)."""
+
+    type: str
+    seq: int = 0
+    ack: int | None = None
+    opened: list[Question] = []
+    closed: list[str] = []
+    questions: list[Question] = []
+
+
+read_frame = msgspec.json.Decoder(Received).decode
+write_answer = msgspec.json.Encoder().encode
+
+
 class Player:
-    """A scripted player: it parses every frame, keeps its open questions and answers
-    the first one the moment it may (while the Lore load runs)."""
+    """A scripted player: it parses every frame, checks that its seat's updates come
+    in sequence (each the last plus 1), keeps its open questions and answers the first
+    one the moment it may (while the Lore load runs)."""
 
     def __init__(self, table: Table, gate: Gate) -> None:
         self.table = table
@@ -276,28 +319,33 @@ class Player:
         self.asked: str | None = None  # the question answered last
 
     def on_text(self, data: bytes) -> None:
-        frame = json.loads(data)
-        kind = frame["type"]
+        frame = read_frame(data)
+        kind = frame.type
         table, gate = self.table, self.gate
         if gate.counting:
             table.frames += 1
         if kind == "update":
-            self.seq = frame["seq"]
-            if "ack" in frame and gate.counting:  # the acknowledgement rides on the update
+            if frame.seq != self.seq + 1:  # (something missed, or twice)
+                table.gaps += 1
+            self.seq = frame.seq
+            if frame.ack is not None and gate.counting:  # (it rides on the update)
                 table.answers += 1
-            opened = frame.get("opened")
+            opened = frame.opened
             if opened:
-                if table.sent is not None and gate.counting:
-                    table.latencies.append(time.perf_counter() - table.sent)
-                self.pending += [q["id"] for q in opened]
-            for gone in frame.get("closed", ()):
+                if table.sent is not None:  # the next question of the answer sent last
+                    if gate.counting:
+                        table.latencies.append(time.perf_counter() - table.sent)
+                        table.asked.append(table.sent)
+                    table.sent = None
+                self.pending += [q.id for q in opened]
+            for gone in frame.closed:
                 if gone in self.pending:
                     self.pending.remove(gone)
                 if gone == self.asked:
                     self.asked = None  # answered: not to be asked again
         elif kind == "snapshot":
-            self.seq = frame["seq"]
-            self.pending += [q["id"] for q in frame["questions"]]
+            self.seq = frame.seq
+            self.pending += [q.id for q in frame.questions]
         elif kind == "ack" and gate.counting:
             table.answers += 1
         elif kind == "error":  # refused (too fast, say): asked again a little later
@@ -323,7 +371,7 @@ class Player:
         query = self.asked = self.pending.pop(0)
         self.table.sent = time.perf_counter()
         message = {"type": "answer", "id": query, "values": {"move": "roll"}, "seq": self.seq}
-        self.socket.send(json.dumps(message))
+        self.socket.send(write_answer(message))
 
 
 async def player(port: int, token: str, table: Table, gate: Gate) -> Socket:
@@ -343,7 +391,7 @@ class EchoGroup:
     """Three connections to the echo server passing one message round, one in flight:
     each reply is parsed like a player's frame, then the next socket sends."""
 
-    MESSAGE = json.dumps({"type": "answer", "id": "12//0", "values": {"move": "roll"}, "seq": 7})
+    MESSAGE = write_answer({"type": "answer", "id": "12//0", "values": {"move": "roll"}, "seq": 7})
 
     def __init__(self, echoes: Echoes, gate: Gate) -> None:
         self.echoes = echoes
@@ -353,7 +401,7 @@ class EchoGroup:
         self.sent = 0.0
 
     def on_text(self, data: bytes) -> None:
-        json.loads(data)  # the players parse every frame too
+        read_frame(data)  # parsed as the players parse their frames
         if self.gate.counting:
             self.echoes.latencies.append(time.perf_counter() - self.sent)
             self.echoes.round_trips += 1
@@ -420,6 +468,11 @@ async def run_both(
             gate.counting = False
             gate.cpu[which] += cpu_seconds(gate.pids[which]) - before
             gate.client[which] += time.process_time() - mine
+            if event is gate.lore:  # every answer's next question came (but the last few)
+                now = time.perf_counter()
+                for table in tables:
+                    if table.sent is not None and now - table.sent > STUCK:
+                        table.stuck += 1
             event.clear()
         left -= turn
     gate.stop = True
@@ -438,15 +491,16 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-def measure(sessions: int, seconds: float, slice_: float) -> Figures:
+def measure(sessions: int, seconds: float, slice_: float, trace: Path | None = None) -> Figures:
     figures = Figures(sessions, seconds)
     folder = Path(tempfile.mkdtemp(prefix="lore-bench-"))
+    events = trace
     echo = subprocess.Popen([sys.executable, "-c", ECHO_SERVER], stdout=subprocess.PIPE)
     server = None
     try:
         assert echo.stdout is not None
         echo_port = int(echo.stdout.readline())
-        server, port = start_server(folder, endless_example(folder))
+        server, port = start_server(folder, endless_example(folder), events)
         create(port)  # the program is checked and compiled once, shared by the sessions
         time.sleep(1.0)
         before = rss(server.pid)
@@ -461,7 +515,10 @@ def measure(sessions: int, seconds: float, slice_: float) -> Figures:
         figures.p50_ms = percentile(latencies, 0.50) * 1000
         figures.p99_ms = percentile(latencies, 0.99) * 1000
         figures.errors = sum(t.errors for t in tables)
+        figures.gaps = sum(t.gaps for t in tables)
+        figures.stuck = sum(t.stuck for t in tables)
         figures.echo_round_trips_per_s = echoes.round_trips / seconds
+        figures.echo_p50_ms = percentile(echoes.latencies, 0.50) * 1000
         figures.echo_p99_ms = percentile(echoes.latencies, 0.99) * 1000
         answers = sum(t.answers for t in tables)
         figures.cpu_us_per_answer = cpu[0] / max(1, answers) * 1e6
@@ -470,6 +527,13 @@ def measure(sessions: int, seconds: float, slice_: float) -> Figures:
         figures.client_cpu_us_per_round_trip = client[1] / max(1, echoes.round_trips) * 1e6
         figures.frames_per_answer = sum(t.frames for t in tables) / max(1, answers)
         figures.ratio = figures.answers_per_s / max(1.0, figures.echo_round_trips_per_s)
+        if events is not None:
+            time.sleep(1.5)  # (the server writes its trace about once a second)
+            answers_at = [(a, x) for t in tables for a, x in zip(t.asked, t.latencies, strict=True)]
+            found = read_trace(events)
+            with events.open("a", encoding="utf-8") as out:  # (kept beside the server's)
+                out.writelines(f"answer {a:.6f} {x:.6f}\n" for a, x in answers_at)
+            figures.notes += explain(answers_at, found)
     finally:
         echo.kill()
         if server is not None:
@@ -477,6 +541,84 @@ def measure(sessions: int, seconds: float, slice_: float) -> Figures:
             server.wait()
         shutil.rmtree(folder, ignore_errors=True)
     return figures
+
+
+# ------------------------------------------------------------ the trace (--trace)
+
+Event = tuple[str, float, float, str]  # kind, start, seconds, detail
+LONG = 0.010  # seconds: an event this long may hold an answer back visibly
+
+
+def read_trace(path: Path) -> list[Event]:
+    found: list[Event] = []
+    if not path.exists():  # (a server that does not trace)
+        return found
+    for line in path.read_text(encoding="utf-8").splitlines():
+        kind, start, seconds, *detail = line.split(" ")
+        found.append((kind, float(start), float(seconds), " ".join(detail)))
+    return found
+
+
+def explain(answers: list[tuple[float, float]], events: list[Event]) -> list[str]:
+    """What the slowest answers (the 1% from p99 up) share: for each kind of server event
+    (collector passes by generation, loop stalls, the store's commits, snapshots taken,
+    steps of a room), how many there were and how long, and the share of the slow answers
+    and of all answers that waited while one at least ``LONG`` long ran."""
+    if not answers:
+        return ["trace: no answers"]
+    ordered = sorted(x for _, x in answers)
+    p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+    slow = [(a, x) for a, x in answers if x >= p99]
+    lines = [f"trace: {len(answers)} answers, {len(slow)} from p99 ({p99 * 1000:.1f} ms) up"]
+    lines.append(
+        "  event      count  total s   p50 ms   p99 ms   max ms  long  slow-answers  all-answers"
+    )
+    kinds = sorted({e[0] for e in events})
+    for kind in kinds:
+        found = [e for e in events if e[0] == kind]
+        took = sorted(e[2] for e in found)
+        long = sorted((e[1], e[1] + e[2]) for e in found if e[2] >= LONG)
+        lines.append(
+            f"  {kind:8s} {len(found):7d} {sum(took):8.2f} {percentile(took, 0.5) * 1000:8.1f}"
+            f" {percentile(took, 0.99) * 1000:8.1f} {took[-1] * 1000:8.1f} {len(long):5d}"
+            f"  {overlapping(slow, long):11.1%}  {overlapping(answers, long):11.1%}"
+        )
+    passes = sorted(float(e[3].split()[0]) for e in events if e[0].startswith("gc") and e[3])
+    if passes:
+        lines.append(
+            f"  collector passes' CPU time: p50 {percentile(passes, 0.5) * 1000:.1f} ms,"
+            f" max {passes[-1] * 1000:.1f} ms, {sum(passes):.2f} s in all"
+        )
+    # When the slow answers came: a few bursts (stalls) or spread out (queueing)
+    start = min(a for a, _ in answers)
+    by_second: dict[int, int] = {}
+    for a, _ in slow:
+        by_second[int(a - start)] = by_second.get(int(a - start), 0) + 1
+    busiest = sorted(by_second.items(), key=lambda item: -item[1])[:8]
+    lines.append(
+        "  slow answers by second of the run (busiest): "
+        + ", ".join(f"{second}s:{count}" for second, count in busiest)
+    )
+    return lines
+
+
+def overlapping(answers: list[tuple[float, float]], spans: list[tuple[float, float]]) -> float:
+    """The share of ``answers`` (start, latency) that overlap one of ``spans`` (sorted)."""
+
+    if not answers:
+        return 0.0
+    starts = [s for s, _ in spans]
+    widest = max((e - s for s, e in spans), default=0.0)
+    hit = 0
+    for asked, latency in answers:
+        done = asked + latency
+        i = bisect.bisect_left(starts, done)
+        while i > 0 and starts[i - 1] >= asked - widest:
+            i -= 1
+            if spans[i][1] > asked:
+                hit += 1
+                break
+    return hit / len(answers)
 
 
 def report(figures: Figures) -> str:
@@ -493,7 +635,8 @@ def report(figures: Figures) -> str:
             f"  latency p50          {figures.p50_ms:10.1f} ms",
             f"  latency p99          {figures.p99_ms:10.1f} ms  target < {TARGET_P99 * 1000:g} ms"
             f"  {verdict(figures.p99_ms < TARGET_P99 * 1000)}",
-            f"  echo round trip p99  {figures.echo_p99_ms:10.1f} ms  (the same load's floor)",
+            f"  echo round trip p99  {figures.echo_p99_ms:10.1f} ms  (the same load's floor;"
+            f" p50 {figures.echo_p50_ms:.1f} ms)",
             f"  server CPU/answer    {figures.cpu_us_per_answer:10.0f} us"
             f"  (echo server: {figures.echo_cpu_us_per_round_trip:.0f} us per round trip)",
             f"  client CPU/answer    {figures.client_cpu_us_per_answer:10.0f} us"
@@ -502,7 +645,10 @@ def report(figures: Figures) -> str:
             "     (read by the players; the echo's clients read 1 per round trip)",
             f"  memory/idle session  {figures.idle_bytes_per_session / 1024:10.1f} KiB"
             f"  target < 1024 KiB  {verdict(figures.idle_bytes_per_session < TARGET_IDLE)}",
-            f"  errors               {figures.errors:10d}",
+            f"  errors               {figures.errors:10d}"
+            f"  (refused; updates out of sequence: {figures.gaps},"
+            f" answers whose next question did not come: {figures.stuck})",
+            *figures.notes,
         ]
     )
 
@@ -513,12 +659,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--slice", type=float, default=5.0)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--trace",
+        type=Path,
+        metavar="FILE",
+        help="have the server record collector passes, loop stalls, commits and snapshots"
+        " in FILE (LORE_TRACE; then each answer's start and latency), and say which of them"
+        " the slowest answers waited for",
+    )
     args = parser.parse_args(argv)
     os.chdir(ROOT)
     results = []
     for sessions in args.sessions:
         try:
-            figures = measure(sessions, args.seconds, args.slice)
+            trace = args.trace.resolve() if args.trace is not None else None
+            figures = measure(sessions, args.seconds, args.slice, trace)
         except RuntimeError as error:
             print(error, file=sys.stderr)
             return 1

@@ -159,6 +159,51 @@ def test_appends_that_waited_for_one_commit_are_stored_by_one_statement_each_ref
     assert asyncio.run(reopened()) == [1, 2, 3, 4]
 
 
+def test_appends_waiting_with_snapshots_are_committed_and_acknowledged_first(
+    tmp_path: Path,
+) -> None:
+    """Appends and snapshots that waited for one commit: the appends are committed (one
+    statement) and acknowledged before the snapshots are stored, and everything is kept
+    as if in the order they came: the snapshot's rows in its chunk, the later ones after."""
+
+    async def scenario() -> tuple[list[str], list[int], Snapshot | None]:
+        store = SQLiteStore(tmp_path / "s.db")
+        await store.create(record(1), FILES, seats("s1"))
+        await store.create(record(2), FILES, [SeatRecord("s2", "GM", "GM", "t-gm2")])
+        for index in (1, 2):
+            await store.append("s1", LogEntry(index, "chat", {"n": index}))
+        busy = asyncio.ensure_future(store._run(lambda db: time.sleep(0.3)))
+        await asyncio.sleep(0.05)  # the store's thread sleeps in that operation
+        done: list[str] = []
+        waiting = {
+            "snapshot": store.put_snapshot("s1", Snapshot(2, b"two", 0, ({"n": 1},))),
+            "s1 entry 3": store.append("s1", LogEntry(3, "chat", {"n": 3})),
+            "s2 entry 1": store.append("s2", LogEntry(1, "chat", {"n": 1})),
+        }
+        futures = []
+        for name, waited in waiting.items():
+            future = asyncio.ensure_future(waited)
+            future.add_done_callback(lambda _, name=name: done.append(name))
+            futures.append(future)
+            await asyncio.sleep(0)  # (each in a turn of the loop of its own)
+        await busy
+        await asyncio.gather(*futures)
+        found = [e.data["n"] for e in await store.log("s1")]
+        await store.close()
+        store = SQLiteStore(tmp_path / "s.db")  # (and as stored: after a reopen)
+        assert [e.data["n"] for e in await store.log("s1")] == found
+        assert [e.data["n"] for e in await store.log("s1", 2)] == [3]
+        snapshot = await store.snapshot("s1")
+        assert await store.transcript("s1") == [{"n": 1}]
+        await store.close()
+        return done, found, snapshot
+
+    done, found, snapshot = asyncio.run(scenario())
+    assert done == ["s1 entry 3", "s2 entry 1", "snapshot"]
+    assert found == [1, 2, 3]
+    assert snapshot == Snapshot(2, b"two")
+
+
 def test_a_snapshot_keeps_its_transcript_records_in_order(tmp_path: Path) -> None:
     async def scenario() -> list[dict[str, object]]:
         store = SQLiteStore(tmp_path / "s.db")

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import gc
 import shutil
 import sys
 import tempfile
 from pathlib import Path
 
 from lore.cli.io import usage_error
+from lore.server.collecting import Collector
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -62,35 +62,46 @@ def run(args: argparse.Namespace) -> int:
         usage_error(str(error))
         return 2
     workdir = Path(tempfile.mkdtemp(prefix="lore-bundles-"))
-    collect_for_serving()
+    collector = collect_for_serving()
     try:
         import uvloop  # libuv's event loop: the same asyncio, with less work per frame
 
         with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
-            return runner.run(serve(args, path, workdir))
+            return runner.run(serve(args, path, workdir, collector))
     except KeyboardInterrupt:
         return 0
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 
 
-# The cyclic collector's thresholds while serving (Python's are 700, 10, 10).
-SERVING_THRESHOLDS = (20_000, 20, 10)
+def collect_for_serving() -> Collector:
+    """The cyclic collector's policy while serving (``lore.server.collecting``): young
+    passes of a few milliseconds, and no pass through the older objects, which with
+    Python's thresholds took about 15% of the server's CPU time per answer and, with
+    thresholds raised instead, paused every session for 100 ms or more now and then."""
+    collector = Collector()
+    collector.install()
+    return collector
 
 
-def collect_for_serving() -> None:
-    """Let the cyclic collector look at new objects less often. A server holds every
-    session's objects (hundreds of thousands) and each answer makes a few dozen that
-    mostly die young: with Python's thresholds it collected every few answers and went
-    through the older objects often, about 15% of the server's CPU time per answer in
-    ``benchmarks/server.py``. A collection of 20,000 young objects takes a millisecond
-    or two; garbage is freed by reference counting as before, cycles a little later."""
-    gc.set_threshold(*SERVING_THRESHOLDS)
+TEND_EVERY = 1.0  # seconds between looks at whether the collector's full pass is due
+QUIET = 0.005  # seconds late the loop may wake from such a look and be called quiet
 
 
-async def serve(args: argparse.Namespace, path: Path, workdir: Path) -> int:
+async def tend(collector: Collector) -> None:
+    """Make the collector's full pass when one is due and the loop is quiet (between
+    the loop's callbacks: the collector cannot start one from its own callback)."""
+    loop = asyncio.get_running_loop()
+    while True:
+        before = loop.time()
+        await asyncio.sleep(TEND_EVERY)
+        collector.full_if_due(quiet=loop.time() - before - TEND_EVERY < QUIET)
+
+
+async def serve(args: argparse.Namespace, path: Path, workdir: Path, collector: Collector) -> int:
     import uvicorn
 
+    from lore.server import trace
     from lore.server.app import Server, uvicorn_config
     from lore.server.bundles import BundleError
     from lore.server.rooms import Rooms
@@ -125,10 +136,16 @@ async def serve(args: argparse.Namespace, path: Path, workdir: Path) -> int:
             print(f"  {who}: {base}/play#{seat.token}", flush=True)
 
     web = uvicorn.Server(uvicorn_config(server, args.host, args.port))
+    recorder = trace.start()
+    watch = asyncio.create_task(recorder.watch()) if recorder is not None else None
+    tending = asyncio.create_task(tend(collector))
     task = asyncio.create_task(web.serve())
     while not web.started and not task.done():
         await asyncio.sleep(0.05)
     if web.started:
         await announce()
     await task
+    tending.cancel()
+    if watch is not None:
+        watch.cancel()
     return 0 if web.started else 1

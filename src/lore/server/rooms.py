@@ -32,6 +32,7 @@ from lore.engine.session import Limits as EngineLimits
 from lore.engine.views import GM
 from lore.runtime.compiler import CompiledProgram, compile_program
 from lore.semantics.check import CheckResult
+from lore.server import trace
 from lore.server.bundles import (
     Bundle,
     BundleError,
@@ -192,7 +193,10 @@ class Rooms:
             # ran): only a room slow again and again is moved off the loop, and a long
             # run of quick steps forgets the slow ones (a long session is not moved for
             # three collections hours apart).
-            if time.perf_counter() - start > SLOW_STEP:
+            took = time.perf_counter() - start
+            if trace.recorder is not None and took > trace.STALL:
+                trace.recorder.note("step", start, took, room.id[:8])
+            if took > SLOW_STEP:
                 room.quick_steps = 0
                 room.slow_steps += 1
                 room.slow = room.slow_steps >= SLOW_STRIKES
@@ -363,7 +367,10 @@ class Rooms:
         def take() -> tuple[bytes, tuple[dict[str, object], ...]]:
             return table.snapshot_state(), tuple(master.transcript.records)
 
+        start = time.perf_counter()
         data, records = await self.step(room, take)  # (on the loop: it takes a millisecond)
+        if trace.recorder is not None:
+            trace.recorder.note("take", start, time.perf_counter() - start, len(data))
         return Snapshot(table.applied, data, master.before, records)
 
     async def put(self, room: Room, snapshot: Snapshot) -> bool:

@@ -27,6 +27,7 @@ import logging
 import queue
 import sqlite3
 import threading
+import time
 import zlib
 from collections.abc import Callable
 from concurrent.futures import Future
@@ -35,6 +36,7 @@ from typing import Any, TypeVar
 
 import msgspec
 
+from lore.server import trace
 from lore.server.journal import LEVEL, ROWS_AT_ONCE, TABLES, Journal, Row, migrate
 from lore.server.store import (
     OPEN,
@@ -174,6 +176,7 @@ class SQLiteStore:
                     self.queue.put(None)
                     break
                 batch.append(more)
+            start = time.perf_counter()
             try:
                 self._commit(connection, batch)
             except Exception as error:  # (a fault of the store's own: its thread goes on)
@@ -184,13 +187,29 @@ class SQLiteStore:
                     self.journal.load(connection)
                 failed = StoreError(f"the store failed: {type(error).__name__}: {error}")
                 _wake([(future, None, failed) for _, future in batch])
+            if trace.recorder is not None:
+                rows = sum(len(op.rows) if isinstance(op, LogRows) else 0 for op, _ in batch)
+                others = sum(0 if isinstance(op, LogRows) else 1 for op, _ in batch)
+                detail = f"{rows} {others}"
+                trace.recorder.note("commit", start, time.perf_counter() - start, detail)
         connection.close()
 
     def _commit(self, connection: sqlite3.Connection, batch: list[Item]) -> None:
         appends = [operation for operation, _ in batch if isinstance(operation, LogRows)]
-        if len(appends) == len(batch) and sum(len(a.rows) for a in appends) <= ROWS_AT_ONCE:
-            self._commit_rows(connection, appends, [future for _, future in batch])
-            return
+        if sum(len(a.rows) for a in appends) <= ROWS_AT_ONCE:
+            if len(appends) == len(batch):
+                self._commit_rows(connection, appends, [future for _, future in batch])
+                return
+            if appends and all(isinstance(op, (LogRows, PutSnapshot)) for op, _ in batch):
+                # Snapshots with appends: the appends first, committed and acknowledged
+                # on their own, then the snapshots (moving rows into chunks, compressing:
+                # their answers waited for all that, three times a plain commit). The
+                # order changes nothing stored: a snapshot moves its session's rows up
+                # to its entry, all stored before it was taken; the rows appended with
+                # it are of later entries or other sessions.
+                futures = [future for op, future in batch if isinstance(op, LogRows)]
+                self._commit_rows(connection, appends, futures)
+                batch = [item for item in batch if not isinstance(item[0], LogRows)]
         results: list[Result] = []
         # An operation alone needs no savepoint: when it fails, the transaction is rolled
         # back. (Every statement costs the thread the GIL back once or more, which it may
@@ -321,24 +340,7 @@ class SQLiteStore:
         await self._run(operation)
 
     async def put_snapshot(self, session: str, snapshot: Snapshot) -> None:
-        # The records it brings are one row: a JSON array, numbered by its first record.
-        records = _encode(snapshot.records) if snapshot.records else None
-
-        def operation(db: sqlite3.Connection) -> None:
-            self.journal.move(db, session, snapshot.index)  # (undone if the rest fails)
-            if records is not None:  # (compressed on this thread: zlib lets go of the GIL)
-                db.execute(
-                    "INSERT INTO transcript (session, idx, data) VALUES (?, ?, ?)",
-                    (session, snapshot.first, zlib.compress(records, LEVEL)),
-                )
-            db.execute(
-                "INSERT INTO snapshots (session, idx, data, packed) VALUES (?, ?, ?, 1)"
-                " ON CONFLICT (session) DO UPDATE SET idx = excluded.idx, data = excluded.data,"
-                " packed = 1",
-                (session, snapshot.index, zlib.compress(snapshot.data, LEVEL)),
-            )
-
-        await self._run(operation)
+        await self._run(PutSnapshot(self.journal, session, snapshot))
 
     # ------------------------------------------------------------ reading
 
@@ -410,6 +412,36 @@ class SQLiteStore:
     async def close(self) -> None:
         self.queue.put(None)
         await asyncio.to_thread(self.thread.join)
+
+
+class PutSnapshot:
+    """An operation storing a session's snapshot: its log rows up to the snapshot's
+    entry moved into a chunk, the transcript records it brings kept (one row: a JSON
+    array, numbered by its first record), the snapshot itself (replacing the one
+    before); the store's thread may commit it after the appends that came with it."""
+
+    __slots__ = ("journal", "records", "session", "snapshot")
+
+    def __init__(self, journal: Journal, session: str, snapshot: Snapshot) -> None:
+        self.journal = journal
+        self.session = session
+        self.snapshot = snapshot
+        self.records = _encode(snapshot.records) if snapshot.records else None
+
+    def __call__(self, db: sqlite3.Connection) -> None:
+        session, snapshot = self.session, self.snapshot
+        self.journal.move(db, session, snapshot.index)  # (undone if the rest fails)
+        if self.records is not None:  # (compressed on this thread: zlib lets go of the GIL)
+            db.execute(
+                "INSERT INTO transcript (session, idx, data) VALUES (?, ?, ?)",
+                (session, snapshot.first, zlib.compress(self.records, LEVEL)),
+            )
+        db.execute(
+            "INSERT INTO snapshots (session, idx, data, packed) VALUES (?, ?, ?, 1)"
+            " ON CONFLICT (session) DO UPDATE SET idx = excluded.idx, data = excluded.data,"
+            " packed = 1",
+            (session, snapshot.index, zlib.compress(snapshot.data, LEVEL)),
+        )
 
 
 class LogRows:
