@@ -1037,6 +1037,9 @@ class Session:
         time = self.time
         adds = rt.adds
         hooks = self.hooks  # (changed in place only)
+        # Handlers' one-event variants (see ``CompiledProgram.ones``): they add their one
+        # event without looking at the limit of events a handler adds, so not below one.
+        ones = self.program.ones if limits.max_adds >= 1 else {}
         rt.max_adds = limits.max_adds  # what opened sets (only fire changes it)
         # A step of one event draws at place 0 (the first words of its group, not the
         # step's own block): only the non-plain alter path moves to place 1, and puts
@@ -1115,7 +1118,14 @@ class Session:
             rt.state = None
             try:
                 try:
-                    fn(rt, arg)
+                    # (Its variant holds its one request and event, and applies the first
+                    # itself as this step's update would: only where that update would run
+                    # no hook and the event is room for one more.)
+                    if (one := ones.get(fn)) is not None and room > 0 and not hooks:
+                        event = one(rt, arg)
+                    else:
+                        fn(rt, arg)
+                        event = None
                 except Suspend:
                     heappop(keys)
                     self.queued -= 1
@@ -1125,10 +1135,17 @@ class Session:
                         self.too_many([entry])
                     self.wait_for_answers([entry])
                     return
-                added = len(adds)  # (taken again where the update may add events)
-                if added > room:
-                    self.too_many([entry])
-                first = rt.first_request
+                if event is not None:
+                    added = 1
+                    if rt.rare:  # (the general ending takes it, with what the step made)
+                        adds.append(event)
+                        event = None
+                    first = None
+                else:
+                    added = len(adds)  # (taken again where the update may add events)
+                    if added > room:
+                        self.too_many([entry])
+                    first = rt.first_request
                 if first is not None:
                     if first is grouped or hooks:
                         self.update()
@@ -1181,11 +1198,13 @@ class Session:
                 self.step_oid = first_oid
                 self.cut_short([entry], error)
                 return
-            if added == 1:  # self.push written out (``queued`` is as it was)
-                ticks, priority, fn, arg = adds[0]
+            if event is None and added == 1:
+                event = adds[0]
                 # (Not pop: a list that pop empties keeps a 0-byte buffer from the C
                 # allocator, which each append and pop then reallocates, far slower.)
                 adds.clear()
+            if event is not None:  # self.push written out (``queued`` is as it was)
+                ticks, priority, fn, arg = event
                 key = (ticks << shift) + priority + bias
                 entry = (next(seqs), fn, arg)
                 bucket = buckets.setdefault(key, entry)  # (one look-up of the key)

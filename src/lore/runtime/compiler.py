@@ -72,6 +72,25 @@ _ENGINE_OBJECTS = frozenset(f"rt.{name}" for name in ENGINE_VALUES)
 _CALLS_CODE = ("(rt,", "(rt)", "rt.method(", "rt.call_field(", "rt.new(", "rt.foreach(")
 
 
+# What a handler's one-event variant cannot hold outside the requests and the event it
+# replaces: other requests and events, and what reads or writes them.
+_ONE_OUTSIDE = (
+    "rt.first_request", "rt.request", "rt.adds", "rt.add_at(", "rt.add_event(",
+    "rt.pending_events(", "_handler_call", "_GROUPED",
+)  # fmt: skip
+
+
+def _moved(places: tuple[Place, ...], old: str, new: str) -> tuple[Place, ...]:
+    """``places`` of line ``old`` where their code is on line ``new`` (each found once)."""
+    before, after = old.encode(), new.encode()
+    found: list[Place] = []
+    for start, end, span in places:
+        at = after.find(before[start:end])
+        if at >= 0:
+            found.append((at, at + end - start, span))
+    return tuple(found)
+
+
 # A line of an alter's body's top level that modifies a member (see apply_function).
 _MODIFY_LINE = re.compile(r"    _mods\[('[^'\\]*')\] = ")
 # The runtime named in a line of generated code (a plain apply never names it).
@@ -126,6 +145,9 @@ class CompiledProgram:
     # how a snapshot names the handlers and rules it holds.
     functions: dict[str, Any] = field(default_factory=dict)
     function_names: dict[Any, str] = field(default_factory=dict)
+    # A handler's one-event variant, by handler (see ``Emitter.one_variant``): what a
+    # step of that one event runs in its place.
+    ones: dict[Any, Any] = field(default_factory=dict)
     # Files read while compiling (the XML of ``loadXML``): path and text.
     read_files: dict[Path, str] = field(default_factory=dict)
     # What the engine works out once for all the sessions of the program (set, once, by
@@ -579,6 +601,11 @@ class Emitter:
         self.result_types: list[Type | None] = [result_type]
         self.name = f"_f{next(compiler.counter)}"
         self.modified: set[str] = set()  # the members an alter's body modifies
+        # What a handler's one-event variant replaces (see ``one_variant``): the first
+        # line of each request of an own alter, with the alter and the value's local;
+        # the first line of each event written in place, with its parts.
+        self.own_requests: dict[str, tuple[str, str]] = {}
+        self.own_adds: dict[str, tuple[str, str, str, str]] = {}
 
     # ------------------------------------------------------------ output
 
@@ -736,7 +763,89 @@ class Emitter:
             self.emit("return _result", None)
         self_param = "self, " if self.has_self else ""
         header = f"def {self.name}(rt, {self_param}{', '.join(names)}):"
-        return self.finish(header)
+        compiled = self.finish(header)
+        if self.kind == "rule" and self.has_self and not params and self.leaf(0):
+            one = self.one_variant()
+            if one is not None:
+                self.compiler.program.ones[compiled] = one
+        return compiled
+
+    def one_variant(self) -> Any:
+        """For a handler that calls no compiled code (``leaf``), requests alters of its own
+        object only (one alter), and ends by writing one event in place (its last line at
+        the top level): the same body run as a step's one event, taking no part in the
+        step's requests and additions while it holds one request. Its end applies the
+        request itself when the object's alter is plain (as the update would: after the
+        body, the event's time, rule and object read before it) and gives back the event
+        as (ticks, priority, rule, object); else it hands both to the step as the handler
+        does and gives back None. None: the handler has no such variant."""
+        lines, spans, places = self.lines, self.spans, self.places
+        if len(self.own_adds) != 1 or len(lines) < 2 or lines[-2] not in self.own_adds:
+            return None
+        if lines[-2].startswith("     "):  # (in a block: it may not run)
+            return None
+        alters = {alter for alter, _ in self.own_requests.values()}
+        if len(alters) > 1:
+            return None
+        requests = [i for i, line in enumerate(lines) if line in self.own_requests]
+        replaced = {i + k for i in requests for k in range(6)} | {len(lines) - 2, len(lines) - 1}
+        for i, line in enumerate(lines):
+            if i in replaced:
+                continue
+            text = line.strip()
+            if text.startswith(("return", "yield")) or any(
+                marker in line for marker in _ONE_OUTSIDE
+            ):
+                return None
+        new_lines = ["    _r = _NO_REQUEST"]
+        new_spans: list[Span | None] = [None]
+        new_places: list[tuple[Place, ...]] = [()]
+        i = 0
+        while i < len(lines) - 2:
+            line = lines[i]
+            if line in self.own_requests:
+                alter, held = self.own_requests[line]
+                indent = line[: len(line) - len(line.lstrip())]
+                block = [
+                    f"{indent}if _r is _NO_REQUEST: _r = {held}",
+                    f"{indent}else: _r = _more_requests(rt, self, {alter!r}, _r, {held})",
+                ]
+                new_lines.extend(block)
+                new_spans.extend([spans[i]] * 2)
+                new_places.extend([(), ()])
+                i += 6
+                continue
+            new_lines.append(line)
+            new_spans.append(spans[i])
+            new_places.append(places[i])
+            i += 1
+        ticks, priority, fn, arg = self.own_adds[lines[-2]]
+        span = spans[-2]
+        end = [
+            f"    _n = ({ticks}, {priority}, {fn}, {arg})",
+            "    if _r is _NO_REQUEST: return _n",
+        ]
+        if alters:
+            (alter,) = alters
+            name = repr(alter)
+            end += [
+                "    if _r is not _MANY_REQUESTS:",
+                f"        _a = self.form.plain_table.get({name})",
+                "        if _a is not None:",
+                "            _a(rt, self, (_r,))",
+                f"            if {name} not in self.altered:",
+                f"                rt.session.note_altered(((self, {name}),))",
+                "            return _n",
+                f"        rt.first_request = (self, {name}, _r)",
+            ]
+        end += ["    rt.adds.append(_n)", "    if len(rt.adds) > rt.max_adds: rt.too_many_adds()"]
+        new_lines.extend(end)
+        new_spans.extend([span] * len(end))
+        new_places.extend([_moved(places[-2], lines[-2], end[0])] + [()] * (len(end) - 1))
+        name = f"{self.name}_one"
+        source_code = f"def {name}(rt, self):\n" + "\n".join(new_lines) + "\n"
+        line_map = LineMap(self.title, self.source, [None, *new_spans], [(), *new_places])
+        return self.compiler.register(source_code, name, line_map, named=False)
 
     def value_function(self, expr: ast.Expr, expected: Type | None, with_self: bool = False) -> Any:
         value = self.convert(self.expr(expr), expr, expected)
@@ -1260,6 +1369,7 @@ class Emitter:
             held = self.temp()
             self.emit(f"{held} = {value}", span)
         self.emit(f"{first} = rt.first_request", span)
+        self.own_requests[self.lines[-1]] = (alter, held)
         self.emit(f"if {first} is None: rt.first_request = (self, {alter!r}, {held})", span)
         self.emit(f"elif {first} is _GROUPED:", span)
         self.indent += 1
@@ -1309,6 +1419,7 @@ class Emitter:
             # handler may schedule so many (Runtime.max_adds): counted here, at the place.
             adds = self.temp()
             self.emit(f"({adds} := rt.adds).append(({ticks}, {priority}, {fn}, {arg}))", span)
+            self.own_adds[self.lines[-1]] = (ticks, priority, fn, arg)
             self.emit(f"if len({adds}) > rt.max_adds: rt.too_many_adds()", span)
             return "None"
         return f"rt.add_at({ticks}, {priority}, {fn}, {arg})"

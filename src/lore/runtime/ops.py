@@ -33,6 +33,11 @@ GROUPED: Any = ("grouped",)
 # this up to it, not included; see ``engine/session.py``): an event written in place with a
 # constant priority among them goes to the queue with no look at its priority.
 NARROW_PRIORITY = 1 << 7
+# What a handler's one-event variant (``CompiledProgram.ones``) holds in place of its
+# requests while it runs: none yet, or more than one (given to ``Runtime.request`` as the
+# handler itself gives them, see ``more_requests``).
+NO_REQUEST: Any = ("no request",)
+MANY_REQUESTS: Any = ("many requests",)
 
 
 class Closure:
@@ -402,3 +407,13 @@ def _options(options: Any) -> tuple[Any, ...]:
 
 def range_of(low: Any, high: Any, low_open: bool, high_open: bool) -> Range:
     return Range(low, high, low_open, high_open)
+
+
+def more_requests(rt: Any, obj: LoreObject, alter: str, first: Any, value: Any) -> Any:
+    """A second request of ``obj``'s ``alter`` in a handler's one-event variant: it and the
+    one held (``first``, unless it was given already) go where the handler puts them,
+    grouped, and the variant ends as the handler does (its step takes the general path)."""
+    if first is not MANY_REQUESTS:
+        rt.request(obj, alter, first)
+    rt.request(obj, alter, value)
+    return MANY_REQUESTS

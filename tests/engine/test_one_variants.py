@@ -1,0 +1,113 @@
+"""Handlers' one-event variants (``CompiledProgram.ones``): a step of one event runs its
+handler's variant, which applies its one request and gives back its event itself. Each
+program runs with its variants and without them (every step then takes the general path):
+the transcripts, errors, ends and snapshots are the same."""
+
+from __future__ import annotations
+
+import pytest
+
+from lore.engine.participants import Participants, Scripted
+from lore.engine.session import Limits, Session
+from lore.runtime.compiler import CompiledProgram, compile_program
+from lore.semantics.check import check_text
+
+HEAD = """
+import "basic.lore":url;
+section t {
+ form Unit {
+  hp : integer;
+  trace : integer;
+  rule act {
+   roll = 1D6.roll;
+   BODY
+   schedule.add({ ticks = schedule.current + STEP[sec]; priority = 0;
+    handler = @{ self.act; }; }:Event);
+  }
+  alter hurt(v : list<integer>) { self.hp := hp - v.sum; self.trace := trace * 31 + v.length; }
+  alter odd(v : list<integer>) { self.hp := hp - 1D4.roll; }
+  alter split(v : list<integer>) { self.hp := hp / v.sum; }
+ }
+ form Big extends Unit {
+  override alter hurt(v : list<integer>) { self.hp := hp - 2 * v.sum; }
+ }
+ a = { hp = 100; trace = 0; }:Unit;
+ b = { hp = 50; trace = 0; }:Big;
+ c = { hp = 70; trace = 0; }:Unit;
+ go = { ticks = 0; priority = 0; handler = @{ a.act; }; }:Event;
+ go2 = { ticks = 1; priority = 0; handler = @{ b.act; }; }:Event;
+ go3 = { ticks = 2; priority = 0; handler = @{ c.act; }; }:Event;
+ last = { ticks = 60; priority = 9; handler = @{
+  GM.message(a.hp + " " + a.trace + " " + b.hp + " " + b.trace + " " + c.hp);
+ }; }:Event;
+ EXTRA
+}
+"""
+
+CASES = {
+    # One request in either branch (a subform's own alter for b).
+    "branches": ("if (roll > 3) { self.hurt(roll); } else { self.hurt(-roll); }", "", None),
+    # No request at all in some steps.
+    "sometimes": ("if (roll > 4) { self.hurt(roll); }", "", None),
+    # Two requests of one step: grouped, the general path.
+    "two": ("self.hurt(roll); if (roll > 2) { self.hurt(1); }", "", None),
+    # An alter that rolls (not plain): the general path.
+    "not plain": ("self.odd(roll);", "", None),
+    # An alter that goes wrong (a division by zero once hp is 0 ...).
+    "failing": ("self.split(roll - 3);", "", None),
+    # Hooks: the update runs them (no variant then).
+    "hooks": (
+        "self.hurt(roll);",
+        'watch = { ticks = 0; priority = -1; handler = @{ system.onCreate("Actor",'
+        " @(x : any) { a.hurt(1); }); }; }:Event;"
+        ' made = { ticks = 7; priority = 0; handler = @{ imp = { name = "Imp";'
+        ' location = "/[0]":loc; }:Actor; }; }:Event;',
+        None,
+    ),
+    # The limits: no event may be added, or too many wait.
+    "no adds": ("self.hurt(roll);", "", Limits(max_ticks=70, max_adds=0)),
+    "waiting": (
+        "self.hurt(roll);",
+        "more = { ticks = 3; priority = 0; handler = @{ a.act; }; }:Event;",
+        Limits(max_ticks=70, max_events=4),
+    ),
+    # A read after the request sees the value of before it (the update comes after).
+    "reads": ("self.hurt(roll); if (hp > 95) { self.hurt(hp); }", "", None),
+}
+
+
+def program_of(case: str, step: int = 3) -> CompiledProgram:
+    body, extra, _ = CASES[case]
+    text = HEAD.replace("BODY", body).replace("EXTRA", extra).replace("STEP", str(step))
+    result = check_text(text, "t.lore")
+    assert result.ok, [d.render() for d in result.diagnostics]
+    return compile_program(result)
+
+
+def run(program: CompiledProgram, case: str, seed: int) -> tuple[object, ...]:
+    limits = CASES[case][2] or Limits(max_ticks=70)
+    session = Session(program, seed, Participants({"GM": Scripted([])}), limits)
+    reason = session.run()
+    records = list(session.transcript.records)
+    errors = [e.message for e in session.errors]
+    return reason, records, errors, session.snapshot()
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+@pytest.mark.parametrize("seed", [1, 2, 7])
+def test_variants_run_as_the_general_path(case: str, seed: int) -> None:
+    program = program_of(case)
+    assert len(program.ones) == 1, case  # (the handler's: else this compares nothing)
+    general = program_of(case)
+    general.ones.clear()
+    assert run(program, case, seed) == run(general, case, seed)
+
+
+def test_a_handler_whose_event_may_not_be_added_has_none() -> None:
+    text = HEAD.replace("BODY", "self.hurt(roll);").replace("EXTRA", "").replace("STEP", "3")
+    text = text.replace("   schedule.add(", "   if (roll > 1) { schedule.add(").replace(
+        "; }:Event);\n  }\n  alter hurt", "; }:Event); }\n  }\n  alter hurt"
+    )
+    result = check_text(text, "t.lore")
+    assert result.ok, [d.render() for d in result.diagnostics]
+    assert not compile_program(result).ones
