@@ -6,11 +6,15 @@ the transcripts, errors, ends and snapshots are the same."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from lore.engine.participants import Participants, Scripted
 from lore.engine.session import Limits, Session
 from lore.runtime.compiler import CompiledProgram, compile_program
 from lore.semantics.check import check_text
+from tests.engine.test_engine_fuzz import TEMPLATE as FUZZED
+from tests.engine.test_engine_fuzz import events, numbers, statements
 
 HEAD = """
 import "basic.lore":url;
@@ -111,3 +115,61 @@ def test_a_handler_whose_event_may_not_be_added_has_none() -> None:
     result = check_text(text, "t.lore")
     assert result.ok, [d.render() for d in result.diagnostics]
     assert not compile_program(result).ones
+
+
+@st.composite
+def ending_bodies(draw: st.DrawFn) -> list[str]:
+    """A generated handler body that ends by adding one event at the top level (most
+    such handlers get a variant: those whose only request is an alter of their own)."""
+    lines = [line for _ in range(draw(st.integers(0, 3))) for line in draw(statements(2))]
+    if draw(st.booleans()):
+        lines.append(f"self.hurt({draw(numbers(1))});")
+    fields, _ = draw(events())
+    lines.append(f"schedule.add({{ {fields} }}:Event);")
+    return [
+        f"schedule.add({{ {line.removeprefix('@schedule ')} }}:Event);"
+        if line.startswith("@schedule ")
+        else line
+        for line in lines
+    ]
+
+
+VARIED = 0  # generated programs whose handler had a variant (see the test below)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    body=ending_bodies(),
+    seed=st.integers(0, 2**16),
+    hp=st.integers(1, 30),
+    power=st.integers(0, 5),
+)
+def test_generated_programs_run_as_the_general_path(
+    body: list[str], seed: int, hp: int, power: int
+) -> None:
+    text = FUZZED.format(
+        body="\n".join("   " + line for line in body), hp0=hp, power0=power, hp1=hp + 3, power1=1
+    )
+    result = check_text(text, "fz.lore")
+    assert result.ok, [d.render() for d in result.diagnostics] + [text]
+    program, general = compile_program(result), compile_program(result)
+    general.ones.clear()
+    global VARIED
+    VARIED += bool(program.ones)
+
+    def outcome(compiled: CompiledProgram) -> tuple[object, ...]:
+        limits = Limits(max_ticks=40, max_events=60)
+        session = Session(compiled, seed, Participants({"GM": Scripted([])}), limits)
+        reason = session.run()
+        errors = [e.message for e in session.errors]
+        return reason, list(session.transcript.records), errors, session.snapshot()
+
+    assert outcome(program) == outcome(general), text
+
+
+def test_the_generated_programs_had_variants() -> None:
+    """(Run after the property above: it must have compared variants, not only the
+    general path against itself.)"""
+    if VARIED == 0:
+        test_generated_programs_run_as_the_general_path()
+    assert VARIED >= 10
