@@ -203,16 +203,15 @@ class Table:
         told = self.told(items)
         frames: Frames = {}
         views = False
-        mine: dict[str, dict[str, Query]] = {}
-        everything: dict[str, Query] = {}
-        asked: set[str] | frozenset[str] = frozenset()  # seats whose questions changed
+        opens: dict[str, list[dict[str, Any]]] = {}  # seat -> the questions it is asked
+        closes: dict[str, list[str]] = {}  # seat -> the questions no longer open
         if engine:
             key = self.master.view_key()
             views = key != self.view_key
             if views:
                 self.seat_lists = None  # rules may have handed actors to other seats
             self.view_key = key
-            asked = self.questions(everything, mine)
+            self.questions(opens, closes)
         seats_changed = self.seat_lists is None
         if self.seat_lists is None:  # made again when seats or actors' players change
             self.seat_lists = (self.seat_list(False), self.seat_list(True))
@@ -224,17 +223,17 @@ class Table:
             self.status_now = self.status()
         status = self.status_now
         every = views or seats_changed or status_changed
-        specs: dict[tuple[str, str], dict[str, Any]] = {}  # made once, for every seat
         tick = self.master.tick
         shown = tick // SHOWN_TICKS
-        no_questions: dict[str, Query] = {}
         listening = self.listening
         clock = self.clock
         status_sent = self.status_sent
         for seat, stream in streams.items():
             messages = told.get(seat)
+            opened = opens.get(seat)
+            closed = closes.get(seat)
             view = stream.view
-            if not (every or messages or seat in asked or view is None):
+            if not (every or messages or opened or closed or view is None):
                 if view["tick"] // SHOWN_TICKS != shown:
                     clock.add(seat)  # only the time shown moved: a clock frame
                 continue
@@ -245,10 +244,19 @@ class Table:
             new_seat = view is None  # (a seat added: nothing sent yet)
             if views or new_seat:
                 changed_view = self.update_view(stream, update)
-            if seat in asked:
-                questions = everything if seat == GM else mine.get(seat, no_questions)
-                if questions or stream.open:
-                    self.update_questions(stream, update, questions, specs)
+            if opened:
+                update["opened"] = opened
+            if closed:
+                update["closed"] = closed
+                known = stream.open
+                asked_at = stream.asked_at
+                for qid in closed:
+                    del known[qid]
+                    asked_at.pop(qid, None)
+            if opened:
+                known = stream.open
+                for spec in opened:
+                    known[spec["id"]] = spec
             if seats_changed:
                 seats = seat_lists[seat == GM]
                 sent_seats = self.seats_sent.get(seat)
@@ -278,7 +286,6 @@ class Table:
             seq = stream.seq = stream.seq + 1
             if changed_view:
                 stream.view_seq = seq
-            opened = update.get("opened")
             if opened:
                 asked_at = stream.asked_at
                 for spec in opened:
@@ -293,39 +300,94 @@ class Table:
         return frames
 
     def questions(
-        self, everything: dict[str, Query], mine: dict[str, dict[str, Query]]
-    ) -> set[str]:
-        """Fill ``everything`` (the open questions by id) and ``mine`` (by seat, then
-        id); the seats whose questions opened, closed or moved since the last update
-        (the GM's stream has them all, each with whom it asks). Every seat when a seat
-        was added, or the table restored."""
-        known = self.streams[GM].open
-        asked: set[str] = set()
-        kept = 0
-        for question in self.master.open_questions():
-            qid, to = question.id, question.to
-            everything[qid] = question
-            found = mine.get(to)
-            if found is None:
-                mine[to] = {qid: question}
-            else:
-                found[qid] = question
-            spec = known.get(qid)
-            if spec is None:
-                asked.add(to)
-            else:
-                kept += 1
-                if spec["to"] != to:
-                    asked.add(to)
-                    asked.add(spec["to"])
-        if kept < len(known):
-            asked.update(spec["to"] for qid, spec in known.items() if qid not in everything)
+        self, opens: dict[str, list[dict[str, Any]]], closes: dict[str, list[str]]
+    ) -> None:
+        """Fill ``opens`` (by seat, the questions it is asked since its last update, in
+        the engine's order) and ``closes`` (by seat, the ids of those no longer open to
+        it, in the order it was asked them), in one pass over the open questions: the
+        GM's stream has them all, each with whom it asks, and a seat's stream has the
+        GM's of those that ask it. A question asked of another seat now (its actor was
+        given away) is closed for the one and opened for the other (the GM is told it
+        again). Every seat's questions are looked at again when a seat was added, or the
+        table restored (``recheck``)."""
+        master = self.master
+        current = master.open_questions()
         if self.recheck:
             self.recheck = False
-            return set(self.streams)
-        if asked:
-            asked.add(GM)
-        return asked
+            self.every_question(current, opens, closes)
+            return
+        known = self.streams[GM].open
+        ids: set[str] = set()
+        gm_opened: list[dict[str, Any]] = []
+        shut: list[tuple[str, str]] = []  # (seat, question) closed for a player's seat
+        kept = 0  # the questions still open that the GM's stream has
+        for question in current:
+            qid, to = question.id, question.to
+            ids.add(qid)
+            spec = known.get(qid)
+            if spec is not None:
+                kept += 1
+                before = spec["to"]
+                if before == to:
+                    continue
+                if before != GM:
+                    shut.append((before, qid))
+            spec = query_spec(question, master)
+            gm_opened.append(spec)
+            if to != GM:
+                found = opens.get(to)
+                if found is None:
+                    opens[to] = [spec]
+                else:
+                    found.append(spec)
+        if gm_opened:
+            opens[GM] = gm_opened
+        if kept < len(known):
+            gm_closed = closes[GM] = []
+            for qid, spec in known.items():
+                if qid not in ids:
+                    gm_closed.append(qid)
+                    if spec["to"] != GM:
+                        shut.append((spec["to"], qid))
+        for seat, qid in shut:
+            gone = closes.get(seat)
+            if gone is None:
+                closes[seat] = [qid]
+            else:  # (in the order the seat was asked them)
+                gone.append(qid)
+                if seat in self.streams:
+                    order = self.streams[seat].open
+                    closes[seat] = [key for key in order if key in gone]
+
+    def every_question(
+        self,
+        current: list[Query],
+        opens: dict[str, list[dict[str, Any]]],
+        closes: dict[str, list[str]],
+    ) -> None:
+        """``questions`` for every seat, each compared with what its stream has."""
+        everything: dict[str, Query] = {}
+        mine: dict[str, dict[str, Query]] = {}
+        for question in current:
+            everything[question.id] = question
+            mine.setdefault(question.to, {})[question.id] = question
+        specs: dict[tuple[str, str], dict[str, Any]] = {}  # made once, for every seat
+        for seat, stream in self.streams.items():
+            asked = everything if seat == GM else mine.get(seat, {})
+            known = stream.open
+            opened = []
+            for key, q in asked.items():
+                spec = known.get(key)
+                if spec is None or spec["to"] != q.to:
+                    spec = specs.get((key, q.to))
+                    if spec is None:
+                        spec = specs[key, q.to] = query_spec(q, self.master)
+                    opened.append(spec)
+            closed = [key for key in known if key not in asked]
+            if opened:
+                opens[seat] = opened
+            if closed:
+                closes[seat] = closed
 
     def told(self, items: list[tuple[Audience, dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
         """The messages each seat is told, in order: the transcript's records made since
@@ -424,36 +486,6 @@ class Table:
             stream.maps.update(new_maps)
             update["maps"] = new_maps
         return set(delta) != {"tick"}
-
-    def update_questions(
-        self,
-        stream: Stream,
-        update: dict[str, Any],
-        mine: dict[str, Query],
-        specs: dict[tuple[str, str], dict[str, Any]],
-    ) -> None:
-        """Put the seat's questions opened and closed since its last update in ``update``
-        (``mine``: its open questions, by id)."""
-        known = stream.open
-        # Sent again when it is asked of another seat now (its actor was given away).
-        opened = []
-        for key, q in mine.items():
-            spec = known.get(key)
-            if spec is None or spec["to"] != q.to:
-                spec = specs.get((key, q.to))
-                if spec is None:
-                    spec = specs[key, q.to] = query_spec(q, self.master)
-                opened.append(spec)
-        closed = [key for key in known if key not in mine]
-        for key in closed:
-            del known[key]
-            stream.asked_at.pop(key, None)
-        for spec in opened:
-            known[spec["id"]] = spec
-        if opened:
-            update["opened"] = opened
-        if closed:
-            update["closed"] = closed
 
     def map_of(self, path: str) -> dict[str, Any]:
         found = self.maps.get(path)
