@@ -23,7 +23,6 @@ import msgspec
 
 from lore.engine.queries import Query
 from lore.engine.session import Limits
-from lore.engine.transcript import Record
 from lore.engine.views import GM
 from lore.runtime.compiler import CompiledProgram
 from lore.server.chat import clean_html
@@ -76,7 +75,6 @@ class Refusal:
 
 Frames = dict[str, bytes]  # seat -> the update it is sent
 Audience = set[str] | tuple[str, ...] | None  # None: every seat
-ONLY_GM = (GM,)
 
 
 class Table:
@@ -391,19 +389,52 @@ class Table:
 
     def told(self, items: list[tuple[Audience, dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
         """The messages each seat is told, in order: the transcript's records made since
-        the last update (each routed to whom it is for: ``route``), then ``items``."""
-        told: dict[str, list[dict[str, Any]]] = {}
+        the last update as messages, each to whom it is for, then ``items``. A record is
+        for the GM (who sees all) and at most one other seat: a message for whom it is
+        to, an answer for who gave it, an error for the GM alone; queries go as
+        questions, the end as the status."""
         streams = self.streams
+        to_gm: list[dict[str, Any]] = []
+        told: dict[str, list[dict[str, Any]]] = {GM: to_gm}
         records = self.master.records(self.shown)
         if records:
             self.shown += len(records)
-            route = self.route
-            routed = [found for found in map(route, records) if found is not None]
-            if items:
-                routed.extend(items)
-        else:
-            routed = items
-        for audience, message in routed:
+            for record in records:
+                kind = record["kind"]
+                if kind == "message":
+                    text, seat = record["text"], record["to"]
+                    form = record.get("format", "text")
+                    if form == "html":
+                        text = clean_html(text, self.image_base)
+                    item = {
+                        "kind": kind,
+                        "tick": record["tick"],
+                        "to": seat,
+                        "text": text,
+                        "format": form,
+                    }
+                elif kind == "answer":
+                    seat = record["from"]
+                    item = {
+                        "kind": kind,
+                        "tick": record["tick"],
+                        "from": seat,
+                        "values": record.get("values", {}),
+                    }
+                elif kind == "error":
+                    seat = GM
+                    text, where = record["message"], record.get("where", "")
+                    item = {"kind": kind, "tick": record["tick"], "text": text, "where": where}
+                else:
+                    continue
+                to_gm.append(item)
+                if seat != GM and seat in streams:
+                    found = told.get(seat)
+                    if found is None:
+                        told[seat] = [item]
+                    else:
+                        found.append(item)
+        for audience, message in items:
             for seat in streams if audience is None else audience:
                 if seat in streams:
                     found = told.get(seat)
@@ -439,31 +470,6 @@ class Table:
         if shown:
             return seen // SHOWN_TICKS != self.master.tick // SHOWN_TICKS
         return seen != self.master.tick
-
-    def route(self, record: Record) -> tuple[Audience, dict[str, Any]] | None:
-        """A transcript record as a message, and whom it is for (None: it is not one)."""
-        kind = record["kind"]
-        if kind == "message":
-            text, to = record["text"], record["to"]
-            form = record.get("format", "text")
-            if form == "html":
-                text = clean_html(text, self.image_base)
-            item = {"kind": kind, "tick": record["tick"], "to": to, "text": text, "format": form}
-            return ((to, GM) if to != GM else ONLY_GM), item
-        if kind == "answer":
-            sender = record["from"]
-            values = record.get("values", {})
-            return ((sender, GM) if sender != GM else ONLY_GM), {
-                "kind": kind,
-                "tick": record["tick"],
-                "from": sender,
-                "values": values,
-            }
-        if kind == "error":
-            where = record.get("where", "")
-            item = {"kind": kind, "tick": record["tick"], "text": record["message"], "where": where}
-            return ONLY_GM, item
-        return None  # queries go as questions; the end as the status
 
     def update_view(self, stream: Stream, update: dict[str, Any]) -> bool:
         """Put the seat's view delta in ``update`` (the time aside: ``publish`` sends it
