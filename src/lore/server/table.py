@@ -52,9 +52,10 @@ class Stream:
     history: deque[tuple[int, bytes]] = field(default_factory=deque)
     history_bytes: int = 0
 
-    def keep(self, seq: int, frame: bytes) -> None:
-        self.history.append((seq, frame))
-        self.history_bytes += len(frame)
+    def trim(self) -> None:
+        """Drop the oldest updates kept while they are more than ``HISTORY_BYTES`` (the
+        last is kept whatever its size). ``Table.publish`` keeps each update it makes in
+        ``history``, adding its size to ``history_bytes``."""
         while self.history_bytes > HISTORY_BYTES and len(self.history) > 1:
             _, dropped = self.history.popleft()
             self.history_bytes -= len(dropped)
@@ -275,7 +276,7 @@ class Table:
             view = stream.view
             assert view is not None
             if view["tick"] != tick:
-                stream.view = {**view, "tick": tick}
+                view["tick"] = tick  # (the stream's own: each seat's view is made for it)
                 update.setdefault("view", {})["tick"] = tick
             if sent is not status and sent != status:
                 status_sent[seat] = status
@@ -292,9 +293,11 @@ class Table:
                 stream.skip()
                 continue
             update["seq"] = seq
-            frame = encode(update)
-            stream.keep(seq, frame)
-            frames[seat] = frame
+            frame = frames[seat] = encode(update)
+            stream.history.append((seq, frame))  # (for a client that reconnects)
+            stream.history_bytes += len(frame)
+            if stream.history_bytes > HISTORY_BYTES:
+                stream.trim()
         return frames
 
     def questions(
