@@ -10,6 +10,7 @@ theirs).
 
 from __future__ import annotations
 
+from operator import is_
 from typing import Any
 
 from lore.engine.queries import Input, Query, plain
@@ -128,21 +129,52 @@ def area_map(node: AreaNode) -> dict[str, Any]:
 def query_spec(query: Query, master: Master) -> dict[str, Any]:
     """An open question as a dialog: its title, the texts shown as they are, and an
     input per answer member (described generically, so new kinds of input fit)."""
+    inputs = query.inputs
+    menu = _MENUS.get(tuple(map(id, inputs)))
+    if menu is not None and all(map(is_, menu[0], inputs)):
+        described = menu[1]
+        area = None  # (a menu of enums offers no places)
+    else:
+        described = [input_spec(item) for item in inputs]
+        area = location_area(query, master)
+        if all(map(_fixed, inputs)):
+            if len(_MENUS) >= MENUS_KEPT:
+                _MENUS.clear()
+            _MENUS[tuple(map(id, inputs))] = (inputs, described)
     spec: dict[str, Any] = {
         "id": query.id,
         "to": query.to,
         "title": query.title,
         "texts": [{"name": name, "text": text} for name, text in query.texts],
         **({"actor": actor_of(query.actor, master)} if query.actor else {}),
-        "inputs": [input_spec(item) for item in query.inputs],
+        "inputs": described,
     }
-    area = location_area(query, master)
     if area is not None:
         spec["area"] = area.path
         start = master.start_of(query.to, area)
         if start is not None:
             spec["from"] = start
     return spec
+
+
+# The inputs' descriptions of questions whose inputs are all enums described by what
+# they are made of (``_fixed``), by the inputs' identities (kept with them, so that an id
+# is not another's): a rule asks the same menu again and again, its inputs made once
+# (``queries.InputCache``). Never changed once made; shared by the questions' specs.
+_MENUS: dict[tuple[int, ...], tuple[tuple[Input, ...], list[dict[str, Any]]]] = {}
+MENUS_KEPT = 4096
+
+
+def _fixed(item: Input) -> bool:
+    """Whether the input's description is made of the input alone (``input_spec``'s
+    enums), and it offers no places (``location_area``)."""
+    rtype = item.type
+    return (
+        rtype.kind == "enum"
+        and item.allowed is None
+        and item.default is None
+        and rtype.name != "loc"
+    )
 
 
 def actor_of(label: str, master: Master) -> dict[str, str]:
