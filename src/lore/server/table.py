@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
+from msgspec import Raw
 
 from lore.engine.queries import Query
 from lore.engine.session import Limits
@@ -203,6 +204,7 @@ class Table:
         frames: Frames = {}
         views = False
         opens: dict[str, list[dict[str, Any]]] = {}  # seat -> the questions it is asked
+        sent_opens: dict[str, list[Any]] = {}  # the same as they are sent (see questions)
         closes: dict[str, list[str]] = {}  # seat -> the questions no longer open
         if engine:
             key = self.master.view_key()
@@ -210,7 +212,7 @@ class Table:
             if views:
                 self.seat_lists = None  # rules may have handed actors to other seats
             self.view_key = key
-            self.questions(opens, closes)
+            self.questions(opens, closes, sent_opens)
         seats_changed = self.seat_lists is None
         if self.seat_lists is None:  # made again when seats or actors' players change
             self.seat_lists = (self.seat_list(False), self.seat_list(True))
@@ -244,7 +246,7 @@ class Table:
             if views or new_seat:
                 changed_view = self.update_view(stream, update)
             if opened:
-                update["opened"] = opened
+                update["opened"] = sent_opens[seat]
             if closed:
                 update["closed"] = closed
                 known = stream.open
@@ -301,7 +303,10 @@ class Table:
         return frames
 
     def questions(
-        self, opens: dict[str, list[dict[str, Any]]], closes: dict[str, list[str]]
+        self,
+        opens: dict[str, list[dict[str, Any]]],
+        closes: dict[str, list[str]],
+        sent_opens: dict[str, list[Any]],
     ) -> None:
         """Fill ``opens`` (by seat, the questions it is asked since its last update, in
         the engine's order) and ``closes`` (by seat, the ids of those no longer open to
@@ -310,16 +315,20 @@ class Table:
         GM's of those that ask it. A question asked of another seat now (its actor was
         given away) is closed for the one and opened for the other (the GM is told it
         again). Every seat's questions are looked at again when a seat was added, or the
-        table restored (``recheck``)."""
+        table restored (``recheck``). ``sent_opens`` gets the lists of ``opens`` as they
+        are sent: a question for the GM and a player's seat encoded once (``Raw``)."""
         master = self.master
         current = master.open_questions()
         if self.recheck:
             self.recheck = False
             self.every_question(current, opens, closes)
+            sent_opens.update(opens)
             return
         known = self.streams[GM].open
         ids: set[str] = set()
         gm_opened: list[dict[str, Any]] = []
+        gm_sent: list[Any] = []
+        streams = self.streams
         shut: list[tuple[str, str]] = []  # (seat, question) closed for a player's seat
         kept = 0  # the questions still open that the GM's stream has
         for question in current:
@@ -335,14 +344,21 @@ class Table:
                     shut.append((before, qid))
             spec = query_spec(question, master)
             gm_opened.append(spec)
-            if to != GM:
+            if to != GM and to in streams:
+                sent = Raw(encode(spec))
+                gm_sent.append(sent)
                 found = opens.get(to)
                 if found is None:
                     opens[to] = [spec]
+                    sent_opens[to] = [sent]
                 else:
                     found.append(spec)
+                    sent_opens[to].append(sent)
+            else:
+                gm_sent.append(spec)
         if gm_opened:
             opens[GM] = gm_opened
+            sent_opens[GM] = gm_sent
         if kept < len(known):
             gm_closed = closes[GM] = []
             for qid, spec in known.items():
@@ -356,8 +372,8 @@ class Table:
                 closes[seat] = [qid]
             else:  # (in the order the seat was asked them)
                 gone.append(qid)
-                if seat in self.streams:
-                    order = self.streams[seat].open
+                if seat in streams:
+                    order = streams[seat].open
                     closes[seat] = [key for key in order if key in gone]
 
     def every_question(
