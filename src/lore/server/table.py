@@ -119,9 +119,11 @@ class Table:
         data = entry.data
         kind = entry.kind
         query = self.master.question(data["id"]) if kind == "answer" else None
-        refusal = self.refusal(entry, query)
-        if refusal is not None:
-            return refusal
+        # (the common answer, to its seat's open question, goes on without a call)
+        if query is None or data.get("seat") != query.to or self.closed or self.paused:
+            refusal = self.refusal(entry, query)
+            if refusal is not None:
+                return refusal
         items: list[tuple[Audience, dict[str, Any]]] = []
         engine = False
         if kind == "answer":
