@@ -220,3 +220,61 @@ def test_every_seat_is_sent_exactly_its_open_questions_and_the_others_nothing(
             assert set(outcome) == told
             assert all(table.streams[s].seq == before[s] for s in before if s not in told)
     table.master.session.settle()
+
+
+@pytest.mark.parametrize(("example", "seed"), [("round", 1), ("tavern", 2), ("orm", 3)])
+def test_questions_found_in_one_pass_are_those_of_every_seat_compared(
+    example: str, seed: int
+) -> None:
+    """The questions opened and closed for each seat, found from the GM's stream in one
+    pass, give the same frames and table snapshots as each seat's questions compared with
+    its stream (as after a restore): through answers (the GM's too), actors handed to
+    other seats, seats added, chat and restores."""
+    from lore.engine.participants import Bot
+    from lore.engine.randomness import Stream
+
+    program = compile_program(checked(EXAMPLES / example, "scenario.lore"))
+    tables = [Table(Master(program, seed), SEATS, "digest") for _ in range(2)]
+    for table in tables:
+        table.listening = None
+    first, second = tables
+    assert first.start() == second.start()
+    rng = random.Random(seed)
+    moved = 0
+    for turn in range(80):
+        questions = first.master.open_questions()
+        if not questions or first.master.ended:
+            break
+        roll = rng.random()
+        data: dict[str, Any]
+        if roll < 0.1:
+            kind = "assign"
+            actor = rng.choice([q.actor for q in questions if q.actor] or [""])
+            data = {"from": "GM", "actor": actor, "seat": rng.choice(list(first.streams))}
+            moved += actor != ""
+        elif roll < 0.15:
+            kind, data = "seat", {"from": "GM", "seat": f"seat-{turn}", "label": "Guest"}
+        elif roll < 0.2:
+            kind, data = "chat", {"from": "GM", "to": None, "text": f"hello {turn}"}
+        elif roll < 0.25:
+            state = first.snapshot_state()
+            assert state == second.snapshot_state()
+            for table in tables:
+                table.master.session.settle()
+            first, second = tables = [Table.restore(state, program, "digest") for _ in range(2)]
+            for table in tables:
+                table.listening = None
+            continue
+        else:
+            kind = "answer"
+            question = rng.choice(questions)
+            values = Bot().ask(question, Stream(rng.getrandbits(60), turn))
+            seat = question.to if rng.random() < 0.8 else "GM"
+            data = {"seat": seat, "id": question.id, "values": values}
+        second.recheck = True  # (every seat compared, as after a restore)
+        outcomes = [table.apply(LogEntry(table.applied + 1, kind, dict(data))) for table in tables]
+        assert outcomes[0] == outcomes[1], (turn, kind)
+    assert first.snapshot_state() == second.snapshot_state()
+    for table in tables:
+        table.master.session.settle()
+    assert example != "round" or moved

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any
 
 from lore.runtime.quantity import Quantity
@@ -103,7 +104,11 @@ class Query:
 
     def offered(self) -> dict[str, list[str]]:
         """The choices each input with choices offers, by input name (for the transcript)."""
-        return {i.name: list(i.choices) for i in self.inputs if i.choices is not None}
+        found = {}
+        for i in self.inputs:  # (a loop: a comprehension makes a function each time)
+            if i.choices is not None:
+                found[i.name] = list(i.choices)
+        return found
 
 
 class AnswerError(Exception):
@@ -261,7 +266,7 @@ def fill(
     if not isinstance(answer, dict):
         raise AnswerError(f"an answer is an object of input names, not {answer!r}")
     inputs = query.inputs
-    names = {i.name for i in inputs}
+    names = set(map(_name, inputs))
     if not names.issuperset(answer):
         extra = sorted(set(answer) - names)
         raise AnswerError(
@@ -277,6 +282,9 @@ def fill(
         else:
             raise AnswerError(f"the answer to '{query.title}' lacks '{item.name}'")
     return LoreObject(None, values, 0)
+
+
+_name = attrgetter("name")
 
 
 def convert(item: Input, raw: Any, places: Callable[[str], str | None] | None = None) -> Any:

@@ -176,7 +176,11 @@ class Master:
         return self.transcript.records[max(0, start - self.before) :]
 
     def open_questions(self) -> list[Query]:
-        return [q for _, q, _ in self.session.open.values() if isinstance(q, Query)]
+        found = []
+        for _, query, _ in self.session.open.values():  # (no comprehension's function)
+            if isinstance(query, Query):
+                found.append(query)
+        return found
 
     def question(self, query_id: str) -> Query | None:
         found = self.session.open.get(query_id)

@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
+from msgspec import Raw
 
 from lore.engine.queries import Query
 from lore.engine.session import Limits
-from lore.engine.transcript import Record
 from lore.engine.views import GM
 from lore.runtime.compiler import CompiledProgram
 from lore.server.chat import clean_html
@@ -53,9 +53,10 @@ class Stream:
     history: deque[tuple[int, bytes]] = field(default_factory=deque)
     history_bytes: int = 0
 
-    def keep(self, seq: int, frame: bytes) -> None:
-        self.history.append((seq, frame))
-        self.history_bytes += len(frame)
+    def trim(self) -> None:
+        """Drop the oldest updates kept while they are more than ``HISTORY_BYTES`` (the
+        last is kept whatever its size). ``Table.publish`` keeps each update it makes in
+        ``history``, adding its size to ``history_bytes``."""
         while self.history_bytes > HISTORY_BYTES and len(self.history) > 1:
             _, dropped = self.history.popleft()
             self.history_bytes -= len(dropped)
@@ -76,7 +77,6 @@ class Refusal:
 
 Frames = dict[str, bytes]  # seat -> the update it is sent
 Audience = set[str] | tuple[str, ...] | None  # None: every seat
-ONLY_GM = (GM,)
 
 
 class Table:
@@ -119,9 +119,11 @@ class Table:
         data = entry.data
         kind = entry.kind
         query = self.master.question(data["id"]) if kind == "answer" else None
-        refusal = self.refusal(entry, query)
-        if refusal is not None:
-            return refusal
+        # (the common answer, to its seat's open question, goes on without a call)
+        if query is None or data.get("seat") != query.to or self.closed or self.paused:
+            refusal = self.refusal(entry, query)
+            if refusal is not None:
+                return refusal
         items: list[tuple[Audience, dict[str, Any]]] = []
         engine = False
         if kind == "answer":
@@ -203,16 +205,16 @@ class Table:
         told = self.told(items)
         frames: Frames = {}
         views = False
-        mine: dict[str, dict[str, Query]] = {}
-        everything: dict[str, Query] = {}
-        asked: set[str] | frozenset[str] = frozenset()  # seats whose questions changed
+        opens: dict[str, list[dict[str, Any]]] = {}  # seat -> the questions it is asked
+        sent_opens: dict[str, list[Any]] = {}  # the same as they are sent (see questions)
+        closes: dict[str, list[str]] = {}  # seat -> the questions no longer open
         if engine:
             key = self.master.view_key()
             views = key != self.view_key
             if views:
                 self.seat_lists = None  # rules may have handed actors to other seats
             self.view_key = key
-            asked = self.questions(everything, mine)
+            self.questions(opens, closes, sent_opens)
         seats_changed = self.seat_lists is None
         if self.seat_lists is None:  # made again when seats or actors' players change
             self.seat_lists = (self.seat_list(False), self.seat_list(True))
@@ -224,17 +226,17 @@ class Table:
             self.status_now = self.status()
         status = self.status_now
         every = views or seats_changed or status_changed
-        specs: dict[tuple[str, str], dict[str, Any]] = {}  # made once, for every seat
         tick = self.master.tick
         shown = tick // SHOWN_TICKS
-        no_questions: dict[str, Query] = {}
         listening = self.listening
         clock = self.clock
         status_sent = self.status_sent
         for seat, stream in streams.items():
             messages = told.get(seat)
+            opened = opens.get(seat)
+            closed = closes.get(seat)
             view = stream.view
-            if not (every or messages or seat in asked or view is None):
+            if not (every or messages or opened or closed or view is None):
                 if view["tick"] // SHOWN_TICKS != shown:
                     clock.add(seat)  # only the time shown moved: a clock frame
                 continue
@@ -245,10 +247,19 @@ class Table:
             new_seat = view is None  # (a seat added: nothing sent yet)
             if views or new_seat:
                 changed_view = self.update_view(stream, update)
-            if seat in asked:
-                questions = everything if seat == GM else mine.get(seat, no_questions)
-                if questions or stream.open:
-                    self.update_questions(stream, update, questions, specs)
+            if opened:
+                update["opened"] = sent_opens[seat]
+            if closed:
+                update["closed"] = closed
+                known = stream.open
+                asked_at = stream.asked_at
+                for qid in closed:
+                    del known[qid]
+                    asked_at.pop(qid, None)
+            if opened:
+                known = stream.open
+                for spec in opened:
+                    known[spec["id"]] = spec
             if seats_changed:
                 seats = seat_lists[seat == GM]
                 sent_seats = self.seats_sent.get(seat)
@@ -269,7 +280,7 @@ class Table:
             view = stream.view
             assert view is not None
             if view["tick"] != tick:
-                stream.view = {**view, "tick": tick}
+                view["tick"] = tick  # (the stream's own: each seat's view is made for it)
                 update.setdefault("view", {})["tick"] = tick
             if sent is not status and sent != status:
                 status_sent[seat] = status
@@ -278,7 +289,6 @@ class Table:
             seq = stream.seq = stream.seq + 1
             if changed_view:
                 stream.view_seq = seq
-            opened = update.get("opened")
             if opened:
                 asked_at = stream.asked_at
                 for spec in opened:
@@ -287,61 +297,165 @@ class Table:
                 stream.skip()
                 continue
             update["seq"] = seq
-            frame = encode(update)
-            stream.keep(seq, frame)
-            frames[seat] = frame
+            frame = frames[seat] = encode(update)
+            stream.history.append((seq, frame))  # (for a client that reconnects)
+            stream.history_bytes += len(frame)
+            if stream.history_bytes > HISTORY_BYTES:
+                stream.trim()
         return frames
 
     def questions(
-        self, everything: dict[str, Query], mine: dict[str, dict[str, Query]]
-    ) -> set[str]:
-        """Fill ``everything`` (the open questions by id) and ``mine`` (by seat, then
-        id); the seats whose questions opened, closed or moved since the last update
-        (the GM's stream has them all, each with whom it asks). Every seat when a seat
-        was added, or the table restored."""
-        known = self.streams[GM].open
-        asked: set[str] = set()
-        kept = 0
-        for question in self.master.open_questions():
-            qid, to = question.id, question.to
-            everything[qid] = question
-            found = mine.get(to)
-            if found is None:
-                mine[to] = {qid: question}
-            else:
-                found[qid] = question
-            spec = known.get(qid)
-            if spec is None:
-                asked.add(to)
-            else:
-                kept += 1
-                if spec["to"] != to:
-                    asked.add(to)
-                    asked.add(spec["to"])
-        if kept < len(known):
-            asked.update(spec["to"] for qid, spec in known.items() if qid not in everything)
+        self,
+        opens: dict[str, list[dict[str, Any]]],
+        closes: dict[str, list[str]],
+        sent_opens: dict[str, list[Any]],
+    ) -> None:
+        """Fill ``opens`` (by seat, the questions it is asked since its last update, in
+        the engine's order) and ``closes`` (by seat, the ids of those no longer open to
+        it, in the order it was asked them), in one pass over the open questions: the
+        GM's stream has them all, each with whom it asks, and a seat's stream has the
+        GM's of those that ask it. A question asked of another seat now (its actor was
+        given away) is closed for the one and opened for the other (the GM is told it
+        again). Every seat's questions are looked at again when a seat was added, or the
+        table restored (``recheck``). ``sent_opens`` gets the lists of ``opens`` as they
+        are sent: a question for the GM and a player's seat encoded once (``Raw``)."""
+        master = self.master
+        current = master.open_questions()
         if self.recheck:
             self.recheck = False
-            return set(self.streams)
-        if asked:
-            asked.add(GM)
-        return asked
+            self.every_question(current, opens, closes)
+            sent_opens.update(opens)
+            return
+        known = self.streams[GM].open
+        ids: set[str] = set()
+        gm_opened: list[dict[str, Any]] = []
+        gm_sent: list[Any] = []
+        streams = self.streams
+        shut: list[tuple[str, str]] = []  # (seat, question) closed for a player's seat
+        kept = 0  # the questions still open that the GM's stream has
+        for question in current:
+            qid, to = question.id, question.to
+            ids.add(qid)
+            spec = known.get(qid)
+            if spec is not None:
+                kept += 1
+                before = spec["to"]
+                if before == to:
+                    continue
+                if before != GM:
+                    shut.append((before, qid))
+            spec = query_spec(question, master)
+            gm_opened.append(spec)
+            if to != GM and to in streams:
+                sent = Raw(encode(spec))
+                gm_sent.append(sent)
+                found = opens.get(to)
+                if found is None:
+                    opens[to] = [spec]
+                    sent_opens[to] = [sent]
+                else:
+                    found.append(spec)
+                    sent_opens[to].append(sent)
+            else:
+                gm_sent.append(spec)
+        if gm_opened:
+            opens[GM] = gm_opened
+            sent_opens[GM] = gm_sent
+        if kept < len(known):
+            gm_closed = closes[GM] = []
+            for qid, spec in known.items():
+                if qid not in ids:
+                    gm_closed.append(qid)
+                    if spec["to"] != GM:
+                        shut.append((spec["to"], qid))
+        for seat, qid in shut:
+            gone = closes.get(seat)
+            if gone is None:
+                closes[seat] = [qid]
+            else:  # (in the order the seat was asked them)
+                gone.append(qid)
+                if seat in streams:
+                    order = streams[seat].open
+                    closes[seat] = [key for key in order if key in gone]
+
+    def every_question(
+        self,
+        current: list[Query],
+        opens: dict[str, list[dict[str, Any]]],
+        closes: dict[str, list[str]],
+    ) -> None:
+        """``questions`` for every seat, each compared with what its stream has."""
+        everything: dict[str, Query] = {}
+        mine: dict[str, dict[str, Query]] = {}
+        for question in current:
+            everything[question.id] = question
+            mine.setdefault(question.to, {})[question.id] = question
+        specs: dict[tuple[str, str], dict[str, Any]] = {}  # made once, for every seat
+        for seat, stream in self.streams.items():
+            asked = everything if seat == GM else mine.get(seat, {})
+            known = stream.open
+            opened = []
+            for key, q in asked.items():
+                spec = known.get(key)
+                if spec is None or spec["to"] != q.to:
+                    spec = specs.get((key, q.to))
+                    if spec is None:
+                        spec = specs[key, q.to] = query_spec(q, self.master)
+                    opened.append(spec)
+            closed = [key for key in known if key not in asked]
+            if opened:
+                opens[seat] = opened
+            if closed:
+                closes[seat] = closed
 
     def told(self, items: list[tuple[Audience, dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
         """The messages each seat is told, in order: the transcript's records made since
-        the last update (each routed to whom it is for: ``route``), then ``items``."""
-        told: dict[str, list[dict[str, Any]]] = {}
+        the last update as messages, each to whom it is for, then ``items``. A record is
+        for the GM (who sees all) and at most one other seat: a message for whom it is
+        to, an answer for who gave it, an error for the GM alone; queries go as
+        questions, the end as the status."""
         streams = self.streams
+        to_gm: list[dict[str, Any]] = []
+        told: dict[str, list[dict[str, Any]]] = {GM: to_gm}
         records = self.master.records(self.shown)
         if records:
             self.shown += len(records)
-            route = self.route
-            routed = [found for found in map(route, records) if found is not None]
-            if items:
-                routed.extend(items)
-        else:
-            routed = items
-        for audience, message in routed:
+            for record in records:
+                kind = record["kind"]
+                if kind == "message":
+                    text, seat = record["text"], record["to"]
+                    form = record.get("format", "text")
+                    if form == "html":
+                        text = clean_html(text, self.image_base)
+                    item = {
+                        "kind": kind,
+                        "tick": record["tick"],
+                        "to": seat,
+                        "text": text,
+                        "format": form,
+                    }
+                elif kind == "answer":
+                    seat = record["from"]
+                    item = {
+                        "kind": kind,
+                        "tick": record["tick"],
+                        "from": seat,
+                        "values": record.get("values", {}),
+                    }
+                elif kind == "error":
+                    seat = GM
+                    text, where = record["message"], record.get("where", "")
+                    item = {"kind": kind, "tick": record["tick"], "text": text, "where": where}
+                else:
+                    continue
+                to_gm.append(item)
+                if seat != GM and seat in streams:
+                    found = told.get(seat)
+                    if found is None:
+                        told[seat] = [item]
+                    else:
+                        found.append(item)
+        for audience, message in items:
             for seat in streams if audience is None else audience:
                 if seat in streams:
                     found = told.get(seat)
@@ -378,31 +492,6 @@ class Table:
             return seen // SHOWN_TICKS != self.master.tick // SHOWN_TICKS
         return seen != self.master.tick
 
-    def route(self, record: Record) -> tuple[Audience, dict[str, Any]] | None:
-        """A transcript record as a message, and whom it is for (None: it is not one)."""
-        kind = record["kind"]
-        if kind == "message":
-            text, to = record["text"], record["to"]
-            form = record.get("format", "text")
-            if form == "html":
-                text = clean_html(text, self.image_base)
-            item = {"kind": kind, "tick": record["tick"], "to": to, "text": text, "format": form}
-            return ((to, GM) if to != GM else ONLY_GM), item
-        if kind == "answer":
-            sender = record["from"]
-            values = record.get("values", {})
-            return ((sender, GM) if sender != GM else ONLY_GM), {
-                "kind": kind,
-                "tick": record["tick"],
-                "from": sender,
-                "values": values,
-            }
-        if kind == "error":
-            where = record.get("where", "")
-            item = {"kind": kind, "tick": record["tick"], "text": record["message"], "where": where}
-            return ONLY_GM, item
-        return None  # queries go as questions; the end as the status
-
     def update_view(self, stream: Stream, update: dict[str, Any]) -> bool:
         """Put the seat's view delta in ``update`` (the time aside: ``publish`` sends it
         with the update, if there is one); whether the view changed."""
@@ -424,36 +513,6 @@ class Table:
             stream.maps.update(new_maps)
             update["maps"] = new_maps
         return set(delta) != {"tick"}
-
-    def update_questions(
-        self,
-        stream: Stream,
-        update: dict[str, Any],
-        mine: dict[str, Query],
-        specs: dict[tuple[str, str], dict[str, Any]],
-    ) -> None:
-        """Put the seat's questions opened and closed since its last update in ``update``
-        (``mine``: its open questions, by id)."""
-        known = stream.open
-        # Sent again when it is asked of another seat now (its actor was given away).
-        opened = []
-        for key, q in mine.items():
-            spec = known.get(key)
-            if spec is None or spec["to"] != q.to:
-                spec = specs.get((key, q.to))
-                if spec is None:
-                    spec = specs[key, q.to] = query_spec(q, self.master)
-                opened.append(spec)
-        closed = [key for key in known if key not in mine]
-        for key in closed:
-            del known[key]
-            stream.asked_at.pop(key, None)
-        for spec in opened:
-            known[spec["id"]] = spec
-        if opened:
-            update["opened"] = opened
-        if closed:
-            update["closed"] = closed
 
     def map_of(self, path: str) -> dict[str, Any]:
         found = self.maps.get(path)

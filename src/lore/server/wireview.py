@@ -128,21 +128,63 @@ def area_map(node: AreaNode) -> dict[str, Any]:
 def query_spec(query: Query, master: Master) -> dict[str, Any]:
     """An open question as a dialog: its title, the texts shown as they are, and an
     input per answer member (described generically, so new kinds of input fit)."""
-    spec: dict[str, Any] = {
-        "id": query.id,
-        "to": query.to,
-        "title": query.title,
-        "texts": [{"name": name, "text": text} for name, text in query.texts],
-        **({"actor": actor_of(query.actor, master)} if query.actor else {}),
-        "inputs": [input_spec(item) for item in query.inputs],
-    }
-    area = location_area(query, master)
+    inputs = query.inputs
+    key: Any = id(inputs[0]) if len(inputs) == 1 else tuple(map(id, inputs))
+    menu = _MENUS.get(key)
+    area = None  # (a menu of enums offers no places)
+    if menu is not None:
+        described = menu[1]
+    else:
+        described = [input_spec(item) for item in inputs]
+        area = location_area(query, master)
+        if all(map(_fixed, inputs)):
+            if len(_MENUS) >= MENUS_KEPT:
+                _MENUS.clear()
+            _MENUS[key] = (inputs, described)
+    texts = []
+    for name, text in query.texts:
+        texts.append({"name": name, "text": text})
+    spec: dict[str, Any]
+    if query.actor:
+        actor = actor_of(query.actor, master)
+        spec = {
+            "id": query.id,
+            "to": query.to,
+            "title": query.title,
+            "texts": texts,
+            "actor": actor,
+            "inputs": described,
+        }
+    else:
+        spec = {"id": query.id, "to": query.to, "title": query.title, "texts": texts}
+        spec["inputs"] = described
     if area is not None:
         spec["area"] = area.path
         start = master.start_of(query.to, area)
         if start is not None:
             spec["from"] = start
     return spec
+
+
+# The inputs' descriptions of questions whose inputs are all enums described by what
+# they are made of (``_fixed``), by the inputs' identities: a rule asks the same menu
+# again and again, its inputs made once (``queries.InputCache``). Each entry keeps its
+# inputs alive, so that an object of one of their ids is that input. Never changed once
+# made; shared by the questions' specs.
+_MENUS: dict[Any, tuple[tuple[Input, ...], list[dict[str, Any]]]] = {}
+MENUS_KEPT = 4096
+
+
+def _fixed(item: Input) -> bool:
+    """Whether the input's description is made of the input alone (``input_spec``'s
+    enums), and it offers no places (``location_area``)."""
+    rtype = item.type
+    return (
+        rtype.kind == "enum"
+        and item.allowed is None
+        and item.default is None
+        and rtype.name != "loc"
+    )
 
 
 def actor_of(label: str, master: Master) -> dict[str, str]:
