@@ -6,12 +6,13 @@ the transcripts, errors, ends and snapshots are the same."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from lore.engine.participants import Participants, Scripted
 from lore.engine.session import Limits, Session
 from lore.runtime.compiler import CompiledProgram, compile_program
+from lore.runtime.errors import RuleError
 from lore.semantics.check import check_text
 from tests.engine.test_engine_fuzz import TEMPLATE as FUZZED
 from tests.engine.test_engine_fuzz import events, numbers, statements
@@ -93,8 +94,13 @@ def run(program: CompiledProgram, case: str, seed: int) -> tuple[object, ...]:
     session = Session(program, seed, Participants({"GM": Scripted([])}), limits)
     reason = session.run()
     records = list(session.transcript.records)
-    errors = [e.message for e in session.errors]
+    errors = [(e.message, places(e)) for e in session.errors]
     return reason, records, errors, session.snapshot()
+
+
+def places(error: RuleError) -> list[tuple[str, str, int, int]]:
+    """Every Lore place an error names (its rule, file and span), innermost last."""
+    return [(f.rule, f.source.name, f.span.start, f.span.end) for f in error.frames]
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
@@ -105,6 +111,21 @@ def test_variants_run_as_the_general_path(case: str, seed: int) -> None:
     general = program_of(case)
     general.ones.clear()
     assert run(program, case, seed) == run(general, case, seed)
+
+
+def test_a_plain_alter_is_written_into_the_variant() -> None:
+    """The variant runs its form's plain apply in itself (no call of it) ..."""
+    program = program_of("failing")
+    ((one,),) = [tuple(program.ones.values())]
+    assert [n for n in one.__code__.co_names if n.endswith("_apply")], one.__code__.co_names
+    # ... and an error there is told at the apply's place, in the alter's name.
+    general = program_of("failing")
+    general.ones.clear()
+    told = [run(p, "failing", 1)[2] for p in (program, general)]
+    assert told[0] == told[1]
+    ((message, where),) = told[0][:1]
+    assert message == "division by zero"
+    assert where[-1][0] == "alter t.Unit.split", where
 
 
 def test_a_handler_whose_event_may_not_be_added_has_none() -> None:
@@ -151,6 +172,8 @@ def test_generated_programs_run_as_the_general_path(
         body="\n".join("   " + line for line in body), hp0=hp, power0=power, hp1=hp + 3, power1=1
     )
     result = check_text(text, "fz.lore")
+    # (A division by a constant 0 is the checker's error: as in test_engine_fuzz.)
+    assume(not any(d.code == "check.division-by-zero" for d in result.diagnostics))
     assert result.ok, [d.render() for d in result.diagnostics] + [text]
     program, general = compile_program(result), compile_program(result)
     general.ones.clear()

@@ -1781,7 +1781,10 @@ class Session:
             span = line_map.spans[index]
         if span is None:
             span = next((s for s in reversed(line_map.spans[:index]) if s), None)
-        return None if span is None else Frame(line_map.rule, line_map.source, span)
+        if span is None:
+            return None
+        rule, source = line_map.origin(index)  # (a line may hold another function's code)
+        return Frame(rule, source, span)
 
     def report(self, error: RuleError) -> None:
         self.errors.append(error)

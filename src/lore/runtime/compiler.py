@@ -80,6 +80,52 @@ _ONE_OUTSIDE = (
 )  # fmt: skip
 
 
+# The locals a one-event variant still needs after its body (see ``_inlined_apply``).
+_VARIANT_LOCALS = re.compile(r"\b(_n|_r|_a)\b")
+
+Tail = list[tuple[str, "Span | None", tuple["Place", ...], "tuple[str, SourceFile] | None"]]
+
+
+def _inlined_apply(
+    apply: tuple[str, list[str], list[str], LineMap], name: str, span: Span | None
+) -> Tail:
+    """The lines of a one-event variant that run the plain apply ``apply`` of its alter
+    ``name`` where the object's alter is that apply (else the variant calls it): the
+    apply's body, with the value in a one-element tuple as its parameter (as the apply
+    is called), then the alter noted and the event given back. Each line of the body
+    keeps the place the apply's own line gives an error (its span, or the span of a line
+    before it, as ``Session.frame_at`` looks one up, and its Lore name and file). Empty
+    when it cannot be written in: a body that returns, or that uses the variant's locals,
+    or a line that could fail at no place."""
+    function, params, lines, line_map = apply
+    if len(params) != 1:
+        return []
+    body: Tail = []
+    before: Span | None = None  # the last span of the apply's lines so far
+    origin = (line_map.rule, line_map.source)
+    for index, line in enumerate(lines, start=1):  # (index 0: the apply's header)
+        text = line.strip()
+        if text.startswith(("return", "yield")) or _VARIANT_LOCALS.search(line):
+            return []
+        own = line_map.spans[index] if index < len(line_map.spans) else None
+        resolved = own if own is not None else before
+        if resolved is None and not (text == "_v = self.values" or text.startswith("#")):
+            return []
+        if own is not None:
+            before = own
+        places = line_map.places[index] if index < len(line_map.places) else ()
+        moved = tuple((start + 8, end + 8, place) for start, end, place in places)
+        body.append(("        " + line, resolved, moved, origin))
+    return [
+        (f"        if _a is {function}:", span, (), None),
+        (f"            {params[0]} = (_r,)", span, (), None),
+        *body,
+        (f"            if {name} not in self.altered:", span, (), None),
+        (f"                rt.session.note_altered(((self, {name}),))", span, (), None),
+        ("            return _n", span, (), None),
+    ]
+
+
 def _moved(places: tuple[Place, ...], old: str, new: str) -> tuple[Place, ...]:
     """``places`` of line ``old`` where their code is on line ``new`` (each found once)."""
     before, after = old.encode(), new.encode()
@@ -109,6 +155,13 @@ class LineMap:
     source: SourceFile
     spans: list[Span | None]
     places: list[tuple[Place, ...]] = field(default_factory=list)
+    # Lines whose code is another function's (an alter's apply written into a handler's
+    # one-event variant), by index: that function's Lore name and file.
+    origins: dict[int, tuple[str, SourceFile]] = field(default_factory=dict)
+
+    def origin(self, index: int) -> tuple[str, SourceFile]:
+        """The Lore name and file of the code on line ``index``."""
+        return self.origins.get(index) or (self.rule, self.source)
 
     def span_at(self, index: int, code: CodeType, instruction: int) -> Span | None:
         """The span of the innermost expression whose code holds the instruction at
@@ -237,6 +290,12 @@ class Compiler:
         self.enums: dict[int, EnumInfo] = {}
         # (form, rule) -> the global that names its compiled rule (see ``rule_alias``)
         self.aliases: dict[tuple[int, str], str | None] = {}
+        # Handlers that may have a one-event variant, with their form: built once every
+        # alter is compiled (a variant writes its alter's apply in itself: see
+        # ``Emitter.one_variant``).
+        self.pending_ones: list[tuple[Emitter, Any, FormSymbol]] = []
+        # A plain apply's name, parameters, lines (no header) and line map, by apply.
+        self.apply_code: dict[Any, tuple[str, list[str], list[str], LineMap]] = {}
         self.program = CompiledProgram(
             result, self.namespace, self.line_maps, self.forms, self.enums
         )
@@ -254,11 +313,30 @@ class Compiler:
         for (form_id, name), alias in self.aliases.items():
             if alias is not None:
                 self.namespace[alias] = self.forms[form_id].methods[name]
+        for emitter, compiled, form in self.pending_ones:
+            one = emitter.one_variant(self.plain_apply_of(form, emitter.own_alter()))
+            if one is not None:
+                self.program.ones[compiled] = one
         for enum in self.checker.declarer.enums:
             self.fill_enum(enum)
         self.compile_container(self.checker.root)
         self.order_values()
         return self.program
+
+    def plain_apply_of(
+        self, form: FormSymbol, alter: str | None
+    ) -> tuple[str, list[str], list[str], LineMap] | None:
+        """The code of the plain apply of ``form``'s alter ``alter`` (see ``apply_code``),
+        the one its objects run unless a subform overrides the alter; None if it has none."""
+        symbol = form.lookup(alter) if alter is not None else None
+        if not isinstance(symbol, CallableSymbol) or not isinstance(symbol.parent, FormSymbol):
+            return None
+        info = self.forms.get(id(symbol.parent))
+        fn = info.methods.get(alter) if info is not None and alter is not None else None
+        apply = info.applies.get(fn) if info is not None and fn is not None else None
+        if info is None or apply is None or apply not in info.plain:
+            return None
+        return self.apply_code.get(apply)
 
     def rule_alias(self, symbol: CallableSymbol, name: str) -> str | None:
         """A global naming the compiled rule ``name`` (``symbol``) of a user's form, when
@@ -477,6 +555,8 @@ class Compiler:
         )
         param_types = symbol.params or ()
         compiled = emitter.function(params, node.body, param_types)
+        if emitter.one_candidate and form is not None:
+            self.pending_ones.append((emitter, compiled, form))
         if modified is not None:
             modified.update(emitter.modified)
         if applies is not None and kind == "alter":
@@ -606,6 +686,7 @@ class Emitter:
         # the first line of each event written in place, with its parts.
         self.own_requests: dict[str, tuple[str, str]] = {}
         self.own_adds: dict[str, tuple[str, str, str, str]] = {}
+        self.one_candidate = False  # a handler that may have one (set by ``function``)
 
     # ------------------------------------------------------------ output
 
@@ -703,7 +784,10 @@ class Emitter:
         header = f"def {name}(rt, self, {', '.join(mangle(p) for p in params)}):"
         line_map = LineMap(self.title, self.source, spans, [(), *places])
         source_code = header + "\n" + "\n".join(lines) + "\n"
-        return self.compiler.register(source_code, name, line_map, named=False), plain, value
+        apply = self.compiler.register(source_code, name, line_map, named=False)
+        if plain:
+            self.compiler.apply_code[apply] = (name, [mangle(p) for p in params], lines, line_map)
+        return apply, plain, value
 
     def new_value_function(
         self,
@@ -764,13 +848,15 @@ class Emitter:
         self_param = "self, " if self.has_self else ""
         header = f"def {self.name}(rt, {self_param}{', '.join(names)}):"
         compiled = self.finish(header)
-        if self.kind == "rule" and self.has_self and not params and self.leaf(0):
-            one = self.one_variant()
-            if one is not None:
-                self.compiler.program.ones[compiled] = one
+        self.one_candidate = self.kind == "rule" and self.has_self and not params and self.leaf(0)
         return compiled
 
-    def one_variant(self) -> Any:
+    def own_alter(self) -> str | None:
+        """The one alter of its own object the body requests (None: none, or several)."""
+        alters = {alter for alter, _ in self.own_requests.values()}
+        return alters.pop() if len(alters) == 1 else None
+
+    def one_variant(self, apply: tuple[str, list[str], list[str], LineMap] | None = None) -> Any:
         """For a handler that calls no compiled code (``leaf``), requests alters of its own
         object only (one alter), and ends by writing one event in place (its last line at
         the top level): the same body run as a step's one event, taking no part in the
@@ -778,7 +864,10 @@ class Emitter:
         request itself when the object's alter is plain (as the update would: after the
         body, the event's time, rule and object read before it) and gives back the event
         as (ticks, priority, rule, object); else it hands both to the step as the handler
-        does and gives back None. None: the handler has no such variant."""
+        does and gives back None. None: the handler has no such variant. ``apply``: the
+        code of the plain apply of the alter for the handler's own form (see
+        ``Compiler.apply_code``), written into the variant for the objects whose alter it
+        is (no call, no tuple of values); its lines keep their places."""
         lines, spans, places = self.lines, self.spans, self.places
         if len(self.own_adds) != 1 or len(lines) < 2 or lines[-2] not in self.own_adds:
             return None
@@ -825,26 +914,47 @@ class Emitter:
             f"    _n = ({ticks}, {priority}, {fn}, {arg})",
             "    if _r is _NO_REQUEST: return _n",
         ]
+        # The lines after the body: each with its span, places and origin (None: the
+        # handler's own).
+        tail: Tail = [(line, span, (), None) for line in end]
+        tail[0] = (end[0], span, _moved(places[-2], lines[-2], end[0]), None)
         if alters:
             (alter,) = alters
             name = repr(alter)
-            end += [
-                "    if _r is not _MANY_REQUESTS:",
-                f"        _a = self.form.plain_table.get({name})",
-                "        if _a is not None:",
-                "            _a(rt, self, (_r,))",
-                f"            if {name} not in self.altered:",
-                f"                rt.session.note_altered(((self, {name}),))",
-                "            return _n",
-                f"        rt.first_request = (self, {name}, _r)",
+            tail += [
+                ("    if _r is not _MANY_REQUESTS:", span, (), None),
+                (f"        _a = self.form.plain_table.get({name})", span, (), None),
             ]
-        end += ["    rt.adds.append(_n)", "    if len(rt.adds) > rt.max_adds: rt.too_many_adds()"]
-        new_lines.extend(end)
-        new_spans.extend([span] * len(end))
-        new_places.extend([_moved(places[-2], lines[-2], end[0])] + [()] * (len(end) - 1))
+            if apply is not None:
+                tail += _inlined_apply(apply, name, span)
+            tail += [
+                (line, span, (), None)
+                for line in (
+                    "        if _a is not None:",
+                    "            _a(rt, self, (_r,))",
+                    f"            if {name} not in self.altered:",
+                    f"                rt.session.note_altered(((self, {name}),))",
+                    "            return _n",
+                    f"        rt.first_request = (self, {name}, _r)",
+                )
+            ]
+        tail += [
+            (line, span, (), None)
+            for line in (
+                "    rt.adds.append(_n)",
+                "    if len(rt.adds) > rt.max_adds: rt.too_many_adds()",
+            )
+        ]
+        origins: dict[int, tuple[str, SourceFile]] = {}
+        for line, line_span, line_places, origin in tail:
+            new_lines.append(line)
+            new_spans.append(line_span)
+            new_places.append(line_places)
+            if origin is not None:
+                origins[len(new_lines)] = origin  # (the header is index 0)
         name = f"{self.name}_one"
         source_code = f"def {name}(rt, self):\n" + "\n".join(new_lines) + "\n"
-        line_map = LineMap(self.title, self.source, [None, *new_spans], [(), *new_places])
+        line_map = LineMap(self.title, self.source, [None, *new_spans], [(), *new_places], origins)
         return self.compiler.register(source_code, name, line_map, named=False)
 
     def value_function(self, expr: ast.Expr, expected: Type | None, with_self: bool = False) -> Any:
