@@ -16,8 +16,9 @@ answers: the session keeps none (``Session.keep_answers`` off), the log has them
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from operator import call, itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +47,10 @@ VIEW_MEMBERS = (
     "description",
     "environment",
 )
+
+
+def _nothing(values: dict[str, Any]) -> tuple[()]:
+    return ()
 
 
 class Later:
@@ -98,7 +103,12 @@ class Master:
             keep_answers=False,  # the store's log has them (``Master.save`` is given them)
         )
         self.placed: list[LoreObject] | None = None
-        self.view_reads: tuple[list[dict[str, Any]], list[str]] = ([], [])  # (``view_key``)
+        # (``view_key``) the placed objects' members, a getter of each, their sizes, and
+        # how many times the getters were made
+        self.view_dicts: list[dict[str, Any]] = []
+        self.view_reads: list[Callable[[dict[str, Any]], Any]] = []
+        self.view_sizes: tuple[int, ...] = ()
+        self.view_made = 0
         self.by_label: tuple[Any, dict[str, LoreObject]] = ((), {})  # (allPC, its actors)
         self.before = 0  # transcript records made before the snapshot restored (not kept)
         self.before_shown = 0  # of them, those that are not the end
@@ -132,7 +142,8 @@ class Master:
         if ended is not None:
             master.session.ended, master.session.detail = ended
         master.placed = None
-        master.view_reads = ([], [])
+        master.view_dicts, master.view_reads = [], []
+        master.view_sizes, master.view_made = (), 0
         master.by_label = ((), {})
         master.before, master.before_shown = before
         return master
@@ -252,13 +263,32 @@ class Master:
                 *placed_objects(self.session),
                 *(node.obj for node in self.areas()),
             ]
-            # What is read, as two lists in step (each object's members, one by one), so
-            # that the reads are made by ``map`` without a bytecode per member.
-            self.view_reads = (
-                [obj.values for obj in self.placed for _ in VIEW_MEMBERS],
-                [name for _ in self.placed for name in VIEW_MEMBERS],
-            )
-        return tuple(map(dict.get, *self.view_reads))
+            self.view_dicts = [obj.values for obj in self.placed]
+        dicts = self.view_dicts
+        # Each object's members are read by one ``itemgetter`` of those it has (a call
+        # per object, not one per member). A member added or removed changes the
+        # object's size, or makes its getter fail: the getters are made again, and the
+        # key is another (its first item counts the getters made), so the views are
+        # made again.
+        sizes = tuple(map(len, dicts))
+        if sizes != self.view_sizes:
+            self.view_getters(sizes)
+        try:
+            values = tuple(map(call, self.view_reads, dicts))
+        except KeyError:
+            self.view_getters(sizes)
+            values = tuple(map(call, self.view_reads, dicts))
+        return (self.view_made, values)
+
+    def view_getters(self, sizes: tuple[int, ...]) -> None:
+        """A getter per placed object of the view's members it has now (``view_key``)."""
+        getters: list[Callable[[dict[str, Any]], Any]] = []
+        for values in self.view_dicts:
+            names = [name for name in VIEW_MEMBERS if name in values]
+            getters.append(itemgetter(*names) if names else _nothing)
+        self.view_reads = getters
+        self.view_sizes = sizes
+        self.view_made += 1
 
     def hidden(self) -> dict[str, dict[str, list[str]]]:
         """For the GM: the objects hidden by secrets, by id, with the keys hiding them and

@@ -151,7 +151,7 @@ def decode(data: str | bytes) -> ClientMessage:
     return message
 
 
-def encode(frame: dict[str, Any]) -> bytes:
+def encode(frame: Any) -> bytes:
     return _encoder.encode(frame)
 
 

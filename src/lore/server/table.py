@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
-from msgspec import Raw
 
 from lore.engine.queries import Query
 from lore.engine.session import Limits
@@ -30,7 +29,14 @@ from lore.server.chat import clean_html
 from lore.server.master import Master
 from lore.server.protocol import Code, encode
 from lore.server.store import LogEntry
-from lore.server.wireview import area_map, query_spec, seat_view, view_delta, view_lists
+from lore.server.wireview import (
+    area_map,
+    query_spec,
+    query_specs,
+    seat_view,
+    view_delta,
+    view_lists,
+)
 
 HISTORY_BYTES = 64 * 1024  # updates kept per seat for clients that reconnect
 SHOWN_TICKS = 60  # the clients show the time to the minute (a tick is a second)
@@ -244,9 +250,17 @@ class Table:
             # that the update is encoded as it is, not copied into a frame.
             update: dict[str, Any] = {"type": "update", "seq": 0}
             changed_view = False
+            # The views and the status are looked at only when one of them (or the
+            # seats) changed: most updates (an answer's) have messages and questions
+            # alone.
             new_seat = view is None  # (a seat added: nothing sent yet)
-            if views or new_seat:
-                changed_view = self.update_view(stream, update)
+            sent: dict[str, Any] | None = status
+            if every or new_seat:
+                if views or new_seat:
+                    changed_view = self.update_view(stream, update)
+                    view = stream.view
+                if status_changed or new_seat:
+                    sent = status_sent.get(seat)
             if opened:
                 update["opened"] = sent_opens[seat]
             if closed:
@@ -256,10 +270,6 @@ class Table:
                 for qid in closed:
                     del known[qid]
                     asked_at.pop(qid, None)
-            if opened:
-                known = stream.open
-                for spec in opened:
-                    known[spec["id"]] = spec
             if seats_changed:
                 seats = seat_lists[seat == GM]
                 sent_seats = self.seats_sent.get(seat)
@@ -270,31 +280,33 @@ class Table:
             if messages:
                 update["messages"] = messages
                 stream.messages.extend(messages)
-            sent = status_sent.get(seat) if status_changed or new_seat else status
+            assert view is not None
             if len(update) == 2 and sent == status:  # (nothing but the frame's own fields)
-                view = stream.view
-                if view is not None and view["tick"] // SHOWN_TICKS != shown:
+                if view["tick"] // SHOWN_TICKS != shown:
                     clock.add(seat)  # only the time shown moved: a clock frame
                 continue
             # The time goes with every update (and only with one).
-            view = stream.view
-            assert view is not None
             if view["tick"] != tick:
                 view["tick"] = tick  # (the stream's own: each seat's view is made for it)
                 update.setdefault("view", {})["tick"] = tick
             if sent is not status and sent != status:
                 status_sent[seat] = status
                 update["status"] = status
-            clock.discard(seat)
+            if clock:
+                clock.discard(seat)
             seq = stream.seq = stream.seq + 1
             if changed_view:
                 stream.view_seq = seq
             if opened:
+                known = stream.open
                 asked_at = stream.asked_at
                 for spec in opened:
-                    asked_at[spec["id"]] = seq
+                    qid = spec["id"]
+                    known[qid] = spec
+                    asked_at[qid] = seq
             if listening is not None and seat not in listening:
-                stream.skip()
+                if stream.history:
+                    stream.skip()
                 continue
             update["seq"] = seq
             frame = frames[seat] = encode(update)
@@ -344,11 +356,10 @@ class Table:
                     continue
                 if before != GM:
                     shut.append((before, qid))
-            spec = query_spec(question, master)
+            spec, sent = query_specs(question, master)
             gm_opened.append(spec)
+            gm_sent.append(sent)
             if to != GM and to in streams:
-                sent = Raw(encode(spec))
-                gm_sent.append(sent)
                 found = opens.get(to)
                 if found is None:
                     opens[to] = [spec]
@@ -356,8 +367,6 @@ class Table:
                 else:
                     found.append(spec)
                     sent_opens[to].append(sent)
-            else:
-                gm_sent.append(spec)
         if gm_opened:
             opens[GM] = gm_opened
             sent_opens[GM] = gm_sent

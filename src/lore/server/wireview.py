@@ -12,11 +12,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from msgspec import Raw
+
 from lore.engine.queries import Input, Query, plain
 from lore.engine.views import GM
 from lore.runtime.quantity import Quantity
 from lore.runtime.values import Range
 from lore.server.master import Master
+from lore.server.protocol import encode
 from lore.world.geometry import LinkedGeometry, PointGeometry, SectionedGeometry
 from lore.world.model import AreaNode
 
@@ -128,50 +131,52 @@ def area_map(node: AreaNode) -> dict[str, Any]:
 def query_spec(query: Query, master: Master) -> dict[str, Any]:
     """An open question as a dialog: its title, the texts shown as they are, and an
     input per answer member (described generically, so new kinds of input fit)."""
+    return query_specs(query, master)[0]
+
+
+def query_specs(query: Query, master: Master) -> tuple[dict[str, Any], Raw]:
+    """``query_spec``, and the spec encoded (to be put in updates as it is). A menu's
+    inputs, asked again and again, are encoded once (``_MENUS``)."""
     inputs = query.inputs
     key: Any = id(inputs[0]) if len(inputs) == 1 else tuple(map(id, inputs))
     menu = _MENUS.get(key)
     area = None  # (a menu of enums offers no places)
+    encoded = None
     if menu is not None:
-        described = menu[1]
+        described, encoded = menu[1], menu[2]
     else:
         described = [input_spec(item) for item in inputs]
         area = location_area(query, master)
         if all(map(_fixed, inputs)):
             if len(_MENUS) >= MENUS_KEPT:
                 _MENUS.clear()
-            _MENUS[key] = (inputs, described)
+            _MENUS[key] = (inputs, described, encode(described))
     texts = []
     for name, text in query.texts:
         texts.append({"name": name, "text": text})
-    spec: dict[str, Any]
+    spec: dict[str, Any] = {"id": query.id, "to": query.to, "title": query.title, "texts": texts}
     if query.actor:
-        actor = actor_of(query.actor, master)
-        spec = {
-            "id": query.id,
-            "to": query.to,
-            "title": query.title,
-            "texts": texts,
-            "actor": actor,
-            "inputs": described,
-        }
-    else:
-        spec = {"id": query.id, "to": query.to, "title": query.title, "texts": texts}
+        spec["actor"] = actor_of(query.actor, master)
+    if encoded is not None:
+        # A menu: the inputs are the last member, put after the rest as encoded.
+        head = encode(spec)
         spec["inputs"] = described
+        return spec, Raw(b"".join((head[:-1], b',"inputs":', encoded, b"}")))
+    spec["inputs"] = described
     if area is not None:
         spec["area"] = area.path
         start = master.start_of(query.to, area)
         if start is not None:
             spec["from"] = start
-    return spec
+    return spec, Raw(encode(spec))
 
 
 # The inputs' descriptions of questions whose inputs are all enums described by what
 # they are made of (``_fixed``), by the inputs' identities: a rule asks the same menu
 # again and again, its inputs made once (``queries.InputCache``). Each entry keeps its
 # inputs alive, so that an object of one of their ids is that input. Never changed once
-# made; shared by the questions' specs.
-_MENUS: dict[Any, tuple[tuple[Input, ...], list[dict[str, Any]]]] = {}
+# made; shared by the questions' specs (with the descriptions encoded).
+_MENUS: dict[Any, tuple[tuple[Input, ...], list[dict[str, Any]], bytes]] = {}
 MENUS_KEPT = 4096
 
 
