@@ -141,27 +141,39 @@ def query_specs(query: Query, master: Master) -> tuple[dict[str, Any], Raw]:
     key: Any = id(inputs[0]) if len(inputs) == 1 else tuple(map(id, inputs))
     menu = _MENUS.get(key)
     area = None  # (a menu of enums offers no places)
-    encoded = None
     if menu is not None:
-        described, encoded = menu[1], menu[2]
+        described = menu[1]
     else:
         described = [input_spec(item) for item in inputs]
         area = location_area(query, master)
         if all(map(_fixed, inputs)):
             if len(_MENUS) >= MENUS_KEPT:
                 _MENUS.clear()
-            _MENUS[key] = (inputs, described, encode(described))
+            _MENUS[key] = (inputs, described, encode(described), {})
     texts = []
     for name, text in query.texts:
         texts.append({"name": name, "text": text})
     spec: dict[str, Any] = {"id": query.id, "to": query.to, "title": query.title, "texts": texts}
-    if query.actor:
-        spec["actor"] = actor_of(query.actor, master)
-    if encoded is not None:
-        # A menu: the inputs are the last member, put after the rest as encoded.
+    actor = actor_of(query.actor, master) if query.actor else None
+    if menu is not None:
+        # A menu: the actor and the inputs are the last members, put after the rest as
+        # encoded once for the menu and that actor.
         head = encode(spec)
+        tails = menu[3]
+        found = tails.get(id(actor))
+        if found is None:
+            tail = b',"actor":' + encode(actor) if actor is not None else b""
+            found = (actor, b'%s,"inputs":%s}' % (tail, menu[2]))
+            if actor is None or _ACTORS.get(actor["label"], (None, None))[1] is actor:
+                if len(tails) >= MENUS_KEPT:
+                    tails.clear()
+                tails[id(actor)] = found  # (an actor described anew each time is not kept)
+        if actor is not None:
+            spec["actor"] = actor
         spec["inputs"] = described
-        return spec, Raw(b"".join((head[:-1], b',"inputs":', encoded, b"}")))
+        return spec, Raw(head[:-1] + found[1])
+    if actor is not None:
+        spec["actor"] = actor
     spec["inputs"] = described
     if area is not None:
         spec["area"] = area.path
@@ -175,8 +187,16 @@ def query_specs(query: Query, master: Master) -> tuple[dict[str, Any], Raw]:
 # they are made of (``_fixed``), by the inputs' identities: a rule asks the same menu
 # again and again, its inputs made once (``queries.InputCache``). Each entry keeps its
 # inputs alive, so that an object of one of their ids is that input. Never changed once
-# made; shared by the questions' specs (with the descriptions encoded).
-_MENUS: dict[Any, tuple[tuple[Input, ...], list[dict[str, Any]], bytes]] = {}
+# made; shared by the questions' specs. With them: the descriptions encoded, and the end
+# of a question's encoded spec by its actor (``actor_of``'s, by its identity; kept alive
+# by the entry).
+Menu = tuple[
+    tuple[Input, ...],
+    list[dict[str, Any]],
+    bytes,
+    dict[int, tuple[dict[str, str] | None, bytes]],
+]
+_MENUS: dict[Any, Menu] = {}
 MENUS_KEPT = 4096
 
 
@@ -198,7 +218,22 @@ def actor_of(label: str, master: Master) -> dict[str, str]:
     if actor is None:
         return {"label": label, "name": label}
     name = actor.values.get("name")
-    return {"label": label, "name": str(name) if name is not None else label}
+    found = _ACTORS.get(label)
+    if found is not None and found[0] is name:
+        return found[1]
+    made = {"label": label, "name": str(name) if name is not None else label}
+    if type(name) is str or name is None:  # (made of the label and the name alone)
+        if len(_ACTORS) >= ACTORS_KEPT:
+            _ACTORS.clear()
+        _ACTORS[label] = (name, made)
+    return made
+
+
+# The actors' descriptions (``actor_of``), by label, with the name they were made of (kept
+# alive by the entry): the same actor is asked again and again. Never changed once made;
+# shared by the questions' specs.
+_ACTORS: dict[str, tuple[str | None, dict[str, str]]] = {}
+ACTORS_KEPT = 4096
 
 
 # The descriptions of enum inputs, by what they are made of: a rule asks the same menu
