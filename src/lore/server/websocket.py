@@ -305,7 +305,11 @@ class Socket(asyncio.Protocol):
                 return
             self.backlog.append(frame)
             return
-        self.put(frame)
+        # (``put`` written out: a frame or two per answer to each client)
+        transport = self.transport
+        if transport is not None and not self.lost:
+            size = len(frame)
+            transport.write((SHORT_HEADERS[size] if size < 126 else header(size)) + frame)
 
     def put(self, frame: bytes) -> None:
         transport = self.transport
