@@ -35,6 +35,11 @@ the others ask again), resumable session or not.
 Figures: microseconds of CPU time per answer (the process's, so that the machine's other
 work weighs little; the fastest of K runs, default 3) and each one's ratio to *bare*.
 ``--profile`` prints cProfile's top functions (by own time) of a *table* run.
+``--callgrind`` counts machine instructions per answer instead (``valgrind
+--tool=callgrind``: repeatable whatever else runs), of *table* with every seat's updates
+made, of *table* with the players' alone (as ``lore serve`` makes them while the GM has
+no client: the GM's stream is kept, its updates not encoded), and of *engine*: each in a
+process of its own, twice (``CALLGRIND_ANSWERS``), the difference counted.
 The cyclic collector runs with the server's thresholds (``lore serve`` raises them), so
 that its share of an answer is the server's.
 It exits 0 (it is a report).
@@ -48,8 +53,10 @@ import gc
 import heapq
 import io
 import json
+import os
 import pstats
 import random
+import subprocess
 import sys
 import tempfile
 import time
@@ -99,12 +106,17 @@ def endless_program(folder: Path, together: bool = False) -> CompiledProgram:
     return compile_program(checked(folder, "scenario.lore"))
 
 
-def table_run(program: CompiledProgram, tables: int, answers: int) -> Callable[[], float]:
-    """A run of ``answers`` answers over fresh tables: the seconds ``Table.apply`` took."""
+def table_run(
+    program: CompiledProgram, tables: int, answers: int, players: bool = False
+) -> Callable[[], float]:
+    """A run of ``answers`` answers over fresh tables: the seconds ``Table.apply`` took
+    (``players``: only the players' seats listen, the GM's updates are not made)."""
 
     def run() -> float:
         made = [Table(Master(program, seed), SEATS, "digest") for seed in range(tables)]
         for table in made:
+            if players:
+                table.listening = {seat for seat, _ in SEATS}
             table.start()
         spent = 0.0
         clock = time.process_time
@@ -258,6 +270,64 @@ def profile(program: CompiledProgram, tables: int, answers: int, top: int) -> st
     return out.getvalue()
 
 
+# Answers of the two runs --callgrind compares (their difference is what it counts).
+CALLGRIND_ANSWERS = (200, 1200)
+CALLGRIND_WAYS = ("table", "players", "engine")
+
+
+def run_alone(way: str, tables: int, answers: int) -> None:
+    """One run of ``way`` (``CALLGRIND_WAYS``): what --callgrind measures."""
+    with tempfile.TemporaryDirectory(prefix="lore-answers-") as folder:
+        program = endless_program(Path(folder))
+    collect_for_serving()
+    if way == "engine":  # (the resumable sessions of ``engine_runs`` alone)
+        masters = [Master(program, seed) for seed in range(tables)]
+        for master in masters:
+            master.start()
+        for number in range(answers):
+            master = masters[number % tables]
+            master.answer(master.open_questions()[0].id, {"move": "roll"})
+            master.open_questions()
+    else:
+        table_run(program, tables, answers, players=way == "players")()
+
+
+def instructions(way: str, tables: int, answers: int) -> int:
+    """The machine instructions a process running ``run_alone`` executes, by callgrind."""
+    with tempfile.TemporaryDirectory(prefix="lore-answers-") as folder:
+        out = os.path.join(folder, "callgrind.out")
+        command = [
+            "valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
+            sys.executable, __file__, "--alone", f"{way},{tables},{answers}",
+        ]  # fmt: skip
+        subprocess.run(command, check=True, capture_output=True, timeout=3600)
+        with open(out) as file:
+            for line in file:
+                if line.startswith(("summary:", "totals:")):
+                    return int(line.split()[1])
+    raise SystemExit("callgrind wrote no total")
+
+
+def callgrind(tables: int) -> str:
+    """Machine instructions per answer of each way (see the module's docstring)."""
+    few, many = CALLGRIND_ANSWERS
+    found = {}
+    for way in CALLGRIND_WAYS:
+        counts = [instructions(way, tables, answers) for answers in (few, many)]
+        found[way] = (counts[1] - counts[0]) / (many - few)
+    engine = found["engine"]
+    return "\n".join(
+        [
+            f"machine instructions per answer (callgrind; {tables} sessions, round table)",
+            f"  table (Table.apply), every seat    {found['table']:10,.0f}"
+            f"  engine and more: {found['table'] - engine:9,.0f}",
+            f"  table, the players' seats alone    {found['players']:10,.0f}"
+            f"  engine and more: {found['players'] - engine:9,.0f}",
+            f"  engine (Master)                    {engine:10,.0f}",
+        ]
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=50)
@@ -268,7 +338,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--together", action="store_true", help="profile the turns-together workload"
     )
+    parser.add_argument(
+        "--callgrind",
+        action="store_true",
+        help="count machine instructions per answer instead (valgrind)",
+    )
+    parser.add_argument("--alone", help=argparse.SUPPRESS)  # way,tables,answers
     args = parser.parse_args(argv)
+    if args.alone:
+        way, tables, answers = args.alone.split(",")
+        run_alone(way, int(tables), int(answers))
+        return 0
+    if args.callgrind:
+        print(callgrind(args.tables))
+        return 0
     with tempfile.TemporaryDirectory(prefix="lore-answers-") as folder:
         program = endless_program(Path(folder))
     with tempfile.TemporaryDirectory(prefix="lore-answers-") as folder:
