@@ -278,3 +278,73 @@ def test_questions_found_in_one_pass_are_those_of_every_seat_compared(
     for table in tables:
         table.master.session.settle()
     assert example != "round" or moved
+
+
+def test_the_view_key_changes_with_a_member_the_views_read() -> None:
+    """``Master.view_key`` reads each placed object's members by one getter: a member
+    changed, removed (a removed object loses its location) or added is seen, and the key
+    stays the same while nothing changes."""
+    master = new_table().master
+    master.start()
+    key = master.view_key()
+    assert master.view_key() == key
+    actor = master.actor("round.aki")
+    assert actor is not None
+    values = actor.values
+    location = values["location"]
+    values["location"] = "elsewhere"
+    moved = master.view_key()
+    assert moved != key
+    del values["location"]
+    gone = master.view_key()
+    assert gone != moved
+    values["location"] = location
+    back = master.view_key()
+    assert back != gone
+    assert master.view_key() == back
+    area = master.areas()[0].obj.values
+    missing = next(name for name in ("name", "environment", "player") if name not in area)
+    area[missing] = "added"
+    added = master.view_key()
+    assert added != back
+    area[missing] = "changed"  # (the same size: read by the getter made when it came)
+    assert master.view_key() != added
+
+
+@pytest.mark.parametrize("example", ["round", "paper", "orm"])
+def test_a_questions_bytes_are_its_spec_encoded(example: str) -> None:
+    """``query_specs`` gives a question's spec and the same spec encoded, also when its
+    menu's and actor's bytes were made for an earlier question, and after the actor's
+    name changed."""
+    from lore.engine.participants import Bot
+    from lore.engine.randomness import Stream
+    from lore.server.protocol import encode
+    from lore.server.wireview import query_spec, query_specs
+
+    program = compile_program(checked(EXAMPLES / example, "scenario.lore"))
+    table = Table(Master(program, 3), SEATS, "digest")
+    table.start()
+    master = table.master
+    rng = random.Random(3)
+    seen = 0
+    for turn in range(60):
+        questions = master.open_questions()
+        if not questions or master.ended:
+            break
+        for question in questions:
+            for _ in range(2):
+                spec, sent = query_specs(question, master)
+                assert bytes(sent) == encode(spec) == encode(query_spec(question, master))
+                seen += 1
+            actor = master.actor(question.actor) if question.actor else None
+            if actor is not None and turn == 10:
+                actor.values["name"] = "Someone else"
+                spec, sent = query_specs(question, master)
+                assert spec["actor"]["name"] == "Someone else"
+                assert bytes(sent) == encode(spec)
+        question = rng.choice(questions)
+        values = Bot().ask(question, Stream(rng.getrandbits(60), turn))
+        data = {"seat": question.to, "id": question.id, "values": values}
+        table.apply(LogEntry(table.applied + 1, "answer", data))
+    master.session.settle()
+    assert seen > 10
