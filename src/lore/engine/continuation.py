@@ -32,6 +32,7 @@ from lore.syntax.recursion import depth
 
 if TYPE_CHECKING:
     from lore.engine.session import Entry, Runtime, Session
+    from lore.runtime.values import LoreObject
 
 
 class Kept(NamedTuple):
@@ -56,7 +57,7 @@ class Worker:
     """The greenlet a resumable session runs in (its run of steps, in the thread that
     made it: ``run``), and what is kept of the handler waiting in it."""
 
-    __slots__ = ("base", "box", "entries", "kept", "key", "resumed", "thread")
+    __slots__ = ("base", "box", "entries", "filled", "kept", "key", "resumed", "thread")
 
     def __init__(self) -> None:
         self.thread = greenlet(_work)
@@ -70,6 +71,9 @@ class Worker:
         # (The runtime's other values, its place, dice and counts, stay as they are: the
         # session runs no rule while a step waits.)
         self.kept: Kept | None = None
+        # The spec of the question waited for, filled in by its answer (``Session.answer``;
+        # None: the answer is filled in again when the handler goes on).
+        self.filled: LoreObject | None = None
         self.entries: list[Entry] | None = None  # the step whose handler runs here now
         self.resumed = False  # the step run now went on where it asked (see run_steps)
         self.base = 0  # the frames below its greenlet's first (see ``run``)
@@ -164,10 +168,11 @@ def resume(session: Session, worker: Worker) -> str:
     return worker.go(None)
 
 
-def wait_here(rt: Runtime, key: Any) -> bool:
+def wait_here(rt: Runtime, key: Any) -> LoreObject | bool:
     """Called where a handler's question waits for an answer (``natives.ask_key``):
-    keep the handler here and return once the answer came (True), or False when the step
-    must wait the usual way (raise ``Suspend``): inside a ``foreach`` body (the other
+    keep the handler here and return once the answer came (the spec the answer filled in,
+    when ``Session.answer`` gave it; else True: it is to be filled in), or False when the
+    step must wait the usual way (raise ``Suspend``): inside a ``foreach`` body (the other
     bodies are to be asked meanwhile), in an alter, in a system command run by a rule, or
     when the step's additions pass the limit of events waiting (it is dropped).
     Meanwhile the session is as a waiting step leaves it (``keep``), and the run that
@@ -206,7 +211,11 @@ def wait_here(rt: Runtime, key: Any) -> bool:
     session.waiting = None
     session.rerun = False
     worker.resumed = True
-    return True
+    filled = worker.filled
+    if filled is None:
+        return True
+    worker.filled = None
+    return filled
 
 
 def fire_one(session: Session, entries: list[Entry]) -> None:

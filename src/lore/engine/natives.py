@@ -224,8 +224,11 @@ def ask(rt: Runtime, to: str, title: Any, spec: Any, actor: str = "") -> LoreObj
         return answered(session, key, known, to, title, spec)
     objects = visible_to(session, to)
     made = session.program.engine.inputs
+    # (The id as ``query_id`` makes it, written here for a question asked outside any
+    # foreach body: most are.)
+    name = f"{key[1]}//{key[3]}" if not key[2] else query_id(key)
     try:
-        query = make_query(to, show(title), spec, objects, id=query_id(key), actor=actor, made=made)
+        query = make_query(to, show(title), spec, objects, name, actor, made)
     except AnswerError as error:
         raise RuleError(str(error)) from None
     return ask_new(rt, key, query, spec, (to, title))
@@ -331,8 +334,12 @@ def ask_new(
             if isinstance(answer, Pending):
                 session.open[query.id] = (key, query, spec)
                 rt.suspended = True
-                if not (rt.pausable and continuation.wait_here(rt, key)):
+                resumed = continuation.wait_here(rt, key) if rt.pausable else False
+                if resumed is False:
                     raise _suspend(query.id)
+                if resumed is not True:  # the spec as Session.answer filled it in
+                    resumed.oid = session.new_oid()
+                    return resumed
                 # Kept here until the answer came: filled in as the step run again would.
                 known = session.step_answers[key]
                 if asked is not None:
@@ -425,13 +432,11 @@ def record_answer(
         session.answers.append(Answer(query.to, answer, query.id, query.title))
     else:
         session.answers_before += 1  # counted only (see Session.keep_answers)
+    shown = {}
+    for name, value in answer.items():  # (``plain`` of each; most are texts)
+        shown[name] = value if type(value) is str else plain(value)
     session.transcript.add(
-        {
-            "tick": session.ticks,
-            "kind": "answer",
-            "from": query.to,
-            "values": {k: plain(v) for k, v in answer.items()},
-        }
+        {"tick": session.ticks, "kind": "answer", "from": query.to, "values": shown}
     )
 
 
