@@ -199,15 +199,24 @@ def wait_here(rt: Runtime, key: Any) -> LoreObject | bool:
     assert kept is not None
     worker.kept = None
     rt.pausable = True
-    rt.first_request, rt.requests, rt.adds = kept.first_request, kept.requests, kept.adds
-    rt.depth, rt.created, rt.removing = kept.depth, kept.created, kept.removing
-    session.next_oid = kept.next_oid
-    if kept.hooks:
-        session.hooks.extend(kept.hooks)
-    if kept.stats:
-        session.stats.extend(kept.stats)
-    if kept.outcome is not None:
-        session.outcome = kept.outcome
+    (
+        rt.first_request,
+        rt.requests,
+        rt.adds,
+        rt.depth,
+        rt.created,
+        rt.removing,
+        hooks,
+        stats,
+        outcome,
+        session.next_oid,
+    ) = kept
+    if hooks:
+        session.hooks.extend(hooks)
+    if stats:
+        session.stats.extend(stats)
+    if outcome is not None:
+        session.outcome = outcome
     session.waiting = None
     session.rerun = False
     worker.resumed = True
@@ -271,19 +280,26 @@ def keep(session: Session, worker: Worker, entries: list[Entry]) -> None:
     rt = session.rt
     step = session.steps
     hooks, stats, outcome = session.hooks, session.stats, session.outcome
-    worker.kept = Kept(
-        first_request=rt.first_request,
-        requests=rt.requests,
-        adds=rt.adds,
-        depth=rt.depth,
-        created=rt.created,
-        removing=rt.removing,
-        hooks=_of_step(hooks, step) if hooks and hooks[-1][0] == step else None,
-        stats=_of_step(stats, step) if stats and stats[-1][0] == step else None,
-        outcome=outcome if outcome is not None and outcome[0] == step else None,
-        next_oid=session.next_oid,
+    # (Made as ``Kept(...)`` makes it, without the Python function of its ``__new__``.)
+    worker.kept = _new_tuple(
+        Kept,
+        (
+            rt.first_request,
+            rt.requests,
+            rt.adds,
+            rt.depth,
+            rt.created,
+            rt.removing,
+            _of_step(hooks, step) if hooks and hooks[-1][0] == step else None,
+            _of_step(stats, step) if stats and stats[-1][0] == step else None,
+            outcome if outcome is not None and outcome[0] == step else None,
+            session.next_oid,
+        ),
     )
     session.wait_for_answers(entries)  # (clears what the step asked for, and its hooks)
+
+
+_new_tuple = tuple.__new__
 
 
 def _of_step(made: list[tuple[Any, ...]], step: int) -> list[tuple[Any, ...]]:

@@ -176,9 +176,9 @@ def tell(rt: Runtime, to: str, text: Any) -> None:
     if type(text) is str:
         fmt = "text"
     elif isinstance(text, TypedString) and text.kind == "html":
-        fmt = "html"
+        fmt, text = "html", str(text)
     elif isinstance(text, str | TypedString):
-        fmt = "text"
+        fmt, text = "text", str(text)
     else:
         raise RuleError(f"a message is a text, not {show(text)}")
     session = rt.session
@@ -192,7 +192,7 @@ def tell(rt: Runtime, to: str, text: Any) -> None:
             "a handler probably sends messages in a loop, or events that do multiply",
         )
     told.add(key)
-    record = {"tick": session.ticks, "kind": "message", "to": to, "text": str(text), "format": fmt}
+    record = {"tick": session.ticks, "kind": "message", "to": to, "text": text, "format": fmt}
     session.transcript.add(record)
     participants = session.participants
     participant = participants.members.get(to) or participants.get(to)
