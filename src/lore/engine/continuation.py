@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from greenlet import GreenletExit, getcurrent, greenlet
@@ -284,12 +285,7 @@ def keep(session: Session, worker: Worker, entries: list[Entry]) -> None:
     worker.kept = _new_tuple(
         Kept,
         (
-            rt.first_request,
-            rt.requests,
-            rt.adds,
-            rt.depth,
-            rt.created,
-            rt.removing,
+            *_handler_state(rt),
             _of_step(hooks, step) if hooks and hooks[-1][0] == step else None,
             _of_step(stats, step) if stats and stats[-1][0] == step else None,
             outcome if outcome is not None and outcome[0] == step else None,
@@ -300,6 +296,8 @@ def keep(session: Session, worker: Worker, entries: list[Entry]) -> None:
 
 
 _new_tuple = tuple.__new__
+# The runtime's members of the handler that ``Kept`` begins with, in its order.
+_handler_state = attrgetter(*Kept._fields[:6])
 
 
 def _of_step(made: list[tuple[Any, ...]], step: int) -> list[tuple[Any, ...]]:
