@@ -228,7 +228,8 @@ def ask(rt: Runtime, to: str, title: Any, spec: Any, actor: str = "") -> LoreObj
     # foreach body: most are.)
     name = f"{key[1]}//{key[3]}" if not key[2] else query_id(key)
     try:
-        query = make_query(to, show(title), spec, objects, name, actor, made)
+        shown = title if type(title) is str else show(title)  # (most titles are texts)
+        query = make_query(to, shown, spec, objects, name, actor, made)
     except AnswerError as error:
         raise RuleError(str(error)) from None
     return ask_new(rt, key, query, spec, (to, title))

@@ -174,8 +174,8 @@ def _inputs(
     values = spec.values if isinstance(spec, LoreObject) else {}
     for name, value in values.items():
         if value.__class__ is not InputMarker:
-            if texts is not None:
-                texts.append((name, show(value)))
+            if texts is not None:  # (``show`` of a text is the text: most are texts)
+                texts.append((name, value if type(value) is str else show(value)))
             continue
         rtype = value.type
         plain_marker = not value.args and value.options is None
