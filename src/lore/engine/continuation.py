@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from greenlet import GreenletExit, getcurrent, greenlet
@@ -32,6 +33,7 @@ from lore.syntax.recursion import depth
 
 if TYPE_CHECKING:
     from lore.engine.session import Entry, Runtime, Session
+    from lore.runtime.values import LoreObject
 
 
 class Kept(NamedTuple):
@@ -56,7 +58,7 @@ class Worker:
     """The greenlet a resumable session runs in (its run of steps, in the thread that
     made it: ``run``), and what is kept of the handler waiting in it."""
 
-    __slots__ = ("base", "box", "entries", "kept", "key", "resumed", "thread")
+    __slots__ = ("base", "box", "entries", "filled", "kept", "key", "resumed", "thread")
 
     def __init__(self) -> None:
         self.thread = greenlet(_work)
@@ -70,6 +72,9 @@ class Worker:
         # (The runtime's other values, its place, dice and counts, stay as they are: the
         # session runs no rule while a step waits.)
         self.kept: Kept | None = None
+        # The spec of the question waited for, filled in by its answer (``Session.answer``;
+        # None: the answer is filled in again when the handler goes on).
+        self.filled: LoreObject | None = None
         self.entries: list[Entry] | None = None  # the step whose handler runs here now
         self.resumed = False  # the step run now went on where it asked (see run_steps)
         self.base = 0  # the frames below its greenlet's first (see ``run``)
@@ -164,10 +169,11 @@ def resume(session: Session, worker: Worker) -> str:
     return worker.go(None)
 
 
-def wait_here(rt: Runtime, key: Any) -> bool:
+def wait_here(rt: Runtime, key: Any) -> LoreObject | bool:
     """Called where a handler's question waits for an answer (``natives.ask_key``):
-    keep the handler here and return once the answer came (True), or False when the step
-    must wait the usual way (raise ``Suspend``): inside a ``foreach`` body (the other
+    keep the handler here and return once the answer came (the spec the answer filled in,
+    when ``Session.answer`` gave it; else True: it is to be filled in), or False when the
+    step must wait the usual way (raise ``Suspend``): inside a ``foreach`` body (the other
     bodies are to be asked meanwhile), in an alter, in a system command run by a rule, or
     when the step's additions pass the limit of events waiting (it is dropped).
     Meanwhile the session is as a waiting step leaves it (``keep``), and the run that
@@ -194,19 +200,32 @@ def wait_here(rt: Runtime, key: Any) -> bool:
     assert kept is not None
     worker.kept = None
     rt.pausable = True
-    rt.first_request, rt.requests, rt.adds = kept.first_request, kept.requests, kept.adds
-    rt.depth, rt.created, rt.removing = kept.depth, kept.created, kept.removing
-    session.next_oid = kept.next_oid
-    if kept.hooks:
-        session.hooks.extend(kept.hooks)
-    if kept.stats:
-        session.stats.extend(kept.stats)
-    if kept.outcome is not None:
-        session.outcome = kept.outcome
+    (
+        rt.first_request,
+        rt.requests,
+        rt.adds,
+        rt.depth,
+        rt.created,
+        rt.removing,
+        hooks,
+        stats,
+        outcome,
+        session.next_oid,
+    ) = kept
+    if hooks:
+        session.hooks.extend(hooks)
+    if stats:
+        session.stats.extend(stats)
+    if outcome is not None:
+        session.outcome = outcome
     session.waiting = None
     session.rerun = False
     worker.resumed = True
-    return True
+    filled = worker.filled
+    if filled is None:
+        return True
+    worker.filled = None
+    return filled
 
 
 def fire_one(session: Session, entries: list[Entry]) -> None:
@@ -262,19 +281,23 @@ def keep(session: Session, worker: Worker, entries: list[Entry]) -> None:
     rt = session.rt
     step = session.steps
     hooks, stats, outcome = session.hooks, session.stats, session.outcome
-    worker.kept = Kept(
-        first_request=rt.first_request,
-        requests=rt.requests,
-        adds=rt.adds,
-        depth=rt.depth,
-        created=rt.created,
-        removing=rt.removing,
-        hooks=_of_step(hooks, step) if hooks and hooks[-1][0] == step else None,
-        stats=_of_step(stats, step) if stats and stats[-1][0] == step else None,
-        outcome=outcome if outcome is not None and outcome[0] == step else None,
-        next_oid=session.next_oid,
+    # (Made as ``Kept(...)`` makes it, without the Python function of its ``__new__``.)
+    worker.kept = _new_tuple(
+        Kept,
+        (
+            *_handler_state(rt),
+            _of_step(hooks, step) if hooks and hooks[-1][0] == step else None,
+            _of_step(stats, step) if stats and stats[-1][0] == step else None,
+            outcome if outcome is not None and outcome[0] == step else None,
+            session.next_oid,
+        ),
     )
     session.wait_for_answers(entries)  # (clears what the step asked for, and its hooks)
+
+
+_new_tuple = tuple.__new__
+# The runtime's members of the handler that ``Kept`` begins with, in its order.
+_handler_state = attrgetter(*Kept._fields[:6])
 
 
 def _of_step(made: list[tuple[Any, ...]], step: int) -> list[tuple[Any, ...]]:

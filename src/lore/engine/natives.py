@@ -176,9 +176,9 @@ def tell(rt: Runtime, to: str, text: Any) -> None:
     if type(text) is str:
         fmt = "text"
     elif isinstance(text, TypedString) and text.kind == "html":
-        fmt = "html"
+        fmt, text = "html", str(text)
     elif isinstance(text, str | TypedString):
-        fmt = "text"
+        fmt, text = "text", str(text)
     else:
         raise RuleError(f"a message is a text, not {show(text)}")
     session = rt.session
@@ -192,7 +192,7 @@ def tell(rt: Runtime, to: str, text: Any) -> None:
             "a handler probably sends messages in a loop, or events that do multiply",
         )
     told.add(key)
-    record = {"tick": session.ticks, "kind": "message", "to": to, "text": str(text), "format": fmt}
+    record = {"tick": session.ticks, "kind": "message", "to": to, "text": text, "format": fmt}
     session.transcript.add(record)
     participants = session.participants
     participant = participants.members.get(to) or participants.get(to)
@@ -224,8 +224,12 @@ def ask(rt: Runtime, to: str, title: Any, spec: Any, actor: str = "") -> LoreObj
         return answered(session, key, known, to, title, spec)
     objects = visible_to(session, to)
     made = session.program.engine.inputs
+    # (The id as ``query_id`` makes it, written here for a question asked outside any
+    # foreach body: most are.)
+    name = f"{key[1]}//{key[3]}" if not key[2] else query_id(key)
     try:
-        query = make_query(to, show(title), spec, objects, id=query_id(key), actor=actor, made=made)
+        shown = title if type(title) is str else show(title)  # (most titles are texts)
+        query = make_query(to, shown, spec, objects, name, actor, made)
     except AnswerError as error:
         raise RuleError(str(error)) from None
     return ask_new(rt, key, query, spec, (to, title))
@@ -331,8 +335,12 @@ def ask_new(
             if isinstance(answer, Pending):
                 session.open[query.id] = (key, query, spec)
                 rt.suspended = True
-                if not (rt.pausable and continuation.wait_here(rt, key)):
+                resumed = continuation.wait_here(rt, key) if rt.pausable else False
+                if resumed is False:
                     raise _suspend(query.id)
+                if resumed is not True:  # the spec as Session.answer filled it in
+                    resumed.oid = session.new_oid()
+                    return resumed
                 # Kept here until the answer came: filled in as the step run again would.
                 known = session.step_answers[key]
                 if asked is not None:
@@ -425,13 +433,11 @@ def record_answer(
         session.answers.append(Answer(query.to, answer, query.id, query.title))
     else:
         session.answers_before += 1  # counted only (see Session.keep_answers)
+    shown = {}
+    for name, value in answer.items():  # (``plain`` of each; most are texts)
+        shown[name] = value if type(value) is str else plain(value)
     session.transcript.add(
-        {
-            "tick": session.ticks,
-            "kind": "answer",
-            "from": query.to,
-            "values": {k: plain(v) for k, v in answer.items()},
-        }
+        {"tick": session.ticks, "kind": "answer", "from": query.to, "values": shown}
     )
 
 

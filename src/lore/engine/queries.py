@@ -120,7 +120,6 @@ def make_query(
     title: str,
     spec: Any,
     objects: Callable[[RuntimeType], tuple[Any, ...]] | None = None,
-    *,
     id: str = "",
     actor: str = "",
     made: InputCache | None = None,
@@ -130,7 +129,14 @@ def make_query(
     plain markers made so far (see ``InputCache``)."""
     texts: list[tuple[str, str]] = []
     inputs = _inputs(spec, objects, texts, made)
-    return Query(to, title, tuple(texts), inputs, id, actor)
+    # (Made as ``Query(...)`` makes it, without the frozen class's ``__init__``, which
+    # sets each of the six fields through ``object.__setattr__``: one query per question.)
+    query: Query = _new(Query)
+    query.__dict__.update(to=to, title=title, texts=tuple(texts), inputs=inputs, id=id, actor=actor)
+    return query
+
+
+_new = object.__new__
 
 
 def fill_answered(
@@ -167,27 +173,33 @@ def _inputs(
     inputs: list[Input] = []
     values = spec.values if isinstance(spec, LoreObject) else {}
     for name, value in values.items():
-        if value.__class__ is InputMarker:
-            rtype = value.type
-            if value.options is None and rtype.kind == "form" and objects is not None:
-                found = objects(rtype)
-                if not found:
-                    raise AnswerError(f"there is no {rtype} to offer for '{name}'")
-                inputs.append(choice_input(name, rtype, found, value))
-                continue
-            if made is None or value.args or value.options is not None or texts is None:
-                inputs.append(_input(name, value, texts is not None))
-                continue
+        if value.__class__ is not InputMarker:
+            if texts is not None:  # (``show`` of a text is the text: most are texts)
+                texts.append((name, value if type(value) is str else show(value)))
+            continue
+        rtype = value.type
+        plain_marker = not value.args and value.options is None
+        if made is not None and texts is not None and plain_marker:
+            # A plain marker of a described question whose input was made before (most
+            # questions): the input made then. (No input of a form is kept: its choices
+            # are the objects the participant sees now.)
             cached = made.get((name, id(rtype)))
-            if cached is None or cached[0] is not rtype:
+            if cached is not None and cached[0] is rtype:
+                inputs.append(cached[1])
+                continue
+            if rtype.kind != "form":
                 made_now = _input(name, value)
                 if len(made) < MAX_CACHED_INPUTS:
                     made[(name, id(rtype))] = (rtype, made_now)
                 inputs.append(made_now)
-            else:
-                inputs.append(cached[1])
-        elif texts is not None:
-            texts.append((name, show(value)))
+                continue
+        if value.options is None and rtype.kind == "form" and objects is not None:
+            found = objects(rtype)
+            if not found:
+                raise AnswerError(f"there is no {rtype} to offer for '{name}'")
+            inputs.append(choice_input(name, rtype, found, value))
+            continue
+        inputs.append(_input(name, value, texts is not None))
     return tuple(inputs)
 
 
@@ -275,12 +287,13 @@ def fill(
         )
     values = dict(spec.values) if isinstance(spec, LoreObject) else {}
     for item in inputs:
-        if item.name in answer:
-            values[item.name] = convert(item, answer[item.name], places)
+        name = item.name
+        if name in answer:
+            values[name] = convert(item, answer[name], places)
         elif item.default is not None:
-            values[item.name] = item.default
+            values[name] = item.default
         else:
-            raise AnswerError(f"the answer to '{query.title}' lacks '{item.name}'")
+            raise AnswerError(f"the answer to '{query.title}' lacks '{name}'")
     return LoreObject(None, values, 0)
 
 

@@ -1622,7 +1622,15 @@ class Session:
         except AnswerError as error:
             return str(error)
         del self.open[query_id]
-        natives.record_answer(self, query, key, values, filled)
+        worker = self.worker
+        if worker is not None and worker.key is key and worker.kept is not None:
+            # The handler kept where it asked takes the spec filled in as it goes on
+            # (``continuation.wait_here``): it is not filled in again there, nor kept for
+            # a run of the step again (which fills the answer in again, if it comes to it).
+            worker.filled = filled
+            natives.record_answer(self, query, key, values)
+        else:
+            natives.record_answer(self, query, key, values, filled)
         self.rerun = True
         return None
 
