@@ -3,18 +3,19 @@
 Run from the project root::
 
     .venv/bin/python benchmarks/store.py [--sessions 200,500] [--rows R] [--batch B]
-        [--snapshot-every K] [--json]
+        [--snapshot-every K] [--records-every J] [--json]
 
 The workload is what ``lore serve`` asks of its store under ``benchmarks/server.py``: N
 sessions (default 200, then 500) append answer entries round-robin, B at a time (default
 35: the rows one group commit holds at the server's pace, about 3,000 answers a second
 and a sync of about 12 ms), each batch awaited before the next, as the hub's appends of
-one turn of the event loop reach the store's thread as one operation. Every K entries
-(default 100; a session's first snapshot sooner, by its number, as the rooms stagger
-them) a session stores its snapshot with the transcript records made since the one
-before, in the same commit as the batch it follows. The entries, snapshot and records
-are those of the round-table example (one session of it played for K answers): an
-answer entry of about 120 bytes of JSON, a snapshot of about 38 KB and 400 records.
+one turn of the event loop reach the store's thread as one operation. Every J entries
+(default 100) a session stores the transcript records made since it last did (moving its
+log rows up to there into a chunk), and every K entries (default 500) its snapshot with
+them instead (a session's first ones sooner, by its number, as the rooms stagger them),
+in the same commit as the batch they follow. The entries, snapshot and records are those
+of the round-table example (one session of it played for J answers): an answer entry of
+about 120 bytes of JSON, a snapshot of about 38 KB and 400 records.
 
 The baseline, measured in the same run: the same rows, snapshots and records inserted
 into plain append-only tables (rowid order, no other index) of another file, with the
@@ -46,8 +47,9 @@ from typing import Any
 
 import msgspec
 
+from lore.server.rooms import RECORDS_EVERY, SNAPSHOT_EVERY
 from lore.server.sqlite_store import SQLiteStore
-from lore.server.store import LogEntry, SeatRecord, SessionRecord, Snapshot
+from lore.server.store import LogEntry, Records, SeatRecord, SessionRecord, Snapshot
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -102,7 +104,7 @@ def first_snapshot(number: int, every: int) -> int:
     return every - zlib.crc32(str(number).encode()) % (every // 2 + 1)
 
 
-def schedule(sessions: int, rows: int, batch: int, every: int) -> list[list[tuple[int, int]]]:
+def schedule(sessions: int, rows: int, batch: int) -> list[list[tuple[int, int]]]:
     """The batches: each a list of (session, entry index); round-robin over sessions."""
     counts = [0] * sessions
     batches: list[list[tuple[int, int]]] = []
@@ -118,9 +120,30 @@ def schedule(sessions: int, rows: int, batch: int, every: int) -> list[list[tupl
 
 
 def due(index: int, number: int, every: int, last: dict[int, int]) -> bool:
-    """Whether a session's snapshot is due after its entry ``index``."""
+    """Whether a session's snapshot (or records) is due after its entry ``index``."""
     gap = every if last.get(number, 0) else first_snapshot(number, every)
     return index - last.get(number, 0) >= gap
+
+
+@dataclass(frozen=True)
+class Every:
+    """Entries between a session's snapshots, and between its records."""
+
+    snapshot: int
+    records: int
+
+    def what(
+        self, index: int, number: int, snapped: dict[int, int], recorded: dict[int, int]
+    ) -> str | None:
+        """What a session stores after its entry ``index`` ("snapshot", "records" or
+        None), noted in ``snapped`` and ``recorded``."""
+        if due(index, number, self.snapshot, snapped):
+            snapped[number] = recorded[number] = index
+            return "snapshot"
+        if due(index, number, self.records, recorded):
+            recorded[number] = index
+            return "records"
+        return None
 
 
 def thread_cpu(thread: threading.Thread) -> float:
@@ -140,7 +163,7 @@ Batches = list[list[tuple[int, int]]]
 
 
 async def store_run(
-    folder: Path, sessions: int, batches: Batches, warm: int, load: Workload, every: int
+    folder: Path, sessions: int, batches: Batches, warm: int, load: Workload, every: Every
 ) -> tuple[float, float, float]:
     """Seconds of the store thread's and the process's CPU, and bytes written, for the
     batches after the first ``warm`` ones."""
@@ -150,8 +173,9 @@ async def store_run(
         record = SessionRecord(session, f"table {number}", "digest", "scenario.lore", number, 0.0)
         seat = SeatRecord(session, "GM", "GM", f"token-{number}")
         await store.create(record, {"scenario.lore": b"scenario"}, [seat])
-    last: dict[int, int] = {}
-    first: dict[int, int] = {}  # the first transcript record a session's next snapshot has
+    snapped: dict[int, int] = {}
+    recorded: dict[int, int] = {}
+    first: dict[int, int] = {}  # the first transcript record a session's next records have
     for counting, part in ((False, batches[:warm]), (True, batches[warm:])):
         if counting:
             cpu, process, wrote = thread_cpu(store.thread), time.process_time(), written()
@@ -161,12 +185,17 @@ async def store_run(
                 entry = LogEntry(index, "answer", load.entry)
                 waits.append(store.append(ids[number], entry))
             for number, index in made:
-                if due(index, number, every, last):
-                    last[number] = index
-                    at = first.get(number, 0)
-                    first[number] = at + len(load.records)
+                what = every.what(index, number, snapped, recorded)
+                if what is None:
+                    continue
+                at = first.get(number, 0)
+                first[number] = at + len(load.records)
+                if what == "snapshot":
                     snapshot = Snapshot(index, load.snapshot, at, load.records)
                     waits.append(store.put_snapshot(ids[number], snapshot))
+                else:
+                    put = Records(index, at, load.records)
+                    waits.append(store.put_records(ids[number], put))
             await asyncio.gather(*waits)
     spent = (thread_cpu(store.thread) - cpu, time.process_time() - process, written() - wrote)
     await store.close()
@@ -174,18 +203,21 @@ async def store_run(
 
 
 def plain_run(
-    folder: Path, sessions: int, batches: Batches, warm: int, load: Workload, every: int
+    folder: Path, sessions: int, batches: Batches, warm: int, load: Workload, every: Every
 ) -> tuple[float, float, float]:
-    """The baseline: the same rows and snapshots into plain append-only tables."""
+    """The baseline: the same rows, snapshots and records into plain append-only
+    tables."""
     db = sqlite3.connect(folder / "plain.db", isolation_level=None)
     db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA synchronous=FULL")
     db.execute("CREATE TABLE log (session TEXT, idx INTEGER, kind TEXT, data TEXT)")
     db.execute("CREATE TABLE snapshots (session TEXT, idx INTEGER, data BLOB, records TEXT)")
+    db.execute("CREATE TABLE transcript (session TEXT, idx INTEGER, records TEXT)")
     ids = [f"{number:032x}" for number in range(sessions)]
     data = msgspec.json.encode(load.entry).decode()
     records = msgspec.json.encode(load.records).decode()
-    last: dict[int, int] = {}
+    snapped: dict[int, int] = {}
+    recorded: dict[int, int] = {}
     current = threading.current_thread()
     for counting, part in ((False, batches[:warm]), (True, batches[warm:])):
         if counting:
@@ -193,24 +225,29 @@ def plain_run(
         for made in part:
             rows = [(ids[number], index, "answer", data) for number, index in made]
             snaps = []
+            kept = []
             for number, index in made:
-                if due(index, number, every, last):
-                    last[number] = index
+                what = every.what(index, number, snapped, recorded)
+                if what == "snapshot":
                     snaps.append((ids[number], index, load.snapshot, records))
+                elif what == "records":
+                    kept.append((ids[number], index, records))
             db.execute("BEGIN")
             values = ", ".join(["(?, ?, ?, ?)"] * len(rows))
             db.execute(f"INSERT INTO log VALUES {values}", [f for row in rows for f in row])
             if snaps:
                 db.executemany("INSERT INTO snapshots VALUES (?, ?, ?, ?)", snaps)
+            if kept:
+                db.executemany("INSERT INTO transcript VALUES (?, ?, ?)", kept)
             db.execute("COMMIT")
     spent = (thread_cpu(current) - cpu, time.process_time() - process, written() - wrote)
     db.close()
     return spent
 
 
-def measure(load: Workload, sessions: int, rows: int, batch: int, every: int) -> Figures:
-    warm = sessions * every // batch  # every session has stored a snapshot
-    batches = schedule(sessions, warm * batch + rows, batch, every)
+def measure(load: Workload, sessions: int, rows: int, batch: int, every: Every) -> Figures:
+    warm = sessions * every.snapshot // batch  # every session has stored a snapshot
+    batches = schedule(sessions, warm * batch + rows, batch)
     counted = sum(len(made) for made in batches[warm:])
     with tempfile.TemporaryDirectory(dir=ROOT) as name:
         folder = Path(name)
@@ -246,14 +283,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sessions", default="200,500")
     parser.add_argument("--rows", type=int, default=0, help="default: sessions x K")
     parser.add_argument("--batch", type=int, default=35)
-    parser.add_argument("--snapshot-every", type=int, default=100)
+    parser.add_argument("--snapshot-every", type=int, default=SNAPSHOT_EVERY)
+    parser.add_argument("--records-every", type=int, default=RECORDS_EVERY)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    load = round_table_workload(args.snapshot_every)
+    every = Every(args.snapshot_every, min(args.records_every, args.snapshot_every))
+    load = round_table_workload(every.records)
     found = []
     for sessions in (int(n) for n in args.sessions.split(",")):
-        rows = args.rows or sessions * args.snapshot_every
-        figures = measure(load, sessions, rows, args.batch, args.snapshot_every)
+        rows = args.rows or sessions * every.snapshot
+        figures = measure(load, sessions, rows, args.batch, every)
         found.append(figures)
         if not args.json:
             print(report(figures), flush=True)

@@ -5,6 +5,7 @@ the digest of the files a program was made from."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import msgspec
@@ -101,6 +102,23 @@ def test_a_snapshot_is_the_same_bytes_again_after_a_restore() -> None:
     assert session.snapshot() == data  # taking one changes nothing
     restored = Session.restore(session.program, data, participants=later_players())
     assert restored.snapshot() == data
+
+
+def test_a_value_a_snapshot_cannot_hold_is_named_with_the_object_holding_it() -> None:
+    session, _ = new_session()
+    session.run()
+    session.snapshot()  # (the objects are reached by the first one)
+    held = next(obj for obj in session.rt.g if type(obj).__name__ == "LoreObject")
+    name = next(iter(held.values))
+    held.values[name] = object()
+    with pytest.raises(SnapshotError, match=rf"object {re.escape(repr(held))}: cannot save object"):
+        session.snapshot()
+    nested: list[object] = []
+    for _ in range(500):
+        nested = [nested]
+    held.values[name] = nested
+    with pytest.raises(SnapshotError, match="values nested more than 400 deep"):
+        session.snapshot()
 
 
 def test_restore_into_a_program_compiled_again() -> None:

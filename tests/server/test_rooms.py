@@ -9,6 +9,7 @@ import json
 import sqlite3
 import threading
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -106,6 +107,25 @@ def test_an_unusable_snapshot_is_replaced_by_the_whole_log(tmp_path: Path) -> No
             assert again.table.snapshot(seat) == live.table.snapshot(seat)
 
 
+def gm_answers(rooms: Rooms, room: Room) -> Callable[[], Awaitable[int]]:
+    """A coroutine function answering the room's first open question as the GM (through
+    the hub, as a client's answer is): the entry's index."""
+    hub = Hub(rooms)
+
+    def ignore(_: Any) -> None:
+        pass
+
+    gm = Connection(ignore, ignore, Limits())
+    gm.seat = GM
+
+    async def answer() -> int:
+        query = room.table.master.open_questions()[0]
+        data = {"seat": GM, "id": query.id, "values": {"move": "roll"}}
+        return await asyncio.wait_for(hub.commit(room, gm, "answer", data, None), 5)
+
+    return answer
+
+
 class SlowSnapshots(MemoryStore):
     """A store whose snapshots are stored only when the test lets them."""
 
@@ -127,18 +147,7 @@ def test_a_room_goes_on_while_its_snapshot_is_stored_and_keeps_no_record_twice(
         store = SlowSnapshots()
         rooms = Rooms(store, tmp_path, snapshot_every=4)
         room = await rooms.create(load(EXAMPLES / "round"))
-        hub = Hub(rooms)
-
-        def ignore(_: Any) -> None:
-            pass
-
-        gm = Connection(ignore, ignore, Limits())
-        gm.seat = GM
-
-        async def answer() -> int:
-            query = room.table.master.open_questions()[0]
-            data = {"seat": GM, "id": query.id, "values": {"move": "roll"}}
-            return await asyncio.wait_for(hub.commit(room, gm, "answer", data, None), 5)
+        answer = gm_answers(rooms, room)
 
         while not store.asked:
             await answer()
@@ -213,3 +222,60 @@ def test_a_room_moves_to_a_thread_of_its_own_after_slow_steps_close_together_and
     assert set(on_loop) == {loop_thread}
     assert len(set(moved[:-1])) == 1 and moved[0].startswith("lore-engine")
     assert moved[-1] == loop_thread
+
+
+@pytest.mark.parametrize("kind", ["memory", "sqlite"])
+def test_records_leave_memory_between_snapshots_and_a_restore_keeps_none_twice(
+    tmp_path: Path, kind: str
+) -> None:
+    """Records go to the store every ``records_every`` entries, snapshots come every
+    ``snapshot_every``: the room keeps only the records since it last gave some, and a
+    room restored (from its snapshot, or by the whole log when that cannot be used) has
+    the same transcript and sends each seat the same as the one that kept running."""
+
+    async def scenario() -> None:
+        store = MemoryStore() if kind == "memory" else SQLiteStore(tmp_path / "s.db")
+        rooms = Rooms(store, tmp_path / "work", snapshot_every=12, records_every=5)
+        (tmp_path / "work").mkdir()
+        room = await rooms.create(load(EXAMPLES / "round"))
+        answer = gm_answers(rooms, room)
+        most = 0
+        alone = 0  # records stored without a snapshot
+        for _ in range(40):
+            before = (room.records_at, room.snapshot_at)
+            await answer()
+            await rooms.stored(room)
+            assert room.table.applied - room.records_at < 5
+            if room.records_at != before[0] and room.snapshot_at == before[1]:
+                alone += 1
+            most = max(most, len(room.table.master.transcript.records))
+        # (The first snapshot comes up to 6 entries sooner, by the session's id.)
+        assert 24 <= room.snapshot_at <= 36 and room.records_at >= room.snapshot_at
+        assert alone >= 4
+        # Five entries' records at most (4 to an answer, and the first ones).
+        assert most <= 5 * 4 + 10
+        async with room.lock:
+            whole = await rooms.transcript(room)
+        assert len([r for r in whole if r["kind"] == "answer"]) == 40
+
+        async def again() -> Room:
+            restored = await rooms.restore(room.record)
+            async with restored.lock:
+                assert await rooms.transcript(restored) == whole
+            for seat in room.table.streams:
+                assert restored.table.snapshot(seat) == room.table.snapshot(seat)
+            return restored
+
+        restored = await again()
+        assert restored.snapshot_at == room.snapshot_at
+        assert restored.replayed == 40 - room.snapshot_at
+        # Without a usable snapshot: the whole log, and still no record twice.
+        if isinstance(store, MemoryStore):
+            store.snapshots[room.id] = Snapshot(room.snapshot_at, b"\xc1")
+        else:
+            await store._run(lambda db: db.execute("UPDATE snapshots SET data = x'c1'"))
+        assert (await again()).replayed == 40
+        await rooms.close()
+        await store.close()
+
+    asyncio.run(scenario())

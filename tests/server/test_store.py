@@ -17,6 +17,7 @@ from lore.server.store import (
     ENDED,
     LogEntry,
     MemoryStore,
+    Records,
     SeatRecord,
     SessionRecord,
     Snapshot,
@@ -220,6 +221,43 @@ def test_a_snapshot_keeps_its_transcript_records_in_order(tmp_path: Path) -> Non
     assert [r["n"] for r in asyncio.run(scenario())] == list(range(460))
 
 
+@pytest.mark.parametrize("kind", ["memory", "sqlite"])
+def test_records_between_snapshots_join_the_transcript_and_the_log_stays_whole(
+    tmp_path: Path, kind: str
+) -> None:
+    """Records stored without a snapshot add to the transcript in order (out of order:
+    refused, nothing kept); the log reads the same whole and after the snapshot (the
+    SQLite store moves the rows up to the records' entry into a chunk)."""
+
+    def message(n: int) -> dict[str, Any]:
+        return {"kind": "message", "n": n}
+
+    async def scenario() -> None:
+        store: Store = MemoryStore() if kind == "memory" else SQLiteStore(tmp_path / "s.db")
+        await store.create(record(), FILES, seats("s1"))
+        assert await store.transcript_length("s1") == 0
+        for index in range(1, 13):
+            await store.append("s1", LogEntry(index, "chat", {"n": index}))
+            if index == 3:
+                await store.put_records("s1", Records(3, 0, tuple(map(message, range(5)))))
+            if index == 6:
+                later = tuple(map(message, range(5, 9)))
+                await store.put_snapshot("s1", Snapshot(6, b"six", 5, later))
+            if index == 9:
+                with pytest.raises(StoreError):  # (records 9 and 10 are missing)
+                    await store.put_records("s1", Records(9, 11, (message(11),)))
+                await store.put_records("s1", Records(9, 9, (message(9), message(10))))
+        assert await store.transcript_length("s1") == 11
+        assert [r["n"] for r in await store.transcript("s1")] == list(range(11))
+        assert await store.snapshot("s1") == Snapshot(6, b"six")
+        assert [e.data["n"] for e in await store.log("s1")] == list(range(1, 13))
+        assert [e.index for e in await store.log("s1", 6)] == list(range(7, 13))
+        assert [e.index for e in await store.log("s1", 9)] == [10, 11, 12]
+        await store.close()
+
+    asyncio.run(scenario())
+
+
 def test_records_kept_one_to_a_row_are_read_with_those_of_later_snapshots(
     tmp_path: Path,
 ) -> None:
@@ -236,6 +274,7 @@ def test_records_kept_one_to_a_row_are_read_with_those_of_later_snapshots(
         later = tuple({"kind": "message", "n": n} for n in range(3, 6))
         await store.put_snapshot("s1", Snapshot(4, b"two", 3, later))
         found = await store.transcript("s1")
+        assert await store.transcript_length("s1") == 6
         await store.close()
         return found
 

@@ -138,6 +138,23 @@ def native_of(name: str) -> Callable[..., Any] | None:
 # ------------------------------------------------------------ writing
 
 
+# How each of VALUE_TYPES is written: its name, then its fields' names in order (read
+# once here: ``dataclasses.fields`` per value cost a snapshot a fifth of its time).
+VALUE_FIELDS: dict[type, tuple[str, tuple[str, ...]]] = {
+    value_type: (name, tuple(f.name for f in fields(value_type)))
+    for name, value_type in VALUE_TYPES.items()
+}
+# The tags as plain integers (what MessagePack writes for them; an IntEnum member is
+# looked up to be written).
+LIST, TUPLE, DICT = int(Tag.LIST), int(Tag.TUPLE), int(Tag.DICT)
+SET, FROZENSET, BIGINT = int(Tag.SET), int(Tag.FROZENSET), int(Tag.BIGINT)
+OBJECT, FORM, ENUM, ENUM_VALUE = int(Tag.OBJECT), int(Tag.FORM), int(Tag.ENUM), int(Tag.ENUM_VALUE)
+FAMILY, QUANTITY, VALUE = int(Tag.FAMILY), int(Tag.QUANTITY), int(Tag.VALUE)
+CLOSURE, FUNCTION, NATIVE = int(Tag.CLOSURE), int(Tag.FUNCTION), int(Tag.NATIVE)
+COUNTER, STRMAP = int(Tag.COUNTER), int(Tag.STRMAP)
+PLAIN = frozenset({str, float, bool, bytes, type(None)})  # written as they are
+
+
 class Writer:
     """Turns values into MessagePack-ready data, collecting the objects they reach."""
 
@@ -146,73 +163,83 @@ class Writer:
         self.names = program.function_names
         self.objects: list[LoreObject] = []
         self.index: dict[int, int] = {}  # id(object) -> its place in ``objects``
-        self.where = ""  # the attribute being written (for errors)
+        self.place: str | LoreObject = ""  # the attribute or object being written
+
+    @property
+    def where(self) -> str:
+        """The attribute or object being written, for errors (an object's repr is made
+        only then: most snapshots never need it)."""
+        place = self.place
+        return place if isinstance(place, str) else f"object {place!r}"
+
+    @where.setter
+    def where(self, place: str) -> None:
+        self.place = place
 
     def value(self, value: Any, depth: int = 0) -> Any:
         kind = type(value)
+        if kind in PLAIN:
+            return value
         if kind is int:
             if INT64[0] <= value <= INT64[1]:
                 return value
             size = (value.bit_length() + 8) // 8
-            return [Tag.BIGINT, value.to_bytes(size, "little", signed=True)]
-        if value is None or kind in (str, float, bool, bytes):
-            return value
+            return [BIGINT, value.to_bytes(size, "little", signed=True)]
         if depth > MAX_DEPTH:
             raise SnapshotError(f"{self.where}: values nested more than {MAX_DEPTH} deep")
         depth += 1
         if kind is LoreObject:
-            return [Tag.OBJECT, self.object(value)]
-        if kind is tuple:
-            return [Tag.TUPLE, *(self.value(item, depth) for item in value)]
-        if kind is list:
-            return [Tag.LIST, *(self.value(item, depth) for item in value)]
-        if kind is Quantity:
-            return [Tag.QUANTITY, self.value(value.value, depth), value.unit, value.family.base]
-        if kind is EnumValue:
-            return [Tag.ENUM_VALUE, value.enum.name, value.name]
-        if kind is Closure:
-            return [Tag.CLOSURE, self.value(value.code, depth), self.value(value.captured, depth)]
+            found = self.index.get(id(value))
+            if found is None:
+                found = self.index[id(value)] = len(self.objects)
+                self.objects.append(value)
+            return [OBJECT, found]
+        if kind is tuple or kind is list:
+            written: list[Any] = [TUPLE if kind is tuple else LIST]
+            written += [self.value(item, depth) for item in value]
+            return written
         if kind is dict:
             if all(type(key) is str for key in value):
-                return [Tag.STRMAP, {k: self.value(v, depth) for k, v in value.items()}]
-            flat: list[Any] = [Tag.DICT]
+                return [STRMAP, {k: self.value(v, depth) for k, v in value.items()}]
+            flat: list[Any] = [DICT]
             for key, item in value.items():
                 flat.append(self.value(key, depth))
                 flat.append(self.value(item, depth))
             return flat
+        named = VALUE_FIELDS.get(kind)
+        if named is not None:
+            written = [VALUE, named[0]]
+            written += [self.value(getattr(value, name), depth) for name in named[1]]
+            return written
+        if kind is Quantity:
+            return [QUANTITY, self.value(value.value, depth), value.unit, value.family.base]
+        if kind is EnumValue:
+            return [ENUM_VALUE, value.enum.name, value.name]
+        if kind is Closure:
+            return [CLOSURE, self.value(value.code, depth), self.value(value.captured, depth)]
         if kind is set or kind is frozenset:
             # In an order of their own (not of their hashes, which follow memory
             # addresses), so that the same state is always the same bytes.
             ordered = sorted(value, key=_order_key)
-            items = [self.value(item, depth) for item in ordered]
-            return [Tag.SET if kind is set else Tag.FROZENSET, *items]
+            written = [SET if kind is set else FROZENSET]
+            written += [self.value(item, depth) for item in ordered]
+            return written
         if kind is FormInfo:
-            return [Tag.FORM, value.name]
+            return [FORM, value.name]
         if kind is EnumInfo:
-            return [Tag.ENUM, value.name]
+            return [ENUM, value.name]
         if kind is UnitFamily:
-            return [Tag.FAMILY, value.base]
+            return [FAMILY, value.base]
         if kind is itertools.count:
-            return [Tag.COUNTER, value.__reduce__()[1][0]]  # the next number, not taken
-        for name, value_type in VALUE_TYPES.items():
-            if kind is value_type:
-                items = [self.value(getattr(value, f.name), depth) for f in fields(value)]
-                return [Tag.VALUE, name, *items]
+            return [COUNTER, value.__reduce__()[1][0]]  # the next number, not taken
         if kind is FunctionType:
             stable = self.names.get(value)
             if stable is not None:
-                return [Tag.FUNCTION, stable]
+                return [FUNCTION, stable]
             native = native_name(value)
             if native is not None:
-                return [Tag.NATIVE, native]
+                return [NATIVE, native]
         raise SnapshotError(f"{self.where}: cannot save {type(value).__name__} {value!r}")
-
-    def object(self, obj: LoreObject) -> int:
-        found = self.index.get(id(obj))
-        if found is None:
-            found = self.index[id(obj)] = len(self.objects)
-            self.objects.append(obj)
-        return found
 
     def objects_table(self) -> list[Any]:
         """Every object reached, each as [form, label, oid, members, more] (``more``: its
@@ -220,13 +247,14 @@ class Writer:
         end of the list as it is written."""
         table: list[Any] = []
         position = 0
+        value = self.value
         while position < len(self.objects):
             obj = self.objects[position]
-            self.where = f"object {obj!r}"
-            members = {name: self.value(member) for name, member in obj.values.items()}
+            self.place = obj
+            members = {name: value(member) for name, member in obj.values.items()}
             form = obj.form.name if obj.form is not None else None
             more = {
-                name: self.value(getattr(obj, name))
+                name: value(getattr(obj, name))
                 for name in OBJECT_SLOTS
                 if getattr(obj, name, None)  # (not kept when empty: an object no alter changed)
             }

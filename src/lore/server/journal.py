@@ -3,13 +3,14 @@
 A log entry is first a row of ``journal``, whose key is its arrival number: the rows of
 one commit, whatever their sessions, fill the journal's last page or two, so a commit of
 many sessions' answers writes a few pages to the write-ahead log, not one per session (a
-log clustered by session dirties a page per row). When a session's snapshot is stored, its
-rows up to the snapshot go, in the same transaction, into one row of ``chunks`` (keyed by
+log clustered by session dirties a page per row). When a session's transcript records (or
+its snapshot) are stored, its rows up to their entry go, in the same transaction, into one
+row of ``chunks`` (keyed by
 the session's number and its last entry's index: a zlib-compressed JSON array of
 ``[index, kind, data]``). Reading a session's log after an index reads its chunks after
 that index and its rows still in the journal (found through the journal's index in
 memory, below), never another session's rows; restoring after a snapshot reads only what
-came after it.
+came after it (a snapshot moves its rows too: a chunk ends at its entry).
 
 Rows moved into chunks stay in the journal, dead, until the journal's oldest live row is
 past them: then they are deleted as one run from the journal's start (whole pages freed,
@@ -86,6 +87,9 @@ class Journal:
         self.next = 1  # the next arrival number
         self.start = 1  # no journal row comes before
         self.tidied = 0  # the arrival number when the journal was last tidied
+        # How many transcript records the store has of a session, once asked (the SQLite
+        # store's to check; forgotten with the rest of the index after a rollback).
+        self.records_end: dict[str, int] = {}
         self.load(db)
 
     def load(self, db: sqlite3.Connection) -> None:
@@ -99,6 +103,7 @@ class Journal:
             moved[number] = last or 0
         self.last = dict(moved)
         self.hot = {}
+        self.records_end = {}
         start, end = db.execute("SELECT min(at), max(at) FROM journal").fetchone()
         self.start = start or 1
         self.next = (end or 0) + 1
@@ -166,7 +171,7 @@ class Journal:
 
     def move(self, db: sqlite3.Connection, session: str, upto: int) -> None:
         """Move a session's journal rows up to index ``upto`` into a chunk (when its
-        snapshot of that index is stored, in the same transaction), then tidy the
+        records or snapshot of that index are stored, in the same transaction), then tidy the
         journal."""
         number = self.numbers.get(session)
         if number is None:

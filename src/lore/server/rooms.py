@@ -5,12 +5,14 @@ session master and the seats' streams), the clients connected to each seat, and 
 that keeps its entries in order. Programs are checked and compiled once per bundle and
 shared by the sessions made of it.
 
-Every ``snapshot_every`` entries (and at a clean shutdown) a room's table is snapshotted
-into the store, with the transcript records made since the snapshot before; the server
-then forgets those records. A room is restored from its latest snapshot and the log
-entries after it, so restoring costs the session's state and the last few entries, not
-its whole history; without a usable snapshot (none yet, or one an older Lore made), the
-whole log is replayed.
+Every ``records_every`` entries a room gives the store the transcript records made since
+it last did, and forgets them, so that a long session keeps few in memory. Every
+``snapshot_every`` entries (and at a clean shutdown) its table is snapshotted into the
+store, with those records. A room is restored from its latest snapshot and the log
+entries after it, so restoring costs the session's state and the last few hundred
+entries, not its whole history; without a usable snapshot (none yet, or one an older Lore
+made), the whole log is replayed. Snapshots are rarer than records: a snapshot costs the
+event loop a millisecond of the whole state's encoding, records only their own.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from lore.server.bundles import (
 from lore.server.connection import Connection
 from lore.server.master import Master, participants_of
 from lore.server.store import (
+    Records,
     SeatRecord,
     SessionRecord,
     Snapshot,
@@ -54,7 +57,8 @@ from lore.server.store import (
 from lore.server.table import Refusal, Table
 
 T = TypeVar("T")
-SNAPSHOT_EVERY = 100  # log entries between a session's snapshots
+SNAPSHOT_EVERY = 500  # log entries between a session's snapshots
+RECORDS_EVERY = 100  # log entries between a session's records given to the store
 CLOCK_DELAY = 1.0  # seconds: how late a seat with no update may learn the time (shown to the
 # minute: a second late is not seen, and every clock frame costs each side a frame)
 SLOW_STEP = 0.02  # seconds: a room with steps this long runs its steps off the loop
@@ -80,8 +84,10 @@ class Room:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: dict[str, set[Connection]] = field(default_factory=dict)
     snapshot_at: int = 0  # the log entry of the latest snapshot stored
-    # A snapshot being stored in the background, and whether it was (``Rooms.stored``).
-    storing: tuple[Snapshot, asyncio.Future[bool]] | None = None
+    records_at: int = 0  # the log entry up to which the store has the transcript records
+    # A snapshot (or records) being stored in the background, and whether it was
+    # (``Rooms.stored``).
+    storing: tuple[Snapshot | Records, asyncio.Future[bool]] | None = None
     replayed: int = 0  # log entries applied when the room was restored
     slow: bool = False  # steps took long: its steps run in the engine's threads
     slow_steps: int = 0  # steps that took long (forgotten after SLOW_FORGIVEN quick ones)
@@ -149,9 +155,11 @@ class Rooms:
         limits: EngineLimits | None = None,
         engine_threads: int = 4,
         snapshot_every: int = SNAPSHOT_EVERY,
+        records_every: int = RECORDS_EVERY,
     ) -> None:
         self.store = store
         self.snapshot_every = snapshot_every
+        self.records_every = min(records_every, snapshot_every)
         self.workdir = workdir
         self.limits = limits
         self.by_id: dict[str, Room] = {}
@@ -328,14 +336,15 @@ class Rooms:
                     )
 
         await self.in_engine(replay)
-        if stored is not None and after != stored.index:
-            # The whole log was replayed: the records the store kept with the unusable
-            # snapshots are not kept twice (the next snapshot adds those after them).
-            restored.master.trim(len(await self.store.transcript(record.id)))
+        # The records the store has (given after the snapshot, or with snapshots that
+        # could not be used) are not kept twice: the next records add those after them.
+        master = restored.master
+        master.trim(max(0, await self.store.transcript_length(record.id) - master.before))
+        if stored is not None:
             after = stored.index
         old = self.by_id.get(record.id)
         room = self._add(record, table, program, seats)
-        room.snapshot_at = after
+        room.snapshot_at = room.records_at = after
         room.replayed = len(entries)
         if old is not None:  # a reload: its clients stay, and catch up
             old.table.master.session.settle()  # (a step it kept waiting holds it)
@@ -350,8 +359,8 @@ class Rooms:
 
     async def snapshot(self, room: Room) -> bool:
         """Store a snapshot of the room (its lock held), with the transcript records
-        made since the one before, and forget those records; whether it was stored (a
-        store that fails loses nothing: the log has every entry)."""
+        made since the records stored before, and forget those records; whether it was
+        stored (a store that fails loses nothing: the log has every entry)."""
         await self.stored(room)
         snapshot = await self.take(room)
         stored = await self.put(room, snapshot)
@@ -373,50 +382,74 @@ class Rooms:
             trace.recorder.note("take", start, time.perf_counter() - start, len(data))
         return Snapshot(table.applied, data, master.before, records)
 
-    async def put(self, room: Room, snapshot: Snapshot) -> bool:
-        """Store a snapshot; whether it was stored."""
+    def records(self, room: Room) -> Records:
+        """The transcript records the room made since it last gave the store some (its
+        lock held: they are of entries stored)."""
+        master = room.table.master
+        return Records(room.table.applied, master.before, tuple(master.transcript.records))
+
+    async def put(self, room: Room, put: Snapshot | Records) -> bool:
+        """Store a snapshot or records; whether they were stored."""
         try:
-            await self.store.put_snapshot(room.id, snapshot)
+            if isinstance(put, Snapshot):
+                await self.store.put_snapshot(room.id, put)
+            else:
+                await self.store.put_records(room.id, put)
         except StoreError:
-            log.exception(
-                "session %s: the snapshot of entry %s was not stored", room.id, snapshot.index
-            )
+            what = "snapshot" if isinstance(put, Snapshot) else "transcript records"
+            log.exception("session %s: the %s of entry %s was not stored", room.id, what, put.index)
             return False
         return True
 
-    def forget(self, room: Room, snapshot: Snapshot) -> None:
-        """Once a snapshot is stored (the room's lock held): forget the transcript records
-        it holds (the room's first ones: records are only added meanwhile)."""
-        room.table.master.trim(len(snapshot.records))
-        room.snapshot_at = snapshot.index
+    def forget(self, room: Room, put: Snapshot | Records) -> None:
+        """Once a snapshot or records are stored (the room's lock held): forget the
+        transcript records they hold (the room's first ones: records are only added
+        meanwhile)."""
+        room.table.master.trim(len(put.records))
+        room.records_at = put.index
+        if isinstance(put, Snapshot):
+            room.snapshot_at = put.index
 
     async def stored(self, room: Room) -> None:
-        """Wait for the snapshot being stored in the background, if any (the room's lock
-        held), and forget what it holds once it is stored."""
+        """Wait for the snapshot or records being stored in the background, if any (the
+        room's lock held), and forget what they hold once they are stored."""
         storing = room.storing
         if storing is None:
             return
         room.storing = None
-        snapshot, putting = storing
+        put, putting = storing
         if await putting:
-            self.forget(room, snapshot)
+            self.forget(room, put)
 
     async def snapshot_due(self, room: Room) -> None:
         """Snapshot the room (its lock held) when ``snapshot_every`` entries came since
-        the last one. A room's first snapshot comes up to half that sooner, by its id, so
-        that rooms going at the same pace do not all take theirs at once. The snapshot is
-        taken now and stored while the room goes on: its next entry does not wait for the
-        store (which keeps operations in order: the snapshot is stored before any later
-        entry). The records it holds are forgotten, under the lock, once it is stored."""
+        the last one, or give the store its transcript records when ``records_every``
+        came since they last were. A room's first ones come up to half that sooner, by
+        its id, so that rooms going at the same pace do not all take theirs at once. The
+        snapshot is taken now and stored while the room goes on: its next entry does not
+        wait for the store (which keeps operations in order: the snapshot is stored
+        before any later entry). The records it holds are forgotten, under the lock, once
+        it is stored."""
         if room.storing is not None:
             if not room.storing[1].done():
                 return  # the one before is still being stored: a later entry takes it
             await self.stored(room)
         if self.due(room):
-            snapshot = await self.take(room)
-            room.storing = (snapshot, asyncio.ensure_future(self.put(room, snapshot)))
+            put: Snapshot | Records
+            if self.state_due(room):
+                put = await self.take(room)
+            else:
+                put = self.records(room)
+            room.storing = (put, asyncio.ensure_future(self.put(room, put)))
 
     def due(self, room: Room) -> bool:
+        """Whether the room is due a snapshot or its records (``snapshot_due``)."""
+        every = self.records_every
+        if room.records_at == 0:
+            every -= zlib.crc32(room.record.id.encode()) % (every // 2 + 1)
+        return room.table.applied - room.records_at >= every or self.state_due(room)
+
+    def state_due(self, room: Room) -> bool:
         """Whether the room is due a snapshot (``snapshot_due``)."""
         every = self.snapshot_every
         if room.snapshot_at == 0:

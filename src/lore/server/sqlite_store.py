@@ -9,13 +9,13 @@ batch are kept. The log entries appended in one turn of the event loop go to the
 thread as one operation (one insert of many rows), each still acknowledged only once its
 batch is committed; a batch of nothing but such inserts is one statement, which SQLite
 commits by itself (no begin and commit around it). The log's layout (rows in arrival
-order, moved into a chunk per session when its snapshot is stored) is
-``lore.server.journal``'s; a database of the earlier layout (the log clustered by
-session, ``PRAGMA user_version`` 0) is migrated when opened. The transcript records a
-snapshot brings are one row, a JSON array, compressed like the snapshot (a row of one
-record, as earlier servers kept them, is read too). ``synchronous=FULL``: a commit has
-reached the disk when it returns, so a ``kill -9`` (or a power cut) loses nothing that
-was acknowledged.
+order, moved into a chunk per session when its transcript records, or its snapshot, are
+stored) is ``lore.server.journal``'s; a database of the earlier layout (the log clustered
+by session, ``PRAGMA user_version`` 0) is migrated when opened. The transcript records
+stored at once (``Records``, or with a snapshot) are one row, a JSON array, compressed
+like the snapshot (a row of one record, as earlier servers kept them, is read too).
+``synchronous=FULL``: a commit has reached the disk when it returns, so a ``kill -9`` (or
+a power cut) loses nothing that was acknowledged.
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ from lore.server.journal import LEVEL, ROWS_AT_ONCE, TABLES, Journal, Row, migra
 from lore.server.store import (
     OPEN,
     LogEntry,
+    Records,
     SeatRecord,
     SessionRecord,
     Snapshot,
@@ -200,8 +201,8 @@ class SQLiteStore:
             if len(appends) == len(batch):
                 self._commit_rows(connection, appends, [future for _, future in batch])
                 return
-            if appends and all(isinstance(op, (LogRows, PutSnapshot)) for op, _ in batch):
-                # Snapshots with appends: the appends first, committed and acknowledged
+            if appends and all(isinstance(op, (LogRows, PutRecords)) for op, _ in batch):
+                # Snapshots (or records) with appends: the appends first, committed and acknowledged
                 # on their own, then the snapshots (moving rows into chunks, compressing:
                 # their answers waited for all that, three times a plain commit). The
                 # order changes nothing stored: a snapshot moves its session's rows up
@@ -342,6 +343,10 @@ class SQLiteStore:
     async def put_snapshot(self, session: str, snapshot: Snapshot) -> None:
         await self._run(PutSnapshot(self.journal, session, snapshot))
 
+    async def put_records(self, session: str, records: Records) -> None:
+        put = PutRecords(self.journal, session, records.index, records.first, records.records)
+        await self._run(put)
+
     # ------------------------------------------------------------ reading
 
     async def sessions(self, status: str = OPEN) -> list[SessionRecord]:
@@ -406,6 +411,9 @@ class SQLiteStore:
 
         return await self._run(operation)
 
+    async def transcript_length(self, session: str) -> int:
+        return await self._run(lambda db: transcript_end(db, self.journal, session))
+
     async def log(self, session: str, after: int = 0) -> list[LogEntry]:
         return await self._run(lambda db: self.journal.read(db, session, after))
 
@@ -414,33 +422,63 @@ class SQLiteStore:
         await asyncio.to_thread(self.thread.join)
 
 
-class PutSnapshot:
-    """An operation storing a session's snapshot: its log rows up to the snapshot's
-    entry moved into a chunk, the transcript records it brings kept (one row: a JSON
-    array, numbered by its first record), the snapshot itself (replacing the one
-    before); the store's thread may commit it after the appends that came with it."""
+class PutRecords:
+    """An operation storing transcript records (``Records``): the session's log rows up
+    to their entry moved into a chunk, the records kept (one row: a JSON array, numbered
+    by its first record); the store's thread may commit it after the appends that came
+    with it. The records are encoded here, by the caller (the event loop): the encoder
+    holds the GIL, so on the store's thread it would stop the loop all the same."""
 
-    __slots__ = ("journal", "records", "session", "snapshot")
+    __slots__ = ("count", "first", "index", "journal", "records", "session")
 
-    def __init__(self, journal: Journal, session: str, snapshot: Snapshot) -> None:
+    def __init__(
+        self,
+        journal: Journal,
+        session: str,
+        index: int,
+        first: int,
+        records: tuple[dict[str, Any], ...],
+    ) -> None:
         self.journal = journal
         self.session = session
-        self.snapshot = snapshot
-        self.records = _encode(snapshot.records) if snapshot.records else None
+        self.index = index
+        self.first = first
+        self.count = len(records)
+        self.records = _encode(records) if records else None
 
     def __call__(self, db: sqlite3.Connection) -> None:
-        session, snapshot = self.session, self.snapshot
-        self.journal.move(db, session, snapshot.index)  # (undone if the rest fails)
+        session, journal = self.session, self.journal
+        journal.move(db, session, self.index)  # (undone if the rest fails)
         if self.records is not None:  # (compressed on this thread: zlib lets go of the GIL)
+            end = transcript_end(db, journal, session)
+            if self.first != end:
+                raise StoreError(
+                    f"the records of {session} from {self.first} are out of order ({end} kept)"
+                )
             db.execute(
                 "INSERT INTO transcript (session, idx, data) VALUES (?, ?, ?)",
-                (session, snapshot.first, zlib.compress(self.records, LEVEL)),
+                (session, self.first, zlib.compress(self.records, LEVEL)),
             )
+            journal.records_end[session] = self.first + self.count
+
+
+class PutSnapshot(PutRecords):
+    """An operation storing a session's snapshot with its records (``PutRecords``), the
+    snapshot replacing the one before."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, journal: Journal, session: str, snapshot: Snapshot) -> None:
+        super().__init__(journal, session, snapshot.index, snapshot.first, snapshot.records)
+        self.data = snapshot.data
+
+    def __call__(self, db: sqlite3.Connection) -> None:
+        super().__call__(db)
         db.execute(
             "INSERT INTO snapshots (session, idx, data, packed) VALUES (?, ?, ?, 1)"
             " ON CONFLICT (session) DO UPDATE SET idx = excluded.idx, data = excluded.data,"
             " packed = 1",
-            (session, snapshot.index, zlib.compress(snapshot.data, LEVEL)),
+            (self.session, self.index, zlib.compress(self.data, LEVEL)),
         )
 
 
@@ -456,6 +494,25 @@ class LogRows:
 
     def __call__(self, db: sqlite3.Connection) -> list[StoreError | None]:
         return self.journal.insert(db, self.rows)
+
+
+def transcript_end(db: sqlite3.Connection, journal: Journal, session: str) -> int:
+    """How many transcript records the store has of a session: the number of the first
+    record of its last row, and how many that row holds (kept in ``journal``)."""
+    found = journal.records_end.get(session)
+    if found is not None:
+        return found
+    row = db.execute(
+        "SELECT idx, data FROM transcript WHERE session = ? ORDER BY idx DESC LIMIT 1",
+        (session,),
+    ).fetchone()
+    end = 0
+    if row is not None:
+        idx, data = row
+        kept = json.loads(zlib.decompress(data) if isinstance(data, bytes) else data)
+        end = int(idx) + (len(kept) if isinstance(kept, list) else 1)
+    journal.records_end[session] = end
+    return end
 
 
 def _wake(results: list[Result]) -> None:

@@ -3,9 +3,10 @@
 A session is stored as its bundle (the files it was created from, by digest, shared by
 the sessions of one bundle), its seats (with their link tokens), an append-only log of
 what happened to it (answers, chat, dice, the GM's commands), and its latest snapshot, so
-that a restore starts from a point of the log instead of its beginning. A snapshot also
-brings the transcript records made since the one before it: the store keeps the whole
-transcript (the GM reads it), the server only the records after the latest snapshot.
+that a restore starts from a point of the log instead of its beginning. The transcript
+records come to the store more often than snapshots (``Records``, as a snapshot brings the
+records made since the records before it): the store keeps the whole transcript (the GM
+reads it), the server only the records made since it last gave the store some.
 
 Every method of a store is a coroutine. ``append`` returns only once the entry is durable:
 the server acknowledges an answer after that, never before. The SQLite store
@@ -57,7 +58,17 @@ class Snapshot:
     index: int  # the last log entry it includes
     data: bytes
     first: int = 0  # the number of the first of ``records`` in the session's transcript
-    records: tuple[dict[str, Any], ...] = ()  # made since the snapshot before
+    records: tuple[dict[str, Any], ...] = ()  # made since the records stored before
+
+
+@dataclass(frozen=True, slots=True)
+class Records:
+    """Transcript records for the store without a snapshot: those the log's entries up
+    to ``index`` made since the records stored before (the entries are stored)."""
+
+    index: int
+    first: int  # the number of the first of ``records`` in the session's transcript
+    records: tuple[dict[str, Any], ...]
 
 
 class StoreError(Exception):
@@ -92,6 +103,10 @@ class Store(Protocol):
         """Keep a session's latest snapshot (replacing the one before) and add its
         transcript records, together."""
 
+    async def put_records(self, session: str, records: Records) -> None:
+        """Add transcript records (``Records``) to the session's; their ``first`` must be
+        the number of records kept (else a StoreError, and nothing is kept)."""
+
     async def sessions(self, status: str = OPEN) -> list[SessionRecord]: ...
 
     async def files(self, digest: str) -> dict[str, bytes]: ...
@@ -102,7 +117,12 @@ class Store(Protocol):
         """The latest snapshot (without its records)."""
 
     async def transcript(self, session: str) -> list[dict[str, Any]]:
-        """The transcript records that came with the session's snapshots, in order."""
+        """The transcript records that came with the session's snapshots and records, in
+        order."""
+
+    async def transcript_length(self, session: str) -> int:
+        """How many transcript records the store has of the session (without reading
+        them all)."""
 
     async def log(self, session: str, after: int = 0) -> list[LogEntry]:
         """The entries after index ``after``, in order."""
@@ -146,11 +166,17 @@ class MemoryStore:
         self.records[session] = replace(self.records[session], status=status)
 
     async def put_snapshot(self, session: str, snapshot: Snapshot) -> None:
+        self._add_records(session, snapshot.first, snapshot.records)
+        self.snapshots[session] = replace(snapshot, first=0, records=())  # (as SQLite reads it)
+
+    async def put_records(self, session: str, records: Records) -> None:
+        self._add_records(session, records.first, records.records)
+
+    def _add_records(self, session: str, first: int, records: tuple[dict[str, Any], ...]) -> None:
         kept = self.transcripts.setdefault(session, [])
-        if snapshot.first != len(kept):
-            raise StoreError(f"the records of {session} from {snapshot.first} are out of order")
-        kept.extend(snapshot.records)
-        self.snapshots[session] = replace(snapshot, records=())
+        if first != len(kept):
+            raise StoreError(f"the records of {session} from {first} are out of order")
+        kept.extend(records)
 
     async def sessions(self, status: str = OPEN) -> list[SessionRecord]:
         return [r for r in self.records.values() if r.status == status]
@@ -166,6 +192,9 @@ class MemoryStore:
 
     async def transcript(self, session: str) -> list[dict[str, Any]]:
         return list(self.transcripts.get(session, []))
+
+    async def transcript_length(self, session: str) -> int:
+        return len(self.transcripts.get(session, []))
 
     async def log(self, session: str, after: int = 0) -> list[LogEntry]:
         return [entry for entry in self.logs.get(session, []) if entry.index > after]
