@@ -1038,8 +1038,9 @@ class Session:
         adds = rt.adds
         hooks = self.hooks  # (changed in place only)
         # Handlers' one-event variants (see ``CompiledProgram.ones``): they add their one
-        # event without looking at the limit of events a handler adds, so not below one.
-        ones = self.program.ones if limits.max_adds >= 1 else {}
+        # event without looking at the limit of events a handler adds, so not below one;
+        # and they may draw their first die as the seed's dice give it (not given dice).
+        ones = self.program.ones if limits.max_adds >= 1 and rt.own_dice else {}
         rt.max_adds = limits.max_adds  # what opened sets (only fire changes it)
         # A step of one event draws at place 0 (the first words of its group, not the
         # step's own block): only the non-plain alter path moves to place 1, and puts

@@ -81,18 +81,27 @@ _ONE_OUTSIDE = (
 
 
 # The locals a one-event variant still needs after its body (see ``_inlined_apply``).
-_VARIANT_LOCALS = re.compile(r"\b(_n|_r|_a)\b")
+_VARIANT_LOCALS = re.compile(r"\b(_n|_r|_a|_z)\b")
+# A line of a handler's top level that rolls one die into a local (see ``_first_die``).
+_ONE_DIE = re.compile(r"    (l_\w+) = rt\.roll\((\d+)\)")
+# The words of the dice streams (as ``engine/randomness.py`` draws them): 64 bits.
+_WORDS = 1 << 64
 
 Tail = list[tuple[str, "Span | None", tuple["Place", ...], "tuple[str, SourceFile] | None"]]
 
 
 def _inlined_apply(
-    apply: tuple[str, list[str], list[str], LineMap], name: str, span: Span | None
+    apply: tuple[str, list[str], list[str], LineMap],
+    name: str,
+    span: Span | None,
+    values_read: bool,
 ) -> Tail:
     """The lines of a one-event variant that run the plain apply ``apply`` of its alter
     ``name`` where the object's alter is that apply (else the variant calls it): the
     apply's body, with the value in a one-element tuple as its parameter (as the apply
-    is called), then the alter noted and the event given back. Each line of the body
+    is called; the value itself where the body only sums that list; the variant's
+    ``_v`` where ``values_read``: it holds the object's values already), then the alter
+    noted and the event given back. Each line of the body
     keeps the place the apply's own line gives an error (its span, or the span of a line
     before it, as ``Session.frame_at`` looks one up, and its Lore name and file). Empty
     when it cannot be written in: a body that returns, or that uses the variant's locals,
@@ -100,6 +109,14 @@ def _inlined_apply(
     function, params, lines, line_map = apply
     if len(params) != 1:
         return []
+    (param,) = params
+    # A list of whole numbers only summed (``sum`` is what its ``.sum`` compiles to for
+    # whole numbers alone): the sum of the one value is the value, with no tuple.
+    summed = f"sum({param})"
+    named = re.compile(rf"\b{param}\b")
+    only_summed = sum(len(named.findall(line)) for line in lines) == sum(
+        line.count(summed) for line in lines
+    )
     body: Tail = []
     before: Span | None = None  # the last span of the apply's lines so far
     origin = (line_map.rule, line_map.source)
@@ -114,16 +131,66 @@ def _inlined_apply(
         if own is not None:
             before = own
         places = line_map.places[index] if index < len(line_map.places) else ()
+        if text == "_v = self.values" and values_read:
+            continue  # (the variant's own: the same object)
         moved = tuple((start + 8, end + 8, place) for start, end, place in places)
-        body.append(("        " + line, resolved, moved, origin))
+        if only_summed and summed in line:
+            old = "        " + line
+            new = old.replace(summed, "_r")
+            body.append((new, resolved, _shortened(moved, old, summed, "_r"), origin))
+        else:
+            body.append(("        " + line, resolved, moved, origin))
+    value: Tail = [] if only_summed else [(f"            {param} = (_r,)", span, (), None)]
     return [
         (f"        if _a is {function}:", span, (), None),
-        (f"            {params[0]} = (_r,)", span, (), None),
+        *value,
         *body,
         (f"            if {name} not in self.altered:", span, (), None),
         (f"                rt.session.note_altered(((self, {name}),))", span, (), None),
         ("            return _n", span, (), None),
     ]
+
+
+def _first_die(
+    local: str, sides: int, places: tuple[Place, ...]
+) -> list[tuple[str, tuple[Place, ...]]]:
+    """The lines of a one-event variant, with their places, that roll its first die of
+    ``sides`` sides into ``local`` as ``Runtime.roll`` does (the first die of a step of
+    one event: word 0 of the step, from the first words of its group), with no call:
+    the word when it is below the dice limit of ``sides``; else (a word past the limit,
+    or no first words of the step's group yet) the call itself, as the handler makes it.
+    A variant runs only as a step's one event with the dice of the seed (see
+    ``Session.singles``), so its first die is that one."""
+    call = f"        {local} = rt.roll({sides})"
+    return [
+        ("    try: _z = rt.firsts[rt.session.steps - rt.first_step]", ()),
+        (f"    except IndexError: _z = {_WORDS}", ()),  # (past every limit: the call)
+        (f"    if _z < {_WORDS - _WORDS % sides}:", ()),
+        ("        rt.state = _z", ()),
+        (f"        {local} = 1 + _z % {sides}", ()),
+        ("    else:", ()),
+        (call, tuple((start + 4, end + 4, place) for start, end, place in places)),
+    ]
+
+
+def _shortened(places: tuple[Place, ...], line: str, old: str, new: str) -> tuple[Place, ...]:
+    """``places`` of ``line`` once every ``old`` in it is written ``new``: each moved by
+    what the replacements before it took away (a place within an ``old``, whose code is
+    gone, is dropped)."""
+    found = [at for at in range(len(line)) if line.startswith(old, at)]
+    cut = len(old) - len(new)
+
+    def moved(at: int) -> int:
+        return at - cut * sum(1 for start in found if start + len(old) <= at)
+
+    return tuple(
+        (moved(start), moved(end), span)
+        for start, end, span in places
+        if all(
+            end <= at or start >= at + len(old) or (start <= at and end >= at + len(old))
+            for at in found
+        )
+    )
 
 
 def _moved(places: tuple[Place, ...], old: str, new: str) -> tuple[Place, ...]:
@@ -904,6 +971,16 @@ class Emitter:
                 new_places.extend([(), ()])
                 i += 6
                 continue
+            die = _ONE_DIE.fullmatch(line)
+            if die is not None and all(
+                line in ("    _r = _NO_REQUEST", "    _v = self.values") for line in new_lines
+            ):
+                first = _first_die(die.group(1), int(die.group(2)), places[i])
+                new_lines.extend(text for text, _ in first)
+                new_spans.extend([spans[i]] * len(first))
+                new_places.extend(moved for _, moved in first)
+                i += 1
+                continue
             new_lines.append(line)
             new_spans.append(spans[i])
             new_places.append(places[i])
@@ -926,7 +1003,12 @@ class Emitter:
                 (f"        _a = self.form.plain_table.get({name})", span, (), None),
             ]
             if apply is not None:
-                tail += _inlined_apply(apply, name, span)
+                values_read = "    _v = self.values" in new_lines and not any(
+                    line.lstrip().startswith("_v =")
+                    for line in new_lines[1:]
+                    if line != "    _v = self.values"
+                )
+                tail += _inlined_apply(apply, name, span, values_read)
             tail += [
                 (line, span, (), None)
                 for line in (
