@@ -32,9 +32,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--snapshot-every",
         type=int,
-        default=100,
         metavar="N",
-        help="snapshot a session every N log entries (restoring replays fewer than N)",
+        help="snapshot a session every N log entries (default 500; restoring replays fewer than N)",
     )
     parser.add_argument(
         "--new",
@@ -50,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
         if not example.exists():
             usage_error(f"{example} does not exist")
             return 2
-    if args.snapshot_every < 1:
+    if args.snapshot_every is not None and args.snapshot_every < 1:
         usage_error("--snapshot-every must be 1 or more")
         return 2
     if args.new and not args.examples:
@@ -114,7 +113,12 @@ async def serve(args: argparse.Namespace, path: Path, workdir: Path, collector: 
     except StoreError as error:
         usage_error(str(error))
         return 2
-    server = Server(Rooms(store, workdir, snapshot_every=args.snapshot_every), list(args.examples))
+    rooms = (
+        Rooms(store, workdir)
+        if args.snapshot_every is None
+        else Rooms(store, workdir, snapshot_every=args.snapshot_every)
+    )
+    server = Server(rooms, list(args.examples))
 
     async def announce() -> None:
         port = web.servers[0].sockets[0].getsockname()[1] if web.servers else args.port
