@@ -83,6 +83,38 @@ def test_catching_up_gives_the_missed_updates_or_a_snapshot(
     assert json.loads(only)["type"] == "snapshot"
 
 
+def test_updates_kept_for_catching_up_are_the_newest_within_the_bound(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Trimmed in batches, the updates kept still give a client what trimming each update
+    at once would: those after its last within ``HISTORY_BYTES``, else a snapshot."""
+    seat = "aki@example.org"
+    monkeypatch.setattr(table_module, "HISTORY_BYTES", 1500)
+    monkeypatch.setattr(table_module, "HISTORY_SLACK", 2000)
+    trimmed = new_table()
+    play(trimmed, 60)
+    assert 0 < trimmed.streams[seat].history_bytes <= 1500 + 2000
+    monkeypatch.setattr(table_module, "HISTORY_SLACK", 10**6)  # (none dropped)
+    table = new_table()
+    made = [frames[seat] for frames in play(table, 60) if seat in frames]
+    assert len(table.streams[seat].history) == len(made)
+    kept: list[tuple[int, bytes]] = []  # trimmed at once: the newest within the bound
+    size = 0
+    for frame in reversed(made):
+        size += len(frame)
+        if size > 1500 and kept:
+            break
+        kept.insert(0, (json.loads(frame)["seq"], frame))
+    assert 1 < len(kept) < len(made) / 2
+    for last in range(1, table.streams[seat].seq):
+        found = table.catch_up(seat, last)
+        missed = [frame for seq, frame in kept if seq > last]
+        if kept[0][0] <= last + 1 and sum(map(len, missed)) < len(table.snapshot(seat)):
+            assert found == missed
+        else:
+            assert [json.loads(f)["type"] for f in found] == ["snapshot"]
+
+
 def test_refused_entries_change_nothing() -> None:
     table = new_table()
     table.start()

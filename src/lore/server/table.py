@@ -39,6 +39,9 @@ from lore.server.wireview import (
 )
 
 HISTORY_BYTES = 64 * 1024  # updates kept per seat for clients that reconnect
+# How far past ``HISTORY_BYTES`` a seat's kept updates may grow before the oldest are
+# dropped: dropped in a batch now and then, not one per update made (``Stream.trim``).
+HISTORY_SLACK = 16 * 1024
 SHOWN_TICKS = 60  # the clients show the time to the minute (a tick is a second)
 KEPT_MESSAGES = 300  # messages a snapshot holds
 
@@ -62,10 +65,33 @@ class Stream:
     def trim(self) -> None:
         """Drop the oldest updates kept while they are more than ``HISTORY_BYTES`` (the
         last is kept whatever its size). ``Table.publish`` keeps each update it makes in
-        ``history``, adding its size to ``history_bytes``."""
+        ``history``, adding its size to ``history_bytes``, and trims only when that is
+        ``HISTORY_SLACK`` more: the updates a client can catch up with are the newest
+        within ``HISTORY_BYTES`` all the same (``caught_up``), as if each update made
+        had been trimmed at once."""
         while self.history_bytes > HISTORY_BYTES and len(self.history) > 1:
             _, dropped = self.history.popleft()
             self.history_bytes -= len(dropped)
+
+    def caught_up(self, last: int) -> list[bytes] | None:
+        """The updates after ``last`` among the newest kept whose sizes add up to
+        ``HISTORY_BYTES`` at most (at least the last one), or None when they do not
+        follow ``last`` (some of those after it are no longer kept)."""
+        missed: list[bytes] = []
+        size = 0
+        first = None
+        for seq, frame in reversed(self.history):
+            if seq <= last:
+                break
+            size += len(frame)
+            if size > HISTORY_BYTES and missed:
+                return None  # (an update after ``last`` is out of the kept ones)
+            missed.append(frame)
+            first = seq
+        if first != last + 1:
+            return None
+        missed.reverse()
+        return missed
 
     def skip(self) -> None:
         """An update was numbered but not made (nobody listens): the updates kept before
@@ -237,6 +263,7 @@ class Table:
         listening = self.listening
         clock = self.clock
         status_sent = self.status_sent
+        trim_at = HISTORY_BYTES + HISTORY_SLACK
         for seat, stream in streams.items():
             messages = told.get(seat)
             opened = opens.get(seat)
@@ -312,7 +339,7 @@ class Table:
             frame = frames[seat] = encode(update)
             stream.history.append((seq, frame))  # (for a client that reconnects)
             stream.history_bytes += len(frame)
-            if stream.history_bytes > HISTORY_BYTES:
+            if stream.history_bytes > trim_at:
                 stream.trim()
         return frames
 
@@ -651,9 +678,8 @@ class Table:
             return []
         if last is None or last > stream.seq:
             return [self.snapshot(seat)]
-        missed = [frame for seq, frame in stream.history if seq > last]
-        first = next((seq for seq, _ in stream.history if seq > last), None)
-        if first != last + 1:
+        missed = stream.caught_up(last)
+        if missed is None:
             return [self.snapshot(seat)]
         snapshot = self.snapshot(seat)
         if sum(len(frame) for frame in missed) >= len(snapshot):
