@@ -232,7 +232,8 @@ class Table:
         """Each seat's update after an entry (``engine``: the engine ran). Only the seats
         something happened to are looked at (messages told, questions opened or closed);
         every seat when the views, the seats or the status changed. The others at most
-        get their time in a clock frame (``take_clock``)."""
+        get their time in a clock frame (``take_clock``). A seat nobody listens to has
+        its stream's state kept (numbers, questions, messages), but no update made."""
         streams = self.streams
         told = self.told(items)
         frames: Frames = {}
@@ -269,13 +270,44 @@ class Table:
             opened = opens.get(seat)
             closed = closes.get(seat)
             view = stream.view
-            if not (every or messages or opened or closed or view is None):
-                if view["tick"] // SHOWN_TICKS != shown:
-                    clock.add(seat)  # only the time shown moved: a clock frame
+            if not every and view is not None:
+                # Most updates (an answer's): messages and questions alone, the views,
+                # seats and status as they were.
+                if not (messages or opened or closed):
+                    if view["tick"] // SHOWN_TICKS != shown:
+                        clock.add(seat)  # only the time shown moved: a clock frame
+                    continue
+                seq = stream.seq = stream.seq + 1
+                self.note_questions(stream, seq, opened, closed)
+                if messages:
+                    stream.messages.extend(messages)
+                if clock:
+                    clock.discard(seat)
+                moved = view["tick"] != tick
+                if moved:
+                    view["tick"] = tick  # (the stream's own: each seat's view is made for it)
+                if listening is not None and seat not in listening:
+                    if stream.history:
+                        stream.skip()
+                    continue  # (no update made for nobody: the stream's state is kept)
+                update: dict[str, Any] = {"type": "update", "seq": seq}
+                if opened:
+                    update["opened"] = sent_opens[seat]
+                if closed:
+                    update["closed"] = closed
+                if messages:
+                    update["messages"] = messages
+                if moved:
+                    update["view"] = {"tick": tick}
+                frame = frames[seat] = encode(update)
+                stream.history.append((seq, frame))
+                stream.history_bytes += len(frame)
+                if stream.history_bytes > trim_at:
+                    stream.trim()
                 continue
             # The frame's own fields first (the sequence number is set once known), so
             # that the update is encoded as it is, not copied into a frame.
-            update: dict[str, Any] = {"type": "update", "seq": 0}
+            update = {"type": "update", "seq": 0}
             changed_view = False
             # The views and the status are looked at only when one of them (or the
             # seats) changed: most updates (an answer's) have messages and questions
@@ -292,11 +324,6 @@ class Table:
                 update["opened"] = sent_opens[seat]
             if closed:
                 update["closed"] = closed
-                known = stream.open
-                asked_at = stream.asked_at
-                for qid in closed:
-                    del known[qid]
-                    asked_at.pop(qid, None)
             if seats_changed:
                 seats = seat_lists[seat == GM]
                 sent_seats = self.seats_sent.get(seat)
@@ -324,13 +351,7 @@ class Table:
             seq = stream.seq = stream.seq + 1
             if changed_view:
                 stream.view_seq = seq
-            if opened:
-                known = stream.open
-                asked_at = stream.asked_at
-                for spec in opened:
-                    qid = spec["id"]
-                    known[qid] = spec
-                    asked_at[qid] = seq
+            self.note_questions(stream, seq, opened, closed)
             if listening is not None and seat not in listening:
                 if stream.history:
                     stream.skip()
@@ -342,6 +363,25 @@ class Table:
             if stream.history_bytes > trim_at:
                 stream.trim()
         return frames
+
+    @staticmethod
+    def note_questions(
+        stream: Stream, seq: int, opened: list[dict[str, Any]] | None, closed: list[str] | None
+    ) -> None:
+        """Keep in the seat's stream the questions its update ``seq`` closed and opened."""
+        if closed:
+            known = stream.open
+            asked_at = stream.asked_at
+            for qid in closed:
+                del known[qid]
+                asked_at.pop(qid, None)
+        if opened:
+            known = stream.open
+            asked_at = stream.asked_at
+            for spec in opened:
+                qid = spec["id"]
+                known[qid] = spec
+                asked_at[qid] = seq
 
     def questions(
         self,
