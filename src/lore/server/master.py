@@ -193,6 +193,12 @@ class Master:
                 found.append(query)
         return found
 
+    def asking(self) -> dict[str, tuple[Any, Any, Any]]:
+        """The session's open requests by id, questions (``Query``, by their ids) and
+        others, in the order they were made: to be read, not changed, and read anew
+        after the session ran (it makes another)."""
+        return self.session.open
+
     def question(self, query_id: str) -> Query | None:
         found = self.session.open.get(query_id)
         return found[1] if found is not None and isinstance(found[1], Query) else None

@@ -399,22 +399,22 @@ class Table:
         table restored (``recheck``). ``sent_opens`` gets the lists of ``opens`` as they
         are sent: a question for the GM and a player's seat encoded once (``Raw``)."""
         master = self.master
-        current = master.open_questions()
         if self.recheck:
             self.recheck = False
-            self.every_question(current, opens, closes)
+            self.every_question(master.open_questions(), opens, closes)
             sent_opens.update(opens)
             return
+        asking = master.asking()
         known = self.streams[GM].open
-        ids: set[str] = set()
         gm_opened: list[dict[str, Any]] = []
         gm_sent: list[Any] = []
         streams = self.streams
         shut: list[tuple[str, str]] = []  # (seat, question) closed for a player's seat
         kept = 0  # the questions still open that the GM's stream has
-        for question in current:
+        for _, question, _ in asking.values():
+            if not isinstance(question, Query):
+                continue
             qid, to = question.id, question.to
-            ids.add(qid)
             spec = known.get(qid)
             if spec is not None:
                 kept += 1
@@ -440,7 +440,7 @@ class Table:
         if kept < len(known):
             gm_closed = closes[GM] = []
             for qid, spec in known.items():
-                if qid not in ids:
+                if qid not in asking:
                     gm_closed.append(qid)
                     if spec["to"] != GM:
                         shut.append((spec["to"], qid))
