@@ -7,6 +7,7 @@ nothing. ``docs/protocol.md`` describes every message for client writers.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import StrEnum
 from typing import Annotated, Any
 
@@ -151,8 +152,9 @@ def decode(data: str | bytes) -> ClientMessage:
     return message
 
 
-def encode(frame: Any) -> bytes:
-    return _encoder.encode(frame)
+# A frame as JSON bytes: the encoder's own method, not a function calling it (a few
+# frames per answer).
+encode: Callable[[Any], bytes] = _encoder.encode
 
 
 def error_frame(code: Code, message: str, ref: int | None = None) -> bytes:
