@@ -309,7 +309,12 @@ class Socket(asyncio.Protocol):
         transport = self.transport
         if transport is not None and not self.lost:
             size = len(frame)
-            transport.write((SHORT_HEADERS[size] if size < 126 else header(size)) + frame)
+            if size < 126:
+                transport.write(SHORT_HEADERS[size] + frame)
+            elif size < 65536:  # (most updates: ``header`` written out)
+                transport.write(MEDIUM + size.to_bytes(2) + frame)
+            else:
+                transport.write(header(size) + frame)
 
     def put(self, frame: bytes) -> None:
         transport = self.transport
