@@ -276,7 +276,7 @@ class Hub:
             room.deliver(outcome, connection, acknowledgement(entry.index, ref))
             if table.clock:
                 room.tell_time(table.take_clock())
-            if room.storing is not None or self.rooms.due(room):
+            if room.storing is not None or table.applied >= room.due_at:  # (``Rooms.due``)
                 await self.rooms.snapshot_due(room)
             return entry.index
 

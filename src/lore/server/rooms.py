@@ -94,6 +94,9 @@ class Room:
     quick_steps: int = 0  # quick steps since the last slow one
     clock_due: set[str] = field(default_factory=set)  # seats to send the time
     clock_timer: asyncio.TimerHandle | None = None
+    # The entry from which it is due a snapshot or its records (``Rooms.due``: one
+    # comparison per entry, worked out again only when one is stored).
+    due_at: int = 0
 
     @property
     def id(self) -> str:
@@ -278,6 +281,7 @@ class Rooms:
         self, record: SessionRecord, table: Table, program: Program, seats: list[SeatRecord]
     ) -> Room:
         room = Room(record, table, program, {s.seat: s for s in seats})
+        self.plan(room)
         table.listening = set()  # updates are made for the seats whose clients came
         self.by_id[record.id] = room
         for seat in seats:
@@ -345,6 +349,7 @@ class Rooms:
         old = self.by_id.get(record.id)
         room = self._add(record, table, program, seats)
         room.snapshot_at = room.records_at = after
+        self.plan(room)
         room.replayed = len(entries)
         if old is not None:  # a reload: its clients stay, and catch up
             old.table.master.session.settle()  # (a step it kept waiting holds it)
@@ -409,6 +414,7 @@ class Rooms:
         room.records_at = put.index
         if isinstance(put, Snapshot):
             room.snapshot_at = put.index
+        self.plan(room)
 
     async def stored(self, room: Room) -> None:
         """Wait for the snapshot or records being stored in the background, if any (the
@@ -444,17 +450,27 @@ class Rooms:
 
     def due(self, room: Room) -> bool:
         """Whether the room is due a snapshot or its records (``snapshot_due``)."""
-        every = self.records_every
-        if room.records_at == 0:
-            every -= zlib.crc32(room.record.id.encode()) % (every // 2 + 1)
-        return room.table.applied - room.records_at >= every or self.state_due(room)
+        return room.table.applied >= room.due_at
 
     def state_due(self, room: Room) -> bool:
         """Whether the room is due a snapshot (``snapshot_due``)."""
-        every = self.snapshot_every
-        if room.snapshot_at == 0:
+        return room.table.applied >= room.snapshot_at + self.every(
+            room, self.snapshot_every, room.snapshot_at
+        )
+
+    def plan(self, room: Room) -> None:
+        """Work out the entry from which the room is due (``due``), when the entries its
+        last snapshot and records were stored at change."""
+        records = room.records_at + self.every(room, self.records_every, room.records_at)
+        state = room.snapshot_at + self.every(room, self.snapshot_every, room.snapshot_at)
+        room.due_at = min(records, state)
+
+    def every(self, room: Room, every: int, at: int) -> int:
+        """Entries from ``at`` to the next snapshot or records: ``every``, or up to half
+        that fewer, by the room's id, the first time (``at`` 0)."""
+        if at == 0:
             every -= zlib.crc32(room.record.id.encode()) % (every // 2 + 1)
-        return room.table.applied - room.snapshot_at >= every
+        return every
 
     async def snapshot_all(self) -> None:
         """Snapshot every room that changed since its last snapshot (at shutdown)."""
