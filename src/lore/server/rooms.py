@@ -18,12 +18,14 @@ event loop a millisecond of the whole state's encoding, records only their own.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 import time
 import uuid
 import zlib
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Awaitable, Callable, Generator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -75,13 +77,74 @@ class Program:
     folder: Path
 
 
+class Now:
+    """An awaitable that is done at once (``EntryLock`` taken while it was free)."""
+
+    __slots__ = ()
+
+    def __await__(self) -> Generator[None, None, None]:
+        return
+        yield  # (a generator that ends at once: the await goes on without a suspension)
+
+
+NOW = Now()
+
+
+class EntryLock:
+    """A room's lock (``asyncio.Lock``'s behaviour: first come, first served), taken
+    without a coroutine while it is free: every entry of a room takes it, and it is
+    almost always free (a room's next entry comes after its last one's update). Handed
+    on, held, to the first waiter when released."""
+
+    __slots__ = ("held", "waiters")
+
+    def __init__(self) -> None:
+        self.held = False
+        self.waiters: deque[asyncio.Future[None]] = deque()
+
+    def locked(self) -> bool:
+        return self.held
+
+    def __aenter__(self) -> Awaitable[None]:
+        if not self.held:  # (no waiter then: a release hands it to the first)
+            self.held = True
+            return NOW
+        return self.wait()
+
+    async def wait(self) -> None:
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.waiters.append(waiter)
+        try:
+            await waiter
+        except BaseException:
+            if waiter.cancelled():
+                with contextlib.suppress(ValueError):  # (passed over by a release)
+                    self.waiters.remove(waiter)
+            else:  # handed on, but cancelled before it went on: hand it on again
+                self.release()
+            raise
+
+    def __aexit__(self, *_: object) -> Awaitable[None]:
+        self.release()
+        return NOW
+
+    def release(self) -> None:
+        waiters = self.waiters
+        while waiters:
+            waiter = waiters.popleft()
+            if not waiter.done():  # (else cancelled)
+                waiter.set_result(None)  # it holds the lock now
+                return
+        self.held = False
+
+
 @dataclass
 class Room:
     record: SessionRecord
     table: Table
     program: Program
     seats: dict[str, SeatRecord]
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    lock: EntryLock = field(default_factory=EntryLock)
     connections: dict[str, set[Connection]] = field(default_factory=dict)
     snapshot_at: int = 0  # the log entry of the latest snapshot stored
     records_at: int = 0  # the log entry up to which the store has the transcript records
