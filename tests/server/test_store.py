@@ -108,6 +108,17 @@ def test_entries_appended_together_are_stored_or_refused_one_by_one(tmp_path: Pa
     assert found == list(range(1, 301))
 
 
+async def busy_store(folder: Path) -> tuple[SQLiteStore, asyncio.Future[None]]:
+    """A store with session ``s1`` and its first entry, its thread busy for a while (the
+    future of that operation): what is asked meanwhile waits for one commit."""
+    store = SQLiteStore(folder / "s.db")
+    await store.create(record(), FILES, seats("s1"))
+    await store.append("s1", LogEntry(1, "chat", {"n": 1}))
+    busy = asyncio.ensure_future(store._run(lambda db: time.sleep(0.3)))
+    await asyncio.sleep(0.05)  # the store's thread sleeps in that operation
+    return store, busy
+
+
 def test_appends_that_waited_for_one_commit_are_stored_by_one_statement_each_refused_alone(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -125,11 +136,7 @@ def test_appends_that_waited_for_one_commit_are_stored_by_one_statement_each_ref
     monkeypatch.setattr(SQLiteStore, "_commit_rows", counted)
 
     async def scenario() -> list[object]:
-        store = SQLiteStore(tmp_path / "s.db")
-        await store.create(record(), FILES, seats("s1"))
-        await store.append("s1", LogEntry(1, "chat", {"n": 1}))
-        busy = asyncio.ensure_future(store._run(lambda db: time.sleep(0.3)))
-        await asyncio.sleep(0.05)  # the store's thread sleeps in that operation
+        store, busy = await busy_store(tmp_path)
         first = [
             asyncio.ensure_future(store.append("s1", LogEntry(i, "chat", {"n": i}))) for i in (2, 3)
         ]
@@ -168,11 +175,7 @@ def test_appends_committed_with_other_operations_each_get_their_own_outcome(
     the one refused alone."""
 
     async def scenario() -> list[object]:
-        store = SQLiteStore(tmp_path / "s.db")
-        await store.create(record(), FILES, seats("s1"))
-        await store.append("s1", LogEntry(1, "chat", {"n": 1}))
-        busy = asyncio.ensure_future(store._run(lambda db: time.sleep(0.3)))
-        await asyncio.sleep(0.05)  # the store's thread sleeps in that operation
+        store, busy = await busy_store(tmp_path)
         appended = [
             asyncio.ensure_future(store.append("s1", LogEntry(i, "chat", {"n": i})))
             for i in (2, 1, 3)
