@@ -300,7 +300,8 @@ class SQLiteStore:
 
         await self._run(operation)
 
-    async def append(self, session: str, entry: LogEntry) -> None:
+    def append(self, session: str, entry: LogEntry) -> asyncio.Future[None]:
+        """(A future, not a coroutine: awaited by the hub for every entry.)"""
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
         rows, waiting = self.appending
@@ -308,7 +309,7 @@ class SQLiteStore:
         waiting.append(done)
         if len(rows) == 1:
             loop.call_soon(self._append_all)
-        await done
+        return done
 
     def _append_all(self) -> None:
         """Give the store's thread the entries appended in this turn of the loop, as one
