@@ -279,3 +279,32 @@ def test_records_leave_memory_between_snapshots_and_a_restore_keeps_none_twice(
         await store.close()
 
     asyncio.run(scenario())
+
+
+def test_a_rooms_lock_is_taken_in_turn_and_handed_on_past_cancelled_waiters() -> None:
+    async def scenario() -> list[str]:
+        lock = rooms_module.EntryLock()
+        order: list[str] = []
+
+        async def entry(name: str) -> None:
+            async with lock:
+                order.append(name)
+                await asyncio.sleep(0)
+
+        await lock.__aenter__()  # held here
+        assert lock.locked()
+        waiting = [asyncio.ensure_future(entry(name)) for name in "bcd"]
+        await asyncio.sleep(0)
+        waiting[0].cancel()  # cancelled while it waits: passed over
+        await asyncio.sleep(0)
+        lock.release()  # handed to "c", which is cancelled before it goes on: it hands
+        waiting[1].cancel()  # the lock on to "d"
+        await asyncio.wait(waiting, timeout=5)  # (a lock kept by nobody: "d" never goes on)
+        assert [task.cancelled() for task in waiting] == [True, True, False]
+        assert not lock.locked() and not lock.waiters
+        async with lock:  # free: taken at once
+            order.append("e")
+        assert not lock.locked()
+        return order
+
+    assert asyncio.run(scenario()) == ["d", "e"]

@@ -108,6 +108,17 @@ def test_entries_appended_together_are_stored_or_refused_one_by_one(tmp_path: Pa
     assert found == list(range(1, 301))
 
 
+async def busy_store(folder: Path) -> tuple[SQLiteStore, asyncio.Future[None]]:
+    """A store with session ``s1`` and its first entry, its thread busy for a while (the
+    future of that operation): what is asked meanwhile waits for one commit."""
+    store = SQLiteStore(folder / "s.db")
+    await store.create(record(), FILES, seats("s1"))
+    await store.append("s1", LogEntry(1, "chat", {"n": 1}))
+    busy = asyncio.ensure_future(store._run(lambda db: time.sleep(0.3)))
+    await asyncio.sleep(0.05)  # the store's thread sleeps in that operation
+    return store, busy
+
+
 def test_appends_that_waited_for_one_commit_are_stored_by_one_statement_each_refused_alone(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -118,18 +129,14 @@ def test_appends_that_waited_for_one_commit_are_stored_by_one_statement_each_ref
     together: list[int] = []  # the appends of each one-statement commit
     commit_rows = SQLiteStore._commit_rows
 
-    def counted(self: SQLiteStore, db: Any, appends: list[Any], futures: list[Any]) -> None:
+    def counted(self: SQLiteStore, db: Any, appends: list[Any]) -> None:
         together.append(len(appends))
-        commit_rows(self, db, appends, futures)
+        commit_rows(self, db, appends)
 
     monkeypatch.setattr(SQLiteStore, "_commit_rows", counted)
 
     async def scenario() -> list[object]:
-        store = SQLiteStore(tmp_path / "s.db")
-        await store.create(record(), FILES, seats("s1"))
-        await store.append("s1", LogEntry(1, "chat", {"n": 1}))
-        busy = asyncio.ensure_future(store._run(lambda db: time.sleep(0.3)))
-        await asyncio.sleep(0.05)  # the store's thread sleeps in that operation
+        store, busy = await busy_store(tmp_path)
         first = [
             asyncio.ensure_future(store.append("s1", LogEntry(i, "chat", {"n": i}))) for i in (2, 3)
         ]
@@ -158,6 +165,37 @@ def test_appends_that_waited_for_one_commit_are_stored_by_one_statement_each_ref
         return found
 
     assert asyncio.run(reopened()) == [1, 2, 3, 4]
+
+
+def test_appends_committed_with_other_operations_each_get_their_own_outcome(
+    tmp_path: Path,
+) -> None:
+    """Appends that wait with an operation of another kind (a seat) are committed in one
+    transaction with it (not by one statement): each entry still gets its own outcome,
+    the one refused alone."""
+
+    async def scenario() -> list[object]:
+        store, busy = await busy_store(tmp_path)
+        appended = [
+            asyncio.ensure_future(store.append("s1", LogEntry(i, "chat", {"n": i})))
+            for i in (2, 1, 3)
+        ]
+        seat = asyncio.ensure_future(store.put_seat(SeatRecord("s1", "p9", "late", "t9", 3)))
+        await busy
+        outcomes = await asyncio.gather(*appended, seat, return_exceptions=True)
+        found = [e.data["n"] for e in await store.log("s1")]
+        late = [s.seat for s in await store.seats("s1")]
+        await store.close()
+        return [*outcomes, found, late[-1]]
+
+    *outcomes, found, late = asyncio.run(scenario())
+    assert [type(o).__name__ for o in outcomes] == [
+        "NoneType",
+        "StoreError",
+        "NoneType",
+        "NoneType",
+    ]
+    assert found == [1, 2, 3] and late == "p9"
 
 
 def test_appends_waiting_with_snapshots_are_committed_and_acknowledged_first(

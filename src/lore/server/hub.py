@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Coroutine
 from typing import Any
 
 from lore.engine.views import GM
@@ -160,14 +161,19 @@ class Hub:
         else:
             await self.command(room, connection, message)
 
-    async def answer(self, room: Room, connection: Connection, message: protocol.Answer) -> None:
+    def answer(
+        self, room: Room, connection: Connection, message: protocol.Answer
+    ) -> Coroutine[Any, Any, int]:
+        """The answer's commit, to await (Refused at once when the answer is stale). (Not
+        a coroutine of its own: every answer comes through here, and each coroutine in
+        the chain is gone through again when the store wakes it.)"""
         needed = room.table.stale(connection.seat, message.id, message.seq)
         if needed is not None:
             raise Refused(
                 Code.STALE, f"your view is older than update {needed}: look again and answer"
             )
         data = {"seat": connection.seat, "id": message.id, "values": message.values}
-        await self.commit(room, connection, "answer", data, message.ref)
+        return self.commit(room, connection, "answer", data, message.ref)
 
     async def chat(self, room: Room, connection: Connection, message: protocol.Chat) -> None:
         text = message.text.strip()
@@ -276,7 +282,7 @@ class Hub:
             room.deliver(outcome, connection, acknowledgement(entry.index, ref))
             if table.clock:
                 room.tell_time(table.take_clock())
-            if room.storing is not None or self.rooms.due(room):
+            if room.storing is not None or table.applied >= room.due_at:  # (``Rooms.due``)
                 await self.rooms.snapshot_due(room)
             return entry.index
 

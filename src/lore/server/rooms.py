@@ -18,12 +18,14 @@ event loop a millisecond of the whole state's encoding, records only their own.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 import time
 import uuid
 import zlib
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Awaitable, Callable, Generator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -75,13 +77,74 @@ class Program:
     folder: Path
 
 
+class Now:
+    """An awaitable that is done at once (``EntryLock`` taken while it was free)."""
+
+    __slots__ = ()
+
+    def __await__(self) -> Generator[None, None, None]:
+        return
+        yield  # (a generator that ends at once: the await goes on without a suspension)
+
+
+NOW = Now()
+
+
+class EntryLock:
+    """A room's lock (``asyncio.Lock``'s behaviour: first come, first served), taken
+    without a coroutine while it is free: every entry of a room takes it, and it is
+    almost always free (a room's next entry comes after its last one's update). Handed
+    on, held, to the first waiter when released."""
+
+    __slots__ = ("held", "waiters")
+
+    def __init__(self) -> None:
+        self.held = False
+        self.waiters: deque[asyncio.Future[None]] = deque()
+
+    def locked(self) -> bool:
+        return self.held
+
+    def __aenter__(self) -> Awaitable[None]:
+        if not self.held:  # (no waiter then: a release hands it to the first)
+            self.held = True
+            return NOW
+        return self.wait()
+
+    async def wait(self) -> None:
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.waiters.append(waiter)
+        try:
+            await waiter
+        except BaseException:
+            if waiter.cancelled():
+                with contextlib.suppress(ValueError):  # (passed over by a release)
+                    self.waiters.remove(waiter)
+            else:  # handed on, but cancelled before it went on: hand it on again
+                self.release()
+            raise
+
+    def __aexit__(self, *_: object) -> Awaitable[None]:
+        self.release()
+        return NOW
+
+    def release(self) -> None:
+        waiters = self.waiters
+        while waiters:
+            waiter = waiters.popleft()
+            if not waiter.done():  # (else cancelled)
+                waiter.set_result(None)  # it holds the lock now
+                return
+        self.held = False
+
+
 @dataclass
 class Room:
     record: SessionRecord
     table: Table
     program: Program
     seats: dict[str, SeatRecord]
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    lock: EntryLock = field(default_factory=EntryLock)
     connections: dict[str, set[Connection]] = field(default_factory=dict)
     snapshot_at: int = 0  # the log entry of the latest snapshot stored
     records_at: int = 0  # the log entry up to which the store has the transcript records
@@ -94,6 +157,9 @@ class Room:
     quick_steps: int = 0  # quick steps since the last slow one
     clock_due: set[str] = field(default_factory=set)  # seats to send the time
     clock_timer: asyncio.TimerHandle | None = None
+    # The entry from which it is due a snapshot or its records (``Rooms.due``: one
+    # comparison per entry, worked out again only when one is stored).
+    due_at: int = 0
 
     @property
     def id(self) -> str:
@@ -278,6 +344,7 @@ class Rooms:
         self, record: SessionRecord, table: Table, program: Program, seats: list[SeatRecord]
     ) -> Room:
         room = Room(record, table, program, {s.seat: s for s in seats})
+        self.plan(room)
         table.listening = set()  # updates are made for the seats whose clients came
         self.by_id[record.id] = room
         for seat in seats:
@@ -345,6 +412,7 @@ class Rooms:
         old = self.by_id.get(record.id)
         room = self._add(record, table, program, seats)
         room.snapshot_at = room.records_at = after
+        self.plan(room)
         room.replayed = len(entries)
         if old is not None:  # a reload: its clients stay, and catch up
             old.table.master.session.settle()  # (a step it kept waiting holds it)
@@ -409,6 +477,7 @@ class Rooms:
         room.records_at = put.index
         if isinstance(put, Snapshot):
             room.snapshot_at = put.index
+        self.plan(room)
 
     async def stored(self, room: Room) -> None:
         """Wait for the snapshot or records being stored in the background, if any (the
@@ -444,17 +513,27 @@ class Rooms:
 
     def due(self, room: Room) -> bool:
         """Whether the room is due a snapshot or its records (``snapshot_due``)."""
-        every = self.records_every
-        if room.records_at == 0:
-            every -= zlib.crc32(room.record.id.encode()) % (every // 2 + 1)
-        return room.table.applied - room.records_at >= every or self.state_due(room)
+        return room.table.applied >= room.due_at
 
     def state_due(self, room: Room) -> bool:
         """Whether the room is due a snapshot (``snapshot_due``)."""
-        every = self.snapshot_every
-        if room.snapshot_at == 0:
+        return room.table.applied >= room.snapshot_at + self.every(
+            room, self.snapshot_every, room.snapshot_at
+        )
+
+    def plan(self, room: Room) -> None:
+        """Work out the entry from which the room is due (``due``), when the entries its
+        last snapshot and records were stored at change."""
+        records = room.records_at + self.every(room, self.records_every, room.records_at)
+        state = room.snapshot_at + self.every(room, self.snapshot_every, room.snapshot_at)
+        room.due_at = min(records, state)
+
+    def every(self, room: Room, every: int, at: int) -> int:
+        """Entries from ``at`` to the next snapshot or records: ``every``, or up to half
+        that fewer, by the room's id, the first time (``at`` 0)."""
+        if at == 0:
             every -= zlib.crc32(room.record.id.encode()) % (every // 2 + 1)
-        return room.table.applied - room.snapshot_at >= every
+        return every
 
     async def snapshot_all(self) -> None:
         """Snapshot every room that changed since its last snapshot (at shutdown)."""

@@ -51,7 +51,7 @@ from lore.server.store import (
 T = TypeVar("T")
 log = logging.getLogger(__name__)
 Operation = Callable[[sqlite3.Connection], Any]
-Item = tuple[Operation, "asyncio.Future[Any]"]
+Item = tuple[Operation, "asyncio.Future[Any] | None"]  # (None: ``LogRows``' own futures)
 Result = tuple["asyncio.Future[Any]", Any, BaseException | None]
 # The layout's version (``PRAGMA user_version``): 0 was the log clustered by session.
 VERSION = 1
@@ -119,7 +119,8 @@ class SQLiteStore:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.queue: queue.SimpleQueue[Item | None] = queue.SimpleQueue()
-        self.appending: list[tuple[Row, asyncio.Future[None]]] = []  # in this loop turn
+        # The rows appended in this turn of the loop, and their futures.
+        self.appending: tuple[list[Row], list[asyncio.Future[None]]] = ([], [])
         ready: Future[None] = Future()
         self.thread = threading.Thread(
             target=self._serve, args=(ready,), name="lore-store", daemon=True
@@ -187,7 +188,7 @@ class SQLiteStore:
                         connection.execute("ROLLBACK")
                     self.journal.load(connection)
                 failed = StoreError(f"the store failed: {type(error).__name__}: {error}")
-                _wake([(future, None, failed) for _, future in batch])
+                _wake([result for op, future in batch for result in _failed(op, future, failed)])
             if trace.recorder is not None:
                 rows = sum(len(op.rows) if isinstance(op, LogRows) else 0 for op, _ in batch)
                 others = sum(0 if isinstance(op, LogRows) else 1 for op, _ in batch)
@@ -199,7 +200,7 @@ class SQLiteStore:
         appends = [operation for operation, _ in batch if isinstance(operation, LogRows)]
         if sum(len(a.rows) for a in appends) <= ROWS_AT_ONCE:
             if len(appends) == len(batch):
-                self._commit_rows(connection, appends, [future for _, future in batch])
+                self._commit_rows(connection, appends)
                 return
             if appends and all(isinstance(op, (LogRows, PutRecords)) for op, _ in batch):
                 # Snapshots (or records) with appends: the appends first, committed and acknowledged
@@ -208,8 +209,7 @@ class SQLiteStore:
                 # order changes nothing stored: a snapshot moves its session's rows up
                 # to its entry, all stored before it was taken; the rows appended with
                 # it are of later entries or other sessions.
-                futures = [future for op, future in batch if isinstance(op, LogRows)]
-                self._commit_rows(connection, appends, futures)
+                self._commit_rows(connection, appends)
                 batch = [item for item in batch if not isinstance(item[0], LogRows)]
         results: list[Result] = []
         # An operation alone needs no savepoint: when it fails, the transaction is rolled
@@ -226,9 +226,13 @@ class SQLiteStore:
                 except Exception as error:  # (the operation's own fault: it alone fails)
                     connection.execute("ROLLBACK" if alone else "ROLLBACK TO op")
                     self.journal.load(connection)  # (what it had changed is undone)
-                    results.append((future, None, _store_error(error)))
+                    results += _failed(operation, future, _store_error(error))
                 else:
-                    results.append((future, value, None))
+                    if isinstance(operation, LogRows):  # (each entry its own outcome)
+                        results += operation.results(value)
+                    else:
+                        assert future is not None  # (only ``LogRows`` have none)
+                        results.append((future, value, None))
                 if not alone:
                     connection.execute("RELEASE op")
             if connection.in_transaction:
@@ -238,27 +242,25 @@ class SQLiteStore:
                 connection.execute("ROLLBACK")
             self.journal.load(connection)
             failed = _store_error(error)
-            results = [(future, None, failed) for _, future in batch]
+            results = [result for op, future in batch for result in _failed(op, future, failed)]
         _wake(results)
 
-    def _commit_rows(
-        self,
-        connection: sqlite3.Connection,
-        appends: list[LogRows],
-        futures: list[asyncio.Future[Any]],
-    ) -> None:
+    def _commit_rows(self, connection: sqlite3.Connection, appends: list[LogRows]) -> None:
         """Commit log rows (of one or more appends) with one statement, outside any
         transaction: SQLite commits it by itself (``synchronous=FULL``: synced when it
         returns). One statement, not three (begin, insert, commit), so the store's thread
         takes the GIL back as few times as it can: while the event loop is busy, each
         time may wait for the switch interval."""
-        rows = [row for append in appends for row in append.rows]
-        outcomes = self.journal.insert(connection, rows)
+        if len(appends) == 1:
+            append = appends[0]
+            _wake(append.results(self.journal.insert(connection, append.rows)))
+            return
+        outcomes = self.journal.insert(connection, [row for a in appends for row in a.rows])
         results: list[Result] = []
         start = 0
-        for append, future in zip(appends, futures, strict=True):
+        for append in appends:
             end = start + len(append.rows)
-            results.append((future, outcomes[start:end], None))
+            results += append.results(outcomes[start:end])
             start = end
         _wake(results)
 
@@ -298,30 +300,24 @@ class SQLiteStore:
 
         await self._run(operation)
 
-    async def append(self, session: str, entry: LogEntry) -> None:
+    def append(self, session: str, entry: LogEntry) -> asyncio.Future[None]:
+        """(A future, not a coroutine: awaited by the hub for every entry.)"""
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
-        appending = self.appending
-        appending.append(((session, entry.index, entry.kind, _json(entry.data)), done))
-        if len(appending) == 1:
+        rows, waiting = self.appending
+        rows.append((session, entry.index, entry.kind, _json(entry.data)))
+        waiting.append(done)
+        if len(rows) == 1:
             loop.call_soon(self._append_all)
-        await done
+        return done
 
     def _append_all(self) -> None:
         """Give the store's thread the entries appended in this turn of the loop, as one
-        operation; each entry's future gets its own outcome."""
-        batch, self.appending = self.appending, []
-        rows = [row for row, _ in batch]
-        stored: asyncio.Future[list[StoreError | None]] = asyncio.get_running_loop().create_future()
-
-        def settle(stored: asyncio.Future[list[StoreError | None]]) -> None:
-            failed = stored.exception()
-            outcomes = [failed] * len(batch) if failed is not None else stored.result()
-            pairs = zip(batch, outcomes, strict=True)
-            _settle([(done, None, problem) for (_, done), problem in pairs])
-
-        stored.add_done_callback(settle)
-        self.queue.put((LogRows(self.journal, rows), stored))
+        operation; each entry's future gets its own outcome from the store's thread (no
+        future of the batch's own, and no callback more on the loop)."""
+        rows, waiting = self.appending
+        self.appending = ([], [])
+        self.queue.put((LogRows(self.journal, rows, waiting), None))
 
     async def put_seat(self, seat: SeatRecord) -> None:
         def operation(db: sqlite3.Connection) -> None:
@@ -483,17 +479,35 @@ class PutSnapshot(PutRecords):
 
 
 class LogRows:
-    """An operation appending log rows (``Journal.insert``): the store's thread commits
-    the rows of several at once with one statement."""
+    """An operation appending log rows (``Journal.insert``), each row's future waiting
+    for its own outcome (the operation has no future of its own: its item's is None):
+    the store's thread commits the rows of several at once with one statement."""
 
-    __slots__ = ("journal", "rows")
+    __slots__ = ("journal", "rows", "waiting")
 
-    def __init__(self, journal: Journal, rows: list[Row]) -> None:
+    def __init__(
+        self, journal: Journal, rows: list[Row], waiting: list[asyncio.Future[None]]
+    ) -> None:
         self.journal = journal
         self.rows = rows
+        self.waiting = waiting
 
     def __call__(self, db: sqlite3.Connection) -> list[StoreError | None]:
         return self.journal.insert(db, self.rows)
+
+    def results(self, outcomes: list[StoreError | None]) -> list[Result]:
+        """Each row's future with its outcome (``Journal.insert``'s)."""
+        return [(done, None, problem) for done, problem in zip(self.waiting, outcomes, strict=True)]
+
+
+def _failed(
+    operation: Operation, future: asyncio.Future[Any] | None, error: StoreError
+) -> list[Result]:
+    """The results of an operation that failed: its future's, or each row's."""
+    if isinstance(operation, LogRows):
+        return [(done, None, error) for done in operation.waiting]
+    assert future is not None
+    return [(future, None, error)]
 
 
 def transcript_end(db: sqlite3.Connection, journal: Journal, session: str) -> int:

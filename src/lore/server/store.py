@@ -17,6 +17,7 @@ protocol.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Awaitable
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
@@ -90,8 +91,9 @@ class Store(Protocol):
     ) -> None:
         """Keep a new session with its bundle and seats."""
 
-    async def append(self, session: str, entry: LogEntry) -> None:
-        """Add an entry to a session's log; durable when this returns. An index already
+    def append(self, session: str, entry: LogEntry) -> Awaitable[None]:
+        """Add an entry to a session's log; durable when its awaitable is done (a
+        coroutine, or a future: the entry is taken when this is called). An index already
         taken (or before the session's last) is a StoreError."""
 
     async def put_seat(self, seat: SeatRecord) -> None:
