@@ -20,7 +20,7 @@ from lore.engine import (
     rolls,
     world_natives,
 )
-from lore.engine.participants import Pending, Refusal
+from lore.engine.participants import NO_STREAM, Pending, Refusal
 from lore.engine.queries import (
     AnswerError,
     InputCache,
@@ -327,9 +327,18 @@ def ask_new(
     participant = participants.members.get(to) or participants.get(to)
     if participant is None:
         raise _stop("no-answer", f"nobody answers for {to}")
+    # (A participant that answers later, the server's, draws nothing: its stream is not
+    # made. ``Runtime.unused_choices`` leaves the stream kept for bots as ``choices``
+    # would.)
+    if getattr(participant, "draws", True):
+        stream = rt.choices
+    else:
+        stream = NO_STREAM
+        if rt.kept_choices is not None:
+            rt.unused_choices()
     try:
         while True:
-            answer = participant.ask(query, rt.choices)
+            answer = participant.ask(query, stream)
             if answer is None:
                 raise _stop("no-answer", f"{to} has no answer left")
             if isinstance(answer, Pending):

@@ -1452,8 +1452,42 @@ class Emitter:
                 tuple(_FOLDED[name] for name in names), ("fold", names)
             )
             return f"_fold(({', '.join(values)},), {functions})"
+        if op == "+" and isinstance(node.left, ast.Binary):
+            joined = self.concat_chain(node)
+            if joined is not None:
+                return joined
         template = self.operation(node)[1]
         return template.format(l=self.expr(node.left), r=self.expr(node.right), op=op)
+
+    def concat_chain(self, node: ast.Binary) -> str | None:
+        """A chain of texts joined, ``a + " is " + b + "."``, as calls of ``ops.concat3``
+        and ``ops.concat4`` (one call for three or four parts, not one per ``+``); None
+        when ``node`` joins fewer than three. Each call's first two parts may be any
+        code, the others only code that does nothing but read a value (a literal, a
+        local, a constant, a member of ``self``): the parts are worked out in the same
+        order as by nested ``concat`` calls, and a length check, which a text longer
+        than ``MAX_TEXT`` fails, only moves past such reads."""
+        links: list[ast.Binary] = []
+        bottom: ast.Expr = node
+        while (
+            isinstance(bottom, ast.Binary)
+            and bottom.op == "+"
+            and self.operation(bottom)[0] == "concat"
+        ):
+            links.append(bottom)
+            bottom = bottom.left
+        if len(links) < 2:
+            return None
+        parts = [self.expr(bottom), *(self.expr(link.right) for link in reversed(links))]
+        joined, rest = parts[0], parts[1:]
+        while rest:
+            size = 1
+            while size < 3 and size < len(rest) and _INERT.match(rest[size]):
+                size += 1
+            group, rest = rest[:size], rest[size:]
+            name = ("_concat", "_concat3", "_concat4")[size - 1]
+            joined = f"{name}({joined}, {', '.join(group)})"
+        return joined
 
     def operation(self, node: ast.Binary) -> tuple[str, str]:
         """What a binary operation (not ``&`` or ``|``) does, by the types of its
@@ -1823,6 +1857,11 @@ class Emitter:
     def type_builtin(
         self, inner: Type, target: str, name: str, compiled: list[str], args: tuple[ast.Expr, ...]
     ) -> str:
+        if name == "input" and not compiled and re.fullmatch(r"_k\d+", target):
+            # ``T.input`` of a type written in the program: one marker, made once (it is
+            # immutable, and a question is asked with it each time its rule runs).
+            marker = ops.input_marker(self.compiler.namespace[target])
+            return self.compiler.constant(marker, ("input", target))
         if name in ("input", "choice", "choices"):
             extra = "".join(f", {value}" for value in compiled)
             return f"_{name}_marker({target}{extra})"
@@ -1843,6 +1882,10 @@ class Emitter:
             self.compiler.program.read_files[found.path.resolve()] = text
         return self.compiler.constant(TypedString("xml", text), ("xmlfile", id(url)))
 
+
+# Code that only reads a value (a text or number literal, a local, a constant, a member of
+# ``self``): what ``Emitter.concat_chain`` may read before a length check.
+_INERT = re.compile(r"""(?:'[^'\\]*'|"[^"\\]*"|-?\d+|l_\w+|_k\d+|_v\['[^'\\]*'\])\Z""")
 
 # A chain of more binary operations than this is folded (see ``Emitter.expr_Binary``).
 FOLD_CHAINS_OVER = 16

@@ -203,6 +203,32 @@ def concat(a: Any, b: Any) -> str:
     return joined
 
 
+def concat3(a: Any, b: Any, c: Any) -> str:
+    """``concat(concat(a, b), c)`` in one call: the same text and the same limit (a text
+    only grows as parts join it, so the last length checked is the longest)."""
+    joined = (
+        (a if a.__class__ is str else show(a, MAX_TEXT))
+        + (b if b.__class__ is str else show(b, MAX_TEXT))
+        + (c if c.__class__ is str else show(c, MAX_TEXT))
+    )
+    if len(joined) > MAX_TEXT:
+        raise LimitExceeded(f"a text of more than {MAX_TEXT} characters")
+    return joined
+
+
+def concat4(a: Any, b: Any, c: Any, d: Any) -> str:
+    """``concat(concat(concat(a, b), c), d)`` in one call (see ``concat3``)."""
+    joined = (
+        (a if a.__class__ is str else show(a, MAX_TEXT))
+        + (b if b.__class__ is str else show(b, MAX_TEXT))
+        + (c if c.__class__ is str else show(c, MAX_TEXT))
+        + (d if d.__class__ is str else show(d, MAX_TEXT))
+    )
+    if len(joined) > MAX_TEXT:
+        raise LimitExceeded(f"a text of more than {MAX_TEXT} characters")
+    return joined
+
+
 def least(*values: Any) -> Any:
     """``min(a, b, ...)``: the first of the smallest."""
     try:
