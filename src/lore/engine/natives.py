@@ -348,7 +348,8 @@ def ask_new(
                 if resumed is False:
                     raise _suspend(query.id)
                 if resumed is not True:  # the spec as Session.answer filled it in
-                    resumed.oid = session.new_oid()
+                    resumed.oid = oid = session.next_oid  # (``new_oid`` written out)
+                    session.next_oid = oid + 1
                     return resumed
                 # Kept here until the answer came: filled in as the step run again would.
                 known = session.step_answers[key]

@@ -25,7 +25,7 @@ from typing import Any
 
 from lore.runtime import lists, ops
 from lore.runtime.builtin_code import GLOBAL_CODE, code_for
-from lore.runtime.dice import MAX_SIDES, Dice
+from lore.runtime.dice import MAX_DICE, MAX_SIDES, Dice
 from lore.runtime.quantity import Quantity
 from lore.runtime.values import EnumInfo, EnumValue, FormInfo, RuntimeType, TypedString
 from lore.semantics import builtins
@@ -1843,6 +1843,12 @@ class Emitter:
             dice = node.target
             if isinstance(dice, ast.DiceLit) and dice.count == 1 and 1 <= dice.sides <= MAX_SIDES:
                 return f"rt.roll({dice.sides})"  # one die: what Dice.roll does
+            if (
+                isinstance(dice, ast.DiceLit)
+                and 2 <= dice.count <= MAX_DICE
+                and 1 <= dice.sides <= MAX_SIDES
+            ):
+                return f"_roll_dice(rt, {dice.count}, {dice.sides})"  # what _dice_roll does
         family = builtins.family_of(receiver_type) if receiver_type is not None else None
         template = code_for(family, name) if family is not None else None
         if template is None:
