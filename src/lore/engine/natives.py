@@ -222,7 +222,7 @@ def ask(rt: Runtime, to: str, title: Any, spec: Any, actor: str = "") -> LoreObj
     known = session.step_answers.get(key)
     if known is not None:  # the step runs again: the question is not described again
         return answered(session, key, known, to, title, spec)
-    objects = visible_to(session, to)
+    objects = partial(_visible, session, to)  # (``visible_to`` written out)
     made = session.program.engine.inputs
     # (The id as ``query_id`` makes it, written here for a question asked outside any
     # foreach body: most are.)

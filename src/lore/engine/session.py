@@ -941,7 +941,12 @@ class Session:
                         # above, in the waiting branch: that one's ``continue`` already
                         # looks for no outcome before this step.)
                         worker.resumed = False
-                    self.step()  # (its steps of one handler run in its worker)
+                    # (``step`` and ``begin`` written out: no step waits here. Its steps of
+                    # one handler run in its worker.)
+                    key = heapq.heappop(keys)
+                    entries = entries_of(self.buckets.pop(key))
+                    if self.opened(key, entries):
+                        self.run_step(entries)
                     worker = self.worker
                     if worker is not None and worker.resumed:
                         # It went on where it asked (continuation.wait_here): as after a

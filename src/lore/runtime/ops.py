@@ -156,6 +156,8 @@ def roll_dice(rt: Any, count: int, sides: int) -> int:
     ops = rt.ops = rt.ops + count - 1
     if ops > rt.max_ops:
         rt.limit(at_entry=False)
+    if count == 2:  # (2D6 and the like: two rolls, the dice ``rolls`` gives, fewer steps)
+        return rt.roll(sides) + rt.roll(sides)  # type: ignore[no-any-return]
     return rt.rolls(count, sides)  # type: ignore[no-any-return]  # (rt.random is rt)
 
 
