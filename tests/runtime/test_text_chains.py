@@ -1,5 +1,6 @@
 """Texts joined in a chain (``a + " is " + b + "."``) run as one call per three or four
-parts: the same texts, parts worked out in the same order, the same limit."""
+parts (``ops.concat4``): the same texts, parts worked out in the same order, the same
+limit."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import pytest
 
 from lore.runtime.errors import LimitExceeded
 from lore.runtime.lists import MAX_TEXT
-from lore.runtime.ops import concat, concat3, concat4
+from lore.runtime.ops import concat, concat4
 from tests.runtime.programs import gm_messages, say_each
 
 
@@ -56,8 +57,8 @@ def test_parts_that_do_something_run_in_order() -> None:
 def test_the_limit_holds_for_every_call() -> None:
     long = "x" * (MAX_TEXT - 3)
     assert concat4(long, "a", 1, "b") == concat(concat(concat(long, "a"), 1), "b")
-    assert concat3(long, 1, "b") == long + "1b"
+    assert concat4(long, 1, "b", "") == long + "1b"
     with pytest.raises(LimitExceeded):
-        concat3(long, "ab", "cd")
+        concat4(long, "ab", "cd", "")
     with pytest.raises(LimitExceeded):
         concat4(long, "", "", (1, 2))

@@ -1460,8 +1460,8 @@ class Emitter:
         return template.format(l=self.expr(node.left), r=self.expr(node.right), op=op)
 
     def concat_chain(self, node: ast.Binary) -> str | None:
-        """A chain of texts joined, ``a + " is " + b + "."``, as calls of ``ops.concat3``
-        and ``ops.concat4`` (one call for three or four parts, not one per ``+``); None
+        """A chain of texts joined, ``a + " is " + b + "."``, as calls of ``ops.concat4``
+        (one call for three or four parts, not one per ``+``); None
         when ``node`` joins fewer than three. Each call's first two parts may be any
         code, the others only code that does nothing but read a value (a literal, a
         local, a constant, a member of ``self``): the parts are worked out in the same
@@ -1485,8 +1485,11 @@ class Emitter:
             while size < 3 and size < len(rest) and _INERT.match(rest[size]):
                 size += 1
             group, rest = rest[:size], rest[size:]
-            name = ("_concat", "_concat3", "_concat4")[size - 1]
-            joined = f"{name}({joined}, {', '.join(group)})"
+            if size == 1:
+                joined = f"_concat({joined}, {group[0]})"
+            else:  # (four parts, or three and the empty text)
+                padded = [*group, "''"] if size == 2 else group
+                joined = f"_concat4({joined}, {', '.join(padded)})"
         return joined
 
     def operation(self, node: ast.Binary) -> tuple[str, str]:

@@ -205,36 +205,31 @@ def fold(values: tuple[Any, ...], functions: tuple[Callable[[Any, Any], Any], ..
 
 
 def concat(a: Any, b: Any) -> str:
-    # (A text is shown as it is: most parts joined are texts, and ``show`` is not called.)
-    joined = (a if a.__class__ is str else show(a, MAX_TEXT)) + (
-        b if b.__class__ is str else show(b, MAX_TEXT)
-    )
-    if len(joined) > MAX_TEXT:
-        raise LimitExceeded(f"a text of more than {MAX_TEXT} characters")
-    return joined
-
-
-def concat3(a: Any, b: Any, c: Any) -> str:
-    """``concat(concat(a, b), c)`` in one call: the same text and the same limit (a text
-    only grows as parts join it, so the last length checked is the longest)."""
-    joined = (
-        (a if a.__class__ is str else show(a, MAX_TEXT))
-        + (b if b.__class__ is str else show(b, MAX_TEXT))
-        + (c if c.__class__ is str else show(c, MAX_TEXT))
-    )
+    # (A text is shown as it is, and a whole number as ``show`` shows it, without a call
+    # of ``show``: most parts joined are texts and numbers.)
+    if a.__class__ is not str:
+        a = str(a) if a.__class__ is int else show(a, MAX_TEXT)
+    if b.__class__ is not str:
+        b = str(b) if b.__class__ is int else show(b, MAX_TEXT)
+    joined: str = a + b
     if len(joined) > MAX_TEXT:
         raise LimitExceeded(f"a text of more than {MAX_TEXT} characters")
     return joined
 
 
 def concat4(a: Any, b: Any, c: Any, d: Any) -> str:
-    """``concat(concat(concat(a, b), c), d)`` in one call (see ``concat3``)."""
-    joined = (
-        (a if a.__class__ is str else show(a, MAX_TEXT))
-        + (b if b.__class__ is str else show(b, MAX_TEXT))
-        + (c if c.__class__ is str else show(c, MAX_TEXT))
-        + (d if d.__class__ is str else show(d, MAX_TEXT))
-    )
+    """``concat(concat(concat(a, b), c), d)`` in one call: the same text and the same
+    limit (a text only grows as parts join it, so the last length checked is the
+    longest). Three parts are joined with ``d`` the empty text."""
+    if a.__class__ is not str:
+        a = str(a) if a.__class__ is int else show(a, MAX_TEXT)
+    if b.__class__ is not str:
+        b = str(b) if b.__class__ is int else show(b, MAX_TEXT)
+    if c.__class__ is not str:
+        c = str(c) if c.__class__ is int else show(c, MAX_TEXT)
+    if d.__class__ is not str:
+        d = str(d) if d.__class__ is int else show(d, MAX_TEXT)
+    joined: str = a + b + c + d
     if len(joined) > MAX_TEXT:
         raise LimitExceeded(f"a text of more than {MAX_TEXT} characters")
     return joined
