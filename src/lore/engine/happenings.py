@@ -160,7 +160,11 @@ def discard_step(session: Session) -> None:
     """Forget what the step being run subscribed, counted and decided (it went wrong, or
     it runs again once its answers have come)."""
     step = session.steps
-    session.rt.created, session.rt.removing = [], []
+    rt = session.rt
+    if rt.created:  # (an empty list is left as it is: most steps make none)
+        rt.created = []
+    if rt.removing:
+        rt.removing = []
     while session.hooks and session.hooks[-1][0] == step:
         session.hooks.pop()
     while session.stats and session.stats[-1][0] == step:

@@ -20,7 +20,7 @@ from lore.engine import (
     rolls,
     world_natives,
 )
-from lore.engine.participants import Pending, Refusal
+from lore.engine.participants import NO_STREAM, Pending, Refusal
 from lore.engine.queries import (
     AnswerError,
     InputCache,
@@ -222,7 +222,7 @@ def ask(rt: Runtime, to: str, title: Any, spec: Any, actor: str = "") -> LoreObj
     known = session.step_answers.get(key)
     if known is not None:  # the step runs again: the question is not described again
         return answered(session, key, known, to, title, spec)
-    objects = visible_to(session, to)
+    objects = partial(_visible, session, to)  # (``visible_to`` written out)
     made = session.program.engine.inputs
     # (The id as ``query_id`` makes it, written here for a question asked outside any
     # foreach body: most are.)
@@ -327,9 +327,18 @@ def ask_new(
     participant = participants.members.get(to) or participants.get(to)
     if participant is None:
         raise _stop("no-answer", f"nobody answers for {to}")
+    # (A participant that answers later, the server's, draws nothing: its stream is not
+    # made. ``Runtime.unused_choices`` leaves the stream kept for bots as ``choices``
+    # would.)
+    if getattr(participant, "draws", True):
+        stream = rt.choices
+    else:
+        stream = NO_STREAM
+        if rt.kept_choices is not None:
+            rt.unused_choices()
     try:
         while True:
-            answer = participant.ask(query, rt.choices)
+            answer = participant.ask(query, stream)
             if answer is None:
                 raise _stop("no-answer", f"{to} has no answer left")
             if isinstance(answer, Pending):
@@ -339,7 +348,8 @@ def ask_new(
                 if resumed is False:
                     raise _suspend(query.id)
                 if resumed is not True:  # the spec as Session.answer filled it in
-                    resumed.oid = session.new_oid()
+                    resumed.oid = oid = session.next_oid  # (``new_oid`` written out)
+                    session.next_oid = oid + 1
                     return resumed
                 # Kept here until the answer came: filled in as the step run again would.
                 known = session.step_answers[key]

@@ -27,7 +27,24 @@ class Pending:
 PENDING = Pending()
 
 
+class NoStream(Stream):
+    """What a participant that draws nothing is given in place of its stream (see
+    ``Participant``): drawing from it is a mistake."""
+
+    __slots__ = ()
+
+    def next64(self) -> int:
+        raise AssertionError("a participant marked draws = False drew from its stream")
+
+
+NO_STREAM = NoStream(0, 0)
+
+
 class Participant(Protocol):
+    """Who answers a seat's questions. One that never draws from the stream it is given
+    (answers that come later, say) may say so with a class attribute ``draws = False``:
+    it is then given ``NO_STREAM``, and the stream is not made for it."""
+
     def ask(self, query: Query, stream: Stream) -> dict[str, Any] | Pending | None:
         """The answer to ``query``; PENDING when it will come later (the step waits, and
         the other handlers of the step are started meanwhile); None when there is none
@@ -268,6 +285,11 @@ class Replaying:
         self.log = log
         self.live = live
         self.replayed: bool = False  # whether the last answer came from the log
+
+    @property
+    def draws(self) -> bool:
+        """Whether the live participant draws (the log's answers draw nothing)."""
+        return self.live is not None and getattr(self.live, "draws", True)
 
     def ask(self, query: Query, stream: Stream) -> dict[str, Any] | Pending | None:
         found = self.log.take(query)

@@ -159,11 +159,11 @@ class Runtime:
 
     # Slotted: compiled rules and the steps read and write these many times an event.
     __slots__ = (
-        "GM", "_choices", "adds", "alter_index", "block", "choices_key", "counts",
+        "GM", "adds", "alter_index", "block", "choices_key", "counts",
         "created", "depth", "first_request", "first_step", "firsts", "g", "index",
-        "max_adds", "max_depth", "max_ops", "now", "ops", "path", "path_key", "pausable",
-        "rare", "removing", "requests", "roller", "schedule", "seq", "session", "state",
-        "suspended", "system", "tick",
+        "kept_choices", "max_adds", "max_depth", "max_ops", "now", "ops", "path",
+        "path_key", "pausable", "rare", "removing", "requests", "roller", "schedule",
+        "seq", "session", "state", "suspended", "system", "tick",
     )  # fmt: skip
     # Whether rolls are written to the transcript (a chat command's are kept by the chat).
     records_dice = True
@@ -225,7 +225,8 @@ class Runtime:
         # tells, makes objects hooks see, removes objects, or ends the session): the
         # step's end looks at this alone (see ``Session.singles``).
         self.rare = False
-        self._choices: tuple[Any, Stream] | None = None
+        # The stream ``choices`` gave last, with its owner (see ``choices``).
+        self.kept_choices: tuple[Any, Stream] | None = None
         self.suspended = False  # whether a body of the step run now waits for an answer
 
     # -- per handler
@@ -244,8 +245,12 @@ class Runtime:
         """Clear what a step cut short leaves behind (its requests and additions, the
         depth and the ``foreach`` place of the handler that stopped)."""
         self.first_request = None
-        self.requests = {}
-        self.adds = []
+        # (New containers only for those holding something: a handler kept where it
+        # asked has most often asked for nothing yet, and an empty one is left as it is.)
+        if self.requests:
+            self.requests = {}
+        if self.adds:
+            self.adds = []
         self.depth = 0
         self.path = ()
         self.alter_index = None
@@ -400,10 +405,8 @@ class Runtime:
         """What a bot answering this handler's queries draws from. It is apart from the
         dice, so that replaying the answers from a log rolls the same dice. A handler's
         stream is numbered by its event's seq; an alter's by its step and place."""
-        owner: Any = (self.seq, self.path)
-        if self.alter_index is not None:
-            owner = ("alter", self.session.steps, self.index, self.path)
-        kept = self._choices
+        owner = self.choices_owner()
+        kept = self.kept_choices
         if kept is None or kept[0] != owner:
             if self.alter_index is None:
                 key = self.choices_key
@@ -413,8 +416,22 @@ class Runtime:
                 key, number = randomness.mix(key ^ ALTERS_SALT), self.index
             if self.path:  # a foreach body: a stream of its own
                 key = randomness.path_key(key, self.path)
-            kept = self._choices = (owner, Stream(key, number))
+            kept = self.kept_choices = (owner, Stream(key, number))
         return kept[1]
+
+    def choices_owner(self) -> Any:
+        """Whose stream ``choices`` gives now: the handler's (or the alter's) at its path."""
+        if self.alter_index is not None:
+            return ("alter", self.session.steps, self.index, self.path)
+        return (self.seq, self.path)
+
+    def unused_choices(self) -> None:
+        """A participant that draws nothing was asked (``choices`` not read): the stream
+        kept is dropped when ``choices`` would have replaced it, so that a bot asked next
+        draws as it would had ``choices`` been read."""
+        kept = self.kept_choices
+        if kept is not None and kept[0] != self.choices_owner():
+            self.kept_choices = None
 
     def limit(self, at_entry: bool = True) -> None:
         """Raise the limit passed (called as a rule is entered, or by a list step)."""
@@ -924,7 +941,12 @@ class Session:
                         # above, in the waiting branch: that one's ``continue`` already
                         # looks for no outcome before this step.)
                         worker.resumed = False
-                    self.step()  # (its steps of one handler run in its worker)
+                    # (``step`` and ``begin`` written out: no step waits here. Its steps of
+                    # one handler run in its worker.)
+                    key = heapq.heappop(keys)
+                    entries = entries_of(self.buckets.pop(key))
+                    if self.opened(key, entries):
+                        self.run_step(entries)
                     worker = self.worker
                     if worker is not None and worker.resumed:
                         # It went on where it asked (continuation.wait_here): as after a
@@ -981,15 +1003,22 @@ class Session:
         """Start the step of ``key``, with ``entries`` just taken from the queue: its time,
         its count; whether it runs (not when it is one too many at one time)."""
         self.queued -= len(entries)
-        ticks, priority = self.key_parts(key)
+        shift = self.shift  # (``key_parts`` written out)
+        ticks = key >> shift
+        priority = (key & ((1 << shift) - 1)) - self.bias
         self.at_once = self.at_once + 1 if ticks == self.ticks and self.steps else 1
         self.ticks, self.priority = ticks, priority
         self.steps += 1
-        # The time of the step (what schedule.current and schedule.ticks read).
+        # The time of the step (what schedule.current and schedule.ticks read): the
+        # clock's quantity moved on in place when nothing else holds it (as ``singles``
+        # does: no rule can tell), else a new one.
         rt = self.rt
-        now = rt.now = Quantity(ticks, "sec", self.time)
         clock = rt.schedule.values  # type: ignore[union-attr]
-        clock["ticks"] = now
+        now: Any = rt.now
+        if now is not None and clock["ticks"] is now and getrefcount(now) == HELD_NOW:
+            now.value = ticks
+        else:
+            now = rt.now = clock["ticks"] = Quantity(ticks, "sec", self.time)
         clock["priority"] = priority
         rt.tick = ticks
         if self.step_answers or self.asked or self.told or self.open:
@@ -1411,7 +1440,23 @@ class Session:
         round of the same update phase, after the modifications of this one; past
         ``Limits.max_alter_rounds`` rounds the step is dropped, with a ``LimitExceeded``.
         """
-        requests: dict[tuple[LoreObject, str], Any] = self.rt.take_requests()
+        rt = self.rt
+        first = rt.first_request
+        if first is not GROUPED and first is not None and not self.hooks:
+            # One request (most steps): its alter runs as ``alter_one`` runs it, with no
+            # dict made for it; a plain one (no place, it writes itself) as ``singles``
+            # runs it.
+            obj, alter, value = first
+            apply = obj.form.plain_table.get(alter)
+            if apply is None:
+                self.alter_one(rt.take_requests())
+                return
+            rt.first_request = None
+            apply(rt, obj, (value,))
+            if alter not in obj.altered:
+                self.note_altered(((obj, alter),))
+            return
+        requests: dict[tuple[LoreObject, str], Any] = rt.take_requests()
         if len(requests) != 1 or self.hooks:
             if self.hooks or not self.plain_round(requests):
                 self.rounds(requests)

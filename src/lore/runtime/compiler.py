@@ -25,7 +25,7 @@ from typing import Any
 
 from lore.runtime import lists, ops
 from lore.runtime.builtin_code import GLOBAL_CODE, code_for
-from lore.runtime.dice import MAX_SIDES, Dice
+from lore.runtime.dice import MAX_DICE, MAX_SIDES, Dice
 from lore.runtime.quantity import Quantity
 from lore.runtime.values import EnumInfo, EnumValue, FormInfo, RuntimeType, TypedString
 from lore.semantics import builtins
@@ -1452,8 +1452,45 @@ class Emitter:
                 tuple(_FOLDED[name] for name in names), ("fold", names)
             )
             return f"_fold(({', '.join(values)},), {functions})"
+        if op == "+" and isinstance(node.left, ast.Binary):
+            joined = self.concat_chain(node)
+            if joined is not None:
+                return joined
         template = self.operation(node)[1]
         return template.format(l=self.expr(node.left), r=self.expr(node.right), op=op)
+
+    def concat_chain(self, node: ast.Binary) -> str | None:
+        """A chain of texts joined, ``a + " is " + b + "."``, as calls of ``ops.concat4``
+        (one call for three or four parts, not one per ``+``); None
+        when ``node`` joins fewer than three. Each call's first two parts may be any
+        code, the others only code that does nothing but read a value (a literal, a
+        local, a constant, a member of ``self``): the parts are worked out in the same
+        order as by nested ``concat`` calls, and a length check, which a text longer
+        than ``MAX_TEXT`` fails, only moves past such reads."""
+        links: list[ast.Binary] = []
+        bottom: ast.Expr = node
+        while (
+            isinstance(bottom, ast.Binary)
+            and bottom.op == "+"
+            and self.operation(bottom)[0] == "concat"
+        ):
+            links.append(bottom)
+            bottom = bottom.left
+        if len(links) < 2:
+            return None
+        parts = [self.expr(bottom), *(self.expr(link.right) for link in reversed(links))]
+        joined, rest = parts[0], parts[1:]
+        while rest:
+            size = 1
+            while size < 3 and size < len(rest) and _INERT.match(rest[size]):
+                size += 1
+            group, rest = rest[:size], rest[size:]
+            if size == 1:
+                joined = f"_concat({joined}, {group[0]})"
+            else:  # (four parts, or three and the empty text)
+                padded = [*group, "''"] if size == 2 else group
+                joined = f"_concat4({joined}, {', '.join(padded)})"
+        return joined
 
     def operation(self, node: ast.Binary) -> tuple[str, str]:
         """What a binary operation (not ``&`` or ``|``) does, by the types of its
@@ -1809,6 +1846,12 @@ class Emitter:
             dice = node.target
             if isinstance(dice, ast.DiceLit) and dice.count == 1 and 1 <= dice.sides <= MAX_SIDES:
                 return f"rt.roll({dice.sides})"  # one die: what Dice.roll does
+            if (
+                isinstance(dice, ast.DiceLit)
+                and 2 <= dice.count <= MAX_DICE
+                and 1 <= dice.sides <= MAX_SIDES
+            ):
+                return f"_roll_dice(rt, {dice.count}, {dice.sides})"  # what _dice_roll does
         family = builtins.family_of(receiver_type) if receiver_type is not None else None
         template = code_for(family, name) if family is not None else None
         if template is None:
@@ -1823,6 +1866,11 @@ class Emitter:
     def type_builtin(
         self, inner: Type, target: str, name: str, compiled: list[str], args: tuple[ast.Expr, ...]
     ) -> str:
+        if name == "input" and not compiled and re.fullmatch(r"_k\d+", target):
+            # ``T.input`` of a type written in the program: one marker, made once (it is
+            # immutable, and a question is asked with it each time its rule runs).
+            marker = ops.input_marker(self.compiler.namespace[target])
+            return self.compiler.constant(marker, ("input", target))
         if name in ("input", "choice", "choices"):
             extra = "".join(f", {value}" for value in compiled)
             return f"_{name}_marker({target}{extra})"
@@ -1843,6 +1891,10 @@ class Emitter:
             self.compiler.program.read_files[found.path.resolve()] = text
         return self.compiler.constant(TypedString("xml", text), ("xmlfile", id(url)))
 
+
+# Code that only reads a value (a text or number literal, a local, a constant, a member of
+# ``self``): what ``Emitter.concat_chain`` may read before a length check.
+_INERT = re.compile(r"""(?:'[^'\\]*'|"[^"\\]*"|-?\d+|l_\w+|_k\d+|_v\['[^'\\]*'\])\Z""")
 
 # A chain of more binary operations than this is folded (see ``Emitter.expr_Binary``).
 FOLD_CHAINS_OVER = 16

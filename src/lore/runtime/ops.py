@@ -150,6 +150,17 @@ def dice_roll(dice: Dice, rt: Any) -> int:
     return dice.roll(rt.random)
 
 
+def roll_dice(rt: Any, count: int, sides: int) -> int:
+    """``dice_roll`` of a dice literal of ``count`` (2 or more) dice of ``sides`` sides,
+    with no ``Dice`` looked at: the same operations counted and the same dice."""
+    ops = rt.ops = rt.ops + count - 1
+    if ops > rt.max_ops:
+        rt.limit(at_entry=False)
+    if count == 2:  # (2D6 and the like: two rolls, the dice ``rolls`` gives, fewer steps)
+        return rt.roll(sides) + rt.roll(sides)  # type: ignore[no-any-return]
+    return rt.rolls(count, sides)  # type: ignore[no-any-return]  # (rt.random is rt)
+
+
 def int_mul(a: int, b: int) -> int:
     """``a * b`` of whole numbers (the one operation that grows them fast), bounded."""
     return bounded_whole(a * b)
@@ -194,10 +205,31 @@ def fold(values: tuple[Any, ...], functions: tuple[Callable[[Any, Any], Any], ..
 
 
 def concat(a: Any, b: Any) -> str:
-    # (A text is shown as it is: most parts joined are texts, and ``show`` is not called.)
-    joined = (a if a.__class__ is str else show(a, MAX_TEXT)) + (
-        b if b.__class__ is str else show(b, MAX_TEXT)
-    )
+    # (A text is shown as it is, and a whole number as ``show`` shows it, without a call
+    # of ``show``: most parts joined are texts and numbers.)
+    if a.__class__ is not str:
+        a = str(a) if a.__class__ is int else show(a, MAX_TEXT)
+    if b.__class__ is not str:
+        b = str(b) if b.__class__ is int else show(b, MAX_TEXT)
+    joined: str = a + b
+    if len(joined) > MAX_TEXT:
+        raise LimitExceeded(f"a text of more than {MAX_TEXT} characters")
+    return joined
+
+
+def concat4(a: Any, b: Any, c: Any, d: Any) -> str:
+    """``concat(concat(concat(a, b), c), d)`` in one call: the same text and the same
+    limit (a text only grows as parts join it, so the last length checked is the
+    longest). Three parts are joined with ``d`` the empty text."""
+    if a.__class__ is not str:
+        a = str(a) if a.__class__ is int else show(a, MAX_TEXT)
+    if b.__class__ is not str:
+        b = str(b) if b.__class__ is int else show(b, MAX_TEXT)
+    if c.__class__ is not str:
+        c = str(c) if c.__class__ is int else show(c, MAX_TEXT)
+    if d.__class__ is not str:
+        d = str(d) if d.__class__ is int else show(d, MAX_TEXT)
+    joined: str = a + b + c + d
     if len(joined) > MAX_TEXT:
         raise LimitExceeded(f"a text of more than {MAX_TEXT} characters")
     return joined

@@ -107,19 +107,23 @@ class Quantity:
         return hash((id(self.family), self.value))
 
     def __lt__(self, other: Quantity) -> bool:
-        self._same(other)
+        if other.family is not self.family:  # (``_same`` only then: most compare alike)
+            self._same(other)
         return self.value < other.value
 
     def __le__(self, other: Quantity) -> bool:
-        self._same(other)
+        if other.family is not self.family:  # (``_same`` only then: most compare alike)
+            self._same(other)
         return self.value <= other.value
 
     def __gt__(self, other: Quantity) -> bool:
-        self._same(other)
+        if other.family is not self.family:  # (``_same`` only then: most compare alike)
+            self._same(other)
         return self.value > other.value
 
     def __ge__(self, other: Quantity) -> bool:
-        self._same(other)
+        if other.family is not self.family:  # (``_same`` only then: most compare alike)
+            self._same(other)
         return self.value >= other.value
 
     def to(self, unit: str) -> Quantity:

@@ -56,6 +56,8 @@ def _nothing(values: dict[str, Any]) -> tuple[()]:
 class Later:
     """A participant at a client: asked now, answers whenever (``Master.answer``)."""
 
+    draws = False  # (no stream is made for its questions: see ``Participant``)
+
     def ask(self, query: Query, stream: Stream) -> dict[str, Any] | Pending | None:
         return PENDING
 
