@@ -53,10 +53,8 @@ import gc
 import heapq
 import io
 import json
-import os
 import pstats
 import random
-import subprocess
 import sys
 import tempfile
 import time
@@ -66,6 +64,11 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+
+if __package__:  # imported as benchmarks.* (the tests)
+    from benchmarks.callgrind import instructions as callgrind_instructions
+else:  # run as a script: its folder is on the path
+    from callgrind import instructions as callgrind_instructions
 
 from lore.cli.serve_command import collect_for_serving
 from lore.runtime.compiler import CompiledProgram, compile_program
@@ -294,18 +297,7 @@ def run_alone(way: str, tables: int, answers: int) -> None:
 
 def instructions(way: str, tables: int, answers: int) -> int:
     """The machine instructions a process running ``run_alone`` executes, by callgrind."""
-    with tempfile.TemporaryDirectory(prefix="lore-answers-") as folder:
-        out = os.path.join(folder, "callgrind.out")
-        command = [
-            "valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
-            sys.executable, __file__, "--alone", f"{way},{tables},{answers}",
-        ]  # fmt: skip
-        subprocess.run(command, check=True, capture_output=True, timeout=3600)
-        with open(out) as file:
-            for line in file:
-                if line.startswith(("summary:", "totals:")):
-                    return int(line.split()[1])
-    raise SystemExit("callgrind wrote no total")
+    return callgrind_instructions(__file__, f"{way},{tables},{answers}")
 
 
 def callgrind(tables: int) -> str:
