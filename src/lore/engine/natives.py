@@ -196,7 +196,7 @@ def tell(rt: Runtime, to: str, text: Any) -> None:
     session.transcript.add(record)
     participants = session.participants
     participant = participants.members.get(to) or participants.get(to)
-    if participant is not None:
+    if participant is not None and getattr(participant, "listens", True):
         participant.tell(record)
 
 

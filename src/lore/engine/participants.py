@@ -43,7 +43,9 @@ NO_STREAM = NoStream(0, 0)
 class Participant(Protocol):
     """Who answers a seat's questions. One that never draws from the stream it is given
     (answers that come later, say) may say so with a class attribute ``draws = False``:
-    it is then given ``NO_STREAM``, and the stream is not made for it."""
+    it is then given ``NO_STREAM``, and the stream is not made for it. One whose ``tell``
+    does nothing (it reads what was told elsewhere, the transcript, say) may say so with
+    ``listens = False``: a rule's messages are then not handed to it."""
 
     def ask(self, query: Query, stream: Stream) -> dict[str, Any] | Pending | None:
         """The answer to ``query``; PENDING when it will come later (the step waits, and
@@ -285,6 +287,8 @@ class Replaying:
         self.log = log
         self.live = live
         self.replayed: bool = False  # whether the last answer came from the log
+        # (``Participant``) told nothing when the live participant is told nothing
+        self.listens: bool = live is not None and getattr(live, "listens", True)
 
     @property
     def draws(self) -> bool:

@@ -57,6 +57,7 @@ class Later:
     """A participant at a client: asked now, answers whenever (``Master.answer``)."""
 
     draws = False  # (no stream is made for its questions: see ``Participant``)
+    listens = False  # (its ``tell`` is not called: see ``Participant``)
 
     def ask(self, query: Query, stream: Stream) -> dict[str, Any] | Pending | None:
         return PENDING
