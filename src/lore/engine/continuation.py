@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from operator import attrgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from greenlet import GreenletExit, getcurrent, greenlet
@@ -277,27 +276,57 @@ def fire_one(session: Session, entries: list[Entry]) -> None:
 
 def keep(session: Session, worker: Worker, entries: list[Entry]) -> None:
     """The handler waits in ``worker``: put aside what it asked for so far, and leave the
-    session as a waiting step leaves it (``Session.wait_for_answers``)."""
+    session as a waiting step leaves it (``Session.wait_for_answers``: ``Runtime.rest``
+    and ``happenings.discard_step``, written out here: this runs at every answer, and
+    ``wait_here`` has found the handler outside any ``foreach`` body and alter, so its
+    path and alter index are as ``rest`` leaves them)."""
     rt = session.rt
     step = session.steps
     hooks, stats, outcome = session.hooks, session.stats, session.outcome
+    kept_hooks = kept_stats = kept_outcome = None
+    if hooks and hooks[-1][0] == step:
+        kept_hooks = _of_step(hooks, step)
+        del hooks[-len(kept_hooks) :]
+    if stats and stats[-1][0] == step:
+        kept_stats = _of_step(stats, step)
+        del stats[-len(kept_stats) :]
+    if outcome is not None and outcome[0] == step:
+        kept_outcome = outcome
+        session.outcome = None
+    requests, adds, created, removing = rt.requests, rt.adds, rt.created, rt.removing
     # (Made as ``Kept(...)`` makes it, without the Python function of its ``__new__``.)
     worker.kept = _new_tuple(
         Kept,
         (
-            *_handler_state(rt),
-            _of_step(hooks, step) if hooks and hooks[-1][0] == step else None,
-            _of_step(stats, step) if stats and stats[-1][0] == step else None,
-            outcome if outcome is not None and outcome[0] == step else None,
+            rt.first_request,
+            requests,
+            adds,
+            rt.depth,
+            created,
+            removing,
+            kept_hooks,
+            kept_stats,
+            kept_outcome,
             session.next_oid,
         ),
     )
-    session.wait_for_answers(entries)  # (clears what the step asked for, and its hooks)
+    session.waiting = entries
+    rt.first_request = None
+    # (New containers only for those holding something: a handler kept where it asked
+    # has most often asked for, added and made nothing yet; an empty one stays.)
+    if requests:
+        rt.requests = {}
+    if adds:
+        rt.adds = []
+    if created:
+        rt.created = []
+    if removing:
+        rt.removing = []
+    rt.depth = 0
+    rt.suspended = False
 
 
 _new_tuple = tuple.__new__
-# The runtime's members of the handler that ``Kept`` begins with, in its order.
-_handler_state = attrgetter(*Kept._fields[:6])
 
 
 def _of_step(made: list[tuple[Any, ...]], step: int) -> list[tuple[Any, ...]]:
