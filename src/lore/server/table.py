@@ -16,6 +16,7 @@ lets its clients go on from the last update they saw.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -59,8 +60,18 @@ class Stream:
     open: dict[str, dict[str, Any]] = field(default_factory=dict)
     asked_at: dict[str, int] = field(default_factory=dict)  # question id -> update opening it
     messages: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=KEPT_MESSAGES))
-    history: deque[tuple[int, bytes]] = field(default_factory=deque)
+    # The updates kept, numbered ``seq - len(history) + 1`` to ``seq``: an update is
+    # either kept or, made for nobody, drops those before it (``skip``).
+    history: deque[bytes] = field(default_factory=deque)
     history_bytes: int = 0
+
+    def close(self, questions: Iterable[str]) -> None:
+        """Forget the open ``questions`` (their update was made)."""
+        known = self.open
+        asked_at = self.asked_at
+        for qid in questions:
+            del known[qid]
+            asked_at.pop(qid, None)
 
     def trim(self) -> None:
         """Drop the oldest updates kept while they are more than ``HISTORY_BYTES`` (the
@@ -70,7 +81,7 @@ class Stream:
         within ``HISTORY_BYTES`` all the same (``caught_up``), as if each update made
         had been trimmed at once."""
         while self.history_bytes > HISTORY_BYTES and len(self.history) > 1:
-            _, dropped = self.history.popleft()
+            dropped = self.history.popleft()
             self.history_bytes -= len(dropped)
 
     def caught_up(self, last: int) -> list[bytes] | None:
@@ -80,7 +91,9 @@ class Stream:
         missed: list[bytes] = []
         size = 0
         first = None
-        for seq, frame in reversed(self.history):
+        seq = self.seq + 1
+        for frame in reversed(self.history):
+            seq -= 1
             if seq <= last:
                 break
             size += len(frame)
@@ -238,8 +251,7 @@ class Table:
         told = self.told(items)
         frames: Frames = {}
         views = False
-        opens: dict[str, list[dict[str, Any]]] = {}  # seat -> the questions it is asked
-        sent_opens: dict[str, list[Any]] = {}  # the same as they are sent (see questions)
+        opens: dict[str, list[Any]] = {}  # seat -> the questions it is asked, as sent
         closes: dict[str, list[str]] = {}  # seat -> the questions no longer open
         if engine:
             key = self.master.view_key()
@@ -247,7 +259,7 @@ class Table:
             if views:
                 self.seat_lists = None  # rules may have handed actors to other seats
             self.view_key = key
-            self.questions(opens, closes, sent_opens)
+            self.questions(opens, closes)
         seats_changed = self.seat_lists is None
         if self.seat_lists is None:  # made again when seats or actors' players change
             self.seat_lists = (self.seat_list(False), self.seat_list(True))
@@ -263,22 +275,21 @@ class Table:
         shown = tick // SHOWN_TICKS
         listening = self.listening
         clock = self.clock
-        status_sent = self.status_sent
         trim_at = HISTORY_BYTES + HISTORY_SLACK
-        for seat, stream in streams.items():
-            messages = told.get(seat)
-            opened = opens.get(seat)
-            closed = closes.get(seat)
-            view = stream.view
-            if not every and view is not None:
-                # Most updates (an answer's): messages and questions alone, the views,
-                # seats and status as they were.
+        if not every:
+            # Most updates (an answer's): messages and questions alone, the views, seats
+            # and status as they were (every seat has a view: the update that last
+            # changed the seats made one for each).
+            for seat, stream in streams.items():
+                messages = told.get(seat)
+                opened = opens.get(seat)
+                closed = closes.get(seat)
+                view: Any = stream.view
                 if not (messages or opened or closed):
                     if view["tick"] // SHOWN_TICKS != shown:
                         clock.add(seat)  # only the time shown moved: a clock frame
                     continue
                 seq = stream.seq = stream.seq + 1
-                self.note_questions(stream, seq, opened, closed)
                 if messages:
                     stream.messages.extend(messages)
                 if clock:
@@ -292,7 +303,7 @@ class Table:
                     continue  # (no update made for nobody: the stream's state is kept)
                 update: dict[str, Any] = {"type": "update", "seq": seq}
                 if opened:
-                    update["opened"] = sent_opens[seat]
+                    update["opened"] = opened
                 if closed:
                     update["closed"] = closed
                 if messages:
@@ -300,28 +311,30 @@ class Table:
                 if moved:
                     update["view"] = {"tick": tick}
                 frame = frames[seat] = encode(update)
-                stream.history.append((seq, frame))
+                stream.history.append(frame)
                 stream.history_bytes += len(frame)
                 if stream.history_bytes > trim_at:
                     stream.trim()
-                continue
+            return frames
+        status_sent = self.status_sent
+        for seat, stream in streams.items():
+            messages = told.get(seat)
+            opened = opens.get(seat)
+            closed = closes.get(seat)
+            view = stream.view
             # The frame's own fields first (the sequence number is set once known), so
             # that the update is encoded as it is, not copied into a frame.
             update = {"type": "update", "seq": 0}
             changed_view = False
-            # The views and the status are looked at only when one of them (or the
-            # seats) changed: most updates (an answer's) have messages and questions
-            # alone.
             new_seat = view is None  # (a seat added: nothing sent yet)
             sent: dict[str, Any] | None = status
-            if every or new_seat:
-                if views or new_seat:
-                    changed_view = self.update_view(stream, update)
-                    view = stream.view
-                if status_changed or new_seat:
-                    sent = status_sent.get(seat)
+            if views or new_seat:
+                changed_view = self.update_view(stream, update)
+                view = stream.view
+            if status_changed or new_seat:
+                sent = status_sent.get(seat)
             if opened:
-                update["opened"] = sent_opens[seat]
+                update["opened"] = opened
             if closed:
                 update["closed"] = closed
             if seats_changed:
@@ -351,66 +364,45 @@ class Table:
             seq = stream.seq = stream.seq + 1
             if changed_view:
                 stream.view_seq = seq
-            self.note_questions(stream, seq, opened, closed)
             if listening is not None and seat not in listening:
                 if stream.history:
                     stream.skip()
                 continue
             update["seq"] = seq
             frame = frames[seat] = encode(update)
-            stream.history.append((seq, frame))  # (for a client that reconnects)
+            stream.history.append(frame)  # (for a client that reconnects)
             stream.history_bytes += len(frame)
             if stream.history_bytes > trim_at:
                 stream.trim()
         return frames
 
-    @staticmethod
-    def note_questions(
-        stream: Stream, seq: int, opened: list[dict[str, Any]] | None, closed: list[str] | None
-    ) -> None:
-        """Keep in the seat's stream the questions its update ``seq`` closed and opened."""
-        if closed:
-            known = stream.open
-            asked_at = stream.asked_at
-            for qid in closed:
-                del known[qid]
-                asked_at.pop(qid, None)
-        if opened:
-            known = stream.open
-            asked_at = stream.asked_at
-            for spec in opened:
-                qid = spec["id"]
-                known[qid] = spec
-                asked_at[qid] = seq
-
-    def questions(
-        self,
-        opens: dict[str, list[dict[str, Any]]],
-        closes: dict[str, list[str]],
-        sent_opens: dict[str, list[Any]],
-    ) -> None:
+    def questions(self, opens: dict[str, list[Any]], closes: dict[str, list[str]]) -> None:
         """Fill ``opens`` (by seat, the questions it is asked since its last update, in
-        the engine's order) and ``closes`` (by seat, the ids of those no longer open to
-        it, in the order it was asked them), in one pass over the open questions: the
+        the engine's order, as they are sent: a question for the GM and a player's seat
+        encoded once, ``Raw``) and ``closes`` (by seat, the ids of those no longer open
+        to it, in the order it was asked them), in one pass over the open questions: the
         GM's stream has them all, each with whom it asks, and a seat's stream has the
         GM's of those that ask it. A question asked of another seat now (its actor was
         given away) is closed for the one and opened for the other (the GM is told it
         again). Every seat's questions are looked at again when a seat was added, or the
-        table restored (``recheck``). ``sent_opens`` gets the lists of ``opens`` as they
-        are sent: a question for the GM and a player's seat encoded once (``Raw``)."""
+        table restored (``recheck``). The streams keep what they are asked from now on
+        (``Stream.open``), each question with the update that opens it: the seat's next
+        (a seat a question opens or closes for gets one)."""
         master = self.master
         if self.recheck:
             self.recheck = False
             self.every_question(master.open_questions(), opens, closes)
-            sent_opens.update(opens)
             return
         asking = master.asking()
-        known = self.streams[GM].open
-        gm_opened: list[dict[str, Any]] = []
-        gm_sent: list[Any] = []
         streams = self.streams
+        gm = streams[GM]
+        known = gm.open
+        size = len(known)  # (the new questions are kept in it as they are found)
+        gm_asked = gm.asked_at
+        gm_next = gm.seq + 1
+        gm_sent: list[Any] = []
         shut: list[tuple[str, str]] = []  # (seat, question) closed for a player's seat
-        kept = 0  # the questions still open that the GM's stream has
+        kept = 0  # the questions still open that the GM's stream had
         for _, question, _ in asking.values():
             if not isinstance(question, Query):
                 continue
@@ -424,26 +416,31 @@ class Table:
                 if before != GM:
                     shut.append((before, qid))
             spec, sent = query_specs(question, master)
-            gm_opened.append(spec)
+            known[qid] = spec
+            gm_asked[qid] = gm_next
             gm_sent.append(sent)
-            if to != GM and to in streams:
-                found = opens.get(to)
-                if found is None:
-                    opens[to] = [spec]
-                    sent_opens[to] = [sent]
-                else:
-                    found.append(spec)
-                    sent_opens[to].append(sent)
-        if gm_opened:
-            opens[GM] = gm_opened
-            sent_opens[GM] = gm_sent
-        if kept < len(known):
+            if to != GM:
+                stream = streams.get(to)
+                if stream is not None:
+                    stream.open[qid] = spec
+                    stream.asked_at[qid] = stream.seq + 1
+                    found = opens.get(to)
+                    if found is None:
+                        opens[to] = [sent]
+                    else:
+                        found.append(sent)
+        if gm_sent:
+            opens[GM] = gm_sent
+        if kept < size:
             gm_closed = closes[GM] = []
-            for qid, spec in known.items():
+            for qid, spec in known.items():  # (those found now are open: skipped)
                 if qid not in asking:
                     gm_closed.append(qid)
                     if spec["to"] != GM:
                         shut.append((spec["to"], qid))
+            gm.close(gm_closed)
+        if not shut:
+            return
         for seat, qid in shut:
             gone = closes.get(seat)
             if gone is None:
@@ -453,11 +450,15 @@ class Table:
                 if seat in streams:
                     order = streams[seat].open
                     closes[seat] = [key for key in order if key in gone]
+        for seat, qid in shut:
+            stream = streams.get(seat)
+            if stream is not None:
+                stream.close((qid,))
 
     def every_question(
         self,
         current: list[Query],
-        opens: dict[str, list[dict[str, Any]]],
+        opens: dict[str, list[Any]],
         closes: dict[str, list[str]],
     ) -> None:
         """``questions`` for every seat, each compared with what its stream has."""
@@ -479,10 +480,17 @@ class Table:
                         spec = specs[key, q.to] = query_spec(q, self.master)
                     opened.append(spec)
             closed = [key for key in known if key not in asked]
-            if opened:
-                opens[seat] = opened
             if closed:
                 closes[seat] = closed
+                stream.close(closed)
+            if opened:
+                opens[seat] = opened
+                asked_at = stream.asked_at
+                seq = stream.seq + 1
+                for spec in opened:
+                    key = spec["id"]
+                    known[key] = spec
+                    asked_at[key] = seq
 
     def told(self, items: list[tuple[Audience, dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
         """The messages each seat is told, in order: the transcript's records made since
