@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any
 
 import msgspec
@@ -45,6 +46,10 @@ HISTORY_BYTES = 64 * 1024  # updates kept per seat for clients that reconnect
 HISTORY_SLACK = 16 * 1024
 SHOWN_TICKS = 60  # the clients show the time to the minute (a tick is a second)
 KEPT_MESSAGES = 300  # messages a snapshot holds
+# The members of the transcript's records that a message sent is made of (every message
+# and answer has them: ``lore.engine.transcript``), read by one call.
+_MESSAGE = itemgetter("tick", "to", "text", "format")
+_ANSWER = itemgetter("tick", "from", "values")
 
 
 @dataclass
@@ -507,25 +512,13 @@ class Table:
             for record in records:
                 kind = record["kind"]
                 if kind == "message":
-                    text, seat = record["text"], record["to"]
-                    form = record.get("format", "text")
+                    tick, seat, text, form = _MESSAGE(record)
                     if form == "html":
                         text = clean_html(text, self.image_base)
-                    item = {
-                        "kind": kind,
-                        "tick": record["tick"],
-                        "to": seat,
-                        "text": text,
-                        "format": form,
-                    }
+                    item = {"kind": kind, "tick": tick, "to": seat, "text": text, "format": form}
                 elif kind == "answer":
-                    seat = record["from"]
-                    item = {
-                        "kind": kind,
-                        "tick": record["tick"],
-                        "from": seat,
-                        "values": record.get("values", {}),
-                    }
+                    tick, seat, values = _ANSWER(record)
+                    item = {"kind": kind, "tick": tick, "from": seat, "values": values}
                 elif kind == "error":
                     seat = GM
                     text, where = record["message"], record.get("where", "")
