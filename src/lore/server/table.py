@@ -52,6 +52,33 @@ _MESSAGE = itemgetter("tick", "to", "text", "format")
 _ANSWER = itemgetter("tick", "from", "values")
 
 
+# A rule's message and an answer as a seat is told them: encoded as the dicts of their
+# members in this order would be (``{"kind": "message", "tick": ..., ...}``), with the
+# members' names encoded once, not for every update. (No cycle goes through them: they
+# are not tracked by the collector.)
+class Told(msgspec.Struct, tag_field="kind", tag="message", gc=False):
+    tick: int
+    to: str
+    text: str
+    format: str
+
+
+class Answered(msgspec.Struct, tag_field="kind", tag="answer", gc=False):
+    tick: int
+    seat: str = msgspec.field(name="from")
+    values: dict[str, Any] = msgspec.field(default_factory=dict)
+
+
+# An update of messages and questions alone (``Table.publish``'s common one): encoded as
+# its dict would be, the members it lacks left out.
+class Update(msgspec.Struct, tag_field="type", tag="update", omit_defaults=True, gc=False):
+    seq: int
+    opened: list[Any] | None = None
+    closed: list[str] | None = None
+    messages: list[Any] | None = None
+    view: dict[str, int] | None = None
+
+
 @dataclass
 class Stream:
     """What one seat has been sent: the numbered updates and the state they built."""
@@ -64,7 +91,7 @@ class Stream:
     maps: set[str] = field(default_factory=set)
     open: dict[str, dict[str, Any]] = field(default_factory=dict)
     asked_at: dict[str, int] = field(default_factory=dict)  # question id -> update opening it
-    messages: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=KEPT_MESSAGES))
+    messages: deque[Any] = field(default_factory=lambda: deque(maxlen=KEPT_MESSAGES))
     # The updates kept, numbered ``seq - len(history) + 1`` to ``seq``: an update is
     # either kept or, made for nobody, drops those before it (``skip``).
     history: deque[bytes] = field(default_factory=deque)
@@ -306,16 +333,9 @@ class Table:
                     if stream.history:
                         stream.skip()
                     continue  # (no update made for nobody: the stream's state is kept)
-                update: dict[str, Any] = {"type": "update", "seq": seq}
-                if opened:
-                    update["opened"] = opened
-                if closed:
-                    update["closed"] = closed
-                if messages:
-                    update["messages"] = messages
-                if moved:
-                    update["view"] = {"tick": tick}
-                frame = frames[seat] = encode(update)
+                frame = frames[seat] = encode(
+                    Update(seq, opened, closed, messages or None, {"tick": tick} if moved else None)
+                )
                 stream.history.append(frame)
                 stream.history_bytes += len(frame)
                 if stream.history_bytes > trim_at:
@@ -329,7 +349,7 @@ class Table:
             view = stream.view
             # The frame's own fields first (the sequence number is set once known), so
             # that the update is encoded as it is, not copied into a frame.
-            update = {"type": "update", "seq": 0}
+            update: dict[str, Any] = {"type": "update", "seq": 0}
             changed_view = False
             new_seat = view is None  # (a seat added: nothing sent yet)
             sent: dict[str, Any] | None = status
@@ -497,15 +517,15 @@ class Table:
                     known[key] = spec
                     asked_at[key] = seq
 
-    def told(self, items: list[tuple[Audience, dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
+    def told(self, items: list[tuple[Audience, dict[str, Any]]]) -> dict[str, list[Any]]:
         """The messages each seat is told, in order: the transcript's records made since
         the last update as messages, each to whom it is for, then ``items``. A record is
         for the GM (who sees all) and at most one other seat: a message for whom it is
         to, an answer for who gave it, an error for the GM alone; queries go as
         questions, the end as the status."""
         streams = self.streams
-        to_gm: list[dict[str, Any]] = []
-        told: dict[str, list[dict[str, Any]]] = {GM: to_gm}
+        to_gm: list[Any] = []
+        told: dict[str, list[Any]] = {GM: to_gm}
         records = self.master.records(self.shown)
         if records:
             self.shown += len(records)
@@ -515,10 +535,10 @@ class Table:
                     tick, seat, text, form = _MESSAGE(record)
                     if form == "html":
                         text = clean_html(text, self.image_base)
-                    item = {"kind": kind, "tick": tick, "to": seat, "text": text, "format": form}
+                    item: Any = Told(tick, seat, text, form)
                 elif kind == "answer":
                     tick, seat, values = _ANSWER(record)
-                    item = {"kind": kind, "tick": tick, "from": seat, "values": values}
+                    item = Answered(tick, seat, values)
                 elif kind == "error":
                     seat = GM
                     text, where = record["message"], record.get("where", "")
