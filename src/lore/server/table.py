@@ -312,6 +312,7 @@ class Table:
             # Most updates (an answer's): messages and questions alone, the views, seats
             # and status as they were (every seat has a view: the update that last
             # changed the seats made one for each).
+            now = {"tick": tick}  # (the time, for the updates of the seats behind it)
             for seat, stream in streams.items():
                 messages = told.get(seat)
                 opened = opens.get(seat)
@@ -334,7 +335,7 @@ class Table:
                         stream.skip()
                     continue  # (no update made for nobody: the stream's state is kept)
                 frame = frames[seat] = encode(
-                    Update(seq, opened, closed, messages or None, {"tick": tick} if moved else None)
+                    Update(seq, opened, closed, messages or None, now if moved else None)
                 )
                 stream.history.append(frame)
                 stream.history_bytes += len(frame)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 from msgspec import Raw
 
 from lore.engine.queries import Input, Query, plain
@@ -152,13 +153,13 @@ def query_specs(query: Query, master: Master) -> tuple[dict[str, Any], Raw]:
             _MENUS[key] = (inputs, described, encode(described), {})
     texts = []
     for name, text in query.texts:
-        texts.append({"name": name, "text": text})
-    spec: dict[str, Any] = {"id": query.id, "to": query.to, "title": query.title, "texts": texts}
+        texts.append(Shown(name, text))
+    qid, to, title = query.id, query.to, query.title
     actor = actor_of(query.actor, master) if query.actor else None
     if menu is not None:
         # A menu: the actor and the inputs are the last members, put after the rest as
         # encoded once for the menu and that actor.
-        head = encode(spec)
+        head = encode(Head(qid, to, title, texts))
         tails = menu[3]
         found = tails.get(id(actor))
         if found is None:
@@ -168,10 +169,12 @@ def query_specs(query: Query, master: Master) -> tuple[dict[str, Any], Raw]:
                 if len(tails) >= MENUS_KEPT:
                     tails.clear()
                 tails[id(actor)] = found  # (an actor described anew each time is not kept)
+        spec: dict[str, Any] = {"id": qid, "to": to, "title": title, "texts": texts}
         if actor is not None:
             spec["actor"] = actor
         spec["inputs"] = described
         return spec, Raw(head[:-1] + found[1])
+    spec = {"id": qid, "to": to, "title": title, "texts": texts}
     if actor is not None:
         spec["actor"] = actor
     spec["inputs"] = described
@@ -181,6 +184,23 @@ def query_specs(query: Query, master: Master) -> tuple[dict[str, Any], Raw]:
         if start is not None:
             spec["from"] = start
     return spec, Raw(encode(spec))
+
+
+class Shown(msgspec.Struct, gc=False):
+    """A member a question shows as it is: encoded as its dict (``{"name": ..., "text":
+    ...}``) would be, the names encoded once."""
+
+    name: str
+    text: str
+
+
+class Head(msgspec.Struct, gc=False):
+    """A question's spec but for its actor and inputs, encoded as that dict would be."""
+
+    id: str
+    to: str
+    title: str
+    texts: list[Shown]
 
 
 # The inputs' descriptions of questions whose inputs are all enums described by what
