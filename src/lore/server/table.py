@@ -478,8 +478,9 @@ class Table:
                     closes[seat] = [key for key in order if key in gone]
         for seat, qid in shut:
             stream = streams.get(seat)
-            if stream is not None:
-                stream.close((qid,))
+            if stream is not None:  # (``Stream.close`` of one question, written out)
+                del stream.open[qid]
+                stream.asked_at.pop(qid, None)
 
     def every_question(
         self,
