@@ -59,6 +59,7 @@ from lore.server.store import (
 from lore.server.table import Refusal, Table
 
 T = TypeVar("T")
+A = TypeVar("A")
 SNAPSHOT_EVERY = 500  # log entries between a session's snapshots
 RECORDS_EVERY = 100  # log entries between a session's records given to the store
 CLOCK_DELAY = 1.0  # seconds: how late a seat with no update may learn the time (shown to the
@@ -104,6 +105,15 @@ class EntryLock:
 
     def locked(self) -> bool:
         return self.held
+
+    def take(self) -> bool:
+        """Take the lock if it is free (then no waiter: a release hands it to the first);
+        whether it was (else ``wait`` for it). (``async with`` written out, where every
+        entry goes: no awaitable more to go through.)"""
+        if self.held:
+            return False
+        self.held = True
+        return True
 
     def __aenter__(self) -> Awaitable[None]:
         if not self.held:  # (no waiter then: a release hands it to the first)
@@ -207,6 +217,10 @@ class Room:
                 connection.send(frame)
 
 
+def _call(fn: Callable[[], T]) -> T:
+    return fn()
+
+
 def new_token() -> str:
     return secrets.token_urlsafe(24)
 
@@ -258,16 +272,18 @@ class Rooms:
         ``SLOW_FORGIVEN`` quick steps in a row."""
         if room.slow:
             lane = self.lanes[zlib.crc32(room.id.encode()) % len(self.lanes)]
-            return await asyncio.get_running_loop().run_in_executor(lane, self.quick, room, fn)
-        return self.quick(room, fn)
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(lane, self.quick, room, _call, fn)
+        return self.quick(room, _call, fn)
 
-    def quick(self, room: Room, fn: Callable[[], T]) -> T:
-        """Run a step of a room (on the loop when it is not slow: ``step``: the caller
-        checks ``room.slow``), and note whether it was slow. (A room's steps run one at a
+    def quick(self, room: Room, fn: Callable[[A], T], arg: A) -> T:
+        """Run a step of a room, ``fn(arg)`` (on the loop when it is not slow: ``step``:
+        the caller checks ``room.slow``; a function and its argument, not a closure made
+        for every entry), and note whether it was slow. (A room's steps run one at a
         time, under its lock: the counts are never written by two threads at once.)"""
         start = time.perf_counter()
         try:
-            return fn()
+            return fn(arg)
         finally:
             # A step may be slow once because the machine was busy (or the collector
             # ran): only a room slow again and again is moved off the loop, and a long
@@ -330,9 +346,7 @@ class Rooms:
             seed = program.stored.seed
         elif seed is None:
             seed = secrets.randbits(48)
-        record = SessionRecord(
-            self.new_id(), bundle.title, digest, bundle.entry, seed, time.time()
-        )
+        record = SessionRecord(self.new_id(), bundle.title, digest, bundle.entry, seed, time.time())
         # (The probe is dropped: it keeps no step waiting in a greenlet of its own.)
         probe = Master(program.compiled, seed, program.stored, self.limits, resumable=False)
         await self.in_engine(probe.start)

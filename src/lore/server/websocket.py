@@ -140,6 +140,20 @@ class Socket(asyncio.Protocol):
     def data_received(self, data: bytes) -> None:
         self.heard = True
         if self.fast:
+            # The most of them: one whole masked text frame of fewer than 126 bytes (a
+            # client's answer), alone and not within a fragmented message: taken here, as
+            # ``read_frames`` would take it, without its loop.
+            size = len(data)
+            if (
+                size > 5
+                and size == data[1] - 0x7A  # (masked: 0x80 + the length; a 4-byte mask)
+                and data[0] == 0x81
+                and data[1] < 0xFE
+                and not self.unread
+                and self.parser.current_size is None
+            ):
+                self.received(apply_mask(data[6:], data[2:6]))
+                return
             self.read_frames(data)
         else:
             opening = self.task is None
@@ -385,7 +399,9 @@ class Socket(asyncio.Protocol):
                             return
                         joined = True
                     else:
-                        await hub.receive(connection, data)
+                        handling = hub.receive(connection, data)
+                        if handling is not None:
+                            await handling
                     if not self.reading and len(inbox) < INBOX // 2 and not self.lost:
                         self.reading = True
                         if self.transport is not None:
