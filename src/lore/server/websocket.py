@@ -38,7 +38,7 @@ try:
 except ImportError:  # (a build of websockets without its C extension)
     from websockets.utils import apply_mask
 
-from lore.server.connection import CLOSE_OVERFLOW, OUTBOX, Connection
+from lore.server.connection import CLOSE_ERROR, CLOSE_OVERFLOW, OUTBOX, Connection
 
 if TYPE_CHECKING:
     from lore.server.app import Server
@@ -50,7 +50,6 @@ PING_EVERY = 3.0  # seconds between keepalive rounds
 CLOSE_WAIT = 5.0  # seconds a client has to answer a close before the socket is closed
 INBOX = 32  # messages read and not handled yet, before the socket stops reading
 CLOSE_GOING_AWAY = 1001
-CLOSE_ERROR = 1011
 CLOSE_RESTART = 1012
 log = logging.getLogger("lore.server")
 
@@ -399,6 +398,8 @@ class Socket(asyncio.Protocol):
                             return
                         joined = True
                     else:
+                        if connection.committing is not None:  # (its answer before)
+                            await connection.committing.settled()
                         handling = hub.receive(connection, data)
                         if handling is not None:
                             await handling
