@@ -395,8 +395,10 @@ class Committing:
             if table.clock:
                 room.tell_time(table.take_clock())
             if room.storing is not None or table.applied >= room.due_at:  # (``Rooms.due``)
-                self.later(self.hub.rooms.snapshot_due(room))
-                return
+                later = self.hub.rooms.due_now(room)
+                if later is not None:  # (a snapshot: every few hundred entries)
+                    self.later(later)
+                    return
         except Exception:  # (the store's other waiters are settled all the same)
             log.exception("session %s: entry %s was not delivered", room.id, self.entry.index)
             self.connection.close(CLOSE_ERROR)

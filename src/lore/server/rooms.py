@@ -25,11 +25,11 @@ import time
 import uuid
 import zlib
 from collections import deque
-from collections.abc import Awaitable, Callable, Generator
+from collections.abc import Awaitable, Callable, Coroutine, Generator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from lore.engine.saves import SaveError, Stored, read_stored
 from lore.engine.session import Limits as EngineLimits
@@ -519,17 +519,35 @@ class Rooms:
         wait for the store (which keeps operations in order: the snapshot is stored
         before any later entry). The records it holds are forgotten, under the lock, once
         it is stored."""
-        if room.storing is not None:
-            if not room.storing[1].done():
-                return  # the one before is still being stored: a later entry takes it
-            await self.stored(room)
+        later = self.due_now(room)
+        if later is not None:
+            await later
+
+    def due_now(self, room: Room) -> Coroutine[Any, Any, None] | None:
+        """``snapshot_due`` without a coroutine where it needs none (the hub's, after
+        each entry: the records stored, or being stored, or none due): a coroutine to
+        await when a snapshot is due (it is taken, then stored while the room goes on),
+        else None."""
+        storing = room.storing
+        if storing is not None:
+            put, putting = storing
+            if not putting.done():
+                return None  # the one before is still being stored: a later entry takes it
+            room.storing = None
+            if putting.result():  # (``stored``, its future done)
+                self.forget(room, put)
         if self.due(room):
-            put: Snapshot | Records
             if self.state_due(room):
-                put = await self.take(room)
-            else:
-                put = self.records(room)
-            room.storing = (put, asyncio.ensure_future(self.put(room, put)))
+                return self.snapshot_later(room)
+            records = self.records(room)
+            room.storing = (records, asyncio.ensure_future(self.put(room, records)))
+        return None
+
+    async def snapshot_later(self, room: Room) -> None:
+        """Take a snapshot (the room's lock held) and store it while the room goes on
+        (``snapshot_due``)."""
+        snapshot = await self.take(room)
+        room.storing = (snapshot, asyncio.ensure_future(self.put(room, snapshot)))
 
     def due(self, room: Room) -> bool:
         """Whether the room is due a snapshot or its records (``snapshot_due``)."""

@@ -26,6 +26,7 @@ import contextlib
 import logging
 import struct
 from collections import deque
+from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any, cast
 
 from websockets.frames import Frame, Opcode
@@ -121,6 +122,8 @@ class Socket(asyncio.Protocol):
         self.fast = False
         self.unread = bytearray()
         self.waiting: asyncio.Future[None] | None = None  # the task's, while the inbox is empty
+        self.joined = False  # the client said hello and was let in
+        self.handling: Awaitable[object] | None = None  # for the task to await (``received``)
         self.task: asyncio.Task[None] | None = None
         self.paused = False  # the socket's buffer is full: frames wait in the backlog
         self.backlog: deque[bytes | int] = deque()  # frames, then maybe a close code
@@ -236,8 +239,23 @@ class Socket(asyncio.Protocol):
         self.received(data)
 
     def received(self, data: bytes) -> None:
-        """A client's message: for the connection's task."""
-        if self.connection.closed:
+        """A client's message: handed to the hub here when the connection's task waits
+        for one (the most of them: a client sends its next message once it had the
+        reply to its last) and no answer of its is being committed, so that an answer
+        wakes no task (what the hub must await, the task awaits); else for the task."""
+        connection = self.connection
+        if connection.closed:
+            return
+        if self.waiting is not None and self.joined and connection.committing is None:
+            try:
+                handling = self.sockets.server.hub.receive(connection, data)
+            except Exception:
+                log.exception("a client's connection failed")
+                connection.close(CLOSE_ERROR)
+                return
+            if handling is not None:
+                self.handling = handling
+                self.wake()
             return
         self.inbox.append(data)
         self.wake()
@@ -385,18 +403,21 @@ class Socket(asyncio.Protocol):
         connection = self.connection
         inbox = self.inbox
         loop = asyncio.get_running_loop()
-        joined = False
         try:
             while not connection.closed:
+                handling = self.handling  # (of a message ``received`` handed on)
+                if handling is not None:
+                    self.handling = None
+                    await handling
                 while inbox and not connection.closed:
                     data = inbox.popleft()
-                    if not joined:
+                    if not self.joined:
                         if self.timer is not None:
                             self.timer.cancel()
                             self.timer = None
                         if await hub.hello(connection, data) is None:
                             return
-                        joined = True
+                        self.joined = True
                     else:
                         if connection.committing is not None:  # (its answer before)
                             await connection.committing.settled()
@@ -415,5 +436,5 @@ class Socket(asyncio.Protocol):
             log.exception("a client's connection failed")
             connection.close(CLOSE_ERROR)
         finally:
-            if joined:
+            if self.joined:
                 await hub.leave(connection)
