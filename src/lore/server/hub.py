@@ -12,7 +12,10 @@ it gets ``welcome``, then what it missed (or a snapshot). Then each message is c
 - a route preview, the log and a ping are answered at once and change nothing.
 
 Entries of one session are applied one at a time (the room's lock); the engine runs on
-worker threads, so a long step holds up its own session only.
+worker threads, so a long step holds up its own session only. An answer (the most of the
+entries) is committed without a coroutine when the room's lock is free (``commit_now``):
+the store tells its ``Committing`` when the entry is durable, which then sends the
+updates and releases the lock; the client's next message waits for that.
 """
 
 from __future__ import annotations

@@ -4,12 +4,14 @@ uvicorn hands a connection that asks to be upgraded to a WebSocket to the protoc
 it is configured with (``ws=``); this one is Lore's. The ``websockets`` library's sans-I/O
 protocol does the handshake, reads control frames and fragments and answers pings and
 closes; a whole text or binary frame is read here (``read_frames``). What a client
-sends goes to the hub from a task of the connection's own, one message after another, and
-what the server sends is written to the socket as it is made: one ``write`` of the
-frame's few header bytes and the frame, without a coroutine, a queue or an ASGI message
-per frame. (Served through ASGI instead, each message in and out went through an ASGI
-message, a queue, two coroutines and a pause and resume of the socket's reading: about a
-fifth of the server's work per answer in ``benchmarks/server.py``.)
+sends goes to the hub one message after another: at once as it is read while nothing of
+the client's is under way (an answer then wakes no task: the hub finishes it when the
+store has it), else from a task of the connection's own, which also awaits what the hub
+cannot do at once. What the server sends is written to the socket as it is made: one
+``write`` of the frame's few header bytes and the frame, without a coroutine, a queue or
+an ASGI message per frame. (Served through ASGI instead, each message in and out went
+through an ASGI message, a queue, two coroutines and a pause and resume of the socket's
+reading: about a fifth of the server's work per answer in ``benchmarks/server.py``.)
 
 Frames written while the socket does not keep up (its buffer is full) wait in the
 connection's backlog; a client whose backlog overflows is disconnected (it reconnects and
