@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from benchmarks import answers, engine, memory, server, sessions, startup
+from benchmarks import answers, engine, hub, memory, server, sessions, startup
 
 
 def test_engine_benchmark_reports_both_shapes(capsys: pytest.CaptureFixture[str]) -> None:
@@ -88,3 +88,8 @@ def test_server_benchmark_plays_both_loads_over_its_lean_client(
     assert figures["answers_per_s"] > 0 and figures["echo_round_trips_per_s"] > 0
     assert figures["p50_ms"] > 0 and figures["p99_ms"] >= figures["p50_ms"]
     assert figures["client_cpu_us_per_answer"] > 0
+
+
+def test_hub_benchmark_answers_over_sockets(capsys: pytest.CaptureFixture[str]) -> None:
+    assert hub.main(["--tables", "2", "--answers", "30", "--repeat", "1"]) == 0
+    assert "us CPU per answer" in capsys.readouterr().out

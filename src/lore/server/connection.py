@@ -12,11 +12,13 @@ messages per second (a token bucket); past it, messages are refused with
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 OUTBOX = 2000  # frames waiting for one client
 CLOSE_POLICY = 1008  # WebSocket close code: a policy was violated
+CLOSE_ERROR = 1011  # a fault of the server
 CLOSE_REVOKED = 4003  # the seat's link was revoked
 CLOSE_OVERFLOW = 4008  # the client did not keep up
 
@@ -50,6 +52,13 @@ class Bucket:
         return False
 
 
+class Settling(Protocol):
+    """A message of the client's still being handled after its turn (an answer whose
+    entry the store has yet to make durable): its next message waits for it."""
+
+    def settled(self) -> Awaitable[None]: ...
+
+
 Write = Callable[[bytes], None]
 End = Callable[[int], None]
 
@@ -58,7 +67,17 @@ class Connection:
     """A client: ``send`` gives it a frame, ``close`` ends it after the frames sent
     before (``write`` and ``end`` are its socket's, called while it is open)."""
 
-    __slots__ = ("_end", "_write", "bucket", "closed", "limits", "refused", "seat", "session")
+    __slots__ = (
+        "_end",
+        "_write",
+        "bucket",
+        "closed",
+        "committing",
+        "limits",
+        "refused",
+        "seat",
+        "session",
+    )
 
     def __init__(self, write: Write, end: End, limits: Limits) -> None:
         self._write = write
@@ -69,6 +88,7 @@ class Connection:
         self.session = ""
         self.seat = ""
         self.closed = False
+        self.committing: Settling | None = None
 
     def send(self, frame: bytes) -> None:
         if not self.closed:

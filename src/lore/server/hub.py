@@ -12,31 +12,38 @@ it gets ``welcome``, then what it missed (or a snapshot). Then each message is c
 - a route preview, the log and a ping are answered at once and change nothing.
 
 Entries of one session are applied one at a time (the room's lock); the engine runs on
-worker threads, so a long step holds up its own session only.
+worker threads, so a long step holds up its own session only. An answer (the most of the
+entries) is committed without a coroutine when the room's lock is free (``commit_now``):
+the store tells its ``Committing`` when the entry is durable, which then sends the
+updates and releases the lock; the client's next message waits for that.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
-from collections.abc import Coroutine
+from collections.abc import Awaitable, Coroutine
 from typing import Any
 
 from lore.engine.views import GM
 from lore.server import protocol
 from lore.server.chat import MAX_CHAT, RollError, chat_roll
-from lore.server.connection import CLOSE_REVOKED, Connection
+from lore.server.connection import CLOSE_ERROR, CLOSE_REVOKED, Connection
 from lore.server.protocol import Code, Refused, encode, error_frame
 from lore.server.rooms import Room, Rooms, new_token
 from lore.server.store import ENDED, LogEntry, StoreError
 from lore.server.table import Refusal
 
 log = logging.getLogger("lore.server")
+FAILED = "the server failed: nothing was changed"
+NOT_STORED = "the answer could not be stored: try again"
 
 
 class Hub:
     def __init__(self, rooms: Rooms) -> None:
         self.rooms = rooms
+        self.finishing: set[asyncio.Task[None]] = set()  # (``Committing.later``'s tasks)
 
     # ------------------------------------------------------------ joining
 
@@ -118,25 +125,35 @@ class Hub:
 
     # ------------------------------------------------------------ messages
 
-    async def receive(self, connection: Connection, data: str | bytes) -> None:
-        """One message from a client that has joined."""
+    def receive(self, connection: Connection, data: str | bytes) -> Awaitable[object] | None:
+        """One message from a client that has joined: what to await for it (None: it was
+        handled at once). (Not a coroutine of its own: an answer's commit is awaited by
+        the connection's task directly, one coroutine fewer to go through when the store
+        wakes it.)"""
         if not connection.allow():
             connection.send(error_frame(Code.RATE_LIMITED, "too many messages: slow down"))
-            return
+            return None
         try:
             message = protocol.decode(data)
         except Refused as refused:
             connection.send(error_frame(refused.code, refused.message))
-            return
+            return None
         room = self.rooms.by_id.get(connection.session)
         if room is None:
             connection.close(4001)
-            return
+            return None
+        if type(message) is protocol.Answer:  # (the most of them)
+            try:
+                return self.answer(room, connection, message)
+            except Refused as refused:
+                connection.send(error_frame(refused.code, refused.message, message.ref))
+                return None
+        return self.handle(room, connection, message)
+
+    async def handle(self, room: Room, connection: Connection, message: Any) -> None:
+        """A message other than an answer (a refusal is sent back as an error)."""
         try:
-            if type(message) is protocol.Answer:  # (the most of them)
-                await self.answer(room, connection, message)
-            else:
-                await self.dispatch(room, connection, message)
+            await self.dispatch(room, connection, message)
         except Refused as refused:
             connection.send(error_frame(refused.code, refused.message, message.ref))
 
@@ -149,7 +166,9 @@ class Hub:
         elif isinstance(message, protocol.Hello):
             raise Refused(Code.MALFORMED, "hello is said once, first")
         elif isinstance(message, protocol.Answer):
-            await self.answer(room, connection, message)
+            committing = self.answer(room, connection, message)
+            if committing is not None:
+                await committing
         elif isinstance(message, protocol.Chat):
             await self.chat(room, connection, message)
         elif isinstance(message, protocol.Preview):
@@ -163,17 +182,55 @@ class Hub:
 
     def answer(
         self, room: Room, connection: Connection, message: protocol.Answer
-    ) -> Coroutine[Any, Any, int]:
-        """The answer's commit, to await (Refused at once when the answer is stale). (Not
-        a coroutine of its own: every answer comes through here, and each coroutine in
-        the chain is gone through again when the store wakes it.)"""
+    ) -> Awaitable[object] | None:
+        """Commit an answer (Refused at once when it is stale): at once when the room's
+        lock is free and its steps are quick (``commit_now``: nothing to await), else the
+        commit to await."""
         needed = room.table.stale(connection.seat, message.id, message.seq)
         if needed is not None:
             raise Refused(
                 Code.STALE, f"your view is older than update {needed}: look again and answer"
             )
         data = {"seat": connection.seat, "id": message.id, "values": message.values}
-        return self.commit(room, connection, "answer", data, message.ref)
+        lock = room.lock
+        if room.slow or not lock.take():
+            return self.commit(room, connection, "answer", data, message.ref)
+        self.commit_now(room, connection, data, message.ref)
+        return None
+
+    def commit_now(
+        self, room: Room, connection: Connection, data: dict[str, Any], ref: int | None
+    ) -> None:
+        """``commit`` of an answer, the room's lock taken, without a coroutine: the entry
+        is applied and handed to the store, and its acknowledgement and updates are sent
+        when the store says it is durable (``Committing``), in the store's wake-up
+        itself: no task woken and no future per answer. The connection's next message
+        waits for that (``Committing.settled``)."""
+        room = self.rooms.by_id[room.record.id]  # (a reload may have replaced it)
+        table = room.table
+        entry = LogEntry(table.applied + 1, "answer", data)
+        committing = Committing(self, room, connection, entry, ref)
+        connection.committing = committing
+        try:
+            outcome = self.rooms.quick(room, table.apply, entry)
+        except Exception:
+            log.exception("session %s: entry %s failed; reloading it", room.id, entry.index)
+            committing.later(self.recover(room, connection, ref, FAILED))
+            return
+        if isinstance(outcome, Refusal):
+            connection.send(error_frame(outcome.code, outcome.message, ref))
+            committing.finish()
+            return
+        committing.outcome = outcome
+        self.rooms.store.append_then(room.record.id, entry, committing)
+
+    async def recover(
+        self, room: Room, connection: Connection, ref: int | None, message: str
+    ) -> None:
+        """After an entry failed (the room's lock held): reload the room, and tell the
+        client nothing was changed."""
+        await self.reload(room)
+        connection.send(error_frame(Code.INTERNAL, message, ref))
 
     async def chat(self, room: Room, connection: Connection, message: protocol.Chat) -> None:
         text = message.text.strip()
@@ -257,34 +314,43 @@ class Hub:
     async def commit(
         self, room: Room, connection: Connection, kind: str, data: dict[str, Any], ref: int | None
     ) -> int:
-        """Apply, store, acknowledge and deliver an entry; its index (0: refused)."""
-        async with room.lock:
-            room = self.rooms.by_id[room.id]
+        """Apply, store, acknowledge and deliver an entry; its index (0: refused, and the
+        client told why)."""
+        lock = room.lock
+        if not lock.take():  # (``async with room.lock`` written out: every entry takes it)
+            await lock.wait()
+        try:
+            room = self.rooms.by_id[room.record.id]  # (a reload may have replaced it)
             table = room.table
             entry = LogEntry(table.applied + 1, kind, data)
             try:
                 if room.slow:
                     outcome = await self.rooms.in_engine(lambda: table.apply(entry))
                 else:  # (without a coroutine more: most entries)
-                    outcome = self.rooms.quick(room, lambda: table.apply(entry))
+                    outcome = self.rooms.quick(room, table.apply, entry)
             except Exception:
                 log.exception("session %s: entry %s failed; reloading it", room.id, entry.index)
                 await self.reload(room)
-                raise Refused(Code.INTERNAL, "the server failed: nothing was changed") from None
+                raise Refused(Code.INTERNAL, FAILED) from None
             if isinstance(outcome, Refusal):
                 raise Refused(outcome.code, outcome.message)
             try:
-                await self.rooms.store.append(room.id, entry)
+                await self.rooms.store.append(room.record.id, entry)
             except StoreError:
                 log.exception("session %s: entry %s not stored; reloading", room.id, entry.index)
                 await self.reload(room)
-                raise Refused(Code.INTERNAL, "the answer could not be stored: try again") from None
+                raise Refused(Code.INTERNAL, NOT_STORED) from None
             room.deliver(outcome, connection, acknowledgement(entry.index, ref))
             if table.clock:
                 room.tell_time(table.take_clock())
             if room.storing is not None or table.applied >= room.due_at:  # (``Rooms.due``)
                 await self.rooms.snapshot_due(room)
             return entry.index
+        except Refused as refused:
+            connection.send(error_frame(refused.code, refused.message, ref))
+            return 0
+        finally:
+            lock.release()
 
     async def reload(self, room: Room) -> None:
         """Build a room again from the store (after a failure left it unsure), and give
@@ -293,6 +359,98 @@ class Hub:
         for seat, connections in restored.connections.items():
             for connection in connections:
                 connection.send(restored.table.snapshot(seat))
+
+
+class Committing:
+    """An answer's entry being committed (``Hub.commit_now``), the room's lock held: a
+    ``Waiter`` of the store, which gives it the entry's outcome on the event loop. Once
+    the entry is durable, the updates are sent (the client's with its acknowledgement);
+    then, or once work that must wait is done (a snapshot due, a reload after a
+    failure: in a task of its own), the lock is released and the connection's next
+    message may go on."""
+
+    __slots__ = ("connection", "entry", "hub", "loop", "outcome", "ref", "room", "waiting")
+
+    def __init__(
+        self, hub: Hub, room: Room, connection: Connection, entry: LogEntry, ref: int | None
+    ) -> None:
+        self.hub = hub
+        self.room = room
+        self.connection = connection
+        self.entry = entry
+        self.ref = ref
+        self.outcome: dict[str, bytes] = {}
+        self.loop = asyncio.get_running_loop()
+        self.waiting: asyncio.Future[None] | None = None  # the connection's next message
+
+    def get_loop(self) -> asyncio.AbstractEventLoop:
+        return self.loop
+
+    def done(self) -> bool:
+        return False
+
+    def set_result(self, _: None) -> None:
+        """The entry is durable: acknowledge and deliver it (as ``Hub.commit`` does)."""
+        room = self.room
+        try:
+            room.deliver(self.outcome, self.connection, acknowledgement(self.entry.index, self.ref))
+            table = room.table
+            if table.clock:
+                room.tell_time(table.take_clock())
+            if room.storing is not None or table.applied >= room.due_at:  # (``Rooms.due``)
+                later = self.hub.rooms.due_now(room)
+                if later is not None:  # (a snapshot: every few hundred entries)
+                    self.later(later)
+                    return
+        except Exception:  # (the store's other waiters are settled all the same)
+            log.exception("session %s: entry %s was not delivered", room.id, self.entry.index)
+            self.connection.close(CLOSE_ERROR)
+        self.finish()
+
+    def set_exception(self, exception: BaseException) -> None:
+        """The entry could not be stored: reload the room, and tell the client."""
+        room = self.room
+        log.error(
+            "session %s: entry %s not stored; reloading",
+            room.id,
+            self.entry.index,
+            exc_info=exception,
+        )
+        self.later(self.hub.recover(room, self.connection, self.ref, NOT_STORED))
+
+    def later(self, work: Coroutine[Any, Any, None]) -> None:
+        """Finish once ``work`` is done, in a task of its own (the lock held meanwhile)."""
+        task = self.loop.create_task(self.finish_after(work))
+        self.hub.finishing.add(task)
+        task.add_done_callback(self.hub.finishing.discard)
+
+    async def finish_after(self, work: Coroutine[Any, Any, None]) -> None:
+        try:
+            await work
+        except Exception:
+            log.exception("session %s: entry %s failed", self.room.id, self.entry.index)
+            self.connection.close(CLOSE_ERROR)
+        finally:
+            self.finish()
+
+    def finish(self) -> None:
+        """Release the room's lock; the connection's next message may go on."""
+        self.room.lock.release()
+        connection = self.connection
+        if connection.committing is self:
+            connection.committing = None
+        waiting = self.waiting
+        if waiting is not None:
+            self.waiting = None
+            if not waiting.done():
+                waiting.set_result(None)
+
+    def settled(self) -> asyncio.Future[None]:
+        """Done once this is finished (for the connection's next message)."""
+        waiting = self.waiting
+        if waiting is None:
+            waiting = self.waiting = self.loop.create_future()
+        return waiting
 
 
 def acknowledgement(index: int, ref: int | None) -> bytes:

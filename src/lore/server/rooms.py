@@ -25,11 +25,11 @@ import time
 import uuid
 import zlib
 from collections import deque
-from collections.abc import Awaitable, Callable, Generator
+from collections.abc import Awaitable, Callable, Coroutine, Generator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from lore.engine.saves import SaveError, Stored, read_stored
 from lore.engine.session import Limits as EngineLimits
@@ -59,6 +59,7 @@ from lore.server.store import (
 from lore.server.table import Refusal, Table
 
 T = TypeVar("T")
+A = TypeVar("A")
 SNAPSHOT_EVERY = 500  # log entries between a session's snapshots
 RECORDS_EVERY = 100  # log entries between a session's records given to the store
 CLOCK_DELAY = 1.0  # seconds: how late a seat with no update may learn the time (shown to the
@@ -104,6 +105,15 @@ class EntryLock:
 
     def locked(self) -> bool:
         return self.held
+
+    def take(self) -> bool:
+        """Take the lock if it is free (then no waiter: a release hands it to the first);
+        whether it was (else ``wait`` for it). (``async with`` written out, where every
+        entry goes: no awaitable more to go through.)"""
+        if self.held:
+            return False
+        self.held = True
+        return True
 
     def __aenter__(self) -> Awaitable[None]:
         if not self.held:  # (no waiter then: a release hands it to the first)
@@ -207,8 +217,16 @@ class Room:
                 connection.send(frame)
 
 
+def _call(fn: Callable[[], T]) -> T:
+    return fn()
+
+
 def new_token() -> str:
     return secrets.token_urlsafe(24)
+
+
+def new_session_id() -> str:
+    return uuid.uuid4().hex
 
 
 class Rooms:
@@ -239,6 +257,8 @@ class Rooms:
             for n in range(max(1, engine_threads))
         ]
         self.checking = asyncio.Lock()  # one bundle is checked at a time
+        # A new session's id (replaced by benchmarks that need the same ids every run).
+        self.new_id: Callable[[], str] = new_session_id
 
     async def in_engine(self, fn: Callable[[], T]) -> T:
         """Run engine work off the event loop (a long step must not stop the server)."""
@@ -252,16 +272,18 @@ class Rooms:
         ``SLOW_FORGIVEN`` quick steps in a row."""
         if room.slow:
             lane = self.lanes[zlib.crc32(room.id.encode()) % len(self.lanes)]
-            return await asyncio.get_running_loop().run_in_executor(lane, self.quick, room, fn)
-        return self.quick(room, fn)
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(lane, self.quick, room, _call, fn)
+        return self.quick(room, _call, fn)
 
-    def quick(self, room: Room, fn: Callable[[], T]) -> T:
-        """Run a step of a room (on the loop when it is not slow: ``step``: the caller
-        checks ``room.slow``), and note whether it was slow. (A room's steps run one at a
+    def quick(self, room: Room, fn: Callable[[A], T], arg: A) -> T:
+        """Run a step of a room, ``fn(arg)`` (on the loop when it is not slow: ``step``:
+        the caller checks ``room.slow``; a function and its argument, not a closure made
+        for every entry), and note whether it was slow. (A room's steps run one at a
         time, under its lock: the counts are never written by two threads at once.)"""
         start = time.perf_counter()
         try:
-            return fn()
+            return fn(arg)
         finally:
             # A step may be slow once because the machine was busy (or the collector
             # ran): only a room slow again and again is moved off the loop, and a long
@@ -324,9 +346,7 @@ class Rooms:
             seed = program.stored.seed
         elif seed is None:
             seed = secrets.randbits(48)
-        record = SessionRecord(
-            uuid.uuid4().hex, bundle.title, digest, bundle.entry, seed, time.time()
-        )
+        record = SessionRecord(self.new_id(), bundle.title, digest, bundle.entry, seed, time.time())
         # (The probe is dropped: it keeps no step waiting in a greenlet of its own.)
         probe = Master(program.compiled, seed, program.stored, self.limits, resumable=False)
         await self.in_engine(probe.start)
@@ -499,17 +519,35 @@ class Rooms:
         wait for the store (which keeps operations in order: the snapshot is stored
         before any later entry). The records it holds are forgotten, under the lock, once
         it is stored."""
-        if room.storing is not None:
-            if not room.storing[1].done():
-                return  # the one before is still being stored: a later entry takes it
-            await self.stored(room)
+        later = self.due_now(room)
+        if later is not None:
+            await later
+
+    def due_now(self, room: Room) -> Coroutine[Any, Any, None] | None:
+        """``snapshot_due`` without a coroutine where it needs none (the hub's, after
+        each entry: the records stored, or being stored, or none due): a coroutine to
+        await when a snapshot is due (it is taken, then stored while the room goes on),
+        else None."""
+        storing = room.storing
+        if storing is not None:
+            put, putting = storing
+            if not putting.done():
+                return None  # the one before is still being stored: a later entry takes it
+            room.storing = None
+            if putting.result():  # (``stored``, its future done)
+                self.forget(room, put)
         if self.due(room):
-            put: Snapshot | Records
             if self.state_due(room):
-                put = await self.take(room)
-            else:
-                put = self.records(room)
-            room.storing = (put, asyncio.ensure_future(self.put(room, put)))
+                return self.snapshot_later(room)
+            records = self.records(room)
+            room.storing = (records, asyncio.ensure_future(self.put(room, records)))
+        return None
+
+    async def snapshot_later(self, room: Room) -> None:
+        """Take a snapshot (the room's lock held) and store it while the room goes on
+        (``snapshot_due``)."""
+        snapshot = await self.take(room)
+        room.storing = (snapshot, asyncio.ensure_future(self.put(room, snapshot)))
 
     def due(self, room: Room) -> bool:
         """Whether the room is due a snapshot or its records (``snapshot_due``)."""

@@ -46,13 +46,14 @@ from lore.server.store import (
     SessionRecord,
     Snapshot,
     StoreError,
+    Waiter,
 )
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
 Operation = Callable[[sqlite3.Connection], Any]
-Item = tuple[Operation, "asyncio.Future[Any] | None"]  # (None: ``LogRows``' own futures)
-Result = tuple["asyncio.Future[Any]", Any, BaseException | None]
+Item = tuple[Operation, "asyncio.Future[Any] | None"]  # (None: ``LogRows``' own waiters)
+Result = tuple["asyncio.Future[Any] | Waiter", Any, BaseException | None]
 # The layout's version (``PRAGMA user_version``): 0 was the log clustered by session.
 VERSION = 1
 # The connection's page cache: the journal's live rows (read again when a snapshot moves
@@ -120,7 +121,7 @@ class SQLiteStore:
         self.path = path
         self.queue: queue.SimpleQueue[Item | None] = queue.SimpleQueue()
         # The rows appended in this turn of the loop, and their futures.
-        self.appending: tuple[list[Row], list[asyncio.Future[None]]] = ([], [])
+        self.appending: tuple[list[Row], list[Waiter]] = ([], [])
         ready: Future[None] = Future()
         self.thread = threading.Thread(
             target=self._serve, args=(ready,), name="lore-store", daemon=True
@@ -301,15 +302,20 @@ class SQLiteStore:
         await self._run(operation)
 
     def append(self, session: str, entry: LogEntry) -> asyncio.Future[None]:
-        """(A future, not a coroutine: awaited by the hub for every entry.)"""
-        loop = asyncio.get_running_loop()
-        done: asyncio.Future[None] = loop.create_future()
-        rows, waiting = self.appending
-        rows.append((session, entry.index, entry.kind, _json(entry.data)))
-        waiting.append(done)
-        if len(rows) == 1:
-            loop.call_soon(self._append_all)
+        """(A future, not a coroutine: awaited by the hub for the entries other than
+        answers.)"""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.append_then(session, entry, done)
         return done
+
+    def append_then(self, session: str, entry: LogEntry, waiter: Waiter) -> None:
+        """(The hub's for every answer: no future, and no task to wake when it is
+        stored.)"""
+        rows, waiting = self.appending
+        rows.append((session, entry.index, entry.kind, _encode(entry.data).decode()))
+        waiting.append(waiter)
+        if len(rows) == 1:
+            asyncio.get_running_loop().call_soon(self._append_all)
 
     def _append_all(self) -> None:
         """Give the store's thread the entries appended in this turn of the loop, as one
@@ -485,9 +491,7 @@ class LogRows:
 
     __slots__ = ("journal", "rows", "waiting")
 
-    def __init__(
-        self, journal: Journal, rows: list[Row], waiting: list[asyncio.Future[None]]
-    ) -> None:
+    def __init__(self, journal: Journal, rows: list[Row], waiting: list[Waiter]) -> None:
         self.journal = journal
         self.rows = rows
         self.waiting = waiting
@@ -551,10 +555,6 @@ def _settle(results: list[Result]) -> None:
 
 
 _encode = msgspec.json.Encoder().encode
-
-
-def _json(value: Any) -> str:
-    return _encode(value).decode("utf-8")
 
 
 def _store_error(error: BaseException) -> StoreError:

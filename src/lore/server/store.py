@@ -16,6 +16,7 @@ protocol.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 from collections.abc import Awaitable
 from dataclasses import dataclass, field, replace
@@ -85,6 +86,19 @@ def bundle_digest(files: dict[str, bytes]) -> str:
     return outer.hexdigest()
 
 
+class Waiter(Protocol):
+    """What waits for a log entry to be durable (``Store.append_then``): an asyncio
+    future is one; so is the hub's commit of an answer, finished when its entry is."""
+
+    def get_loop(self) -> asyncio.AbstractEventLoop: ...
+
+    def done(self) -> bool: ...
+
+    def set_result(self, result: None, /) -> None: ...
+
+    def set_exception(self, exception: BaseException, /) -> None: ...
+
+
 class Store(Protocol):
     async def create(
         self, record: SessionRecord, files: dict[str, bytes], seats: list[SeatRecord]
@@ -95,6 +109,11 @@ class Store(Protocol):
         """Add an entry to a session's log; durable when its awaitable is done (a
         coroutine, or a future: the entry is taken when this is called). An index already
         taken (or before the session's last) is a StoreError."""
+
+    def append_then(self, session: str, entry: LogEntry, waiter: Waiter) -> None:
+        """``append`` without an awaitable: ``waiter`` is given None (``set_result``) once
+        the entry is durable, or the StoreError (``set_exception``), on its event loop,
+        never before this returns."""
 
     async def put_seat(self, seat: SeatRecord) -> None:
         """Add a seat or change it (label, token)."""
@@ -154,6 +173,18 @@ class MemoryStore:
         self.logs[record.id] = []
 
     async def append(self, session: str, entry: LogEntry) -> None:
+        self._append(session, entry)
+
+    def append_then(self, session: str, entry: LogEntry, waiter: Waiter) -> None:
+        loop = waiter.get_loop()
+        try:
+            self._append(session, entry)
+        except StoreError as error:
+            loop.call_soon(waiter.set_exception, error)
+        else:
+            loop.call_soon(waiter.set_result, None)
+
+    def _append(self, session: str, entry: LogEntry) -> None:
         log = self.logs.get(session)
         if log is None:
             raise StoreError(f"no session {session}")

@@ -4,12 +4,14 @@ uvicorn hands a connection that asks to be upgraded to a WebSocket to the protoc
 it is configured with (``ws=``); this one is Lore's. The ``websockets`` library's sans-I/O
 protocol does the handshake, reads control frames and fragments and answers pings and
 closes; a whole text or binary frame is read here (``read_frames``). What a client
-sends goes to the hub from a task of the connection's own, one message after another, and
-what the server sends is written to the socket as it is made: one ``write`` of the
-frame's few header bytes and the frame, without a coroutine, a queue or an ASGI message
-per frame. (Served through ASGI instead, each message in and out went through an ASGI
-message, a queue, two coroutines and a pause and resume of the socket's reading: about a
-fifth of the server's work per answer in ``benchmarks/server.py``.)
+sends goes to the hub one message after another: at once as it is read while nothing of
+the client's is under way (an answer then wakes no task: the hub finishes it when the
+store has it), else from a task of the connection's own, which also awaits what the hub
+cannot do at once. What the server sends is written to the socket as it is made: one
+``write`` of the frame's few header bytes and the frame, without a coroutine, a queue or
+an ASGI message per frame. (Served through ASGI instead, each message in and out went
+through an ASGI message, a queue, two coroutines and a pause and resume of the socket's
+reading: about a fifth of the server's work per answer in ``benchmarks/server.py``.)
 
 Frames written while the socket does not keep up (its buffer is full) wait in the
 connection's backlog; a client whose backlog overflows is disconnected (it reconnects and
@@ -26,6 +28,7 @@ import contextlib
 import logging
 import struct
 from collections import deque
+from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any, cast
 
 from websockets.frames import Frame, Opcode
@@ -38,7 +41,7 @@ try:
 except ImportError:  # (a build of websockets without its C extension)
     from websockets.utils import apply_mask
 
-from lore.server.connection import CLOSE_OVERFLOW, OUTBOX, Connection
+from lore.server.connection import CLOSE_ERROR, CLOSE_OVERFLOW, OUTBOX, Connection
 
 if TYPE_CHECKING:
     from lore.server.app import Server
@@ -50,7 +53,6 @@ PING_EVERY = 3.0  # seconds between keepalive rounds
 CLOSE_WAIT = 5.0  # seconds a client has to answer a close before the socket is closed
 INBOX = 32  # messages read and not handled yet, before the socket stops reading
 CLOSE_GOING_AWAY = 1001
-CLOSE_ERROR = 1011
 CLOSE_RESTART = 1012
 log = logging.getLogger("lore.server")
 
@@ -122,6 +124,8 @@ class Socket(asyncio.Protocol):
         self.fast = False
         self.unread = bytearray()
         self.waiting: asyncio.Future[None] | None = None  # the task's, while the inbox is empty
+        self.joined = False  # the client said hello and was let in
+        self.handling: Awaitable[object] | None = None  # for the task to await (``received``)
         self.task: asyncio.Task[None] | None = None
         self.paused = False  # the socket's buffer is full: frames wait in the backlog
         self.backlog: deque[bytes | int] = deque()  # frames, then maybe a close code
@@ -140,6 +144,20 @@ class Socket(asyncio.Protocol):
     def data_received(self, data: bytes) -> None:
         self.heard = True
         if self.fast:
+            # The most of them: one whole masked text frame of fewer than 126 bytes (a
+            # client's answer), alone and not within a fragmented message: taken here, as
+            # ``read_frames`` would take it, without its loop.
+            size = len(data)
+            if (
+                size > 5
+                and size == data[1] - 0x7A  # (masked: 0x80 + the length; a 4-byte mask)
+                and data[0] == 0x81
+                and data[1] < 0xFE
+                and not self.unread
+                and self.parser.current_size is None
+            ):
+                self.received(apply_mask(data[6:], data[2:6]))
+                return
             self.read_frames(data)
         else:
             opening = self.task is None
@@ -223,8 +241,23 @@ class Socket(asyncio.Protocol):
         self.received(data)
 
     def received(self, data: bytes) -> None:
-        """A client's message: for the connection's task."""
-        if self.connection.closed:
+        """A client's message: handed to the hub here when the connection's task waits
+        for one (the most of them: a client sends its next message once it had the
+        reply to its last) and no answer of its is being committed, so that an answer
+        wakes no task (what the hub must await, the task awaits); else for the task."""
+        connection = self.connection
+        if connection.closed:
+            return
+        if self.waiting is not None and self.joined and connection.committing is None:
+            try:
+                handling = self.sockets.server.hub.receive(connection, data)
+            except Exception:
+                log.exception("a client's connection failed")
+                connection.close(CLOSE_ERROR)
+                return
+            if handling is not None:
+                self.handling = handling
+                self.wake()
             return
         self.inbox.append(data)
         self.wake()
@@ -372,20 +405,27 @@ class Socket(asyncio.Protocol):
         connection = self.connection
         inbox = self.inbox
         loop = asyncio.get_running_loop()
-        joined = False
         try:
             while not connection.closed:
+                handling = self.handling  # (of a message ``received`` handed on)
+                if handling is not None:
+                    self.handling = None
+                    await handling
                 while inbox and not connection.closed:
                     data = inbox.popleft()
-                    if not joined:
+                    if not self.joined:
                         if self.timer is not None:
                             self.timer.cancel()
                             self.timer = None
                         if await hub.hello(connection, data) is None:
                             return
-                        joined = True
+                        self.joined = True
                     else:
-                        await hub.receive(connection, data)
+                        if connection.committing is not None:  # (its answer before)
+                            await connection.committing.settled()
+                        handling = hub.receive(connection, data)
+                        if handling is not None:
+                            await handling
                     if not self.reading and len(inbox) < INBOX // 2 and not self.lost:
                         self.reading = True
                         if self.transport is not None:
@@ -398,5 +438,5 @@ class Socket(asyncio.Protocol):
             log.exception("a client's connection failed")
             connection.close(CLOSE_ERROR)
         finally:
-            if joined:
+            if self.joined:
                 await hub.leave(connection)
