@@ -170,6 +170,12 @@ class Runtime:
     own_dice = True  # dice from the seed's streams (not from a source a subclass gives)
     # What a snapshot keeps of it (the rest is the handler being run, or derived).
     SAVED = ("GM", "schedule", "system", "now", "tick")
+    # The engine's rules that compiled rules call as ``rt.<name>(obj, ...)`` when nothing
+    # else can answer for them (``compiler.NATIVE_METHODS``): with no look-up per call.
+    actor_message = natives.actor_message
+    actor_query = natives.actor_query
+    participant_message = natives.participant_message
+    participant_query = natives.participant_query
 
     def __init__(self, session: Session) -> None:
         self.session = session

@@ -62,8 +62,21 @@ from lore.semantics.types import (
 from lore.syntax import ast
 from lore.syntax.recursion import collector_paused, deeper
 from lore.syntax.source import SourceFile, Span
+from lore.syntax.walk import walk
 
 ENGINE_VALUES = ("GM", "schedule", "system")
+# The engine's rules that a call of a prelude form's function member goes straight to, as
+# ``rt.<method>(obj, ...)`` (the engine's runtime has each as a method), when the object
+# is ``self`` or ``GM`` and nothing in the program can give an object a value or a rule of
+# that name (see ``Compiler.native_method``): the look-up of ``ops.field_callee`` at
+# every call would find that rule.
+NATIVE_METHODS = {
+    ("Actor", "message"): "actor_message",
+    ("Actor", "query"): "actor_query",
+    ("Participant", "message"): "participant_message",
+    ("Participant", "query"): "participant_query",
+}
+NATIVE_NAMES = frozenset(name for _, name in NATIVE_METHODS)
 MAX_PENDING = 64  # expressions waiting to be found on a line (one statement's, usually)
 # How compiled code names them: objects of the engine, there before any rule runs.
 _ENGINE_OBJECTS = frozenset(f"rt.{name}" for name in ENGINE_VALUES)
@@ -357,6 +370,9 @@ class Compiler:
         self.enums: dict[int, EnumInfo] = {}
         # (form, rule) -> the global that names its compiled rule (see ``rule_alias``)
         self.aliases: dict[tuple[int, str], str | None] = {}
+        # The member names some definition or modification of the program gives a value
+        # or a rule (see ``native_method``): found once, when first needed.
+        self.written: frozenset[str] | None = None
         # Handlers that may have a one-event variant, with their form: built once every
         # alter is compiled (a variant writes its alter's apply in itself: see
         # ``Emitter.one_variant``).
@@ -423,6 +439,57 @@ class Compiler:
             )
             self.aliases[key] = None if overridden else f"_fixed_rule{len(self.aliases)}"
         return self.aliases[key]
+
+    def native_method(self, symbol: FieldSymbol, target: str) -> str | None:
+        """The engine's rule (``NATIVE_METHODS``) that a call of the prelude's function
+        member ``symbol`` of ``target`` always runs, or None. ``self`` is an object of a
+        form that has the member (the checker found it there), and ``GM`` the engine's
+        participant; neither is ever null. The rule found is the one ``field_callee``
+        finds when the object holds no value of that name and no form gives it another
+        rule: so when nothing in any file of the program (the prelude's declaration
+        aside) defines, modifies or assigns a member of that name. (An object's values
+        come from its literal, its form's defaults and alters only.)"""
+        parent = symbol.parent
+        if not isinstance(parent, FormSymbol) or not _is_prelude(symbol):
+            return None
+        method = NATIVE_METHODS.get((parent.name, symbol.name))
+        if method is None or target not in ("self", "rt.GM"):
+            return None
+        if target == "rt.GM" and parent.name != "Participant":
+            return None
+        if self.written is None:
+            self.written = frozenset(self.written_names())
+        return None if symbol.name in self.written else method
+
+    def written_names(self) -> set[str]:
+        """Of ``NATIVE_NAMES``, those that the program gives a value or a rule (or declares
+        again): by a form's definitions, an object literal's (but an anonymous object's,
+        as a question's description: no form's object), or a modification. Files that
+        do not name them are not looked into, nor is the prelude (it only declares them)."""
+        found: set[str] = set()
+        for module in self.result.program.modules:
+            if module.is_prelude or not any(n in module.source.text for n in NATIVE_NAMES):
+                continue  # (the prelude gives none a value: tests/runtime say so)
+            found |= self.members_written(module.tree)
+        return found & NATIVE_NAMES
+
+    def members_written(self, tree: ast.Module, declared: bool = True) -> set[str]:
+        """The member names ``tree`` defines, modifies or gives a value in an object
+        literal (of a form: an anonymous object is no form's); ``declared``: or declares."""
+        found: set[str] = set()
+        kinds = _WRITING if declared else _DEFINITIONS
+        for node in walk(tree):
+            if isinstance(node, ast.FormDef):
+                found.update(m.name for m in node.members if isinstance(m, kinds))
+            elif isinstance(node, ast.FormLit):
+                made = self.types.get(id(node))
+                if made is None or isinstance(made, FormT):
+                    found.update(m.name for m in node.members if isinstance(m, _DEFINITIONS))
+            elif isinstance(node, ast.Modify) or (
+                isinstance(node, ast.Assign) and isinstance(node.target, ast.Member)
+            ):
+                found.add(node.target.name)
+        return found
 
     def form_info(self, form: FormSymbol) -> FormInfo:
         info = self.forms.get(id(form))
@@ -1582,6 +1649,9 @@ class Emitter:
             target = self.target_of(node)
             if target == "rt.schedule" and symbol.name == "add" and _is_prelude(symbol):
                 return f"rt.add_event({arguments})"  # the engine's own schedule.add
+            method = self.compiler.native_method(symbol, target)
+            if method is not None:
+                return f"rt.{method}({target}{extra})"
             pair = self.temp()
             return f"({pair} := _field_callee({target}, {symbol.name!r}))[0](rt, {pair}[1]{extra})"
         pair = self.temp()
@@ -1932,6 +2002,12 @@ def _small_whole(code: str) -> bool:
     except ValueError:
         return False
     return -ops.NARROW_PRIORITY <= value < ops.NARROW_PRIORITY
+
+
+# The definitions that give a member of their name a value or a rule.
+_DEFINITIONS = (ast.VarDef, ast.RuleDef, ast.FunctionDef, ast.AccessorDef, ast.AlterDef)
+# ... and those that make a form's member of their name another (a declaration).
+_WRITING = (*_DEFINITIONS, ast.FieldDecl)
 
 
 def _is_prelude(symbol: Symbol) -> bool:
