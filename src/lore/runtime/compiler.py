@@ -1236,6 +1236,14 @@ class Emitter:
         if len(self.lines) == before:
             self.emit("pass", None)
 
+    def case_test(self, pattern: str, subject: str) -> str:
+        """Whether ``case(pattern)`` matches: an enum value (compared by identity) is
+        first looked at as itself, with no call (``case_match`` would find the same)."""
+        value = self.compiler.namespace.get(pattern) if pattern.startswith("_k") else None
+        if value.__class__ is EnumValue:
+            return f"({pattern} is {subject} or _case_match({pattern}, {subject}))"
+        return f"_case_match({pattern}, {subject})"
+
     def local_definition(self, definition: ast.Definition) -> None:
         if not isinstance(definition, ast.RuleDef | ast.FunctionDef):
             return
@@ -1252,7 +1260,7 @@ class Emitter:
         keyword = "if"
         for arm in node.arms:
             if isinstance(arm, ast.CaseArm):
-                tests = " or ".join(f"_case_match({self.expr(v)}, {subject})" for v in arm.values)
+                tests = " or ".join(self.case_test(self.expr(v), subject) for v in arm.values)
                 self.emit(f"{keyword} {tests}:", arm.span)
                 self.indent += 1
                 self.block_or_pass(arm.body)
@@ -1527,8 +1535,8 @@ class Emitter:
         return template.format(l=self.expr(node.left), r=self.expr(node.right), op=op)
 
     def concat_chain(self, node: ast.Binary) -> str | None:
-        """A chain of texts joined, ``a + " is " + b + "."``, as calls of ``ops.concat4``
-        (one call for three or four parts, not one per ``+``); None
+        """A chain of texts joined, ``a + " is " + b + "."``, as ``joined`` parts (three or
+        four parts joined at once, not one call per ``+``); None
         when ``node`` joins fewer than three. Each call's first two parts may be any
         code, the others only code that does nothing but read a value (a literal, a
         local, a constant, a member of ``self``): the parts are worked out in the same
@@ -1554,10 +1562,32 @@ class Emitter:
             group, rest = rest[:size], rest[size:]
             if size == 1:
                 joined = f"_concat({joined}, {group[0]})"
-            else:  # (four parts, or three and the empty text)
-                padded = [*group, "''"] if size == 2 else group
-                joined = f"_concat4({joined}, {', '.join(padded)})"
+            else:  # (three or four parts)
+                joined = self.joined([joined, *group])
         return joined
+
+    def joined(self, parts: list[str]) -> str:
+        """``concat(concat(concat(a, b), c), d)`` of ``parts`` (three or four) written out
+        in the rule's code: a text literal is joined as it is, any other part as a text
+        (a whole number as ``str`` shows it, anything else as ``ops.text_of`` does), and
+        the text made is checked once against the limit (a text only grows as parts join
+        it, so the last length checked is the longest)."""
+        pieces = []
+        for part in parts:
+            if _TEXT_LITERAL.match(part):
+                pieces.append(part)
+                continue
+            if _NAME.match(part):  # (a local or a constant: read again)
+                held = first = part
+            else:
+                held = self.temp()
+                first = f"({held} := {part})"
+            pieces.append(
+                f"({held} if {first}.__class__ is str else str({held})"
+                f" if {held}.__class__ is int else _text_of({held}))"
+            )
+        text = self.temp()
+        return f"({text} if len({text} := {' + '.join(pieces)}) <= _MAX_TEXT else _text_too_long())"
 
     def operation(self, node: ast.Binary) -> tuple[str, str]:
         """What a binary operation (not ``&`` or ``|``) does, by the types of its
@@ -1964,6 +1994,8 @@ class Emitter:
 
 # Code that only reads a value (a text or number literal, a local, a constant, a member of
 # ``self``): what ``Emitter.concat_chain`` may read before a length check.
+_TEXT_LITERAL = re.compile(r"""(?:'[^'\\]*'|"[^"\\]*")\Z""")
+_NAME = re.compile(r"(?:l_\w+|_k\d+)\Z")
 _INERT = re.compile(r"""(?:'[^'\\]*'|"[^"\\]*"|-?\d+|l_\w+|_k\d+|_v\['[^'\\]*'\])\Z""")
 
 # A chain of more binary operations than this is folded (see ``Emitter.expr_Binary``).
