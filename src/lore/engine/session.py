@@ -1670,7 +1670,7 @@ class Session:
         if seat is not None and seat != query.to:
             return f"question '{query_id}' is asked of {query.to}, not of {seat}"
         try:
-            filled = fill(query, spec, values, natives.place_check(self))
+            filled = fill(query, spec, values, self.place_problem)
         except AnswerError as error:
             return str(error)
         del self.open[query_id]
@@ -1685,6 +1685,11 @@ class Session:
             natives.record_answer(self, query, key, values, filled)
         self.rerun = True
         return None
+
+    def place_problem(self, text: str) -> str | None:
+        """Why an answer's location ``text`` names no place of the session's world, or
+        None when it does (how answers are checked: a bound method, made with no call)."""
+        return natives.place_problem(self, text)
 
     def reopen(self) -> None:
         """Ask the open questions again, of the participants the session has now (after a
