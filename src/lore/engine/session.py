@@ -486,7 +486,10 @@ class Runtime:
         return obj
 
     def anon(self, values: dict[str, Any]) -> LoreObject:
-        return LoreObject(None, values, self.session.new_oid())
+        session = self.session
+        oid = session.next_oid  # (``new_oid`` written out: most questions make one)
+        session.next_oid = oid + 1
+        return LoreObject(None, values, oid)
 
     def method(self, obj: Any, name: str, *args: Any) -> Any:
         return _fixed(rule_of(obj, name), self, obj, args)
@@ -950,7 +953,8 @@ class Session:
                     # (``step`` and ``begin`` written out: no step waits here. Its steps of
                     # one handler run in its worker.)
                     key = heapq.heappop(keys)
-                    entries = entries_of(self.buckets.pop(key))
+                    bucket = self.buckets.pop(key)  # (``entries_of`` written out)
+                    entries = bucket if isinstance(bucket, list) else [bucket]
                     if self.opened(key, entries):
                         self.run_step(entries)
                     worker = self.worker

@@ -358,6 +358,8 @@ class Compiler:
         self.types = self.checker.bodies.types
         self.refs = self.checker.bodies.refs
         self.namespace: dict[str, Any] = {"_ops": ops, "_Closure": ops.Closure}
+        for name in ("lt", "le", "gt", "ge"):
+            self.namespace[f"_order_{name}"] = getattr(operator, name)
         for module in (ops, lists):
             for name in dir(module):
                 if not name.startswith("_"):
@@ -1313,7 +1315,10 @@ class Emitter:
 
     def expr(self, node: ast.Expr) -> str:
         method = getattr(self, "expr_" + type(node).__name__)
-        result: str = method(node)
+        return self.noted(method(node), node)
+
+    def noted(self, result: str, node: ast.Expr) -> str:
+        """``result``, the code of ``node``, noted for the places of errors in the line."""
         if len(result) > 4 and ("(" in result or "[" in result):  # code that can fail
             self.fragments.append((result, node.span))
         return result
@@ -1531,8 +1536,27 @@ class Emitter:
             joined = self.concat_chain(node)
             if joined is not None:
                 return joined
+        compared = self.sum_compared(node)
+        if compared is not None:
+            return compared
         template = self.operation(node)[1]
         return template.format(l=self.expr(node.left), r=self.expr(node.right), op=op)
+
+    def sum_compared(self, node: ast.Binary) -> str | None:
+        """``a + b < c`` (or ``<=``, ``>``, ``>=``) of quantities, ``c`` a read of a value,
+        as ``ops.sum_compared`` (no quantity made for the sum); None for other code."""
+        compare = _ORDERS.get(node.op)
+        total = node.left
+        if compare is None or not isinstance(total, ast.Binary) or total.op != "+":
+            return None
+        parts = (total.left, total.right, node.right)
+        if not all(isinstance(self.type_of(part), UnitT) for part in parts):
+            return None
+        first, second, limit = map(self.expr, parts)
+        if _INERT.match(limit) or _READ.match(limit):  # (it may be worked out first)
+            return f"_sum_compared({first}, {second}, {limit}, {compare})"
+        summed = self.noted(self.operation(total)[1].format(l=first, r=second, op="+"), total)
+        return self.operation(node)[1].format(l=summed, r=limit, op=node.op)
 
     def concat_chain(self, node: ast.Binary) -> str | None:
         """A chain of texts joined, ``a + " is " + b + "."``, as ``joined`` parts (three or
@@ -1995,6 +2019,10 @@ class Emitter:
 # Code that only reads a value (a text or number literal, a local, a constant, a member of
 # ``self``): what ``Emitter.concat_chain`` may read before a length check.
 _TEXT_LITERAL = re.compile(r"""(?:'[^'\\]*'|"[^"\\]*")\Z""")
+# The engine's values and the program's, read (see ``Emitter.sum_compared``).
+_READ = re.compile(r"rt\.(?:now|tick|g\[\d+\])\Z")
+# A comparison of numbers: the function of the operator module that makes it.
+_ORDERS = {"<": "_order_lt", "<=": "_order_le", ">": "_order_gt", ">=": "_order_ge"}
 _NAME = re.compile(r"(?:l_\w+|_k\d+)\Z")
 _INERT = re.compile(r"""(?:'[^'\\]*'|"[^"\\]*"|-?\d+|l_\w+|_k\d+|_v\['[^'\\]*'\])\Z""")
 

@@ -227,6 +227,17 @@ def text_too_long() -> NoReturn:
     raise LimitExceeded(f"a text of more than {MAX_TEXT} characters")
 
 
+def sum_compared(a: Any, b: Any, c: Any, compare: Callable[[Any, Any], bool]) -> bool:
+    """``compare(a + b, c)`` (``c`` worked out first: it only reads a value) of game
+    times and other quantities of one family, with no quantity made for the sum: as
+    ``schedule.current + 3[sec] <= last`` is asked before most events are added."""
+    if a.__class__ is Quantity and b.__class__ is Quantity and c.__class__ is Quantity:
+        family = a.family
+        if b.family is family and c.family is family:
+            return compare(a.value + b.value, c.value)
+    return compare(a + b, c)
+
+
 def least(*values: Any) -> Any:
     """``min(a, b, ...)``: the first of the smallest."""
     try:
