@@ -20,7 +20,7 @@ from lore.engine import (
     rolls,
     world_natives,
 )
-from lore.engine.participants import NO_STREAM, Pending, Refusal
+from lore.engine.participants import NO_STREAM, PENDING, Pending, Refusal
 from lore.engine.queries import (
     AnswerError,
     InputCache,
@@ -339,9 +339,11 @@ def ask_new(
         stream = NO_STREAM
         if rt.kept_choices is not None:
             rt.unused_choices()
+    # (One that always answers later, the server's, is not asked: it would say PENDING.)
+    later = getattr(participant, "answers_later", False)
     try:
         while True:
-            answer = participant.ask(query, stream)
+            answer = PENDING if later else participant.ask(query, stream)
             if answer is None:
                 raise _stop("no-answer", f"{to} has no answer left")
             if isinstance(answer, Pending):

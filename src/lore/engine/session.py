@@ -270,10 +270,11 @@ class Runtime:
             counts = self.counts = {}
             self.rare = True
         owner = self.seq if self.alter_index is None else ("alter", self.alter_index)
-        where = (kind, owner, self.path)
+        path = self.path
+        where = (kind, owner, path)
         number = counts.get(where, 0)
         counts[where] = number + 1
-        return (*where, number)
+        return (kind, owner, path, number)
 
     def word(self, index: int) -> int:
         """The first word of place ``index`` of the step (see ``engine/randomness.py``):
