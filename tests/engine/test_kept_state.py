@@ -27,15 +27,11 @@ section kept {
   }
   alter hurt(amounts : list<integer>) { self.hp := hp - amounts.sum; }
  }
- table = { location = "/":loc; description = "a table"; geometry = [=[
-<?xml version="1.0" encoding="UTF-8"?>
-<geometry xmlns="http://www.xgmtk.org/Point">
- <point label="0" />
-</geometry>
-]=]:xml; }:Area;
+ table = { location = "/":loc; geometry = [=[<?xml version="1.0" encoding="UTF-8"?>
+<geometry xmlns="http://www.xgmtk.org/Point"><point label="0" /></geometry>]=]:xml; }:Area;
  aki = { name = "Aki"; player = "aki@example.org":jid; location = "/[0]":loc; hp = 10;
-   features = list<Feature>.empty; items = list<Item>.empty;
-   knownSecrets = list<string>.empty; }:Hero;
+  features = list<Feature>.empty; items = list<Item>.empty; knownSecrets = list<string>.empty;
+ }:Hero;
  go = { ticks = 0; priority = 0; handler = @{ GM.message("start"); }; }:Event;
  first = { ticks = 1; priority = 0; handler = @{ aki.turn; }; }:Event;
 }
@@ -45,7 +41,8 @@ section kept {
 BEFORE = {
     "nothing": "",
     "an alter": "self.hurt(1);",
-    "an event": 'schedule.add({ ticks = schedule.current + 5[sec]; handler = @{ GM.message("x"); }; }:Event);',
+    "an event": "schedule.add({ ticks = schedule.current + 5[sec];"
+    ' handler = @{ GM.message("x"); }; }:Event);',
     "an object": 'mark = { name = "mark"; description = "made"; }:Feature;',
     "a hook and a count": 'system.on("hit", @(v : any) { }); system.count("turns", 1);',
     "an outcome": 'system.end("over");',
