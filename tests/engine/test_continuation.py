@@ -279,14 +279,15 @@ def test_the_scenario_goes_on_where_it_asked_and_the_same_as_running_again() -> 
 
 def test_a_kept_step_runs_its_handler_once() -> None:
     calls = []
-    original = continuation.resume
+    original = continuation.Worker.go
 
-    def counted(session: Session, worker: Any) -> str | None:
-        done = original(session, worker)
-        calls.append(done)
+    def counted(worker: Any, session: Session | None) -> str:
+        done = original(worker, session)
+        if session is None:  # (a kept step goes on)
+            calls.append(done)
         return done
 
-    continuation.resume = counted  # type: ignore[assignment]
+    continuation.Worker.go = counted  # type: ignore[method-assign]
     try:
         session = new(scenario(), 1, True)
         assert session.run() == "waiting"
@@ -295,7 +296,7 @@ def test_a_kept_step_runs_its_handler_once() -> None:
         assert session.answer(query.id, {"move": "guard", "n": 4}) is None
         assert session.run() == "waiting"  # at the step's second question
     finally:
-        continuation.resume = original  # type: ignore[assignment]
+        continuation.Worker.go = original  # type: ignore[method-assign]
     assert calls == ["waiting"]  # it went on where it asked, once
     # What was told before the first question is told once.
     told = [r["text"] for r in session.transcript.records if r["kind"] == "message"]

@@ -80,3 +80,28 @@ def test_the_stream_given_in_place_refuses_draws() -> None:
     except AssertionError:
         return
     raise AssertionError("NO_STREAM drew")
+
+
+class AnswersLater(Reads):
+    """Says it always answers later: its ``ask`` is never called."""
+
+    answers_later = True
+
+    def ask(self, query: Query, stream: Stream) -> dict[str, Any]:
+        raise AssertionError("a participant that answers later was asked")
+
+
+def test_a_participant_that_answers_later_waits_without_being_asked() -> None:
+    for seed in range(3):
+        later = AnswersLater()
+        participants = Participants({"GM": Bot(), "aki@example.org": later})
+        session = Session(compiled(PROGRAM), seed, participants)
+        asked = 0
+        while session.run() == "waiting":
+            for query in session.open_questions():
+                assert query.to == "aki@example.org"
+                assert session.answer(query.id, {"pick": "p3"}) is None
+                asked += 1
+        assert asked == 2  # (the two foreach bodies' questions)
+        said = [r["text"] for r in session.transcript.records if r["kind"] == "message"]
+        assert said == told(Reads(), seed)

@@ -1,14 +1,15 @@
-"""Texts joined in a chain (``a + " is " + b + "."``) run as one call per three or four
-parts (``ops.concat4``): the same texts, parts worked out in the same order, the same
+"""Texts joined in a chain (``a + " is " + b + "."``) are joined three or four parts at
+once (``Emitter.joined``): the same texts, parts worked out in the same order, the same
 limit."""
 
 from __future__ import annotations
 
 import pytest
 
-from lore.runtime.errors import LimitExceeded
-from lore.runtime.lists import MAX_TEXT
-from lore.runtime.ops import concat, concat4
+from lore.engine.participants import Participants, Scripted
+from lore.engine.session import Session
+from lore.runtime.compiler import compile_program
+from lore.semantics.check import check_text
 from tests.runtime.programs import gm_messages, say_each
 
 
@@ -54,11 +55,44 @@ def test_parts_that_do_something_run_in_order() -> None:
     ]
 
 
-def test_the_limit_holds_for_every_call() -> None:
-    long = "x" * (MAX_TEXT - 3)
-    assert concat4(long, "a", 1, "b") == concat(concat(concat(long, "a"), 1), "b")
-    assert concat4(long, 1, "b", "") == long + "1b"
-    with pytest.raises(LimitExceeded):
-        concat4(long, "ab", "cd", "")
-    with pytest.raises(LimitExceeded):
-        concat4(long, "", "", (1, 2))
+LIMITED = """\
+import "basic.lore":url;
+section t {
+ go = { ticks = 0; priority = 0; handler = @{
+  n = "xxxxxxxxx";
+  b = {1, 2};
+  GM.message(JOINED);
+ }; }:Event;
+}
+"""
+
+
+def limited(joined: str, limit: int) -> list[str]:
+    """What the GM is told by a rule telling it ``joined``, texts joined at once being at
+    most ``limit`` characters long."""
+    result = check_text(LIMITED.replace("JOINED", joined), "test.lore")
+    assert result.ok, "\n".join(d.render() for d in result.diagnostics)
+    compiled = compile_program(result)
+    compiled.namespace["_MAX_TEXT"] = limit
+    gm = Scripted([])
+    Session(compiled, 0, Participants({"GM": gm})).run()
+    return [str(r["text"]) if r["kind"] == "message" else r["message"] for r in gm.told]
+
+
+@pytest.mark.parametrize(
+    ("joined", "text"),
+    [
+        ('n + "a" + 1 + "b"', "xxxxxxxxxa1b"),
+        ('n + 1 + "b" + 2', "xxxxxxxxx1b2"),
+        ('n + "ab" + "c"', "xxxxxxxxxabc"),
+    ],
+)
+def test_a_text_as_long_as_the_limit_is_told(joined: str, text: str) -> None:
+    assert limited(joined, 12) == [text]
+
+
+@pytest.mark.parametrize("joined", ['n + "ab" + "cd"', 'n + "" + "" + b', "n + 1 + 2 + 34"])
+def test_a_text_past_the_limit_stops_the_rule(joined: str) -> None:
+    told = limited(joined, 12)
+    assert len(told) == 1 and "a text of more than" in told[0], told
+    assert limited(joined, 100) != told

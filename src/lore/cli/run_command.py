@@ -191,7 +191,7 @@ def play_to(
     session.transcript = transcript
     printer = Printer(resumed.hidden, out)
     printer.session = session
-    transcript.listeners.append(printer)
+    transcript.listen(printer)
     status = 0
     with Interrupts(session) as interrupts:
         try:

@@ -129,9 +129,10 @@ def _work(box: list[Any]) -> None:
 def run(session: Session, room: int) -> str:
     """``Session.run``'s work in a resumable session: its steps run in the session's
     worker, where a handler that asks is kept (``wait_here``) and, once its answer
-    came, goes on (``resume``), then the run of steps with it; a run costs a switch to the
-    worker and one back. Python's recursion limit is at least ``room`` frames above the
-    worker's start while it runs (a greenlet's frames count from where it started)."""
+    came, goes on (``Worker.go`` of None), then the run of steps with it; a run costs a
+    switch to the worker and one back. Python's recursion limit is at least ``room``
+    frames above the worker's start while it runs (a greenlet's frames count from where
+    it started)."""
     worker = session.worker
     if worker is not None and (worker.thread.dead or worker.thread.parent is not getcurrent()):
         session.settle()  # (another thread's: the kept step, if any, runs again)
@@ -142,7 +143,7 @@ def run(session: Session, room: int) -> str:
         if worker.key not in session.step_answers or session.stop_requested:
             session.settle()  # dropped: the step runs again
         else:
-            return _within(room + worker.base, resume, session, worker)
+            return _within(room + worker.base, Worker.go, worker, None)  # (goes on)
     worker = session.worker
     if worker is None:
         worker = session.worker = Worker()
@@ -160,12 +161,6 @@ def _within(wanted: int, go: Callable[[Any, Any], str], first: Any, value: Any) 
         return go(first, value)
     finally:
         sys.setrecursionlimit(limit)
-
-
-def resume(session: Session, worker: Worker) -> str:
-    """Go on with the step kept waiting (its question has its answer): the run's end, or
-    ``"waiting"``."""
-    return worker.go(None)
 
 
 def wait_here(rt: Runtime, key: Any) -> LoreObject | bool:
@@ -194,7 +189,7 @@ def wait_here(rt: Runtime, key: Any) -> LoreObject | bool:
     assert parent is not None
     worker.box.append("waiting")
     parent.switch()  # (GreenletExit when the step is dropped meanwhile)
-    # The answer came (``resume``): the step is as it was where it asked.
+    # The answer came (``run`` went on): the step is as it was where it asked.
     kept = worker.kept
     assert kept is not None
     worker.kept = None

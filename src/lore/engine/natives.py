@@ -20,7 +20,7 @@ from lore.engine import (
     rolls,
     world_natives,
 )
-from lore.engine.participants import NO_STREAM, Pending, Refusal
+from lore.engine.participants import NO_STREAM, PENDING, Pending, Refusal
 from lore.engine.queries import (
     AnswerError,
     InputCache,
@@ -205,7 +205,8 @@ def participant_message(rt: Runtime, obj: LoreObject, text: Any) -> None:
 
 
 def actor_message(rt: Runtime, obj: LoreObject, text: Any) -> None:
-    tell(rt, recipient(obj), text)
+    player = obj.values.get("player")  # (``recipient`` of a jid written out: most are)
+    tell(rt, (player.text or "GM") if type(player) is TypedString else recipient(obj), text)
 
 
 def participant_query(rt: Runtime, obj: LoreObject, title: Any, spec: Any) -> LoreObject:
@@ -213,7 +214,9 @@ def participant_query(rt: Runtime, obj: LoreObject, title: Any, spec: Any) -> Lo
 
 
 def actor_query(rt: Runtime, obj: LoreObject, title: Any, spec: Any) -> LoreObject:
-    return ask(rt, recipient(obj), title, spec, obj.label or "")
+    player = obj.values.get("player")  # (``recipient`` of a jid written out: most are)
+    to = (player.text or "GM") if type(player) is TypedString else recipient(obj)
+    return ask(rt, to, title, spec, obj.label or "")
 
 
 def ask(rt: Runtime, to: str, title: Any, spec: Any, actor: str = "") -> LoreObject:
@@ -336,9 +339,11 @@ def ask_new(
         stream = NO_STREAM
         if rt.kept_choices is not None:
             rt.unused_choices()
+    # (One that always answers later, the server's, is not asked: it would say PENDING.)
+    later = getattr(participant, "answers_later", False)
     try:
         while True:
-            answer = participant.ask(query, stream)
+            answer = PENDING if later else participant.ask(query, stream)
             if answer is None:
                 raise _stop("no-answer", f"{to} has no answer left")
             if isinstance(answer, Pending):
@@ -357,7 +362,7 @@ def ask_new(
                     return answered(session, key, known, *asked, spec)
                 return answered_key(session, query, spec, known)
             try:
-                filled = fill(query, spec, answer, place_check(session))
+                filled = fill(query, spec, answer, session.place_problem)
             except AnswerError as error:
                 if participant.rejected(query, answer, str(error)):
                     continue
@@ -395,12 +400,11 @@ def answered_key(session: Session, query: Query, spec: Any, known: dict[str, Any
 
 def place_check(session: Session) -> Callable[[str], str | None]:
     """How an answer's location is checked: the reason it names no place of the
-    session's world, or None when it does. (A partial: one is made per answer, and few
-    answers name a place.)"""
-    return partial(_place_problem, session)
+    session's world, or None when it does (``Session.place_problem``)."""
+    return session.place_problem
 
 
-def _place_problem(session: Session, text: str) -> str | None:
+def place_problem(session: Session, text: str) -> str | None:
     world = session.world
     if world is None or world.root is None:
         return "the session has no places"

@@ -45,7 +45,9 @@ class Participant(Protocol):
     (answers that come later, say) may say so with a class attribute ``draws = False``:
     it is then given ``NO_STREAM``, and the stream is not made for it. One whose ``tell``
     does nothing (it reads what was told elsewhere, the transcript, say) may say so with
-    ``listens = False``: a rule's messages are then not handed to it."""
+    ``listens = False``: a rule's messages are then not handed to it. One whose ``ask``
+    always returns PENDING may say so with ``answers_later = True``: it is then not
+    called."""
 
     def ask(self, query: Query, stream: Stream) -> dict[str, Any] | Pending | None:
         """The answer to ``query``; PENDING when it will come later (the step waits, and

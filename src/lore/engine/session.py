@@ -170,6 +170,12 @@ class Runtime:
     own_dice = True  # dice from the seed's streams (not from a source a subclass gives)
     # What a snapshot keeps of it (the rest is the handler being run, or derived).
     SAVED = ("GM", "schedule", "system", "now", "tick")
+    # The engine's rules that compiled rules call as ``rt.<name>(obj, ...)`` when nothing
+    # else can answer for them (``compiler.NATIVE_METHODS``): with no look-up per call.
+    actor_message = natives.actor_message
+    actor_query = natives.actor_query
+    participant_message = natives.participant_message
+    participant_query = natives.participant_query
 
     def __init__(self, session: Session) -> None:
         self.session = session
@@ -264,10 +270,11 @@ class Runtime:
             counts = self.counts = {}
             self.rare = True
         owner = self.seq if self.alter_index is None else ("alter", self.alter_index)
-        where = (kind, owner, self.path)
+        path = self.path
+        where = (kind, owner, path)
         number = counts.get(where, 0)
         counts[where] = number + 1
-        return (*where, number)
+        return (kind, owner, path, number)
 
     def word(self, index: int) -> int:
         """The first word of place ``index`` of the step (see ``engine/randomness.py``):
@@ -480,7 +487,10 @@ class Runtime:
         return obj
 
     def anon(self, values: dict[str, Any]) -> LoreObject:
-        return LoreObject(None, values, self.session.new_oid())
+        session = self.session
+        oid = session.next_oid  # (``new_oid`` written out: most questions make one)
+        session.next_oid = oid + 1
+        return LoreObject(None, values, oid)
 
     def method(self, obj: Any, name: str, *args: Any) -> Any:
         return _fixed(rule_of(obj, name), self, obj, args)
@@ -944,7 +954,8 @@ class Session:
                     # (``step`` and ``begin`` written out: no step waits here. Its steps of
                     # one handler run in its worker.)
                     key = heapq.heappop(keys)
-                    entries = entries_of(self.buckets.pop(key))
+                    bucket = self.buckets.pop(key)  # (``entries_of`` written out)
+                    entries = bucket if isinstance(bucket, list) else [bucket]
                     if self.opened(key, entries):
                         self.run_step(entries)
                     worker = self.worker
@@ -1664,7 +1675,7 @@ class Session:
         if seat is not None and seat != query.to:
             return f"question '{query_id}' is asked of {query.to}, not of {seat}"
         try:
-            filled = fill(query, spec, values, natives.place_check(self))
+            filled = fill(query, spec, values, self.place_problem)
         except AnswerError as error:
             return str(error)
         del self.open[query_id]
@@ -1679,6 +1690,11 @@ class Session:
             natives.record_answer(self, query, key, values, filled)
         self.rerun = True
         return None
+
+    def place_problem(self, text: str) -> str | None:
+        """Why an answer's location ``text`` names no place of the session's world, or
+        None when it does (how answers are checked: a bound method, made with no call)."""
+        return natives.place_problem(self, text)
 
     def reopen(self) -> None:
         """Ask the open questions again, of the participants the session has now (after a

@@ -17,13 +17,25 @@ Record = dict[str, Any]
 @dataclass
 class Transcript:
     records: list[Record] = field(default_factory=list)
-    listeners: list[Callable[[Record], None]] = field(default_factory=list)
+    # Called with each record added (``listen`` adds one: a tuple, so that none is added
+    # past ``add``'s notice).
+    listeners: tuple[Callable[[Record], None], ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.listeners and type(self).add is Transcript.add:
+            # Nobody listens (most transcripts): ``add`` is the list's own append, with no
+            # call of a Python function (a session adds a few records an answer).
+            self.__dict__["add"] = self.records.append
 
     def add(self, record: Record) -> None:
         self.records.append(record)
-        if self.listeners:  # (most transcripts have none: no loop is started then)
-            for listener in self.listeners:
-                listener(record)
+        for listener in self.listeners:
+            listener(record)
+
+    def listen(self, listener: Callable[[Record], None]) -> None:
+        """Call ``listener`` with each record added from now on."""
+        self.listeners = (*self.listeners, listener)
+        self.__dict__.pop("add", None)  # (``add`` calls them)
 
     def lines(self) -> list[str]:
         return [dumps(record) for record in self.records]

@@ -62,8 +62,21 @@ from lore.semantics.types import (
 from lore.syntax import ast
 from lore.syntax.recursion import collector_paused, deeper
 from lore.syntax.source import SourceFile, Span
+from lore.syntax.walk import walk
 
 ENGINE_VALUES = ("GM", "schedule", "system")
+# The engine's rules that a call of a prelude form's function member goes straight to, as
+# ``rt.<method>(obj, ...)`` (the engine's runtime has each as a method), when the object
+# is ``self`` or ``GM`` and nothing in the program can give an object a value or a rule of
+# that name (see ``Compiler.native_method``): the look-up of ``ops.field_callee`` at
+# every call would find that rule.
+NATIVE_METHODS = {
+    ("Actor", "message"): "actor_message",
+    ("Actor", "query"): "actor_query",
+    ("Participant", "message"): "participant_message",
+    ("Participant", "query"): "participant_query",
+}
+NATIVE_NAMES = frozenset(name for _, name in NATIVE_METHODS)
 MAX_PENDING = 64  # expressions waiting to be found on a line (one statement's, usually)
 # How compiled code names them: objects of the engine, there before any rule runs.
 _ENGINE_OBJECTS = frozenset(f"rt.{name}" for name in ENGINE_VALUES)
@@ -345,6 +358,8 @@ class Compiler:
         self.types = self.checker.bodies.types
         self.refs = self.checker.bodies.refs
         self.namespace: dict[str, Any] = {"_ops": ops, "_Closure": ops.Closure}
+        for name in ("lt", "le", "gt", "ge"):
+            self.namespace[f"_order_{name}"] = getattr(operator, name)
         for module in (ops, lists):
             for name in dir(module):
                 if not name.startswith("_"):
@@ -357,6 +372,9 @@ class Compiler:
         self.enums: dict[int, EnumInfo] = {}
         # (form, rule) -> the global that names its compiled rule (see ``rule_alias``)
         self.aliases: dict[tuple[int, str], str | None] = {}
+        # The member names some definition or modification of the program gives a value
+        # or a rule (see ``native_method``): found once, when first needed.
+        self.written: frozenset[str] | None = None
         # Handlers that may have a one-event variant, with their form: built once every
         # alter is compiled (a variant writes its alter's apply in itself: see
         # ``Emitter.one_variant``).
@@ -423,6 +441,57 @@ class Compiler:
             )
             self.aliases[key] = None if overridden else f"_fixed_rule{len(self.aliases)}"
         return self.aliases[key]
+
+    def native_method(self, symbol: FieldSymbol, target: str) -> str | None:
+        """The engine's rule (``NATIVE_METHODS``) that a call of the prelude's function
+        member ``symbol`` of ``target`` always runs, or None. ``self`` is an object of a
+        form that has the member (the checker found it there), and ``GM`` the engine's
+        participant; neither is ever null. The rule found is the one ``field_callee``
+        finds when the object holds no value of that name and no form gives it another
+        rule: so when nothing in any file of the program (the prelude's declaration
+        aside) defines, modifies or assigns a member of that name. (An object's values
+        come from its literal, its form's defaults and alters only.)"""
+        parent = symbol.parent
+        if not isinstance(parent, FormSymbol) or not _is_prelude(symbol):
+            return None
+        method = NATIVE_METHODS.get((parent.name, symbol.name))
+        if method is None or target not in ("self", "rt.GM"):
+            return None
+        if target == "rt.GM" and parent.name != "Participant":
+            return None
+        if self.written is None:
+            self.written = frozenset(self.written_names())
+        return None if symbol.name in self.written else method
+
+    def written_names(self) -> set[str]:
+        """Of ``NATIVE_NAMES``, those that the program gives a value or a rule (or declares
+        again): by a form's definitions, an object literal's (but an anonymous object's,
+        as a question's description: no form's object), or a modification. Files that
+        do not name them are not looked into, nor is the prelude (it only declares them)."""
+        found: set[str] = set()
+        for module in self.result.program.modules:
+            if module.is_prelude or not any(n in module.source.text for n in NATIVE_NAMES):
+                continue  # (the prelude gives none a value: tests/runtime say so)
+            found |= self.members_written(module.tree)
+        return found & NATIVE_NAMES
+
+    def members_written(self, tree: ast.Module, declared: bool = True) -> set[str]:
+        """The member names ``tree`` defines, modifies or gives a value in an object
+        literal (of a form: an anonymous object is no form's); ``declared``: or declares."""
+        found: set[str] = set()
+        kinds = _WRITING if declared else _DEFINITIONS
+        for node in walk(tree):
+            if isinstance(node, ast.FormDef):
+                found.update(m.name for m in node.members if isinstance(m, kinds))
+            elif isinstance(node, ast.FormLit):
+                made = self.types.get(id(node))
+                if made is None or isinstance(made, FormT):
+                    found.update(m.name for m in node.members if isinstance(m, _DEFINITIONS))
+            elif isinstance(node, ast.Modify) or (
+                isinstance(node, ast.Assign) and isinstance(node.target, ast.Member)
+            ):
+                found.add(node.target.name)
+        return found
 
     def form_info(self, form: FormSymbol) -> FormInfo:
         info = self.forms.get(id(form))
@@ -1169,6 +1238,14 @@ class Emitter:
         if len(self.lines) == before:
             self.emit("pass", None)
 
+    def case_test(self, pattern: str, subject: str) -> str:
+        """Whether ``case(pattern)`` matches: an enum value (compared by identity) is
+        first looked at as itself, with no call (``case_match`` would find the same)."""
+        value = self.compiler.namespace.get(pattern) if pattern.startswith("_k") else None
+        if value.__class__ is EnumValue:
+            return f"({pattern} is {subject} or _case_match({pattern}, {subject}))"
+        return f"_case_match({pattern}, {subject})"
+
     def local_definition(self, definition: ast.Definition) -> None:
         if not isinstance(definition, ast.RuleDef | ast.FunctionDef):
             return
@@ -1185,7 +1262,7 @@ class Emitter:
         keyword = "if"
         for arm in node.arms:
             if isinstance(arm, ast.CaseArm):
-                tests = " or ".join(f"_case_match({self.expr(v)}, {subject})" for v in arm.values)
+                tests = " or ".join(self.case_test(self.expr(v), subject) for v in arm.values)
                 self.emit(f"{keyword} {tests}:", arm.span)
                 self.indent += 1
                 self.block_or_pass(arm.body)
@@ -1238,7 +1315,10 @@ class Emitter:
 
     def expr(self, node: ast.Expr) -> str:
         method = getattr(self, "expr_" + type(node).__name__)
-        result: str = method(node)
+        return self.noted(method(node), node)
+
+    def noted(self, result: str, node: ast.Expr) -> str:
+        """``result``, the code of ``node``, noted for the places of errors in the line."""
         if len(result) > 4 and ("(" in result or "[" in result):  # code that can fail
             self.fragments.append((result, node.span))
         return result
@@ -1456,12 +1536,31 @@ class Emitter:
             joined = self.concat_chain(node)
             if joined is not None:
                 return joined
+        compared = self.sum_compared(node)
+        if compared is not None:
+            return compared
         template = self.operation(node)[1]
         return template.format(l=self.expr(node.left), r=self.expr(node.right), op=op)
 
+    def sum_compared(self, node: ast.Binary) -> str | None:
+        """``a + b < c`` (or ``<=``, ``>``, ``>=``) of quantities, ``c`` a read of a value,
+        as ``ops.sum_compared`` (no quantity made for the sum); None for other code."""
+        compare = _ORDERS.get(node.op)
+        total = node.left
+        if compare is None or not isinstance(total, ast.Binary) or total.op != "+":
+            return None
+        parts = (total.left, total.right, node.right)
+        if not all(isinstance(self.type_of(part), UnitT) for part in parts):
+            return None
+        first, second, limit = map(self.expr, parts)
+        if _INERT.match(limit) or _READ.match(limit):  # (it may be worked out first)
+            return f"_sum_compared({first}, {second}, {limit}, {compare})"
+        summed = self.noted(self.operation(total)[1].format(l=first, r=second, op="+"), total)
+        return self.operation(node)[1].format(l=summed, r=limit, op=node.op)
+
     def concat_chain(self, node: ast.Binary) -> str | None:
-        """A chain of texts joined, ``a + " is " + b + "."``, as calls of ``ops.concat4``
-        (one call for three or four parts, not one per ``+``); None
+        """A chain of texts joined, ``a + " is " + b + "."``, as ``joined`` parts (three or
+        four parts joined at once, not one call per ``+``); None
         when ``node`` joins fewer than three. Each call's first two parts may be any
         code, the others only code that does nothing but read a value (a literal, a
         local, a constant, a member of ``self``): the parts are worked out in the same
@@ -1487,10 +1586,32 @@ class Emitter:
             group, rest = rest[:size], rest[size:]
             if size == 1:
                 joined = f"_concat({joined}, {group[0]})"
-            else:  # (four parts, or three and the empty text)
-                padded = [*group, "''"] if size == 2 else group
-                joined = f"_concat4({joined}, {', '.join(padded)})"
+            else:  # (three or four parts)
+                joined = self.joined([joined, *group])
         return joined
+
+    def joined(self, parts: list[str]) -> str:
+        """``concat(concat(concat(a, b), c), d)`` of ``parts`` (three or four) written out
+        in the rule's code: a text literal is joined as it is, any other part as a text
+        (a whole number as ``str`` shows it, anything else as ``ops.text_of`` does), and
+        the text made is checked once against the limit (a text only grows as parts join
+        it, so the last length checked is the longest)."""
+        pieces = []
+        for part in parts:
+            if _TEXT_LITERAL.match(part):
+                pieces.append(part)
+                continue
+            if _NAME.match(part):  # (a local or a constant: read again)
+                held = first = part
+            else:
+                held = self.temp()
+                first = f"({held} := {part})"
+            pieces.append(
+                f"({held} if {first}.__class__ is str else str({held})"
+                f" if {held}.__class__ is int else _text_of({held}))"
+            )
+        text = self.temp()
+        return f"({text} if len({text} := {' + '.join(pieces)}) <= _MAX_TEXT else _text_too_long())"
 
     def operation(self, node: ast.Binary) -> tuple[str, str]:
         """What a binary operation (not ``&`` or ``|``) does, by the types of its
@@ -1582,6 +1703,9 @@ class Emitter:
             target = self.target_of(node)
             if target == "rt.schedule" and symbol.name == "add" and _is_prelude(symbol):
                 return f"rt.add_event({arguments})"  # the engine's own schedule.add
+            method = self.compiler.native_method(symbol, target)
+            if method is not None:
+                return f"rt.{method}({target}{extra})"
             pair = self.temp()
             return f"({pair} := _field_callee({target}, {symbol.name!r}))[0](rt, {pair}[1]{extra})"
         pair = self.temp()
@@ -1894,6 +2018,12 @@ class Emitter:
 
 # Code that only reads a value (a text or number literal, a local, a constant, a member of
 # ``self``): what ``Emitter.concat_chain`` may read before a length check.
+_TEXT_LITERAL = re.compile(r"""(?:'[^'\\]*'|"[^"\\]*")\Z""")
+# The engine's values and the program's, read (see ``Emitter.sum_compared``).
+_READ = re.compile(r"rt\.(?:now|tick|g\[\d+\])\Z")
+# A comparison of numbers: the function of the operator module that makes it.
+_ORDERS = {"<": "_order_lt", "<=": "_order_le", ">": "_order_gt", ">=": "_order_ge"}
+_NAME = re.compile(r"(?:l_\w+|_k\d+)\Z")
 _INERT = re.compile(r"""(?:'[^'\\]*'|"[^"\\]*"|-?\d+|l_\w+|_k\d+|_v\['[^'\\]*'\])\Z""")
 
 # A chain of more binary operations than this is folded (see ``Emitter.expr_Binary``).
@@ -1932,6 +2062,12 @@ def _small_whole(code: str) -> bool:
     except ValueError:
         return False
     return -ops.NARROW_PRIORITY <= value < ops.NARROW_PRIORITY
+
+
+# The definitions that give a member of their name a value or a rule.
+_DEFINITIONS = (ast.VarDef, ast.RuleDef, ast.FunctionDef, ast.AccessorDef, ast.AlterDef)
+# ... and those that make a form's member of their name another (a declaration).
+_WRITING = (*_DEFINITIONS, ast.FieldDecl)
 
 
 def _is_prelude(symbol: Symbol) -> bool:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
 from lore.runtime.dice import Dice
 from lore.runtime.errors import LimitExceeded, RuleError, bounded_whole
@@ -217,22 +217,25 @@ def concat(a: Any, b: Any) -> str:
     return joined
 
 
-def concat4(a: Any, b: Any, c: Any, d: Any) -> str:
-    """``concat(concat(concat(a, b), c), d)`` in one call: the same text and the same
-    limit (a text only grows as parts join it, so the last length checked is the
-    longest). Three parts are joined with ``d`` the empty text."""
-    if a.__class__ is not str:
-        a = str(a) if a.__class__ is int else show(a, MAX_TEXT)
-    if b.__class__ is not str:
-        b = str(b) if b.__class__ is int else show(b, MAX_TEXT)
-    if c.__class__ is not str:
-        c = str(c) if c.__class__ is int else show(c, MAX_TEXT)
-    if d.__class__ is not str:
-        d = str(d) if d.__class__ is int else show(d, MAX_TEXT)
-    joined: str = a + b + c + d
-    if len(joined) > MAX_TEXT:
-        raise LimitExceeded(f"a text of more than {MAX_TEXT} characters")
-    return joined
+def text_of(value: Any) -> str:
+    """A part joined to a text that is not a text itself (see ``concat``)."""
+    return str(value) if value.__class__ is int else show(value, MAX_TEXT)
+
+
+def text_too_long() -> NoReturn:
+    """The end of a rule that joined a text past ``MAX_TEXT`` (see ``concat``)."""
+    raise LimitExceeded(f"a text of more than {MAX_TEXT} characters")
+
+
+def sum_compared(a: Any, b: Any, c: Any, compare: Callable[[Any, Any], bool]) -> bool:
+    """``compare(a + b, c)`` (``c`` worked out first: it only reads a value) of game
+    times and other quantities of one family, with no quantity made for the sum: as
+    ``schedule.current + 3[sec] <= last`` is asked before most events are added."""
+    if a.__class__ is Quantity and b.__class__ is Quantity and c.__class__ is Quantity:
+        family = a.family
+        if b.family is family and c.family is family:
+            return compare(a.value + b.value, c.value)
+    return compare(a + b, c)
 
 
 def least(*values: Any) -> Any:

@@ -58,6 +58,7 @@ class Later:
 
     draws = False  # (no stream is made for its questions: see ``Participant``)
     listens = False  # (its ``tell`` is not called: see ``Participant``)
+    answers_later = True  # (its ``ask`` is not called: see ``Participant``)
 
     def ask(self, query: Query, stream: Stream) -> dict[str, Any] | Pending | None:
         return PENDING
