@@ -22,13 +22,17 @@ from lore.engine import (
 )
 from lore.engine.participants import NO_STREAM, PENDING, Pending, Refusal
 from lore.engine.queries import (
+    MAX_CACHED_SHAPES,
     AnswerError,
     InputCache,
     Query,
+    ShapeCache,
     fill,
     fill_answered,
     make_query,
     plain,
+    shape_of,
+    shaped_query,
 )
 from lore.engine.saves import Answer
 from lore.runtime.errors import LimitExceeded, RuleError
@@ -61,6 +65,8 @@ class Prepared:
     schedules: frozenset[FormInfo]
     # The inputs of plain markers its questions made (``queries.InputCache``): made once.
     inputs: InputCache
+    # The shapes of its described questions (``queries.ShapeCache``): made once each.
+    shapes: ShapeCache
 
 
 _PREPARING = threading.Lock()
@@ -111,6 +117,7 @@ def _prepared(program: CompiledProgram) -> Prepared:
         triggers=kinds(forms["Trigger"]),
         schedules=kinds(schedule),
         inputs={},
+        shapes={},
     )
 
 
@@ -225,16 +232,28 @@ def ask(rt: Runtime, to: str, title: Any, spec: Any, actor: str = "") -> LoreObj
     known = session.step_answers.get(key)
     if known is not None:  # the step runs again: the question is not described again
         return answered(session, key, known, to, title, spec)
-    objects = partial(_visible, session, to)  # (``visible_to`` written out)
-    made = session.program.engine.inputs
+    engine = session.program.engine
     # (The id as ``query_id`` makes it, written here for a question asked outside any
     # foreach body: most are.)
     name = f"{key[1]}//{key[3]}" if not key[2] else query_id(key)
+    values = spec.values if spec.__class__ is LoreObject else None
     try:
         shown = title if type(title) is str else show(title)  # (most titles are texts)
-        query = make_query(to, shown, spec, objects, name, actor, made)
+        if values is not None:  # a question of a shape asked before: its inputs as made
+            shape = engine.shapes.get(tuple(values))
+            if shape is not None:
+                query = shaped_query(to, shown, values, shape, name, actor)
+                if query is not None:
+                    return ask_new(rt, key, query, spec, (to, title), shape.offered)
+        objects = partial(_visible, session, to)  # (``visible_to`` written out)
+        query = make_query(to, shown, spec, objects, name, actor, engine.inputs)
     except AnswerError as error:
         raise RuleError(str(error)) from None
+    shapes = engine.shapes
+    if values is not None and len(shapes) < MAX_CACHED_SHAPES:
+        made = shape_of(values, query)
+        if made is not None:
+            shapes[tuple(values)] = made
     return ask_new(rt, key, query, spec, (to, title))
 
 
@@ -301,9 +320,15 @@ def ask_key(
 
 
 def ask_new(
-    rt: Runtime, key: Any, query: Query, spec: Any = None, asked: tuple[str, Any] | None = None
+    rt: Runtime,
+    key: Any,
+    query: Query,
+    spec: Any = None,
+    asked: tuple[str, Any] | None = None,
+    offered: dict[str, list[str]] | None = None,
 ) -> LoreObject:
-    """``ask_key`` of a question the step has no answer to yet."""
+    """``ask_key`` of a question the step has no answer to yet. ``offered``: the choices
+    its inputs offer (``Query.offered``), when known."""
     session = rt.session
     if query.id in session.open:
         rt.suspended = True
@@ -322,7 +347,8 @@ def ask_new(
             "to": to,
             "title": query.title,
         }
-        offered = query.offered()
+        if offered is None:
+            offered = query.offered()
         if offered:
             record["choices"] = offered
         session.transcript.add(record)

@@ -161,6 +161,64 @@ InputCache = dict[tuple[str, int], tuple[RuntimeType, "Input"]]
 MAX_CACHED_INPUTS = 4_096  # (types made at run time might otherwise fill it)
 
 
+@dataclass(frozen=True, eq=False)
+class Shape:
+    """What a described question takes from its spec's members alone, when each of its
+    inputs is a plain marker of a type other than a form (most questions): which members
+    are shown and which are asked (``markers``: a member's plain marker, None for one
+    shown), the inputs and the choices they offer (the transcript's). Kept per program by
+    member names (``ShapeCache``), so that a question asked again in that shape makes
+    only its texts and its ``Query``. (The choices are shared by every record of the
+    shape: nothing changes a record.)"""
+
+    markers: tuple[InputMarker | None, ...]
+    inputs: tuple[Input, ...]
+    offered: dict[str, list[str]]
+
+
+ShapeCache = dict[tuple[str, ...], Shape]
+MAX_CACHED_SHAPES = 1_024  # (specs made at run time might otherwise fill it)
+
+
+def shape_of(values: dict[str, Any], query: Query) -> Shape | None:
+    """The shape of a question ``make_query`` made of a spec with these members, or None
+    when an input's choices or range may change from one asking to the next."""
+    markers: list[InputMarker | None] = []
+    for value in values.values():
+        if value.__class__ is not InputMarker:
+            markers.append(None)
+        elif value.args or value.options is not None or value.type.kind == "form":
+            return None
+        else:
+            markers.append(value)
+    return Shape(tuple(markers), query.inputs, query.offered())
+
+
+def shaped_query(
+    to: str, title: str, values: dict[str, Any], shape: Shape, id: str, actor: str
+) -> Query | None:
+    """``make_query``'s query of a spec with the members ``values`` in ``shape`` (its
+    member names are the shape's), or None when its markers are not the shape's."""
+    texts = []
+    for (name, value), marker in zip(values.items(), shape.markers, strict=True):
+        if marker is None:
+            if value.__class__ is InputMarker:
+                return None
+            texts.append((name, value if type(value) is str else show(value)))
+        elif value is not marker and (
+            value.__class__ is not InputMarker
+            or value.type is not marker.type
+            or value.args
+            or value.options is not None
+        ):
+            return None  # (a plain marker of the same type makes the same input)
+    query: Query = _new(Query)
+    query.__dict__.update(
+        to=to, title=title, texts=tuple(texts), inputs=shape.inputs, id=id, actor=actor
+    )
+    return query
+
+
 def _inputs(
     spec: Any,
     objects: Callable[[RuntimeType], tuple[Any, ...]] | None,
