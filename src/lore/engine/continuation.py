@@ -67,10 +67,11 @@ class Worker:
         # so that an idle greenlet's frame holds nothing of the session).
         self.box: list[Any] = []
         self.key: Any = None  # the question the kept handler waits for
-        # While a handler waits here: what it asked for so far (``Kept``).
-        # (The runtime's other values, its place, dice and counts, stay as they are: the
-        # session runs no rule while a step waits.)
-        self.kept: Kept | None = None
+        # While a handler waits here: what it asked for so far (``Kept``), or, when it
+        # asked for, added and made nothing (most often), its depth and the next object
+        # id alone. (The runtime's other values, its place, dice and counts, stay as they
+        # are: the session runs no rule while a step waits.)
+        self.kept: Kept | tuple[int, int] | None = None
         # The spec of the question waited for, filled in by its answer (``Session.answer``;
         # None: the answer is filled in again when the handler goes on).
         self.filled: LoreObject | None = None
@@ -194,24 +195,27 @@ def wait_here(rt: Runtime, key: Any) -> LoreObject | bool:
     assert kept is not None
     worker.kept = None
     rt.pausable = True
-    (
-        rt.first_request,
-        rt.requests,
-        rt.adds,
-        rt.depth,
-        rt.created,
-        rt.removing,
-        hooks,
-        stats,
-        outcome,
-        session.next_oid,
-    ) = kept
-    if hooks:
-        session.hooks.extend(hooks)
-    if stats:
-        session.stats.extend(stats)
-    if outcome is not None:
-        session.outcome = outcome
+    if type(kept) is Kept:
+        (
+            rt.first_request,
+            rt.requests,
+            rt.adds,
+            rt.depth,
+            rt.created,
+            rt.removing,
+            hooks,
+            stats,
+            outcome,
+            session.next_oid,
+        ) = kept
+        if hooks:
+            session.hooks.extend(hooks)
+        if stats:
+            session.stats.extend(stats)
+        if outcome is not None:
+            session.outcome = outcome
+    else:  # nothing put aside: the runtime's containers are the step's
+        rt.depth, session.next_oid = kept[0], kept[-1]  # (the pair: depth, next id)
     session.waiting = None
     session.rerun = False
     worker.resumed = True
@@ -289,34 +293,40 @@ def keep(session: Session, worker: Worker, entries: list[Entry]) -> None:
         kept_outcome = outcome
         session.outcome = None
     requests, adds, created, removing = rt.requests, rt.adds, rt.created, rt.removing
-    # (Made as ``Kept(...)`` makes it, without the Python function of its ``__new__``.)
-    worker.kept = _new_tuple(
-        Kept,
-        (
-            rt.first_request,
-            requests,
-            adds,
-            rt.depth,
-            created,
-            removing,
-            kept_hooks,
-            kept_stats,
-            kept_outcome,
-            session.next_oid,
-        ),
-    )
     session.waiting = entries
-    rt.first_request = None
-    # (New containers only for those holding something: a handler kept where it asked
-    # has most often asked for, added and made nothing yet; an empty one stays.)
-    if requests:
-        rt.requests = {}
-    if adds:
-        rt.adds = []
-    if created:
-        rt.created = []
-    if removing:
-        rt.removing = []
+    if rt.first_request is None and not (
+        requests or adds or created or removing or kept_hooks or kept_stats or kept_outcome
+    ):
+        # Nothing asked for, added or made yet (most handlers kept where they asked):
+        # the empty containers stay, and only the depth and next object id are kept.
+        worker.kept = (rt.depth, session.next_oid)
+    else:
+        # (Made as ``Kept(...)`` makes it, without the Python function of its ``__new__``.)
+        worker.kept = _new_tuple(
+            Kept,
+            (
+                rt.first_request,
+                requests,
+                adds,
+                rt.depth,
+                created,
+                removing,
+                kept_hooks,
+                kept_stats,
+                kept_outcome,
+                session.next_oid,
+            ),
+        )
+        rt.first_request = None
+        # (New containers only for those holding something; an empty one stays.)
+        if requests:
+            rt.requests = {}
+        if adds:
+            rt.adds = []
+        if created:
+            rt.created = []
+        if removing:
+            rt.removing = []
     rt.depth = 0
     rt.suspended = False
 
