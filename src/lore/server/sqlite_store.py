@@ -310,12 +310,13 @@ class SQLiteStore:
 
     def append_then(self, session: str, entry: LogEntry, waiter: Waiter) -> None:
         """(The hub's for every answer: no future, and no task to wake when it is
-        stored.)"""
+        stored. The waiter's loop is the running one: ``asyncio.get_running_loop`` costs
+        a system call.)"""
         rows, waiting = self.appending
         rows.append((session, entry.index, entry.kind, _encode(entry.data).decode()))
         waiting.append(waiter)
         if len(rows) == 1:
-            asyncio.get_running_loop().call_soon(self._append_all)
+            waiter.get_loop().call_soon(self._append_all)
 
     def _append_all(self) -> None:
         """Give the store's thread the entries appended in this turn of the loop, as one
