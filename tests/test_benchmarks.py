@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
@@ -93,3 +94,65 @@ def test_server_benchmark_plays_both_loads_over_its_lean_client(
 def test_hub_benchmark_answers_over_sockets(capsys: pytest.CaptureFixture[str]) -> None:
     assert hub.main(["--tables", "2", "--answers", "30", "--repeat", "1"]) == 0
     assert "us CPU per answer" in capsys.readouterr().out
+
+
+class Written:
+    """A transport keeping what the lean client writes."""
+
+    def __init__(self) -> None:
+        self.data: list[bytes] = []
+
+    def write(self, data: bytes) -> None:
+        self.data.append(data)
+
+    def is_closing(self) -> bool:
+        return False
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("piece", [1, 7, 1 << 20])
+def test_the_lean_client_reads_what_the_library_would(piece: int) -> None:
+    """Text frames of every length (the header's three sizes), a fragmented message and a
+    ping between frames, given in pieces of any size: each message comes whole, in order,
+    the ping is answered, and a message written is read by a server as sent."""
+    from websockets.frames import Frame, Opcode
+    from websockets.http11 import Request
+    from websockets.server import ServerProtocol
+
+    async def scenario() -> None:
+        got: list[bytes] = []
+        client = server.Socket("ws://127.0.0.1:1/", got.append)
+        transport = Written()
+        client.connection_made(transport)  # type: ignore[arg-type]
+        peer = ServerProtocol()
+        peer.receive_data(b"".join(transport.data))
+        [request] = peer.events_received()
+        assert isinstance(request, Request)
+        peer.send_response(peer.accept(request))
+        client.data_received(b"".join(peer.data_to_send()))
+        assert client.open.done() and client.fast
+        sent = [b'{"type":"update"}', b"x" * 300, b"y" * 70000]
+        peer.send_text(sent[0])
+        peer.send_ping(b"lore")
+        peer.send_text(sent[1])
+        peer.send_text(b"ab", fin=False)
+        peer.send_continuation(b"cd", fin=True)
+        peer.send_text(sent[2])
+        data = b"".join(peer.data_to_send())
+        transport.data.clear()
+        for start in range(0, len(data), piece):
+            client.data_received(data[start : start + piece])
+        assert got == [sent[0], sent[1], b"abcd", sent[2]]
+        client.send(b'{"type":"answer"}')
+        client.send(b"z" * 200)
+        peer.receive_data(b"".join(transport.data))
+        frames = [e for e in peer.events_received() if isinstance(e, Frame)]
+        assert [(f.opcode, f.data) for f in frames] == [
+            (Opcode.PONG, b"lore"),
+            (Opcode.TEXT, b'{"type":"answer"}'),
+            (Opcode.TEXT, b"z" * 200),
+        ]
+
+    asyncio.run(scenario())

@@ -26,11 +26,13 @@ import time
 from collections.abc import Awaitable, Coroutine
 from typing import Any
 
+import msgspec
+
 from lore.engine.views import GM
 from lore.server import protocol
 from lore.server.chat import MAX_CHAT, RollError, chat_roll
 from lore.server.connection import CLOSE_ERROR, CLOSE_REVOKED, Connection
-from lore.server.protocol import Code, Refused, encode, error_frame
+from lore.server.protocol import MAX_MESSAGE, Code, Refused, decoder, encode, error_frame
 from lore.server.rooms import Room, Rooms, new_token
 from lore.server.store import ENDED, LogEntry, StoreError
 from lore.server.table import Refusal
@@ -44,6 +46,10 @@ class Hub:
     def __init__(self, rooms: Rooms) -> None:
         self.rooms = rooms
         self.finishing: set[asyncio.Task[None]] = set()  # (``Committing.later``'s tasks)
+        # The event loop the hub serves, kept: ``asyncio.get_running_loop`` costs a
+        # ``getpid`` system call on each call (Python 3.11), and every answer needs it.
+        # Set by the first answer (or hello) and again by every hello.
+        self.loop: asyncio.AbstractEventLoop | None = None
 
     # ------------------------------------------------------------ joining
 
@@ -67,6 +73,7 @@ class Hub:
             return None
         room, seat = found
         connection.session, connection.seat = room.id, seat
+        self.loop = asyncio.get_running_loop()
         async with room.lock:
             room = self.rooms.by_id[room.id]  # a reload may have replaced it
             first = not room.connections.get(seat)
@@ -129,12 +136,20 @@ class Hub:
         """One message from a client that has joined: what to await for it (None: it was
         handled at once). (Not a coroutine of its own: an answer's commit is awaited by
         the connection's task directly, one coroutine fewer to go through when the store
-        wakes it.)"""
+        wakes it. An answer, the most of the messages, goes through here, ``answer`` and
+        ``commit_now`` alone.)"""
         if not connection.allow():
             connection.send(error_frame(Code.RATE_LIMITED, "too many messages: slow down"))
             return None
         try:
-            message = protocol.decode(data)
+            if type(data) is bytes and len(data) <= MAX_MESSAGE:  # (``decode``: the most)
+                message = decoder(data)
+            else:
+                message = protocol.decode(data)
+        except msgspec.DecodeError as error:
+            refused = protocol.refusal(error)
+            connection.send(error_frame(refused.code, refused.message))
+            return None
         except Refused as refused:
             connection.send(error_frame(refused.code, refused.message))
             return None
@@ -166,6 +181,7 @@ class Hub:
         elif isinstance(message, protocol.Hello):
             raise Refused(Code.MALFORMED, "hello is said once, first")
         elif isinstance(message, protocol.Answer):
+            room = self.rooms.by_id[room.id]  # (a reload may have replaced it meanwhile)
             committing = self.answer(room, connection, message)
             if committing is not None:
                 await committing
@@ -185,31 +201,38 @@ class Hub:
     ) -> Awaitable[object] | None:
         """Commit an answer (Refused at once when it is stale): at once when the room's
         lock is free and its steps are quick (``commit_now``: nothing to await), else the
-        commit to await."""
-        needed = room.table.stale(connection.seat, message.id, message.seq)
+        commit to await. (``room`` is the one ``rooms.by_id`` holds now: nothing was
+        awaited since it was looked up.)"""
+        seat = connection.seat
+        table = room.table
+        needed = table.stale(seat, message.id, message.seq)
         if needed is not None:
             raise Refused(
                 Code.STALE, f"your view is older than update {needed}: look again and answer"
             )
-        data = {"seat": connection.seat, "id": message.id, "values": message.values}
+        data = {"seat": seat, "id": message.id, "values": message.values}
         lock = room.lock
-        if room.slow or not lock.take():
+        if room.slow or lock.held:
             return self.commit(room, connection, "answer", data, message.ref)
+        lock.held = True  # (``lock.take()``: free, so no waiter)
         self.commit_now(room, connection, data, message.ref)
         return None
 
     def commit_now(
         self, room: Room, connection: Connection, data: dict[str, Any], ref: int | None
     ) -> None:
-        """``commit`` of an answer, the room's lock taken, without a coroutine: the entry
+        """``commit`` of an answer, the room's lock taken (``room`` the one ``rooms.by_id``
+        holds: nothing awaited since it was looked up), without a coroutine: the entry
         is applied and handed to the store, and its acknowledgement and updates are sent
         when the store says it is durable (``Committing``), in the store's wake-up
         itself: no task woken and no future per answer. The connection's next message
         waits for that (``Committing.settled``)."""
-        room = self.rooms.by_id[room.record.id]  # (a reload may have replaced it)
         table = room.table
         entry = LogEntry(table.applied + 1, "answer", data)
-        committing = Committing(self, room, connection, entry, ref)
+        loop = self.loop
+        if loop is None:
+            loop = self.loop = asyncio.get_running_loop()
+        committing = Committing(self, room, connection, entry, ref, loop)
         connection.committing = committing
         try:
             outcome = self.rooms.quick(room, table.apply, entry)
@@ -372,7 +395,13 @@ class Committing:
     __slots__ = ("connection", "entry", "hub", "loop", "outcome", "ref", "room", "waiting")
 
     def __init__(
-        self, hub: Hub, room: Room, connection: Connection, entry: LogEntry, ref: int | None
+        self,
+        hub: Hub,
+        room: Room,
+        connection: Connection,
+        entry: LogEntry,
+        ref: int | None,
+        loop: asyncio.AbstractEventLoop,
     ) -> None:
         self.hub = hub
         self.room = room
@@ -380,7 +409,7 @@ class Committing:
         self.entry = entry
         self.ref = ref
         self.outcome: dict[str, bytes] = {}
-        self.loop = asyncio.get_running_loop()
+        self.loop = loop
         self.waiting: asyncio.Future[None] | None = None  # the connection's next message
 
     def get_loop(self) -> asyncio.AbstractEventLoop:

@@ -32,6 +32,7 @@ import json
 import sqlite3
 import zlib
 from collections.abc import Iterable
+from itertools import chain
 from typing import Any
 
 import msgspec
@@ -130,7 +131,8 @@ class Journal:
         outcomes: list[StoreError | None] = [None] * len(rows)
         numbers, last = self.numbers, self.last
         taking: dict[int, int] = {}  # the last index of a session among these rows
-        made: list[tuple[int, tuple[int, int, int, str, str]]] = []  # (position, row)
+        made: list[tuple[int, int, int, str, str]] = []  # the rows to insert
+        positions: list[int] = []  # theirs in ``rows``
         at = self.next
         for position, (session, idx, kind, data) in enumerate(rows):
             number = numbers.get(session)
@@ -140,17 +142,18 @@ class Journal:
                 outcomes[position] = StoreError(f"log entry {idx} of {session} exists")
             else:
                 taking[number] = idx
-                made.append((position, (at, number, idx, kind, data)))
+                made.append((at, number, idx, kind, data))
+                positions.append(position)
                 at += 1
         for start in range(0, len(made), ROWS_AT_ONCE):
             chunk = made[start : start + ROWS_AT_ONCE]
             try:
-                self._insert(db, [row for _, row in chunk])
+                self._insert(db, chunk)
             except sqlite3.Error:
                 pass
             else:
                 continue
-            for position, row in chunk:
+            for position, row in zip(positions[start : start + ROWS_AT_ONCE], chunk, strict=True):
                 try:
                     self._insert(db, [row])
                 except sqlite3.Error as error:
@@ -159,8 +162,7 @@ class Journal:
 
     def _insert(self, db: sqlite3.Connection, rows: list[tuple[int, int, int, str, str]]) -> None:
         """Insert journal rows with one statement; once it succeeded, index them."""
-        values = ", ".join(["(?, ?, ?, ?, ?)"] * len(rows))
-        db.execute(INSERT + values, [field for row in rows for field in row])
+        db.execute(insert_statement(len(rows)), tuple(chain.from_iterable(rows)))
         hot, last = self.hot, self.last
         for at, number, idx, _, _ in rows:
             hot.setdefault(number, []).append((idx, at))
@@ -227,6 +229,18 @@ class Journal:
             rows = db.execute(HOT_ROWS, (json.dumps(hot),))
             found += [LogEntry(idx, kind, _decode(data)) for idx, kind, data in rows]
         return found
+
+
+def insert_statement(count: int) -> str:
+    """The statement inserting ``count`` journal rows: one text per count, made once (the
+    connection's statement cache finds it by the same string, its hash kept)."""
+    found = INSERTS.get(count)
+    if found is None:
+        found = INSERTS[count] = INSERT + ", ".join(["(?, ?, ?, ?, ?)"] * count)
+    return found
+
+
+INSERTS: dict[int, str] = {}
 
 
 def pack(rows: Iterable[tuple[int, str, str | bytes]]) -> bytes:

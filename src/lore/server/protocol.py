@@ -125,6 +125,9 @@ ClientMessage = (
 GM_ONLY = (Pause, Resume, End, Assign, AddSeat, Revoke, NewLink, Log)
 
 _decoder = msgspec.json.Decoder(ClientMessage)
+# The decoder's own method: the hub's, for a message of bytes within ``MAX_MESSAGE`` (the
+# most of them), ``decode`` for any other and when it fails (its error).
+decoder: Callable[[bytes], ClientMessage] = _decoder.decode
 _encoder = msgspec.json.Encoder()
 
 
@@ -142,14 +145,20 @@ def decode(data: str | bytes) -> ClientMessage:
         raise Refused(Code.TOO_LARGE, f"a message is at most {MAX_MESSAGE} bytes, not {size}")
     try:
         message: ClientMessage = _decoder.decode(data)
-    except msgspec.ValidationError as error:
+    except msgspec.DecodeError as error:
+        raise refusal(error) from None
+    return message
+
+
+def refusal(error: msgspec.DecodeError) -> Refused:
+    """Why a message the decoder refused is refused (``decode``'s, and the hub's for the
+    messages it decodes with ``decoder`` itself)."""
+    if isinstance(error, msgspec.ValidationError):
         text = str(error)
         if text.endswith("at `$.type`") or text.startswith("Object missing required field `type`"):
-            raise Refused(Code.UNKNOWN_TYPE, f"unknown message type: {text}") from None
-        raise Refused(Code.MALFORMED, text) from None
-    except msgspec.DecodeError as error:
-        raise Refused(Code.MALFORMED, f"not JSON: {error}") from None
-    return message
+            return Refused(Code.UNKNOWN_TYPE, f"unknown message type: {text}")
+        return Refused(Code.MALFORMED, text)
+    return Refused(Code.MALFORMED, f"not JSON: {error}")
 
 
 # A frame as JSON bytes: the encoder's own method, not a function calling it (a few

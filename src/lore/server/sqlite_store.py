@@ -254,16 +254,21 @@ class SQLiteStore:
         time may wait for the switch interval."""
         if len(appends) == 1:
             append = appends[0]
-            _wake(append.results(self.journal.insert(connection, append.rows)))
-            return
-        outcomes = self.journal.insert(connection, [row for a in appends for row in a.rows])
-        results: list[Result] = []
-        start = 0
-        for append in appends:
-            end = start + len(append.rows)
-            results += append.results(outcomes[start:end])
-            start = end
-        _wake(results)
+            results = append.results(self.journal.insert(connection, append.rows))
+        else:
+            outcomes = self.journal.insert(connection, [row for a in appends for row in a.rows])
+            results = []
+            start = 0
+            for append in appends:
+                end = start + len(append.rows)
+                results += append.results(outcomes[start:end])
+                start = end
+        loop = appends[0].loop
+        if all(append.loop is loop for append in appends):  # (one server: its loop)
+            with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
+                loop.call_soon_threadsafe(_settle, results)
+        else:
+            _wake(results)
 
     async def _run(self, operation: Callable[[sqlite3.Connection], T]) -> T:
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
@@ -310,12 +315,13 @@ class SQLiteStore:
 
     def append_then(self, session: str, entry: LogEntry, waiter: Waiter) -> None:
         """(The hub's for every answer: no future, and no task to wake when it is
-        stored.)"""
+        stored. The waiter's loop is the running one: ``asyncio.get_running_loop`` costs
+        a system call.)"""
         rows, waiting = self.appending
         rows.append((session, entry.index, entry.kind, _encode(entry.data).decode()))
         waiting.append(waiter)
         if len(rows) == 1:
-            asyncio.get_running_loop().call_soon(self._append_all)
+            waiter.get_loop().call_soon(self._append_all)
 
     def _append_all(self) -> None:
         """Give the store's thread the entries appended in this turn of the loop, as one
@@ -323,7 +329,8 @@ class SQLiteStore:
         future of the batch's own, and no callback more on the loop)."""
         rows, waiting = self.appending
         self.appending = ([], [])
-        self.queue.put((LogRows(self.journal, rows, waiting), None))
+        # (Their loop is the one running this: the same for every waiter of the turn.)
+        self.queue.put((LogRows(self.journal, rows, waiting, waiting[0].get_loop()), None))
 
     async def put_seat(self, seat: SeatRecord) -> None:
         def operation(db: sqlite3.Connection) -> None:
@@ -487,14 +494,22 @@ class PutSnapshot(PutRecords):
 class LogRows:
     """An operation appending log rows (``Journal.insert``), each row's future waiting
     for its own outcome (the operation has no future of its own: its item's is None):
-    the store's thread commits the rows of several at once with one statement."""
+    the store's thread commits the rows of several at once with one statement, and
+    wakes their loop once (``loop``: the waiters' own)."""
 
-    __slots__ = ("journal", "rows", "waiting")
+    __slots__ = ("journal", "loop", "rows", "waiting")
 
-    def __init__(self, journal: Journal, rows: list[Row], waiting: list[Waiter]) -> None:
+    def __init__(
+        self,
+        journal: Journal,
+        rows: list[Row],
+        waiting: list[Waiter],
+        loop: asyncio.AbstractEventLoop,
+    ) -> None:
         self.journal = journal
         self.rows = rows
         self.waiting = waiting
+        self.loop = loop
 
     def __call__(self, db: sqlite3.Connection) -> list[StoreError | None]:
         return self.journal.insert(db, self.rows)

@@ -113,6 +113,7 @@ class Socket(asyncio.Protocol):
 
     def __init__(self, sockets: Sockets, server_state: Any) -> None:
         self.sockets = sockets
+        self.hub = sockets.server.hub  # (for every message: ``received``)
         self.server_state = server_state  # uvicorn's: its connections, closed at shutdown
         self.parser = ServerProtocol(max_size=MAX_FRAME, logger=log)
         self.transport: asyncio.Transport | None = None
@@ -250,7 +251,7 @@ class Socket(asyncio.Protocol):
             return
         if self.waiting is not None and self.joined and connection.committing is None:
             try:
-                handling = self.sockets.server.hub.receive(connection, data)
+                handling = self.hub.receive(connection, data)
             except Exception:
                 log.exception("a client's connection failed")
                 connection.close(CLOSE_ERROR)
