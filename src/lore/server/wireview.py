@@ -10,6 +10,7 @@ theirs).
 
 from __future__ import annotations
 
+from itertools import starmap
 from typing import Any
 
 import msgspec
@@ -151,9 +152,7 @@ def query_specs(query: Query, master: Master) -> tuple[dict[str, Any], Raw]:
             if len(_MENUS) >= MENUS_KEPT:
                 _MENUS.clear()
             _MENUS[key] = (inputs, described, encode(described), {})
-    texts = []
-    for name, text in query.texts:
-        texts.append(Shown(name, text))
+    texts = list(starmap(Shown, query.texts))
     qid, to, title = query.id, query.to, query.title
     actor = actor_of(query.actor, master) if query.actor else None
     if menu is not None:
@@ -234,7 +233,11 @@ def _fixed(item: Input) -> bool:
 
 def actor_of(label: str, master: Master) -> dict[str, str]:
     """The actor a question asks: its label and name."""
-    actor = master.actor(label)
+    system = master.session.rt.system
+    actors = system.values.get("allPC", ()) if system is not None else ()
+    by_label = master.by_label
+    # (``Master.actor``'s table read here while it is that of these actors: one call less)
+    actor = by_label[1].get(label) if by_label[0] is actors else master.actor(label)
     if actor is None:
         return {"label": label, "name": label}
     name = actor.values.get("name")
