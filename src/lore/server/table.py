@@ -195,7 +195,11 @@ class Table:
         which a save needs, when it lacks them (``lore.server.saving``)."""
         data = entry.data
         kind = entry.kind
-        query = self.master.question(data["id"]) if kind == "answer" else None
+        query = None
+        if kind == "answer":  # (``Master.question`` written out: one an answer)
+            found = self.master.session.open.get(data["id"])
+            if found is not None and isinstance(found[1], Query):
+                query = found[1]
         # (the common answer, to its seat's open question, goes on without a call)
         if query is None or data.get("seat") != query.to or self.closed or self.paused:
             refusal = self.refusal(entry, query)
@@ -292,18 +296,24 @@ class Table:
                 self.seat_lists = None  # rules may have handed actors to other seats
             self.view_key = key
             self.questions(opens, closes)
-        seats_changed = self.seat_lists is None
-        if self.seat_lists is None:  # made again when seats or actors' players change
-            self.seat_lists = (self.seat_list(False), self.seat_list(True))
         seat_lists = self.seat_lists
-        state = (self.paused, self.closed, self.master.ended)
-        status_changed = state != self.status_state
+        seats_changed = seat_lists is None
+        if seat_lists is None:  # made again when seats or actors' players change
+            seat_lists = self.seat_lists = (self.seat_list(False), self.seat_list(True))
+        session = self.master.session  # (``Master.ended`` and ``tick`` read without calls)
+        state = self.status_state
+        status_changed = (
+            state is None
+            or session.ended != state[2]
+            or self.paused != state[0]
+            or self.closed != state[1]
+        )
         if status_changed:
-            self.status_state = state
+            self.status_state = (self.paused, self.closed, session.ended)
             self.status_now = self.status()
         status = self.status_now
         every = views or seats_changed or status_changed
-        tick = self.master.tick
+        tick = session.ticks
         shown = tick // SHOWN_TICKS
         listening = self.listening
         clock = self.clock
@@ -419,7 +429,7 @@ class Table:
             self.recheck = False
             self.every_question(master.open_questions(), opens, closes)
             return
-        asking = master.asking()
+        asking = master.session.open  # (``Master.asking`` written out)
         streams = self.streams
         gm = streams[GM]
         known = gm.open
@@ -464,7 +474,9 @@ class Table:
                     gm_closed.append(qid)
                     if spec["to"] != GM:
                         shut.append((spec["to"], qid))
-            gm.close(gm_closed)
+            for qid in gm_closed:  # (``Stream.close`` written out)
+                del known[qid]
+                gm_asked.pop(qid, None)
         if not shut:
             return
         for seat, qid in shut:
@@ -528,7 +540,9 @@ class Table:
         streams = self.streams
         to_gm: list[Any] = []
         told: dict[str, list[Any]] = {GM: to_gm}
-        records = self.master.records(self.shown)
+        master = self.master  # (``Master.records`` written out: one call an update)
+        start = self.shown - master.before
+        records = master.transcript.records[start if start > 0 else 0 :]
         if records:
             self.shown += len(records)
             for record in records:

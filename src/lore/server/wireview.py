@@ -137,47 +137,58 @@ def query_spec(query: Query, master: Master) -> dict[str, Any]:
 
 def query_specs(query: Query, master: Master) -> tuple[dict[str, Any], Raw]:
     """``query_spec``, and the spec encoded (to be put in updates as it is). A menu's
-    inputs, asked again and again, are encoded once (``_MENUS``)."""
+    inputs, asked again and again, are encoded once (``_MENUS``), and so is each actor
+    asked with them."""
     inputs = query.inputs
     key: Any = id(inputs[0]) if len(inputs) == 1 else tuple(map(id, inputs))
     menu = _MENUS.get(key)
-    area = None  # (a menu of enums offers no places)
-    if menu is not None:
-        described = menu[1]
-    else:
-        described = [input_spec(item) for item in inputs]
-        area = location_area(query, master)
-        if all(map(_fixed, inputs)):
-            if len(_MENUS) >= MENUS_KEPT:
-                _MENUS.clear()
-            _MENUS[key] = (inputs, described, encode(described), {})
+    if menu is None:
+        return new_spec(query, master, key)
     texts = []
     for name, text in query.texts:
         texts.append(Shown(name, text))
     qid, to, title = query.id, query.to, query.title
-    actor = actor_of(query.actor, master) if query.actor else None
-    if menu is not None:
-        # A menu: the actor and the inputs are the last members, put after the rest as
-        # encoded once for the menu and that actor.
-        head = encode(Head(qid, to, title, texts))
-        tails = menu[3]
-        found = tails.get(id(actor))
-        if found is None:
-            tail = b',"actor":' + encode(actor) if actor is not None else b""
-            found = (actor, b'%s,"inputs":%s}' % (tail, menu[2]))
-            if actor is None or _ACTORS.get(actor["label"], (None, None))[1] is actor:
-                if len(tails) >= MENUS_KEPT:
-                    tails.clear()
-                tails[id(actor)] = found  # (an actor described anew each time is not kept)
+    described = menu[1]
+    if not query.actor:
         spec: dict[str, Any] = {"id": qid, "to": to, "title": title, "texts": texts}
-        if actor is not None:
-            spec["actor"] = actor
         spec["inputs"] = described
-        return spec, Raw(head[:-1] + found[1])
-    spec = {"id": qid, "to": to, "title": title, "texts": texts}
-    if actor is not None:
-        spec["actor"] = actor
+        return spec, Raw(encode(Spec(qid, to, title, texts, None, menu[2])))
+    actor = actor_of(query.actor, master)
+    actors = menu[3]
+    found = actors.get(id(actor))
+    if found is None:
+        found = (actor, Raw(encode(actor)))  # (kept with the actor: its id stays its own)
+        if _ACTORS.get(actor["label"], (None, None))[1] is actor:
+            if len(actors) >= MENUS_KEPT:
+                actors.clear()
+            actors[id(actor)] = found  # (an actor described anew each time is not kept)
+    encoded = found[1]
+    spec = {
+        "id": qid,
+        "to": to,
+        "title": title,
+        "texts": texts,
+        "actor": actor,
+        "inputs": described,
+    }
+    return spec, Raw(encode(Spec(qid, to, title, texts, encoded, menu[2])))
+
+
+def new_spec(query: Query, master: Master, key: Any) -> tuple[dict[str, Any], Raw]:
+    """``query_specs`` of a question whose inputs are no menu known yet (made one when
+    they are ``_fixed``)."""
+    inputs = query.inputs
+    described = [input_spec(item) for item in inputs]
+    if all(map(_fixed, inputs)):
+        if len(_MENUS) >= MENUS_KEPT:
+            _MENUS.clear()
+        _MENUS[key] = (inputs, described, Raw(encode(described)), {})
+    texts = [Shown(name, text) for name, text in query.texts]
+    spec: dict[str, Any] = {"id": query.id, "to": query.to, "title": query.title, "texts": texts}
+    if query.actor:
+        spec["actor"] = actor_of(query.actor, master)
     spec["inputs"] = described
+    area = location_area(query, master)
     if area is not None:
         spec["area"] = area.path
         start = master.start_of(query.to, area)
@@ -194,27 +205,30 @@ class Shown(msgspec.Struct, gc=False):
     text: str
 
 
-class Head(msgspec.Struct, gc=False):
-    """A question's spec but for its actor and inputs, encoded as that dict would be."""
+class Spec(msgspec.Struct, omit_defaults=True, gc=False):
+    """A menu's question's spec (``query_specs``), encoded as that dict would be: its
+    actor (when it has one) and inputs as encoded once."""
 
     id: str
     to: str
     title: str
     texts: list[Shown]
+    actor: Raw | None = None
+    inputs: Raw | None = None
 
 
 # The inputs' descriptions of questions whose inputs are all enums described by what
 # they are made of (``_fixed``), by the inputs' identities: a rule asks the same menu
 # again and again, its inputs made once (``queries.InputCache``). Each entry keeps its
 # inputs alive, so that an object of one of their ids is that input. Never changed once
-# made; shared by the questions' specs. With them: the descriptions encoded, and the end
-# of a question's encoded spec by its actor (``actor_of``'s, by its identity; kept alive
-# by the entry).
+# made; shared by the questions' specs. With them: the descriptions encoded, and the
+# actors asked with them encoded, by the identity of ``actor_of``'s description (kept
+# alive by the entry).
 Menu = tuple[
     tuple[Input, ...],
     list[dict[str, Any]],
-    bytes,
-    dict[int, tuple[dict[str, str] | None, bytes]],
+    Raw,
+    dict[int, tuple[dict[str, str], Raw]],
 ]
 _MENUS: dict[Any, Menu] = {}
 MENUS_KEPT = 4096
@@ -234,7 +248,11 @@ def _fixed(item: Input) -> bool:
 
 def actor_of(label: str, master: Master) -> dict[str, str]:
     """The actor a question asks: its label and name."""
-    actor = master.actor(label)
+    system = master.session.rt.system
+    actors = system.values.get("allPC", ()) if system is not None else ()
+    by_label = master.by_label
+    # (``Master.actor``'s table read here while it is that of these actors: one call less)
+    actor = by_label[1].get(label) if by_label[0] is actors else master.actor(label)
     if actor is None:
         return {"label": label, "name": label}
     name = actor.values.get("name")
