@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 
 import pytest
 
@@ -91,9 +92,36 @@ def test_server_benchmark_plays_both_loads_over_its_lean_client(
     assert figures["client_cpu_us_per_answer"] > 0
 
 
-def test_hub_benchmark_answers_over_sockets(capsys: pytest.CaptureFixture[str]) -> None:
+def test_hub_benchmark_answers_over_sockets_beside_an_echo(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The answers' figure and the echo's, measured in the same run, and their ratio."""
     assert hub.main(["--tables", "2", "--answers", "30", "--repeat", "1"]) == 0
-    assert "us CPU per answer" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    answer = float(re.search(r"([\d.]+) us CPU per answer", out)[1])  # type: ignore[index]
+    echo = float(re.search(r"([\d.]+) us CPU per round trip", out)[1])  # type: ignore[index]
+    ratio = float(re.search(r"answer / echo round trip: ([\d.]+)", out)[1])  # type: ignore[index]
+    assert answer > 0 and echo > 0
+    assert ratio == pytest.approx(answer / echo, rel=0.02)  # (the figures are rounded)
+
+
+def test_hub_benchmark_echo_round_trips_each_message() -> None:
+    """The baseline's echo reads each client's masked frame with the library's server
+    protocol and writes its message back, read as the players read their frames."""
+    round_ = hub.Round()
+    transport = hub.Transport(round_)
+    socket = hub.Echo()
+    socket.connection_made(transport)  # type: ignore[arg-type]
+    socket.data_received(hub.REQUEST)
+    assert transport.written[0].startswith(b"HTTP/1.1 101 ")
+    client = hub.EchoClient(socket, transport)
+    round_.left = 2
+    for _ in range(2):
+        client.answer()
+        client.take()
+    assert round_.left == 0 and client.seq == 2
+    assert hub.read_frame(transport.written[2][2:]).seq == 1
+    assert hub.run_alone("echo", 2, 12) > 0
 
 
 class Written:
