@@ -278,16 +278,16 @@ def test_the_scenario_goes_on_where_it_asked_and_the_same_as_running_again() -> 
 
 
 def test_a_kept_step_runs_its_handler_once() -> None:
-    calls = []
-    original = continuation.Worker.go
+    resumed = []
+    original = continuation.wait_here
 
-    def counted(worker: Any, session: Session | None) -> str:
-        done = original(worker, session)
-        if session is None:  # (a kept step goes on)
-            calls.append(done)
+    def counted(rt: Any, key: Any) -> Any:
+        done = original(rt, key)
+        if done is not False:  # (the handler kept where it asked went on)
+            resumed.append(key)
         return done
 
-    continuation.Worker.go = counted  # type: ignore[method-assign]
+    continuation.wait_here = counted
     try:
         session = new(scenario(), 1, True)
         assert session.run() == "waiting"
@@ -295,9 +295,10 @@ def test_a_kept_step_runs_its_handler_once() -> None:
         assert session.worker is not None and session.worker.kept is not None
         assert session.answer(query.id, {"move": "guard", "n": 4}) is None
         assert session.run() == "waiting"  # at the step's second question
+        assert session.worker is not None and session.worker.kept is not None
     finally:
-        continuation.Worker.go = original  # type: ignore[method-assign]
-    assert calls == ["waiting"]  # it went on where it asked, once
+        continuation.wait_here = original
+    assert len(resumed) == 1  # it went on where it asked, once
     # What was told before the first question is told once.
     told = [r["text"] for r in session.transcript.records if r["kind"] == "message"]
     assert len([t for t in told if "rolled" in t]) == 1

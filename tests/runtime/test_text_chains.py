@@ -30,6 +30,28 @@ def test_chains_of_every_length_join_as_nested_concat_would() -> None:
     ]
 
 
+def test_chains_with_parts_an_f_string_cannot_hold_join_the_same() -> None:
+    # Parts whose code holds a double quote, a backslash or a brace, a joined text as a
+    # part, a number that is not whole: joined as one f-string where the code allows it,
+    # else part by part; the same texts either way.
+    said = gm_messages(
+        say_each(
+            r'aki.name + "\\" + aki.hp + "\\"',
+            'aki.name + "{x}" + aki.hp + "}"',
+            r'aki.name + ("\\" + ren.name + "\"q") + aki.hp',
+            'aki.name + " " + (aki.hp + 0.5) + " " + aki.hp',
+            'aki.name + (ren.name + " / " + mio.name + "!") + " " + aki.hp',
+        )
+    )
+    assert said == [
+        "0: Aki\\7\\",
+        "1: Aki{x}7}",
+        '2: Aki\\Ren"q7',
+        "3: Aki 7.5 7",
+        "4: AkiRen / Mio! 7",
+    ]
+
+
 PARTS_IN_ORDER = """\
 import "basic.lore":url;
 section t {

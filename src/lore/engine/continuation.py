@@ -144,7 +144,23 @@ def run(session: Session, room: int) -> str:
         if worker.key not in session.step_answers or session.stop_requested:
             session.settle()  # dropped: the step runs again
         else:
-            return _within(room + worker.base, Worker.go, worker, None)  # (goes on)
+            # (``_within`` and ``Worker.go`` of None written out: the path of every
+            # answer.)
+            wanted = room + worker.base
+            limit = sys.getrecursionlimit()
+            box = worker.box
+            if limit >= wanted:
+                worker.thread.switch(box)
+            else:
+                sys.setrecursionlimit(wanted)
+                try:
+                    worker.thread.switch(box)
+                finally:
+                    sys.setrecursionlimit(limit)
+            found = box.pop()
+            if found.__class__ is Raised:
+                raise found.error
+            return found  # type: ignore[no-any-return]
     worker = session.worker
     if worker is None:
         worker = session.worker = Worker()
@@ -174,17 +190,36 @@ def wait_here(rt: Runtime, key: Any) -> LoreObject | bool:
     Meanwhile the session is as a waiting step leaves it (``keep``), and the run that
     asked returns ``"waiting"``."""
     session = rt.session
-    if (
-        rt.path
-        or rt.alter_index is not None
-        or rt.roller is not None
-        or len(rt.adds) + session.queued > session.limits.max_events
-    ):
+    if rt.path or rt.alter_index is not None or rt.roller is not None:
         return False
     worker = session.worker
-    assert worker is not None and worker.entries is not None
-    worker.key = key
-    keep(session, worker, worker.entries)
+    assert worker is not None
+    entries = worker.entries
+    assert entries is not None
+    if not (
+        rt.first_request is not None
+        or rt.adds
+        or rt.requests
+        or rt.created
+        or rt.removing
+        or session.hooks
+        or session.stats
+        or session.outcome is not None
+    ):
+        # (``keep`` of a handler that asked for, added and made nothing yet, in a session
+        # with no hooks, counts or outcome, written out: most.)
+        if session.queued > session.limits.max_events:
+            return False
+        worker.key = key
+        session.waiting = entries
+        worker.kept = (rt.depth, session.next_oid)
+        rt.depth = 0
+        rt.suspended = False
+    else:
+        if len(rt.adds) + session.queued > session.limits.max_events:
+            return False
+        worker.key = key
+        keep(session, worker, entries)
     rt.pausable = False
     parent = worker.thread.parent
     assert parent is not None

@@ -955,9 +955,21 @@ class Session:
                     # one handler run in its worker.)
                     key = heapq.heappop(keys)
                     bucket = self.buckets.pop(key)  # (``entries_of`` written out)
-                    entries = bucket if isinstance(bucket, list) else [bucket]
-                    if self.opened(key, entries):
-                        self.run_step(entries)
+                    if isinstance(bucket, list):
+                        if self.opened(key, bucket):
+                            self.run_step(bucket)
+                    elif self.opened(key, entries := [bucket]):
+                        # (``run_step`` of a step of one handler written out: most.)
+                        self.rerun = False
+                        rt = self.rt
+                        rt.block = None
+                        rt.counts = None
+                        rt.suspended = False
+                        self.step_size = 1
+                        if rt.own_dice:
+                            continuation.fire_one(self, entries)
+                        else:
+                            self.run_step(entries)
                     worker = self.worker
                     if worker is not None and worker.resumed:
                         # It went on where it asked (continuation.wait_here): as after a

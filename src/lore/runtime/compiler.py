@@ -1596,6 +1596,10 @@ class Emitter:
         (a whole number as ``str`` shows it, anything else as ``ops.text_of`` does), and
         the text made is checked once against the limit (a text only grows as parts join
         it, so the last length checked is the longest)."""
+        # As one f-string (adjacent literals are one) when every part can be written in
+        # one: the text is made at once, not again for each part joined, and a whole
+        # number is formatted as ``str`` writes it, with no call.
+        formatted = not any(_NOT_IN_F_STRING.search(p) for p in parts if not _TEXT_LITERAL.match(p))
         pieces = []
         for part in parts:
             if _TEXT_LITERAL.match(part):
@@ -1606,12 +1610,19 @@ class Emitter:
             else:
                 held = self.temp()
                 first = f"({held} := {part})"
+            if formatted:
+                pieces.append(
+                    f'f"{{({held} if {first}.__class__ is str or {held}.__class__ is int'
+                    f' else _text_of({held}))}}"'
+                )
+                continue
             pieces.append(
                 f"({held} if {first}.__class__ is str else str({held})"
                 f" if {held}.__class__ is int else _text_of({held}))"
             )
         text = self.temp()
-        return f"({text} if len({text} := {' + '.join(pieces)}) <= _MAX_TEXT else _text_too_long())"
+        made = " ".join(pieces) if formatted else " + ".join(pieces)
+        return f"({text} if len({text} := {made}) <= _MAX_TEXT else _text_too_long())"
 
     def operation(self, node: ast.Binary) -> tuple[str, str]:
         """What a binary operation (not ``&`` or ``|``) does, by the types of its
@@ -2024,6 +2035,9 @@ _READ = re.compile(r"rt\.(?:now|tick|g\[\d+\])\Z")
 # A comparison of numbers: the function of the operator module that makes it.
 _ORDERS = {"<": "_order_lt", "<=": "_order_le", ">": "_order_gt", ">=": "_order_ge"}
 _NAME = re.compile(r"(?:l_\w+|_k\d+)\Z")
+# What the code of an f-string's field cannot hold (Python 3.11): the f-string's quote, a
+# backslash, a comment.
+_NOT_IN_F_STRING = re.compile(r'["\\#]')
 _INERT = re.compile(r"""(?:'[^'\\]*'|"[^"\\]*"|-?\d+|l_\w+|_k\d+|_v\['[^'\\]*'\])\Z""")
 
 # A chain of more binary operations than this is folded (see ``Emitter.expr_Binary``).

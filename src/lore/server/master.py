@@ -56,6 +56,9 @@ def _nothing(values: dict[str, Any]) -> tuple[()]:
 class Later:
     """A participant at a client: asked now, answers whenever (``Master.answer``)."""
 
+    # (No instance dict: what the engine reads of it per question and message, the
+    # class's flags below, is found with no look-up in one.)
+    __slots__ = ()
     draws = False  # (no stream is made for its questions: see ``Participant``)
     listens = False  # (its ``tell`` is not called: see ``Participant``)
     answers_later = True  # (its ``ask`` is not called: see ``Participant``)
