@@ -212,9 +212,8 @@ class Hub:
             )
         data = {"seat": seat, "id": message.id, "values": message.values}
         lock = room.lock
-        if room.slow or lock.held:
+        if room.slow or not lock.take():
             return self.commit(room, connection, "answer", data, message.ref)
-        lock.held = True  # (``lock.take()``: free, so no waiter)
         self.commit_now(room, connection, data, message.ref)
         return None
 
