@@ -2,9 +2,11 @@
 
 Run from the project root::
 
-    .venv/bin/python benchmarks/server.py [--sessions N ...] [--seconds S] [--slice T] [--json]
+    .venv/bin/python benchmarks/server.py [--sessions N ...] [--seconds S] [--slice T]
+        [--workers W] [--json]
 
-The workload: ``lore serve`` (a subprocess, its SQLite store in a temporary folder) holds N
+The workload: ``lore serve --workers W`` (a subprocess, its SQLite store in a temporary
+folder; W is the machine's cores unless given: how a server of many sessions is run) holds N
 sessions (default 200) of the round-table example, made endless; each has 3 scripted
 players, connected from this process, who answer their question the moment it comes
 (a lean client, ``Socket``: the ``websockets`` library's sans-I/O protocol on an asyncio
@@ -51,6 +53,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import bisect
+import contextlib
 import json
 import os
 import re
@@ -119,6 +122,7 @@ class Figures:
     client_cpu_us_per_answer: float = 0.0  # the players' (this process's) CPU time per answer
     client_cpu_us_per_round_trip: float = 0.0  # the echo clients' (this process's)
     frames_per_answer: float = 0.0  # frames the players read per answer (the echo's: 1)
+    workers: int = 1  # the server's worker processes (``lore serve --workers``)
     errors: int = 0  # answers refused
     gaps: int = 0  # updates out of sequence
     stuck: int = 0  # answers whose next question did not come
@@ -137,11 +141,11 @@ def endless_example(folder: Path) -> Path:
 
 
 def start_server(
-    folder: Path, example: Path, trace: Path | None = None
+    folder: Path, example: Path, trace: Path | None = None, workers: int = 1
 ) -> tuple[subprocess.Popen[bytes], int]:
     log = (folder / "serve.log").open("wb")
     argv = [sys.executable, "-m", "lore", "serve", "--db", str(folder / "bench.db")]
-    argv += ["--port", "0", str(example)]
+    argv += ["--port", "0", "--workers", str(workers), str(example)]
     env = dict(os.environ, LORE_TRACE=str(trace)) if trace is not None else None
     process = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, env=env)
     deadline = time.monotonic() + 60
@@ -156,8 +160,8 @@ def start_server(
     raise RuntimeError(f"lore serve did not start: {(folder / 'serve.log').read_text()}")
 
 
-def create(port: int) -> list[str]:
-    """A new session's player tokens."""
+def create(port: int) -> tuple[str, list[str]]:
+    """A new session's id and player tokens."""
     request = urllib.request.Request(
         f"http://127.0.0.1:{port}/api/sessions",
         data=json.dumps({"source": "round"}).encode(),
@@ -165,20 +169,39 @@ def create(port: int) -> list[str]:
     )
     with urllib.request.urlopen(request, timeout=60) as response:
         found = json.loads(response.read())
-    return [s["link"].split("#", 1)[1] for s in found["seats"] if s["seat"] != "GM"]
+    tokens = [s["link"].split("#", 1)[1] for s in found["seats"] if s["seat"] != "GM"]
+    return found["session"], tokens
+
+
+def family(pid: int) -> list[int]:
+    """A process and its descendants (a server's front and its workers)."""
+    found = [pid]
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        with contextlib.suppress(OSError):
+            for child in (task / "children").read_text().split():
+                found += family(int(child))
+    return found
 
 
 def cpu_seconds(pid: int) -> float:
-    """The CPU time a process used so far (user and system)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """The CPU time a process and its descendants used so far (user and system)."""
+    total = 0
+    for member in family(pid):
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{member}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def rss(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) * 1024
-    return 0
+    """The resident memory of a process and its descendants."""
+    total = 0
+    for member in family(pid):
+        with contextlib.suppress(OSError):
+            for line in Path(f"/proc/{member}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1]) * 1024
+    return total
 
 
 @dataclass
@@ -442,9 +465,9 @@ class Player:
         self.socket.send(write_answer(message))
 
 
-async def player(port: int, token: str, table: Table, gate: Gate) -> Socket:
+async def player(port: int, session: str, token: str, table: Table, gate: Gate) -> Socket:
     found = Player(table, gate)
-    socket = found.socket = await Socket.connect(port, "/ws", found.on_text)
+    socket = found.socket = await Socket.connect(port, f"/ws?session={session}", found.on_text)
     socket.send(json.dumps({"type": "hello", "token": token}))
     return socket
 
@@ -497,7 +520,7 @@ async def echo_group(port: int, echoes: Echoes, gate: Gate) -> list[Socket]:
 async def run_both(
     port: int,
     echo_port: int,
-    tokens: list[list[str]],
+    tokens: list[tuple[str, list[str]]],
     seconds: float,
     slice_: float,
     pids: tuple[int, int],
@@ -509,8 +532,8 @@ async def run_both(
     tables = [Table() for _ in tokens]
     echoes = Echoes()
     connecting = [
-        player(port, token, table, gate)
-        for table, group in zip(tables, tokens, strict=True)
+        player(port, session, token, table, gate)
+        for table, (session, group) in zip(tables, tokens, strict=True)
         for token in group
     ]
     sockets = list(await asyncio.gather(*connecting))
@@ -559,8 +582,10 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-def measure(sessions: int, seconds: float, slice_: float, trace: Path | None = None) -> Figures:
-    figures = Figures(sessions, seconds)
+def measure(
+    sessions: int, seconds: float, slice_: float, trace: Path | None = None, workers: int = 1
+) -> Figures:
+    figures = Figures(sessions, seconds, workers=workers)
     folder = Path(tempfile.mkdtemp(prefix="lore-bench-"))
     events = trace
     echo = subprocess.Popen([sys.executable, "-c", ECHO_SERVER], stdout=subprocess.PIPE)
@@ -568,8 +593,9 @@ def measure(sessions: int, seconds: float, slice_: float, trace: Path | None = N
     try:
         assert echo.stdout is not None
         echo_port = int(echo.stdout.readline())
-        server, port = start_server(folder, endless_example(folder), events)
-        create(port)  # the program is checked and compiled once, shared by the sessions
+        server, port = start_server(folder, endless_example(folder), events, workers)
+        for _ in range(workers):  # each worker checks and compiles the program once
+            create(port)
         time.sleep(1.0)
         before = rss(server.pid)
         tokens = [create(port) for _ in range(sessions)]
@@ -698,7 +724,8 @@ def report(figures: Figures) -> str:
 
     return "\n".join(
         [
-            f"sessions: {figures.sessions} x 3 players, {figures.seconds:g} s",
+            f"sessions: {figures.sessions} x 3 players, {figures.seconds:g} s"
+            f" (lore serve --workers {figures.workers})",
             f"  answers/s            {figures.answers_per_s:10.1f}",
             f"  echo round trips/s   {figures.echo_round_trips_per_s:10.1f}  (plain websockets)",
             f"  ratio                {figures.ratio:10.2f}  target >= {TARGET_RATIO}"
@@ -731,6 +758,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--slice", type=float, default=5.0)
     parser.add_argument("--json", action="store_true")
     parser.add_argument(
+        "--workers",
+        type=int,
+        default=len(os.sched_getaffinity(0)),
+        help="the server's worker processes (default: the machine's cores)",
+    )
+    parser.add_argument(
         "--trace",
         type=Path,
         metavar="FILE",
@@ -744,7 +777,7 @@ def main(argv: list[str] | None = None) -> int:
     for sessions in args.sessions:
         try:
             trace = args.trace.resolve() if args.trace is not None else None
-            figures = measure(sessions, args.seconds, args.slice, trace)
+            figures = measure(sessions, args.seconds, args.slice, trace, args.workers)
         except RuntimeError as error:
             print(error, file=sys.stderr)
             return 1

@@ -80,7 +80,7 @@ def test_a_restarted_server_goes_on_with_its_sessions(tmp_path: Path) -> None:
         seen = player.state.seq
     with ServerThread(tmp_path) as server:
         base = server.base
-        player.url = base.replace("http://", "ws://") + "/ws"
+        player.base = base.replace("http://", "ws://") + "/ws"
         player.raw.clear()
         player.connect()
         player.pump()

@@ -10,6 +10,7 @@ all along, marked hidden. Screenshots of both screens are saved in
 from __future__ import annotations
 
 import io
+import re
 import shutil
 import zipfile
 from collections.abc import Iterator
@@ -101,7 +102,7 @@ def test_a_gm_and_a_player_play_the_papers_scenario(tmp_path: Path, browser: Bro
         shot(gm, "0-gm-upload-refused")
         gm.locator('button[data-source="paper"]').click()
         invite = gm.locator("a.invite-link").get_attribute("href")
-        assert invite is not None and "/play#" in invite
+        assert invite is not None and re.search(r"/play\?session=\w+#", invite)
         shot(gm, "0-gm-created")
         gm.locator("a.open-gm").click()
         expect(gm.locator("#gm")).to_be_visible()
@@ -237,7 +238,7 @@ def test_a_dropped_connection_shows_the_banner_and_misses_nothing(
 
         errors: list[str] = []
         gm, me = gm_and_player(browser, "en-US", errors)
-        me.route_web_socket("**/ws", route)
+        me.route_web_socket("**/ws?*", route)
         gm.goto(links["GM"])
         me.goto(links[PLAYER])
         expect(dialog(me, "どうしますか？")).to_be_visible()

@@ -1,23 +1,34 @@
-"""``lore serve [--db URL] [--host H] [--port P] [--new] [EXAMPLE_OR_BUNDLE...]``.
+"""``lore serve [--db URL] [--host H] [--port P] [--workers N] [--new] [EXAMPLE_OR_BUNDLE...]``.
 
 Serves online sessions: the GM and the players play in their browsers (or with ``lore
 join``), the rules run on the server. Sessions are kept in a SQLite file (``--db``,
 default ``lore-sessions.db``); a restarted server goes on with every open session.
 Each EXAMPLE_OR_BUNDLE (a folder, a ``.lore`` file or a zip) is offered on the start page;
 with ``--new`` a session of the first is started at once and its links are printed.
+With ``--workers N`` the sessions are spread over N processes (one per core serves the
+most sessions: a session's rules run in one process, one core).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import shutil
+import socket
 import sys
 import tempfile
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from lore.cli.io import usage_error
+from lore.server import workers
 from lore.server.collecting import Collector
+
+if TYPE_CHECKING:
+    import uvicorn
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -36,10 +47,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="snapshot a session every N log entries (default 500; restoring replays fewer than N)",
     )
     parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="processes the sessions are spread over (default 1; one per core for many)",
+    )
+    parser.add_argument(
         "--new",
         action="store_true",
         help="start a session of the first example and print its links",
     )
+    # A worker of a front (``lore.server.workers``): INDEX/COUNT/CHANNEL-FD/FRONT-PID.
+    parser.add_argument("--worker-of", help=argparse.SUPPRESS)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -55,22 +75,104 @@ def run(args: argparse.Namespace) -> int:
     if args.new and not args.examples:
         usage_error("--new starts a session of the first example: name one")
         return 2
+    if args.workers < 1:
+        usage_error("--workers must be 1 or more")
+        return 2
     try:
         path = sqlite_path(args.db)
     except ValueError as error:
         usage_error(str(error))
         return 2
+    worker = None
+    if args.worker_of is not None:
+        worker = Role.of(args.worker_of)
+        workers.die_with_parent(worker.parent)
+    elif args.workers > 1:
+        return in_loop(front(args, path))
+    else:
+        try:
+            lock = workers.lock_store(path)
+        except workers.StoreLocked as error:
+            usage_error(str(error))
+            return 2
     workdir = Path(tempfile.mkdtemp(prefix="lore-bundles-"))
     collector = collect_for_serving()
+    try:
+        return in_loop(serve(args, path, workdir, collector, worker))
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+        if worker is None:
+            os.close(lock)
+
+
+def in_loop(main: Coroutine[Any, Any, int]) -> int:
     try:
         import uvloop  # libuv's event loop: the same asyncio, with less work per frame
 
         with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
-            return runner.run(serve(args, path, workdir, collector))
+            return runner.run(main)
     except KeyboardInterrupt:
         return 0
+
+
+@dataclass(frozen=True)
+class Role:
+    """A worker's place: its index of how many, its channel to the front, the front."""
+
+    index: int
+    count: int
+    channel: int
+    parent: int
+
+    @staticmethod
+    def of(text: str) -> Role:
+        index, count, channel, parent = (int(part) for part in text.split("/"))
+        return Role(index, count, channel, parent)
+
+    def owns(self, session: str) -> bool:
+        return workers.owner(session, self.count) == self.index
+
+
+async def front(args: argparse.Namespace, path: Path) -> int:
+    """Serve with ``args.workers`` worker processes (``lore.server.workers``)."""
+    from lore.server.shards import open_store
+    from lore.server.store import StoreError
+
+    try:
+        lock = await asyncio.to_thread(workers.lock_store, path)
+    except workers.StoreLocked as error:
+        usage_error(str(error))
+        return 2
+    try:
+        try:  # (made or brought up to date once, before the workers open them)
+            await (await open_store(path, at_least=args.workers)).close()
+        except StoreError as error:
+            usage_error(str(error))
+            return 2
+        try:
+            listener = workers.listen(args.host, args.port)
+        except OSError as error:
+            print(f"lore serve: cannot listen on {args.host}:{args.port}: {error}", file=sys.stderr)
+            return 1
+        base = f"http://{args.host}:{listener.getsockname()[1]}"
+
+        def argv(index: int, channel: int) -> list[str]:
+            found = [sys.executable, "-m", "lore", "serve", "--db", args.db]
+            found += ["--host", args.host, "--port", str(listener.getsockname()[1])]
+            found += ["--worker-of", f"{index}/{args.workers}/{channel}/{os.getpid()}"]
+            if args.snapshot_every is not None:
+                found += ["--snapshot-every", str(args.snapshot_every)]
+            return [*found, *map(str, args.examples)]
+
+        def announce(sessions: int) -> None:
+            print(f"Lore is serving on {base}/ ({sessions} open sessions)", flush=True)
+            if args.new:
+                serving.tell(0, b"new " + base.encode())
+
+        serving = workers.Front(listener, args.workers, argv, (lock,))
+        return await serving.run(announce)
     finally:
-        shutil.rmtree(workdir, ignore_errors=True)
+        os.close(lock)
 
 
 def collect_for_serving() -> Collector:
@@ -97,36 +199,48 @@ async def tend(collector: Collector) -> None:
         collector.full_if_due(quiet=loop.time() - before - TEND_EVERY < QUIET)
 
 
-async def serve(args: argparse.Namespace, path: Path, workdir: Path, collector: Collector) -> int:
+async def serve(
+    args: argparse.Namespace,
+    path: Path,
+    workdir: Path,
+    collector: Collector,
+    worker: Role | None = None,
+) -> int:
     import uvicorn
 
     from lore.server import trace
     from lore.server.app import Server, uvicorn_config
     from lore.server.bundles import BundleError
-    from lore.server.rooms import Rooms
+    from lore.server.rooms import Rooms, seat_link
+    from lore.server.shards import open_store
     from lore.server.sources import load
-    from lore.server.sqlite_store import SQLiteStore
     from lore.server.store import StoreError
 
     try:
-        store = SQLiteStore(path)
+        if worker is None:
+            store = await open_store(path)
+        else:
+            store = await open_store(path, worker.index, worker.owns)
     except StoreError as error:
         usage_error(str(error))
         return 2
+    owns = worker.owns if worker is not None else None
     rooms = (
-        Rooms(store, workdir)
+        Rooms(store, workdir, owns=owns)
         if args.snapshot_every is None
-        else Rooms(store, workdir, snapshot_every=args.snapshot_every)
+        else Rooms(store, workdir, snapshot_every=args.snapshot_every, owns=owns)
     )
-    server = Server(rooms, list(args.examples))
+    server = Server(rooms, list(args.examples), worker=worker is not None)
 
     async def announce() -> None:
         port = web.servers[0].sockets[0].getsockname()[1] if web.servers else args.port
         base = f"http://{args.host}:{port}"
         rooms = server.rooms.by_id
         print(f"Lore is serving on {base}/ ({len(rooms)} open sessions)", flush=True)
-        if not args.new:
-            return
+        if args.new:
+            await start_new(base)
+
+    async def start_new(base: str) -> None:
         try:
             room = await server.rooms.create(await asyncio.to_thread(load, args.examples[0]))
         except BundleError as error:
@@ -137,19 +251,62 @@ async def serve(args: argparse.Namespace, path: Path, workdir: Path, collector: 
         print(f"New session: {room.record.title}", flush=True)
         for seat in room.seats.values():
             who = "GM link" if seat.seat == "GM" else f"invite for {seat.label}"
-            print(f"  {who}: {base}/play#{seat.token}", flush=True)
+            if seat.token is not None:
+                print(f"  {who}: {base}{seat_link(room.id, seat.token)}", flush=True)
 
     web = uvicorn.Server(uvicorn_config(server, args.host, args.port))
     recorder = trace.start()
     watch = asyncio.create_task(recorder.watch()) if recorder is not None else None
     tending = asyncio.create_task(tend(collector))
-    task = asyncio.create_task(web.serve())
+    # A worker listens to nothing: the front hands it its connections.
+    task = asyncio.create_task(web.serve(sockets=[] if worker is not None else None))
     while not web.started and not task.done():
         await asyncio.sleep(0.05)
-    if web.started:
+    if web.started and worker is None:
         await announce()
+    elif web.started and worker is not None:
+        channel = worker_channel(web, worker, start_new)
+        channel.ready(len(server.rooms.by_id))
     await task
     tending.cancel()
     if watch is not None:
         watch.cancel()
     return 0 if web.started else 1
+
+
+def worker_channel(
+    web: uvicorn.Server, worker: Role, start_new: Callable[[str], Coroutine[Any, Any, None]]
+) -> workers.Channel:
+    """A worker's channel to the front, open: each connection it hands over is served as
+    if the worker's own listener had accepted it (uvicorn's protocol, its state)."""
+    loop = asyncio.get_running_loop()
+    config = web.config
+    tasks: set[asyncio.Task[Any]] = set()
+
+    def protocol() -> asyncio.Protocol:
+        made: asyncio.Protocol = config.http_protocol_class(  # type: ignore[call-arg]
+            config=config, server_state=web.server_state, app_state=web.lifespan.state
+        )
+        return made
+
+    async def adopting(connection: socket.socket) -> None:
+        try:
+            await loop.connect_accepted_socket(protocol, connection)
+        except OSError:
+            connection.close()
+
+    def later(work: Coroutine[Any, Any, None]) -> None:
+        task = loop.create_task(work)
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
+
+    def told(message: bytes) -> None:
+        if message.startswith(b"new "):
+            later(start_new(message[4:].decode()))
+
+    def gone() -> None:  # the front stopped (it kills its workers when it dies)
+        web.should_exit = True
+
+    channel = workers.Channel(worker.channel, lambda c: later(adopting(c)), told, gone)
+    channel.open()
+    return channel

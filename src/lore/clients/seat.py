@@ -3,8 +3,10 @@ scripted players and tests.
 
 It says hello with the link's token, keeps what the server sends (the view, the open
 questions, the messages, the last sequence number), and reconnects with the last sequence
-number seen, so that it gets exactly what it missed. Every frame received is also kept as
-the text that came over the socket (``raw``).
+number seen, so that it gets exactly what it missed. It connects naming its session
+(``/ws?session=ID``: the link's, or the one the server named), so that a server of
+several workers hands it to the one that serves the session (``docs/protocol.md``). Every
+frame received is also kept as the text that came over the socket (``raw``).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
@@ -36,13 +38,15 @@ class JoinError(Exception):
     """The link cannot be used (malformed, unknown or revoked)."""
 
 
-def socket_url(link: str) -> tuple[str, str]:
-    """The WebSocket URL and the token of a seat's link (``http://host:port/play#TOKEN``)."""
+def socket_url(link: str) -> tuple[str, str, str | None]:
+    """The WebSocket URL, the token and the session (None when it names none) of a
+    seat's link (``http://host:port/play?session=ID#TOKEN``)."""
     parts = urlsplit(link)
     if parts.scheme not in ("http", "https") or not parts.netloc or not parts.fragment:
         raise JoinError(f"'{link}' is not a seat's link (like http://host:8000/play#TOKEN)")
     scheme = "wss" if parts.scheme == "https" else "ws"
-    return f"{scheme}://{parts.netloc}/ws", parts.fragment
+    named = parse_qs(parts.query).get("session")
+    return f"{scheme}://{parts.netloc}/ws", parts.fragment, named[0] if named else None
 
 
 @dataclass
@@ -122,7 +126,7 @@ class SeatState:
 
 class SeatClient:
     def __init__(self, link: str, timeout: float = 10.0) -> None:
-        self.url, self.token = socket_url(link)
+        self.base, self.token, self.session = socket_url(link)
         self.timeout = timeout
         self.state = SeatState()
         self.raw: list[str] = []  # every frame as it came over the socket
@@ -131,16 +135,31 @@ class SeatClient:
 
     # ------------------------------------------------------------ the connection
 
+    @property
+    def url(self) -> str:
+        """The WebSocket's URL, naming the session once it is known."""
+        if self.session is None:
+            return self.base
+        return f"{self.base}?{urlencode({'session': self.session})}"
+
     def connect(self) -> None:
-        """Connect (again) and say hello with the last sequence number seen."""
-        self.close()
-        self.socket = connect(self.url, open_timeout=self.timeout, max_size=2**24, legacy=True)
-        hello: Frame = {"type": "hello", "token": self.token, "seq": self.state.seq}
-        self.socket.send(json.dumps(hello))
-        welcome = self.receive(self.timeout)
-        if welcome is None or welcome.get("type") == "error":
-            message = welcome.get("message") if welcome else "no answer"
-            raise JoinError(f"the server refused the link: {message}")
+        """Connect (again) and say hello with the last sequence number seen (once more,
+        naming the session, when the server says it is served elsewhere)."""
+        for _ in range(2):
+            self.close()
+            self.socket = connect(self.url, open_timeout=self.timeout, max_size=2**24, legacy=True)
+            hello: Frame = {"type": "hello", "token": self.token, "seq": self.state.seq}
+            self.socket.send(json.dumps(hello))
+            welcome = self.receive(self.timeout)
+            if welcome is not None and welcome.get("code") == "elsewhere":
+                self.session = str(welcome["session"])
+                continue
+            if welcome is None or welcome.get("type") == "error":
+                message = welcome.get("message") if welcome else "no answer"
+                raise JoinError(f"the server refused the link: {message}")
+            self.session = str(welcome["session"]["id"])
+            return
+        raise JoinError("the server named another place for the session again")
 
     def close(self) -> None:
         if self.socket is not None:

@@ -1,14 +1,16 @@
 """The ASGI app: the web client's files, a small HTTP API, and the WebSocket.
 
 - ``GET /`` and ``GET /play``: the web client (one page; a seat's link is
-  ``/play#TOKEN``, the token in the fragment so that it never reaches a log or a referrer).
+  ``/play?session=ID#TOKEN``, the token in the fragment so that it never reaches a log or
+  a referrer, the session named so that the request goes to the worker that owns it).
+  Any request may name its session (``session=ID``) for that routing (``workers.py``).
 - ``GET /api/sources``: what a session can be started from.
 - ``POST /api/sessions``: start a session, of a source (``{"source": NAME}``) or of an
   uploaded zip (the body, ``application/zip``). The bundle is checked first: its errors
   come back (422) with file, line, column and the caret, and nothing is created.
-- ``GET /api/save`` with the GM's token (``Authorization: Bearer TOKEN``): the session as
-  a zip of its bundle and a Lore save ``save.lore``, which starts a new session when
-  uploaded.
+- ``GET /api/save?session=ID`` with the GM's token (``Authorization: Bearer TOKEN``):
+  the session as a zip of its bundle and a Lore save ``save.lore``, which starts a new
+  session when uploaded (421 with the session's id: it is another worker's, ask naming it).
 - ``GET /bundle/DIGEST/PATH``: the images of a bundle (for rules' HTML messages).
 - ``/ws``: the WebSocket (``docs/protocol.md``), served by Lore's own protocol on
   uvicorn's connection (``websocket.py``), not through ASGI.
@@ -46,7 +48,7 @@ from lore.server.bundles import (
 )
 from lore.server.connection import Limits
 from lore.server.hub import Hub
-from lore.server.rooms import Room, Rooms
+from lore.server.rooms import Room, Rooms, seat_link
 from lore.server.saving import answers_of, save_zip
 from lore.server.websocket import socket_protocol
 
@@ -71,13 +73,20 @@ class Server:
     examples: list[Path] = field(default_factory=list)
     limits: Limits = field(default_factory=Limits)
     restored: list[tuple[str, str]] = field(default_factory=list)  # sessions that failed
+    # One of several workers (``workers.py``): each HTTP response closes its connection,
+    # so that the front routes each request by itself.
+    worker: bool = False
 
     def __post_init__(self) -> None:
         self.hub = Hub(self.rooms)
         self.sources = catalog.sources(self.examples)
 
 
-def security_headers(app: ASGIApp) -> ASGIApp:
+def security_headers(app: ASGIApp, closing: bool = False) -> ASGIApp:
+    """The app with the security headers on every response (and ``Connection: close``
+    when ``closing``)."""
+    headers = [*HEADERS, (b"connection", b"close")] if closing else HEADERS
+
     async def wrapped(scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await app(scope, receive, send)
@@ -85,7 +94,7 @@ def security_headers(app: ASGIApp) -> ASGIApp:
 
         async def sending(message: Message) -> None:
             if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []), *HEADERS]
+                message["headers"] = [*message.get("headers", []), *headers]
             await send(message)
 
         await app(scope, receive, sending)
@@ -123,6 +132,10 @@ def create_app(server: Server) -> ASGIApp:
     async def save(request: Request) -> Response:
         room = gm_room(request, server.rooms)
         if room is None:
+            elsewhere = await server.rooms.elsewhere(bearer(request))
+            if elsewhere is not None:  # (another worker's: ask naming it)
+                problem = {"message": "the session is served elsewhere: ask naming it"}
+                return JSONResponse({"problems": [problem], "session": elsewhere}, 421)
             return JSONResponse({"problems": [{"message": "the GM's token is needed"}]}, 403)
         async with room.lock:
             room = server.rooms.by_id.get(room.id, room)  # (reloaded meanwhile: the new one)
@@ -144,6 +157,8 @@ def create_app(server: Server) -> ASGIApp:
             (r.program.folder for r in server.rooms.by_id.values() if r.record.digest == digest),
             None,
         )
+        if folder is None and server.worker:  # (another worker's session's, maybe)
+            folder = await server.rooms.folder_of(digest)
         target = folder / path if folder is not None else None
         if target is None or not target.is_file() or target.is_symlink():
             return Response(status_code=404)
@@ -158,7 +173,7 @@ def create_app(server: Server) -> ASGIApp:
         Route("/bundle/{digest}/{path:path}", image),
         Mount("/static", StaticFiles(directory=WEB), name="static"),
     ]
-    return security_headers(Starlette(routes=routes, lifespan=lifespan))
+    return security_headers(Starlette(routes=routes, lifespan=lifespan), closing=server.worker)
 
 
 async def bundle_of(request: Request, server: Server) -> Bundle:
@@ -195,16 +210,21 @@ def problem_json(problem: Problem) -> dict[str, Any]:
 
 def created(room: Room) -> dict[str, Any]:
     seats = [
-        {"seat": s.seat, "label": s.label, "link": f"/play#{s.token}"}
+        {"seat": s.seat, "label": s.label, "link": seat_link(room.id, s.token)}
         for s in room.seats.values()
         if s.token is not None
     ]
     return {"session": room.id, "title": room.record.title, "seats": seats}
 
 
-def gm_room(request: Request, rooms: Rooms) -> Room | None:
+def bearer(request: Request) -> str:
+    """The token of a request's ``Authorization: Bearer TOKEN`` ("" without one)."""
     header = request.headers.get("authorization", "")
-    token = header[7:].strip() if header.lower().startswith("bearer ") else ""
+    return header[7:].strip() if header.lower().startswith("bearer ") else ""
+
+
+def gm_room(request: Request, rooms: Rooms) -> Room | None:
+    token = bearer(request)
     found = rooms.find(token) if token else None
     if found is None or found[1] != "GM":
         return None

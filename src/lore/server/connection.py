@@ -20,6 +20,7 @@ OUTBOX = 2000  # frames waiting for one client
 CLOSE_POLICY = 1008  # WebSocket close code: a policy was violated
 CLOSE_ERROR = 1011  # a fault of the server
 CLOSE_REVOKED = 4003  # the seat's link was revoked
+CLOSE_ELSEWHERE = 4004  # the session is another worker's: connect naming it
 CLOSE_OVERFLOW = 4008  # the client did not keep up
 
 

@@ -31,9 +31,9 @@ import msgspec
 from lore.engine.views import GM
 from lore.server import protocol
 from lore.server.chat import MAX_CHAT, RollError, chat_roll
-from lore.server.connection import CLOSE_ERROR, CLOSE_REVOKED, Connection
+from lore.server.connection import CLOSE_ELSEWHERE, CLOSE_ERROR, CLOSE_REVOKED, Connection
 from lore.server.protocol import MAX_MESSAGE, Code, Refused, decoder, encode, error_frame
-from lore.server.rooms import Room, Rooms, new_token
+from lore.server.rooms import Room, Rooms, new_token, seat_link
 from lore.server.store import ENDED, LogEntry, StoreError
 from lore.server.table import Refusal
 
@@ -68,6 +68,13 @@ class Hub:
             return None
         found = self.rooms.find(message.token)
         if found is None:
+            session = await self.rooms.elsewhere(message.token)
+            if session is not None:  # (another worker's: ``workers.py``)
+                moved = {"type": "error", "code": Code.ELSEWHERE.value, "session": session}
+                moved["message"] = "this session is served elsewhere: connect naming it"
+                connection.send(encode(moved))
+                connection.close(CLOSE_ELSEWHERE)
+                return None
             connection.send(error_frame(Code.BAD_TOKEN, "this link is unknown or was revoked"))
             connection.close(4001)
             return None
@@ -113,7 +120,7 @@ class Hub:
             {
                 "seat": seat.seat,
                 "label": seat.label,
-                "link": f"/play#{seat.token}" if seat.token is not None else None,
+                "link": seat_link(room.id, seat.token) if seat.token is not None else None,
             }
             for seat in room.seats.values()
         ]

@@ -24,6 +24,12 @@ number, its last index, and the arrival numbers of its rows still in the journal
 hundred bytes per playing session), read from the database when it opens, and again
 after anything is rolled back. Sessions are numbered (``numbers``), so that chunks are
 keyed by an integer, not by the 32-character id.
+
+Several servers (the workers of ``lore serve --workers``) may share the file, each
+appending only to the sessions it owns (``owns``): each indexes only its own sessions,
+takes the next arrival number from the journal in the transaction that appends (which
+holds the file's write lock), and tidies the journal up to the oldest live row of any
+session, as the database has them.
 """
 
 from __future__ import annotations
@@ -31,7 +37,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import zlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from itertools import chain
 from typing import Any
 
@@ -56,6 +62,11 @@ HOT_ROWS = (
 )
 MOVING_ROWS = HOT_ROWS.replace("data FROM", "CAST(data AS BLOB) FROM")  # (bytes, for Raw)
 CHUNKS_AFTER = "SELECT entries FROM chunks WHERE number = ? AND last > ? ORDER BY last"
+# The arrival number of the oldest row of any session not moved into a chunk.
+OLDEST_LIVE = (
+    "SELECT min(at) FROM journal WHERE idx >"
+    " coalesce((SELECT max(last) FROM chunks WHERE chunks.number = journal.number), 0)"
+)
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS numbers (
@@ -81,7 +92,9 @@ CREATE TABLE IF NOT EXISTS chunks (
 class Journal:
     """The log's tables and the store thread's index of them (see the module's doc)."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: sqlite3.Connection, owns: Callable[[str], bool] | None = None) -> None:
+        # Which sessions it appends to, sharing the file with others (None: all, alone).
+        self.owns = owns
         self.numbers: dict[str, int] = {}
         self.last: dict[int, int] = {}  # a session's last index (0: none yet)
         self.hot: dict[int, list[tuple[int, int]]] = {}  # (index, arrival) of live rows
@@ -95,13 +108,19 @@ class Journal:
 
     def load(self, db: sqlite3.Connection) -> None:
         """Read the index from the database (at opening, and after a rollback)."""
-        self.numbers = dict(db.execute("SELECT session, number FROM numbers"))
+        owns = self.owns
+        self.numbers = {
+            session: number
+            for session, number in db.execute("SELECT session, number FROM numbers")
+            if owns is None or owns(session)
+        }
         moved = {number: 0 for number in self.numbers.values()}
         for number, last in db.execute(
             "SELECT number, (SELECT max(last) FROM chunks WHERE chunks.number = numbers.number)"
             " FROM numbers"
         ):
-            moved[number] = last or 0
+            if number in moved:
+                moved[number] = last or 0
         self.last = dict(moved)
         self.hot = {}
         self.records_end = {}
@@ -109,7 +128,7 @@ class Journal:
         self.start = start or 1
         self.next = (end or 0) + 1
         for number, idx, at in db.execute("SELECT number, idx, at FROM journal ORDER BY at"):
-            if idx > moved.get(number, 0):  # (else it is in a chunk: dead)
+            if number in moved and idx > moved[number]:  # (else another's, or dead)
                 self.hot.setdefault(number, []).append((idx, at))
                 self.last[number] = max(self.last.get(number, 0), idx)
 
@@ -161,8 +180,17 @@ class Journal:
         return outcomes
 
     def _insert(self, db: sqlite3.Connection, rows: list[tuple[int, int, int, str, str]]) -> None:
-        """Insert journal rows with one statement; once it succeeded, index them."""
-        db.execute(insert_statement(len(rows)), tuple(chain.from_iterable(rows)))
+        """Insert journal rows with one statement; once it succeeded, index them. (Shared
+        with others, the rows' arrival numbers are SQLite's: the journal's last plus 1,
+        2 ..., given in the statement, which holds the file's write lock.)"""
+        if self.owns is None:
+            db.execute(insert_statement(len(rows)), tuple(chain.from_iterable(rows)))
+        else:
+            values = chain.from_iterable((None, *row[1:]) for row in rows)
+            cursor = db.execute(insert_statement(len(rows)), tuple(values))
+            assert cursor.lastrowid is not None
+            first = cursor.lastrowid - len(rows) + 1
+            rows = [(first + n, *row[1:]) for n, row in enumerate(rows)]
         hot, last = self.hot, self.last
         for at, number, idx, _, _ in rows:
             hot.setdefault(number, []).append((idx, at))
@@ -208,7 +236,13 @@ class Journal:
         behind = self.next - 4 * live - SLACK
         for number in [n for n, rows in self.hot.items() if rows[0][1] < behind]:
             self._move(db, number, self.last[number])
-        oldest = min((rows[0][1] for rows in self.hot.values()), default=self.next)
+        if self.owns is None:
+            oldest = min((rows[0][1] for rows in self.hot.values()), default=self.next)
+        else:  # (others' rows too, which only the database knows; the last row is kept,
+            # so that SQLite's next arrival number stays past every number used)
+            self.start, end = db.execute("SELECT min(at), max(at) FROM journal").fetchone()
+            self.start, end = self.start or 1, end or 1
+            oldest = min(db.execute(OLDEST_LIVE).fetchone()[0] or end, end)
         if oldest - self.start >= TIDY_AT:
             db.execute("DELETE FROM journal WHERE at < ?", (oldest,))
             self.start = oldest

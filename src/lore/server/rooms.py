@@ -225,6 +225,12 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+def seat_link(session: str, token: str) -> str:
+    """A seat's link (the path): the session named for routing (``workers.py``), the
+    token in the fragment, so that it never reaches a log or a referrer."""
+    return f"/play?session={session}#{token}"
+
+
 def new_session_id() -> str:
     return uuid.uuid4().hex
 
@@ -240,8 +246,12 @@ class Rooms:
         engine_threads: int = 4,
         snapshot_every: int = SNAPSHOT_EVERY,
         records_every: int = RECORDS_EVERY,
+        owns: Callable[[str], bool] | None = None,
     ) -> None:
         self.store = store
+        # Whether this server owns a session (one of several workers: ``workers.py``);
+        # None: it owns them all.
+        self.owns = owns
         self.snapshot_every = snapshot_every
         self.records_every = min(records_every, snapshot_every)
         self.workdir = workdir
@@ -330,6 +340,18 @@ class Rooms:
             raise BundleError([Problem(f"not a valid save: {error}", entry)]) from None
         return Program(result, compile_program(result), stored, folder)
 
+    async def folder_of(self, digest: str) -> Path | None:
+        """The folder of a bundle of the store that no room here is made of (another
+        worker's session's, for its images): written out once (None: no such bundle)."""
+        folder = self.workdir / digest
+        if folder.is_dir():
+            return folder
+        files = await self.store.files(digest)
+        if not files:
+            return None
+        async with self.checking:
+            return await self.in_engine(lambda: materialize(self.workdir, digest, files))
+
     # ------------------------------------------------------------ making rooms
 
     def _table(self, record: SessionRecord, program: Program, seats: list[SeatRecord]) -> Table:
@@ -346,7 +368,9 @@ class Rooms:
             seed = program.stored.seed
         elif seed is None:
             seed = secrets.randbits(48)
-        record = SessionRecord(self.new_id(), bundle.title, digest, bundle.entry, seed, time.time())
+        record = SessionRecord(
+            self.owned_id(), bundle.title, digest, bundle.entry, seed, time.time()
+        )
         # (The probe is dropped: it keeps no step waiting in a greenlet of its own.)
         probe = Master(program.compiled, seed, program.stored, self.limits, resumable=False)
         await self.in_engine(probe.start)
@@ -359,6 +383,13 @@ class Rooms:
         await self.in_engine(table.start)
         await self.store.create(record, bundle.files, seats)
         return self._add(record, table, program, seats)
+
+    def owned_id(self) -> str:
+        """A new session's id, one this server owns."""
+        while True:
+            found = self.new_id()
+            if self.owns is None or self.owns(found):
+                return found
 
     def _add(
         self, record: SessionRecord, table: Table, program: Program, seats: list[SeatRecord]
@@ -377,6 +408,8 @@ class Rooms:
         with why (they stay in the store, untouched)."""
         failed = []
         for record in await self.store.sessions():
+            if self.owns is not None and not self.owns(record.id):
+                continue  # another worker's
             try:
                 await self.restore(record)
             except BundleError as error:
@@ -601,6 +634,14 @@ class Rooms:
         if room.seats[found[1]].token != token:
             return None
         return room, found[1]
+
+    async def elsewhere(self, token: str) -> str | None:
+        """The session of a token that another worker owns (None when this server owns
+        them all, or no open session has the token)."""
+        if self.owns is None or not token:
+            return None
+        session = await self.store.session_of(token)
+        return session if session is not None and not self.owns(session) else None
 
     async def set_token(self, room: Room, seat: str, token: str | None) -> None:
         old = room.seats[seat]

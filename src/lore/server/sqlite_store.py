@@ -60,6 +60,7 @@ VERSION = 1
 # them into a chunk, a hundred entries later) stay in it rather than being read back from
 # the file (SQLite's default is 2 MiB).
 CACHE_KIB = 32 * 1024
+LOCK_WAIT = 10.0  # seconds a server sharing the file waits for its write lock, at most
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS bundles (
@@ -117,8 +118,10 @@ def sqlite_path(url: str) -> Path:
 class SQLiteStore:
     """A store in one SQLite file (created when missing)."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, owns: Callable[[str], bool] | None = None) -> None:
         self.path = path
+        # The sessions it appends to, when other servers share the file (``Journal``).
+        self.owns = owns
         self.queue: queue.SimpleQueue[Item | None] = queue.SimpleQueue()
         # The rows appended in this turn of the loop, and their futures.
         self.appending: tuple[list[Row], list[Waiter]] = ([], [])
@@ -144,12 +147,14 @@ class SQLiteStore:
                     f"cannot open {self.path}: its layout ({version}) is of a newer Lore"
                 )
             connection.executescript(SCHEMA + TABLES)
-            journal = Journal(connection)
+            journal = Journal(connection, self.owns)
             if version < VERSION:
                 connection.execute("BEGIN IMMEDIATE")
                 migrate(connection, journal)
                 connection.execute(f"PRAGMA user_version = {VERSION}")
                 connection.execute("COMMIT")
+            if self.owns is not None:  # (shared: waits for the lock are ``begin``'s)
+                connection.execute("PRAGMA busy_timeout = 0")
         except BaseException:
             connection.close()
             raise
@@ -218,7 +223,7 @@ class SQLiteStore:
         # wait for while the event loop's thread is busy: a commit takes as few as it can.)
         alone = len(batch) == 1
         try:
-            connection.execute("BEGIN IMMEDIATE")
+            self.begin(connection)
             for operation, future in batch:
                 if not alone:
                     connection.execute("SAVEPOINT op")
@@ -252,6 +257,14 @@ class SQLiteStore:
         returns). One statement, not three (begin, insert, commit), so the store's thread
         takes the GIL back as few times as it can: while the event loop is busy, each
         time may wait for the switch interval."""
+        shared = self.owns is not None
+        if shared:  # (the file's write lock taken first, waited for as ``begin`` does)
+            try:
+                self.begin(connection)
+            except sqlite3.Error as error:
+                failed = _store_error(error)
+                _wake([result for op in appends for result in _failed(op, None, failed)])
+                return
         if len(appends) == 1:
             append = appends[0]
             results = append.results(self.journal.insert(connection, append.rows))
@@ -263,12 +276,45 @@ class SQLiteStore:
                 end = start + len(append.rows)
                 results += append.results(outcomes[start:end])
                 start = end
+        if shared:
+            try:
+                connection.execute("COMMIT")
+            except sqlite3.Error as error:
+                with contextlib.suppress(sqlite3.Error):
+                    connection.execute("ROLLBACK")
+                self.journal.load(connection)
+                failed = _store_error(error)
+                _wake([result for op in appends for result in _failed(op, None, failed)])
+                return
         loop = appends[0].loop
         if all(append.loop is loop for append in appends):  # (one server: its loop)
             with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
                 loop.call_soon_threadsafe(_settle, results)
         else:
             _wake(results)
+
+    def begin(self, connection: sqlite3.Connection) -> None:
+        """Begin a write transaction. Shared with other servers (``owns``), the file's
+        write lock may be held by one of them for a commit's time: it is tried again
+        and again, waiting a little longer each time (from 50 us up to 2 ms, for
+        ``LOCK_WAIT`` seconds in all), where SQLite's own busy handler would sleep
+        whole milliseconds from the first wait."""
+        if self.owns is None:
+            connection.execute("BEGIN IMMEDIATE")
+            return
+        wait, deadline = 0.00005, time.monotonic() + LOCK_WAIT
+        while True:
+            try:
+                connection.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as error:
+                if (
+                    error.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY
+                    or time.monotonic() > deadline
+                ):
+                    raise
+            time.sleep(wait)
+            wait = min(wait * 2, 0.002)
 
     async def _run(self, operation: Callable[[sqlite3.Connection], T]) -> T:
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
@@ -384,6 +430,17 @@ class SQLiteStore:
                 (session,),
             ).fetchall()
             return [SeatRecord(*row) for row in rows]
+
+        return await self._run(operation)
+
+    async def session_of(self, token: str) -> str | None:
+        def operation(db: sqlite3.Connection) -> str | None:
+            row = db.execute(
+                "SELECT seats.session FROM seats JOIN sessions ON sessions.id = seats.session"
+                " WHERE seats.token = ? AND sessions.status = ?",
+                (token, OPEN),
+            ).fetchone()
+            return None if row is None else str(row[0])
 
         return await self._run(operation)
 

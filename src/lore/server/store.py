@@ -134,6 +134,9 @@ class Store(Protocol):
 
     async def seats(self, session: str) -> list[SeatRecord]: ...
 
+    async def session_of(self, token: str) -> str | None:
+        """The open session that has a seat with this link token (None: none has)."""
+
     async def snapshot(self, session: str) -> Snapshot | None:
         """The latest snapshot (without its records)."""
 
@@ -216,6 +219,14 @@ class MemoryStore:
 
     async def files(self, digest: str) -> dict[str, bytes]:
         return dict(self.bundles.get(digest, {}))
+
+    async def session_of(self, token: str) -> str | None:
+        for session, seats in self.seat_records.items():
+            if self.records[session].status == OPEN and any(
+                seat.token == token for seat in seats.values()
+            ):
+                return session
+        return None
 
     async def seats(self, session: str) -> list[SeatRecord]:
         return list(self.seat_records.get(session, {}).values())

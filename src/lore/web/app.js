@@ -7,6 +7,10 @@ import { drawMap, splitLocation } from "./map.js";
 
 const $ = (id) => document.getElementById(id);
 const token = decodeURIComponent(location.hash.slice(1));
+// The session, named to the server so that a server of several workers hands the
+// connection to the one serving it: the link's, else the one the server names.
+let session = new URLSearchParams(location.search).get("session");
+const named = () => (session ? `?session=${encodeURIComponent(session)}` : "");
 
 // ------------------------------------------------------------ the start page
 
@@ -160,7 +164,7 @@ function applyUpdate(frame) {
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${scheme}://${location.host}/ws`);
+  const socket = new WebSocket(`${scheme}://${location.host}/ws${named()}`);
   state.socket = socket;
   socket.addEventListener("open", () => {
     socket.send(JSON.stringify({ type: "hello", token, seq: state.seq, lang: currentLanguage() }));
@@ -175,9 +179,9 @@ function connect() {
     renderPresence();
     renderGm();
     if (state.revoked) return;
-    renderBanner(true);
+    if (state.retry > 0) renderBanner(true); // (0: told to connect elsewhere at once)
     setTimeout(connect, state.retry);
-    state.retry = Math.min(state.retry * 2, 5000);
+    state.retry = Math.min(Math.max(state.retry * 2, 500), 5000);
   });
 }
 
@@ -195,6 +199,7 @@ function receive(frame) {
       state.role = frame.role;
       state.label = frame.label;
       state.retry = 500;
+      session = frame.session.id;
       $("title").textContent = frame.session.title;
       document.title = `${frame.session.title} — Lore`;
       document.body.classList.toggle("is-gm", frame.role === "gm");
@@ -238,6 +243,12 @@ function receive(frame) {
 }
 
 function showError(frame) {
+  if (frame.code === "elsewhere") {
+    // Served by another worker: connect again at once, naming the session.
+    session = frame.session;
+    state.retry = 0;
+    return;
+  }
   if (frame.code === "bad_token") {
     state.revoked = true;
     $("banner").hidden = false;
@@ -576,7 +587,7 @@ function wire() {
     send({ type: "assign", actor: $("assignActor").value, seat: $("assignSeat").value });
   });
   $("save").addEventListener("click", async () => {
-    const response = await fetch("/api/save", { headers: { authorization: `Bearer ${token}` } });
+    const response = await fetch(`/api/save${named()}`, { headers: { authorization: `Bearer ${token}` } });
     if (!response.ok) return;
     const url = URL.createObjectURL(await response.blob());
     const link = node("a", { href: url, download: "lore-session.zip" }, document.body);
