@@ -54,6 +54,7 @@ import argparse
 import asyncio
 import bisect
 import contextlib
+import glob
 import json
 import os
 import re
@@ -593,6 +594,9 @@ def measure(
     try:
         assert echo.stdout is not None
         echo_port = int(echo.stdout.readline())
+        if events is not None:  # (a run before may have left more workers' files)
+            for stale in [events, *events.parent.glob(f"{glob.escape(events.name)}.w*")]:
+                stale.unlink(missing_ok=True)
         server, port = start_server(folder, endless_example(folder), events, workers)
         for _ in range(workers):  # each worker checks and compiles the program once
             create(port)
@@ -647,13 +651,16 @@ LONG = 0.010  # seconds: an event this long may hold an answer back visibly
 
 
 def read_trace(path: Path) -> list[Event]:
+    """The events of the server's trace: its file's, or each worker's (``FILE.w1`` ...)."""
     found: list[Event] = []
-    if not path.exists():  # (a server that does not trace)
-        return found
-    for line in path.read_text(encoding="utf-8").splitlines():
-        kind, start, seconds, *detail = line.split(" ")
-        found.append((kind, float(start), float(seconds), " ".join(detail)))
-    return found
+    files = [path, *sorted(path.parent.glob(f"{glob.escape(path.name)}.w*"))]
+    for part in files:
+        if not part.exists():  # (a server that does not trace)
+            continue
+        for line in part.read_text(encoding="utf-8").splitlines():
+            kind, start, seconds, *detail = line.split(" ")
+            found.append((kind, float(start), float(seconds), " ".join(detail)))
+    return sorted(found, key=lambda event: event[1])
 
 
 def explain(answers: list[tuple[float, float]], events: list[Event]) -> list[str]:

@@ -14,12 +14,13 @@ import re
 import shutil
 import zipfile
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Locator, Page, WebSocketRoute, expect, sync_playwright
 
-from tests.server.serving import PAPER, PLAYER, REPO, ServerThread
+from tests.server.serving import PAPER, PLAYER, REPO, ServeProcess, ServerThread
 
 ARTIFACTS = REPO / "test-artifacts" / "browser"
 CHROMIUM_FLAGS = [
@@ -87,8 +88,30 @@ def gm_and_player(browser: Browser, gm_locale: str, errors: list[str]) -> tuple[
     return gm, me
 
 
-def test_a_gm_and_a_player_play_the_papers_scenario(tmp_path: Path, browser: Browser) -> None:
-    with ServerThread(tmp_path) as server:
+@contextmanager
+def serving(tmp_path: Path, workers: int) -> Iterator[ServerThread | ServeProcess]:
+    """A server of the paper's scenario: in this process, or ``lore serve --workers N``."""
+    if workers == 1:
+        with ServerThread(tmp_path) as server:
+            yield server
+        return
+    with ServeProcess(tmp_path / "sessions.db", [PAPER], ("--workers", str(workers))) as process:
+        process.start()
+        yield process
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_gm_and_a_player_play_the_papers_scenario(
+    tmp_path: Path, browser: Browser, workers: int
+) -> None:
+    """Also with two workers, the player's link naming no session (as an older server
+    made them): its page is told where the session is, and connects there."""
+    suffix = "" if workers == 1 else f"-workers{workers}"
+
+    def snap(page: Page, name: str) -> None:
+        shot(page, name + suffix)
+
+    with serving(tmp_path, workers) as server:
         gm = browser.new_context(viewport={"width": 1280, "height": 900}, locale="ja-JP").new_page()
         errors: list[str] = []
         gm.on("pageerror", lambda error: errors.append(str(error)))
@@ -99,29 +122,29 @@ def test_a_gm_and_a_player_play_the_papers_scenario(tmp_path: Path, browser: Bro
         )
         expect(gm.locator("#problemText")).to_contain_text("scenario.lore:")
         expect(gm.locator("#problemText")).to_contain_text("^^^^^^")
-        shot(gm, "0-gm-upload-refused")
+        snap(gm, "0-gm-upload-refused")
         gm.locator('button[data-source="paper"]').click()
         invite = gm.locator("a.invite-link").get_attribute("href")
         assert invite is not None and re.search(r"/play\?session=\w+#", invite)
-        shot(gm, "0-gm-created")
+        snap(gm, "0-gm-created")
         gm.locator("a.open-gm").click()
         expect(gm.locator("#gm")).to_be_visible()
 
         player = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US")
         me = player.new_page()
         me.on("pageerror", lambda error: errors.append(str(error)))
-        me.goto(invite)
+        me.goto(invite if workers == 1 else re.sub(r"\?session=\w+", "", invite))
         expect(me.locator("#presence li.online")).to_have_count(2)
         expect(
             gm.locator('#presence li.online[data-seat="Chihiro_Shiiji@xmpp.xgmtk.org"]')
         ).to_be_visible()
-        shot(me, "1-player-start")
+        snap(me, "1-player-start")
 
         # To the dungeon: move, then the destination picked on the region's map.
         choose(me, "移動する")
         me.locator('g.place.choice[data-place="dungeon"]').click()
         expect(me.locator("article.dialog .route-line")).to_contain_text("start_point → dungeon")
-        shot(me, "2-player-route")
+        snap(me, "2-player-route")
         me.locator("article.dialog .submit").click()
         expect(me.locator("#clock")).to_have_text("Day 1, 00:45")
         choose(me, "探す")  # at the dungeon's entrance: in we go
@@ -137,8 +160,8 @@ def test_a_gm_and_a_player_play_the_papers_scenario(tmp_path: Path, browser: Bro
         assert me.locator(CHEST).count() == 0  # not found yet: not there at all
         gm.select_option("#areaSelect", "/region/dungeon")
         expect(gm.locator(CHEST)).to_have_class("token object hidden")  # the GM sees it
-        shot(gm, "3-gm-dungeon-chest-hidden")
-        shot(me, "3-player-dungeon")
+        snap(gm, "3-gm-dungeon-chest-hidden")
+        snap(me, "3-player-dungeon")
         walk.locator(".submit").click()
         choose(me, "寝る")
         hours = dialog(me, "何時間寝ますか？")
@@ -157,8 +180,8 @@ def test_a_gm_and_a_player_play_the_papers_scenario(tmp_path: Path, browser: Bro
         expect(picture).to_have_attribute("alt", "（宝箱のイメージ）")
         me.wait_for_function("document.querySelector('#log img').naturalWidth > 0")
         expect(gm.locator(CHEST)).to_have_class("token object hidden seen")  # found by Chihiro
-        shot(me, "4-player-chest-found")
-        shot(gm, "4-gm-chest-found")
+        snap(me, "4-player-chest-found")
+        snap(gm, "4-gm-chest-found")
         assert me.locator("#log script").count() == 0
         assert errors == []
 

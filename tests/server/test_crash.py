@@ -3,30 +3,36 @@
 time; the players reconnect with their last sequence numbers and play on. Every session's
 final transcript must equal the uninterrupted run's, and every answer must be in the log
 once. Sessions are snapshotted every 7 entries, so restarts restore from a snapshot and
-the entries after it."""
+the entries after it. With two workers (``--workers 2``), a kill is of the front (the
+workers die with it) or of one worker (the front starts it again)."""
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
 import json
+import os
 import random
+import signal
 import sqlite3
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+import pytest
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
 from lore.clients.seat import SeatClient, acknowledged
 from lore.runtime.compiler import compile_program
 from lore.server.bundles import checked
 from lore.server.master import Master
-from lore.server.sqlite_store import SQLiteStore
-from lore.server.store import LogEntry
+from lore.server.shards import open_store, shard_path, shards
+from lore.server.store import Store
 from tests.server.serving import EXAMPLES, ServeProcess, create_session, links
 
+T = TypeVar("T")
 KILLS = 20
 SESSIONS = 3
 ROUND = EXAMPLES / "round"
@@ -47,6 +53,7 @@ class Table:
     gm_link: str
     answers: int = 0
     done: bool = False
+    worker_kills: int = 0  # (of the kills made while it played)
 
 
 def reconnect(client: SeatClient) -> None:
@@ -61,7 +68,9 @@ def reconnect(client: SeatClient) -> None:
             time.sleep(0.05)
 
 
-def play_one(table: Table, server: ServeProcess, rng: random.Random, kills: list[int]) -> bool:
+def play_one(
+    table: Table, server: ServeProcess, rng: random.Random, kills: list[int], workers: int
+) -> bool:
     """Answer one open question of the table (killing the server right after sending it
     when a kill is due); whether anything was answered."""
     for client in table.clients:
@@ -81,7 +90,11 @@ def play_one(table: Table, server: ServeProcess, rng: random.Random, kills: list
             if kills and rng.random() < 0.3:
                 kills.pop()
                 time.sleep(rng.random() * 0.02)  # before, during or after the commit
-                restart(server)
+                if workers > 1 and rng.random() < 0.4:
+                    kill_worker(server, rng)
+                    table.worker_kills += 1
+                else:
+                    restart(server)
                 return True
             reply = client.wait_for(lambda f, ref=ref: f.get("ref") == ref)
             if acknowledged(reply) is not None:
@@ -97,6 +110,15 @@ def restart(server: ServeProcess) -> None:
     server.start()
 
 
+def kill_worker(server: ServeProcess, rng: random.Random) -> None:
+    """SIGKILL one of the server's workers (its front starts it again)."""
+    assert server.process is not None
+    front = server.process.pid
+    children = Path(f"/proc/{front}/task/{front}/children").read_text().split()
+    if children:
+        os.kill(int(rng.choice(children)), signal.SIGKILL)
+
+
 def reference(seed: int, number: int) -> list[dict[str, Any]]:
     """The transcript of the same session run without interruption, in-process."""
     result = checked(ROUND, "scenario.lore")
@@ -107,11 +129,13 @@ def reference(seed: int, number: int) -> list[dict[str, Any]]:
     return master.records(0)
 
 
-def test_sigkill_at_random_moments_loses_nothing_acknowledged(tmp_path: Path) -> None:
-    rng = random.Random(20261124)
+@pytest.mark.parametrize("workers", [1, 2])
+def test_sigkill_at_random_moments_loses_nothing_acknowledged(tmp_path: Path, workers: int) -> None:
+    rng = random.Random(20261124 + workers)
     db = tmp_path / "sessions.db"
     kills = list(range(KILLS))
-    with ServeProcess(db, [ROUND], ("--snapshot-every", "7")) as server:
+    options = ("--snapshot-every", "7", "--workers", str(workers))
+    with ServeProcess(db, [ROUND], options) as server:
         server.start()
         tables = []
         for number in range(SESSIONS):
@@ -124,12 +148,13 @@ def test_sigkill_at_random_moments_loses_nothing_acknowledged(tmp_path: Path) ->
             for table in tables:
                 if not table.done:
                     try:
-                        play_one(table, server, rng, kills)
+                        play_one(table, server, rng, kills, workers)
                     except GONE:
                         for client in table.clients:
                             reconnect(client)
         assert not kills, f"{len(kills)} kills were not made: the sessions were too short"
-        seeds = dict(sqlite3.connect(db).execute("SELECT id, seed FROM sessions").fetchall())
+        assert (sum(t.worker_kills for t in tables) > 0) == (workers > 1)
+        seeds = {r.id: r.seed for r in _stored(db, lambda store: store.sessions())}
         for table in tables:
             gm = SeatClient(table.gm_link)
             gm.connect()
@@ -140,10 +165,12 @@ def test_sigkill_at_random_moments_loses_nothing_acknowledged(tmp_path: Path) ->
                 expected, ensure_ascii=False
             )
             answers = [r for r in records if r["kind"] == "answer"]
-            logged = sum(entry.kind == "answer" for entry in _log_of(db, session))
+            logged = sum(
+                e.kind == "answer" for e in _stored(db, lambda store, at=session: store.log(at))
+            )
             assert logged == len(answers) == 61
             snapshot, kept = (
-                sqlite3.connect(db)
+                sqlite3.connect(_file_of(db, session))
                 .execute(
                     "SELECT (SELECT idx FROM snapshots WHERE session = ?),"
                     " (SELECT count(*) FROM transcript WHERE session = ?)",
@@ -157,21 +184,33 @@ def test_sigkill_at_random_moments_loses_nothing_acknowledged(tmp_path: Path) ->
             gm.close()
 
 
-def _log_of(db: Path, session: str) -> list[LogEntry]:
-    """A session's whole log, as the store reads it."""
+def _stored(db: Path, read: Callable[[Store], Awaitable[T]]) -> T:
+    """What the store (all its files) gives."""
 
-    async def read() -> list[LogEntry]:
-        store = SQLiteStore(db)
+    async def reading() -> T:
+        store = await open_store(db)
         try:
-            return await store.log(session)
+            return await read(store)
         finally:
             await store.close()
 
-    return asyncio.run(read())
+    return asyncio.run(reading())
 
 
 def _session_of(db: Path, table: Table) -> str:
-    token = table.gm_link.split("#", 1)[1]
-    row = sqlite3.connect(db).execute("SELECT session FROM seats WHERE token = ?", (token,))
-    found: str = row.fetchone()[0]
+    found = _stored(db, lambda store: store.session_of(table.gm_link.split("#", 1)[1]))
+    assert found is not None
     return found
+
+
+def _file_of(db: Path, session: str) -> Path:
+    """The store's file that has the session."""
+    for index in shards(db):
+        path = shard_path(db, index)
+        if (
+            sqlite3.connect(path)
+            .execute("SELECT 1 FROM sessions WHERE id = ?", (session,))
+            .fetchone()
+        ):
+            return path
+    raise AssertionError(f"no file has session {session}")

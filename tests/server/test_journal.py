@@ -322,3 +322,46 @@ def test_a_fault_in_an_operation_fails_it_alone_and_the_store_goes_on(tmp_path: 
     connection.close()
     # Read as it is (the engine refuses it, and the session is replayed from its log).
     assert with_store(db, lambda store: store.snapshot("a")) == Snapshot(3, b"\xc1")
+
+
+def test_servers_sharing_a_file_append_each_to_its_own_sessions_and_lose_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two stores on one file (workers after their number changed), each owning some
+    sessions: arrival numbers from the file, tidying up to the oldest live row of any
+    session. A session of one that stays quiet while the other's play and snapshot keeps
+    its rows (a tidy by the other's own rows alone would delete them); once its owner
+    moves them into a chunk, the dead rows go."""
+    monkeypatch.setattr(journal, "SLACK", 10_000)  # (quiet rows stay in the journal)
+    monkeypatch.setattr(journal, "TIDY_AT", 10)
+    db = tmp_path / "s.db"
+    with_store(db, lambda store: asyncio.sleep(0))  # (made before both open it)
+
+    async def scenario() -> None:
+        mine = SQLiteStore(db, owns=lambda session: session.startswith("a"))
+        theirs = SQLiteStore(db, owns=lambda session: session.startswith("b"))
+        try:
+            for store, session in ((mine, "a1"), (mine, "a2"), (theirs, "b1"), (theirs, "b2")):
+                seats = [SeatRecord(session, "GM", "GM", f"token-{session}")]
+                await store.create(record(session), FILES, seats)
+            await play(theirs, "b1", 1, 5)  # quiet from now on: its rows come first
+            await asyncio.gather(
+                play(mine, "a1", 1, 150, every=10),
+                play(mine, "a2", 1, 150, every=25),
+                play(theirs, "b2", 1, 150, every=20),
+            )
+            assert indices(await theirs.log("b1")) == [1, 2, 3, 4, 5]
+            assert await mine.session_of("token-b2") == "b2"
+            monkeypatch.setattr(journal, "SLACK", 10)  # b1 is far behind now: moved
+            await play(theirs, "b2", 151, 200, every=20)
+            await play(mine, "a1", 151, 160, every=10)
+        finally:
+            await mine.close()
+            await theirs.close()
+
+    asyncio.run(scenario())
+    assert rows(db, "SELECT count(*) FROM journal")[0][0] < 100  # (the dead rows went)
+    expected = {"a1": 160, "a2": 150, "b1": 5, "b2": 200}
+    for session, last in expected.items():
+        found = with_store(db, lambda store, session=session: store.log(session))  # type: ignore[misc]
+        assert indices(found) == list(range(1, last + 1)), session

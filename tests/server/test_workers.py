@@ -9,6 +9,7 @@ import json
 import os
 import signal
 import socket
+import sqlite3
 import time
 from pathlib import Path
 from typing import Any
@@ -230,3 +231,29 @@ def test_a_worker_that_dies_is_started_again_with_its_sessions(tmp_path: Path) -
             player.pump()
             assert len(player.state.questions) == 1
             player.close()
+
+
+def test_a_front_stopped_by_sigterm_stops_its_workers_cleanly(tmp_path: Path) -> None:
+    """Each worker snapshots its sessions as it stops (a clean shutdown), in its file."""
+    db = tmp_path / "sessions.db"
+    with ServeProcess(db, [PAPER], ("--workers", "2")) as server:
+        server.start()
+        made = sessions_of_both(server.base)
+        for created in made:  # (a session that changed is snapshotted as it stops)
+            player = SeatClient(links(created, server.base)[PLAYER])
+            player.connect()
+            player.pump()
+            (asked,) = player.state.questions.values()
+            assert acknowledged(player.answer(asked["id"], answer_to(asked))) is not None
+            player.close()
+        assert server.process is not None
+        children = workers_of(server.process.pid)
+        server.process.send_signal(signal.SIGTERM)
+        assert server.process.wait(30) == 0
+        assert not any(alive(pid) for pid in children)
+    for index in (0, 1):
+        with sqlite3.connect(shard_path(db, index)) as found:
+            sessions = {row[0] for row in found.execute("SELECT id FROM sessions")}
+            snapshots = {row[0] for row in found.execute("SELECT session FROM snapshots")}
+        assert sessions == {str(m["session"]) for m in made if owner(str(m["session"]), 2) == index}
+        assert snapshots == sessions

@@ -255,7 +255,7 @@ async def serve(
                 print(f"  {who}: {base}{seat_link(room.id, seat.token)}", flush=True)
 
     web = uvicorn.Server(uvicorn_config(server, args.host, args.port))
-    recorder = trace.start()
+    recorder = trace.start(f".w{worker.index}" if worker is not None else "")
     watch = asyncio.create_task(recorder.watch()) if recorder is not None else None
     tending = asyncio.create_task(tend(collector))
     # A worker listens to nothing: the front hands it its connections.

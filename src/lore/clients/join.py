@@ -1,6 +1,6 @@
 """``lore join URL``: play one seat of an online session from the terminal.
 
-The URL is the seat's link (``http://host:8000/play#TOKEN``). Messages are printed as
+The URL is the seat's link (``http://host:8000/play?session=ID#TOKEN``). Messages are printed as
 they come; each question is asked with numbered menus, like ``lore run``; a line typed
 while no question is open is said in the chat (``/roll 2D6`` rolls dice). The client
 reconnects by itself when the connection drops, and gets what it missed. A line that starts

@@ -43,7 +43,9 @@ def socket_url(link: str) -> tuple[str, str, str | None]:
     seat's link (``http://host:port/play?session=ID#TOKEN``)."""
     parts = urlsplit(link)
     if parts.scheme not in ("http", "https") or not parts.netloc or not parts.fragment:
-        raise JoinError(f"'{link}' is not a seat's link (like http://host:8000/play#TOKEN)")
+        raise JoinError(
+            f"'{link}' is not a seat's link (like http://host:8000/play?session=ID#TOKEN)"
+        )
     scheme = "wss" if parts.scheme == "https" else "ws"
     named = parse_qs(parts.query).get("session")
     return f"{scheme}://{parts.netloc}/ws", parts.fragment, named[0] if named else None

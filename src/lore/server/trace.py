@@ -70,13 +70,14 @@ class Recorder:
 recorder: Recorder | None = None
 
 
-def start() -> Recorder | None:
+def start(suffix: str = "") -> Recorder | None:
     """Start recording when ``LORE_TRACE`` names a file (on the event loop: the caller
-    keeps ``recorder.watch()`` running as a task)."""
+    keeps ``recorder.watch()`` running as a task); a worker of several records in a file
+    of its own, the name with ``suffix`` (``.w1``) after it."""
     global recorder
     path = os.environ.get("LORE_TRACE")
     if not path:
         return None
-    recorder = Recorder(open(path, "w", encoding="utf-8"))  # noqa: SIM115 (kept open)
+    recorder = Recorder(open(path + suffix, "w", encoding="utf-8"))  # noqa: SIM115 (kept open)
     gc.callbacks.append(recorder.on_gc)
     return recorder
