@@ -5,6 +5,7 @@ the front, and a new front waits for them to be gone."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import signal
@@ -21,7 +22,7 @@ from lore.clients.seat import SeatClient, acknowledged
 from lore.server.shards import shard_path
 from lore.server.sources import load
 from lore.server.store import bundle_digest
-from lore.server.workers import StoreLocked, lock_store, owner, session_named
+from lore.server.workers import Front, StoreLocked, Worker, lock_store, owner, session_named
 from tests.server.serving import PAPER, PLAYER, ServeProcess, create_session, http, links
 
 GONE = (OSError, WebSocketException, TimeoutError)
@@ -165,6 +166,38 @@ def test_a_request_line_that_comes_in_pieces_is_routed_by_its_session(tmp_path: 
             assert head.startswith(b"http/1.1 200") and b"connection: close" in head
 
 
+def test_many_connections_waiting_at_once_for_their_request_lines_are_all_routed(
+    tmp_path: Path,
+) -> None:
+    """Connections made together, all waiting in the front before any sends its request
+    (a page's, a table's players'), each reach the worker of the session they name."""
+    db = tmp_path / "sessions.db"
+    with ServeProcess(db, [PAPER], ("--workers", "2")) as server:
+        server.start()
+        made = sessions_of_both(server.base)
+        clients = [
+            socket.create_connection(("127.0.0.1", server.port), timeout=20) for _ in range(300)
+        ]
+        try:
+            time.sleep(0.2)  # (all of them accepted, none with a request line yet)
+            asked = []
+            for number, client in enumerate(clients):
+                created = made[number % len(made)]
+                token = links(created, server.base)["GM"].split("#", 1)[1]
+                path = f"/api/save?session={created['session']}"
+                client.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\n".encode())
+                client.sendall(f"Authorization: Bearer {token}\r\n\r\n".encode())
+                asked.append(client)
+            for client in asked:
+                reply = b""
+                while chunk := client.recv(65536):
+                    reply += chunk
+                assert reply.startswith(b"HTTP/1.1 200"), reply[:200]
+        finally:
+            for client in clients:
+                client.close()
+
+
 def test_the_workers_die_with_the_front_and_a_new_front_restores_every_session(
     tmp_path: Path,
 ) -> None:
@@ -257,3 +290,38 @@ def test_a_front_stopped_by_sigterm_stops_its_workers_cleanly(tmp_path: Path) ->
             snapshots = {row[0] for row in found.execute("SELECT session FROM snapshots")}
         assert sessions == {str(m["session"]) for m in made if owner(str(m["session"]), 2) == index}
         assert snapshots == sessions
+
+
+def test_connections_wait_while_a_workers_channel_is_full_then_go_in_order() -> None:
+    """A worker slow to take its connections: the front keeps them, and hands them on
+    in order once the channel has room."""
+
+    async def scenario() -> None:
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        ours.setblocking(False)
+        ours.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+        listener = socket.socket()
+        front = Front(listener, 1, lambda index, fd: [])
+        worker = Worker(0, ours, None)  # type: ignore[arg-type]
+        pairs = [socket.socketpair() for _ in range(200)]
+        for number, (mine, other) in enumerate(pairs):
+            other.send(b"%d" % number)  # (what the handed connection reads)
+            front.hand(worker, mine)
+            mine.close()  # (the front closes its own once handed: the worker has a copy)
+        assert worker.pending  # the channel filled up
+        got = []
+        theirs.settimeout(5)
+        while len(got) < len(pairs):
+            await asyncio.sleep(0)  # (the front's writer callback hands on the rest)
+            _, fds, _, _ = socket.recv_fds(theirs, 16, 1)
+            with socket.socket(fileno=fds[0]) as handed:
+                handed.settimeout(5)
+                got.append(int(handed.recv(16)))
+        assert got == list(range(len(pairs)))
+        assert not worker.pending
+        for pair in pairs:
+            pair[1].close()
+        for end in (ours, theirs, listener):
+            end.close()
+
+    asyncio.run(scenario())

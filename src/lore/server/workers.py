@@ -38,6 +38,7 @@ import subprocess
 import sys
 import time
 import zlib
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,7 +48,10 @@ log = logging.getLogger("lore.server")
 
 PEEK = 8192  # bytes of a request looked at for its request line
 PEEK_WAIT = 10.0  # seconds a connection has to send its request line
-PEEK_AGAIN = 0.01  # seconds between looks at a request line not all come yet
+PEEK_AGAIN = 0.005  # seconds before the first look again at a request line not all come
+PEEK_SLOWEST = 0.25  # seconds between such looks at the most
+MAX_PEEKING = 10_000  # connections waiting for their request lines (more are refused)
+MAX_PENDING = 4096  # connections waiting for a worker's channel (more are dropped)
 LOCK_WAIT = 30.0  # seconds to wait for an earlier server's processes to be gone
 RESTART_WAIT = 1.0  # seconds before a worker that died is started again
 STOP_WAIT = 30.0  # seconds workers have to stop cleanly before they are killed
@@ -87,13 +91,18 @@ def lock_store(db: Path, wait: float = LOCK_WAIT) -> int:
     which the workers inherit (the lock holds while any of them has it open)."""
     path = db.with_name(db.name + ".lock")
     fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-    deadline = time.monotonic() + wait
+    start = time.monotonic()
+    told = False
     while True:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             return fd
         except BlockingIOError:
-            if time.monotonic() > deadline:
+            waited = time.monotonic() - start
+            if waited > 1.0 and not told:
+                print(f"lore serve: waiting for the server that uses {db} to stop", file=sys.stderr)
+                told = True
+            if waited > wait:
                 os.close(fd)
                 raise StoreLocked(
                     f"{db} is used by another lore serve (its lock {path} is held)"
@@ -120,6 +129,7 @@ class Worker:
     channel: socket.socket  # the front's end of the worker's Unix socket
     process: subprocess.Popen[bytes]
     sessions: int | None = None  # how many it restored, once it said it is ready
+    pending: deque[socket.socket] = field(default_factory=deque)  # waiting for its channel
 
 
 @dataclass
@@ -135,7 +145,7 @@ class Front:
     turn: int = 0
     stopping: bool = False
     started: asyncio.Event = field(default_factory=asyncio.Event)
-    peeking: set[socket.socket] = field(default_factory=set)
+    peeking: set[Peek] = field(default_factory=set)
     # Stopped by SIGINT: at a terminal (Ctrl-C) the workers had it too, and stop by
     # themselves; they are told to only if they have not within ``INTERRUPT_WAIT``.
     interrupted: bool = False
@@ -221,9 +231,7 @@ class Front:
                     file=sys.stderr,
                     flush=True,
                 )
-                with contextlib.suppress(ValueError, OSError):
-                    asyncio.get_running_loop().remove_reader(worker.channel.fileno())
-                worker.channel.close()
+                self.forget(worker)
                 await asyncio.sleep(RESTART_WAIT)
                 self.workers[index] = self.start_worker(index)
                 self.workers[index].sessions = worker.sessions
@@ -247,12 +255,22 @@ class Front:
             except subprocess.TimeoutExpired:
                 worker.process.kill()
                 await asyncio.to_thread(worker.process.wait)
-            worker.channel.close()
+            self.forget(worker)
+
+    def forget(self, worker: Worker) -> None:
+        """Close a worker's channel (it is gone), and the connections waiting for it."""
+        loop = asyncio.get_running_loop()
+        with contextlib.suppress(ValueError, OSError):
+            loop.remove_reader(worker.channel.fileno())
+        with contextlib.suppress(ValueError, OSError):
+            loop.remove_writer(worker.channel.fileno())
+        worker.channel.close()
+        while worker.pending:
+            worker.pending.popleft().close()
 
     # ------------------------------------------------------------ connections
 
     def accept(self) -> None:
-        loop = asyncio.get_running_loop()
         for _ in range(64):  # (then the loop's other work has a turn)
             try:
                 connection, _ = self.listener.accept()
@@ -264,51 +282,110 @@ class Front:
             connection.setblocking(False)
             with contextlib.suppress(OSError):
                 connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            self.peeking.add(connection)
-            self.look(connection, loop.time() + PEEK_WAIT)
+            peek = Peek(connection, asyncio.get_running_loop().time() + PEEK_WAIT)
+            if len(self.peeking) >= MAX_PEEKING:  # (too many waiting: refused, not misrouted)
+                connection.close()
+                continue
+            self.peeking.add(peek)
+            self.look(peek)
 
-    def look(self, connection: socket.socket, deadline: float) -> None:
+    def look(self, peek: Peek) -> None:
         """Route a connection once its request line has come (or its time is up)."""
         loop = asyncio.get_running_loop()
+        peek.timer = None
         try:
-            head = connection.recv(PEEK, socket.MSG_PEEK)
+            head = peek.connection.recv(PEEK, socket.MSG_PEEK)
         except (BlockingIOError, InterruptedError):
             head = None
         except OSError:
-            self.drop(connection)
+            self.drop(peek)
             return
         if head == b"":  # closed before it asked anything
-            self.drop(connection)
+            self.drop(peek)
         elif head is not None and (b"\r\n" in head or len(head) >= PEEK):
-            self.route(connection, head)
-        elif loop.time() > deadline:
-            self.route(connection, b"")  # (the worker's own time-outs deal with it)
-        elif head is None:  # nothing yet: wait until something comes
-            loop.add_reader(connection.fileno(), self.readable, connection, deadline)
-        else:  # part of the line: look again soon (it stays readable meanwhile)
-            loop.call_later(PEEK_AGAIN, self.look, connection, deadline)
+            self.route(peek, head)
+        elif loop.time() > peek.deadline:
+            self.route(peek, b"")  # (the worker's own time-outs deal with it)
+        elif head is None:  # nothing yet: wait until something comes (or the time is up)
+            loop.add_reader(peek.connection.fileno(), self.readable, peek)
+            peek.reading = True
+            peek.timer = loop.call_at(peek.deadline, self.expire, peek)
+        else:  # part of the line: look again soon (it stays readable meanwhile), then
+            # less and less often (a client sending a byte at a time costs the front little)
+            peek.timer = loop.call_later(peek.wait, self.look, peek)
+            peek.wait = min(peek.wait * 2, PEEK_SLOWEST)
 
-    def readable(self, connection: socket.socket, deadline: float) -> None:
-        asyncio.get_running_loop().remove_reader(connection.fileno())
-        self.look(connection, deadline)
+    def readable(self, peek: Peek) -> None:
+        self.stop_waiting(peek)
+        self.look(peek)
 
-    def route(self, connection: socket.socket, head: bytes) -> None:
+    def expire(self, peek: Peek) -> None:
+        peek.timer = None
+        self.stop_waiting(peek)
+        self.route(peek, b"")
+
+    def stop_waiting(self, peek: Peek) -> None:
+        if peek.reading:
+            asyncio.get_running_loop().remove_reader(peek.connection.fileno())
+            peek.reading = False
+        if peek.timer is not None:
+            peek.timer.cancel()
+            peek.timer = None
+
+    def route(self, peek: Peek, head: bytes) -> None:
         session = session_named(head)
         if session is not None:
             index = owner(session, self.count)
         else:
             index = self.turn
             self.turn = (self.turn + 1) % self.count
-        worker = self.workers[index]
+        self.hand(self.workers[index], peek.connection)
+        self.drop(peek)
+
+    def hand(self, worker: Worker, connection: socket.socket) -> None:
+        """Give a worker a connection (a duplicate of its descriptor: the front closes
+        its own), after those still waiting for it."""
+        if worker.pending:
+            if len(worker.pending) < MAX_PENDING:
+                worker.pending.append(socket.socket(fileno=os.dup(connection.fileno())))
+            return
         try:
             socket.send_fds(worker.channel, [CONNECTION], [connection.fileno()])
-        except OSError as error:  # the worker is gone or stuck: the client tries again
-            log.warning("cannot hand a connection to worker %d: %s", index, error)
-        self.drop(connection)
+        except BlockingIOError:  # its channel is full: the rest wait until it is not
+            worker.pending.append(socket.socket(fileno=os.dup(connection.fileno())))
+            asyncio.get_running_loop().add_writer(worker.channel.fileno(), self.flush, worker)
+        except OSError as error:  # the worker is gone: the client tries again
+            log.warning("cannot hand a connection to worker %d: %s", worker.index, error)
 
-    def drop(self, connection: socket.socket) -> None:
-        self.peeking.discard(connection)
-        connection.close()
+    def flush(self, worker: Worker) -> None:
+        """Hand a worker the connections that waited for its channel."""
+        while worker.pending:
+            connection = worker.pending[0]
+            try:
+                socket.send_fds(worker.channel, [CONNECTION], [connection.fileno()])
+            except BlockingIOError:
+                return
+            except OSError:
+                pass  # (gone: the client tries again)
+            worker.pending.popleft().close()
+        with contextlib.suppress(ValueError, OSError):
+            asyncio.get_running_loop().remove_writer(worker.channel.fileno())
+
+    def drop(self, peek: Peek) -> None:
+        self.stop_waiting(peek)
+        self.peeking.discard(peek)
+        peek.connection.close()
+
+
+@dataclass(eq=False)
+class Peek:
+    """A connection whose request line the front waits for."""
+
+    connection: socket.socket
+    deadline: float
+    wait: float = PEEK_AGAIN  # before the next look at a line not all come
+    timer: asyncio.TimerHandle | None = None
+    reading: bool = False  # waiting for its first bytes
 
 
 def listen(host: str, port: int) -> socket.socket:
