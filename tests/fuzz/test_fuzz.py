@@ -84,7 +84,7 @@ def test_the_harness_tells_what_went_wrong(entry: object, kind: str, signature: 
     # The CPU and memory limits end the child; the wall clock is only a backstop, long
     # enough that a child starved of the CPU on a busy machine is not taken for a loop.
     outcome = run_case(CASE, Limits(cpu=1, wall=30, memory=300 * 1024 * 1024), entry=entry)
-    assert outcome.kind == kind
+    assert outcome.kind == kind, outcome  # (what killed it, and when, if not that)
     assert outcome.failed
     assert outcome.signature(CASE) == signature
 
