@@ -18,7 +18,9 @@ from pathlib import Path
 from typing import Any
 
 import uvicorn
+from websockets.exceptions import ConnectionClosed, WebSocketException
 
+from lore.clients.seat import SeatClient
 from lore.server.app import Server, uvicorn_config
 from lore.server.connection import Limits
 from lore.server.rooms import SNAPSHOT_EVERY, Rooms
@@ -106,6 +108,22 @@ def create_session(base: str, source: str) -> dict[str, Any]:
 def links(created: dict[str, Any], base: str) -> dict[str, str]:
     """Each seat's full link, by seat."""
     return {seat["seat"]: base + seat["link"] for seat in created["seats"]}
+
+
+GONE = (OSError, WebSocketException, ConnectionClosed, TimeoutError)  # a server away
+
+
+def reconnect(client: SeatClient, timeout: float = 60) -> None:
+    """Connect a client again, trying until the server is back (``GONE`` past that)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            client.connect()
+            return
+        except GONE:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
 
 
 class ServeProcess:

@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
-from websockets.exceptions import ConnectionClosed, WebSocketException
 
 from lore.clients.seat import SeatClient, acknowledged
 from lore.runtime.compiler import compile_program
@@ -30,13 +29,12 @@ from lore.server.bundles import checked
 from lore.server.master import Master
 from lore.server.shards import open_store, shard_path, shards
 from lore.server.store import Store
-from tests.server.serving import EXAMPLES, ServeProcess, create_session, links
+from tests.server.serving import EXAMPLES, GONE, ServeProcess, create_session, links, reconnect
 
 T = TypeVar("T")
 KILLS = 20
 SESSIONS = 3
 ROUND = EXAMPLES / "round"
-GONE = (OSError, WebSocketException, ConnectionClosed, TimeoutError)
 
 
 def decide(session: int, query_id: str) -> dict[str, Any]:
@@ -54,18 +52,6 @@ class Table:
     answers: int = 0
     done: bool = False
     worker_kills: int = 0  # (of the kills made while it played)
-
-
-def reconnect(client: SeatClient) -> None:
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            client.connect()
-            return
-        except GONE:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.05)
 
 
 def play_one(

@@ -16,16 +16,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from websockets.exceptions import WebSocketException
 
 from lore.clients.seat import SeatClient, acknowledged
 from lore.server.shards import shard_path
 from lore.server.sources import load
 from lore.server.store import bundle_digest
 from lore.server.workers import Front, StoreLocked, Worker, lock_store, owner, session_named
-from tests.server.serving import PAPER, PLAYER, ServeProcess, create_session, http, links
-
-GONE = (OSError, WebSocketException, TimeoutError)
+from tests.server.serving import (
+    PAPER,
+    PLAYER,
+    ServeProcess,
+    create_session,
+    http,
+    links,
+    reconnect,
+)
 
 
 def test_the_session_a_request_names() -> None:
@@ -82,6 +87,16 @@ def answer_to(question: dict[str, Any]) -> dict[str, Any]:
     """The paper's scenario's questions answered: move, to the dungeon."""
     names = [i["name"] for i in question["inputs"]]
     return {"action": "move"} if names == ["action"] else {"goal": "/region[dungeon]"}
+
+
+def take_a_turn(player: SeatClient) -> None:
+    """Connect (again), and answer the seat's one open question."""
+    player.connect()
+    player.pump()
+    (asked,) = player.state.questions.values()
+    reply = player.answer(asked["id"], answer_to(asked))
+    assert acknowledged(reply) is not None, reply
+    player.pump()
 
 
 def unnamed(link: str) -> str:
@@ -208,11 +223,7 @@ def test_the_workers_die_with_the_front_and_a_new_front_restores_every_session(
         players = []
         for created in made:
             player = SeatClient(links(created, server.base)[PLAYER])
-            player.connect()
-            player.pump()
-            (question,) = player.state.questions.values()
-            assert acknowledged(player.answer(question["id"], {"action": "move"})) is not None
-            player.pump()
+            take_a_turn(player)
             players.append(player)
         assert server.process is not None
         children = workers_of(server.process.pid)
@@ -227,12 +238,7 @@ def test_the_workers_die_with_the_front_and_a_new_front_restores_every_session(
             server.start()
             for player in players:
                 player.base = f"ws://127.0.0.1:{server.port}/ws"
-                player.connect()
-                player.pump()
-                (asked,) = player.state.questions.values()
-                reply = player.answer(asked["id"], answer_to(asked))
-                assert acknowledged(reply) is not None, reply
-                player.pump()
+                take_a_turn(player)
             server.kill()
 
 
@@ -252,15 +258,7 @@ def test_a_worker_that_dies_is_started_again_with_its_sessions(tmp_path: Path) -
             time.sleep(0.05)
         for created in made:
             player = SeatClient(links(created, server.base)[PLAYER])
-            deadline = time.monotonic() + 20
-            while True:  # (until the new worker has restored its sessions)
-                try:
-                    player.connect()
-                    break
-                except GONE:
-                    if time.monotonic() > deadline:
-                        raise
-                    time.sleep(0.1)
+            reconnect(player, timeout=20)  # (until the new worker has restored its sessions)
             player.pump()
             assert len(player.state.questions) == 1
             player.close()
@@ -274,10 +272,7 @@ def test_a_front_stopped_by_sigterm_stops_its_workers_cleanly(tmp_path: Path) ->
         made = sessions_of_both(server.base)
         for created in made:  # (a session that changed is snapshotted as it stops)
             player = SeatClient(links(created, server.base)[PLAYER])
-            player.connect()
-            player.pump()
-            (asked,) = player.state.questions.values()
-            assert acknowledged(player.answer(asked["id"], answer_to(asked))) is not None
+            take_a_turn(player)
             player.close()
         assert server.process is not None
         children = workers_of(server.process.pid)

@@ -230,7 +230,7 @@ async def serve(
         if args.snapshot_every is None
         else Rooms(store, workdir, snapshot_every=args.snapshot_every, owns=owns)
     )
-    server = Server(rooms, list(args.examples), worker=worker is not None)
+    server = Server(rooms, list(args.examples))
 
     async def announce() -> None:
         port = web.servers[0].sockets[0].getsockname()[1] if web.servers else args.port

@@ -73,13 +73,16 @@ class Server:
     examples: list[Path] = field(default_factory=list)
     limits: Limits = field(default_factory=Limits)
     restored: list[tuple[str, str]] = field(default_factory=list)  # sessions that failed
-    # One of several workers (``workers.py``): each HTTP response closes its connection,
-    # so that the front routes each request by itself.
-    worker: bool = False
 
     def __post_init__(self) -> None:
         self.hub = Hub(self.rooms)
         self.sources = catalog.sources(self.examples)
+
+    @property
+    def worker(self) -> bool:
+        """One of several workers (``workers.py``), owning some sessions: each HTTP
+        response closes its connection, so that the front routes each request by itself."""
+        return self.rooms.owns is not None
 
 
 def security_headers(app: ASGIApp, closing: bool = False) -> ASGIApp:

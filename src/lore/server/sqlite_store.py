@@ -262,8 +262,7 @@ class SQLiteStore:
             try:
                 self.begin(connection)
             except sqlite3.Error as error:
-                failed = _store_error(error)
-                _wake([result for op in appends for result in _failed(op, None, failed)])
+                _fail_all(appends, error)
                 return
         if len(appends) == 1:
             append = appends[0]
@@ -283,8 +282,7 @@ class SQLiteStore:
                 with contextlib.suppress(sqlite3.Error):
                     connection.execute("ROLLBACK")
                 self.journal.load(connection)
-                failed = _store_error(error)
-                _wake([result for op in appends for result in _failed(op, None, failed)])
+                _fail_all(appends, error)
                 return
         loop = appends[0].loop
         if all(append.loop is loop for append in appends):  # (one server: its loop)
@@ -584,6 +582,12 @@ def _failed(
         return [(done, None, error) for done in operation.waiting]
     assert future is not None
     return [(future, None, error)]
+
+
+def _fail_all(appends: list[LogRows], error: BaseException) -> None:
+    """Refuse every row of these appends, for the same error."""
+    failed = _store_error(error)
+    _wake([result for append in appends for result in _failed(append, None, failed)])
 
 
 def transcript_end(db: sqlite3.Connection, journal: Journal, session: str) -> int:

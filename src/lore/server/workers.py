@@ -143,7 +143,7 @@ class Front:
     keep_fds: tuple[int, ...] = ()  # (the store's lock: inherited by every worker)
     workers: list[Worker] = field(default_factory=list)
     turn: int = 0
-    stopping: bool = False
+    failed: bool = False  # a worker could not start
     started: asyncio.Event = field(default_factory=asyncio.Event)
     peeking: set[Peek] = field(default_factory=set)
     # Stopped by SIGINT: at a terminal (Ctrl-C) the workers had it too, and stop by
@@ -188,22 +188,18 @@ class Front:
         starting = asyncio.create_task(self.started.wait())
         stopped = asyncio.create_task(stop.wait())
         await asyncio.wait([starting, stopped], return_when=asyncio.FIRST_COMPLETED)
-        failed = False
         if self.started.is_set():
             self.listener.setblocking(False)
             loop.add_reader(self.listener.fileno(), self.accept)
             announce(sum(w.sessions or 0 for w in self.workers))
             await stopped
-        else:
-            failed = not stop.is_set()
-        self.stopping = True
         watching.cancel()
         starting.cancel()
         with contextlib.suppress(ValueError, OSError):
             loop.remove_reader(self.listener.fileno())
         self.listener.close()
         await self.stop_workers()
-        return 1 if failed else 0
+        return 1 if self.failed else 0
 
     def signalled(self, signum: int, stop: asyncio.Event) -> None:
         self.interrupted = self.interrupted or signum == signal.SIGINT
@@ -224,6 +220,7 @@ class Front:
                     continue
                 if not self.started.is_set():
                     print(f"lore serve: worker {index} could not start", file=sys.stderr)
+                    self.failed = True
                     stop.set()
                     return
                 print(
