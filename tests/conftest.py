@@ -73,3 +73,19 @@ class Golden:
 def golden(update_golden: bool) -> Golden:
     """``golden(text, path)``: assert ``text`` equals the golden file at ``path``."""
     return Golden(update_golden)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """One line for the conformance suites skipped on a clone without the shared data."""
+    from tests.conformance.locate import NEEDED
+
+    skipped = [
+        report
+        for report in terminalreporter.stats.get("skipped", [])
+        if isinstance(report.longrepr, tuple) and NEEDED in str(report.longrepr[2])
+    ]
+    if skipped:
+        files = {report.nodeid.split("::", 1)[0] for report in skipped}
+        terminalreporter.write_line(
+            f"conformance: {len(skipped)} tests in {len(files)} files skipped: {NEEDED}"
+        )

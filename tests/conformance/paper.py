@@ -2,7 +2,8 @@
 
 They live in the shared folder beside the repository's checkout
 (``../shared/conformance/paper/{corrected,verbatim}``), not in the repository. A test that
-needs them fails (never skips) when they are missing, saying where they were looked for.
+needs them is skipped when the folder is missing, and fails where it is required (see
+``locate``), saying where it was looked for.
 """
 
 from __future__ import annotations

@@ -21,9 +21,11 @@ from lore.runtime.compiler import compile_program
 from lore.semantics.check import CheckResult, check_text
 from lore.syntax.parser import parse_text
 from lore.world.static import check_world
-from tests.conformance.locate import shared_dir
 
 LANGUAGE_DOC = Path(__file__).resolve().parents[2] / "docs" / "language.md"
+# The folder the examples are checked in: the paper's example, whose files (the dungeon's
+# XML among them) the reference's examples load.
+PAPER_EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "paper"
 
 _FENCE = re.compile(r"^```([\w-]*)[ \t]*$", re.MULTILINE)
 
@@ -63,7 +65,7 @@ def test_lore_example_parses(line: int, code: str) -> None:
 
 def _checked(line: int, code: str) -> CheckResult:
     text = code if 'import "basic.lore"' in code else 'import "basic.lore":url;\n' + code
-    return check_text(text, f"language.md:{line}", shared_dir("conformance", "paper", "corrected"))
+    return check_text(text, f"language.md:{line}", PAPER_EXAMPLE)
 
 
 @pytest.mark.parametrize(

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import lore
 from lore.cli.main import main
 
 # Exit statuses of ``lore``: clean, errors in the input, usage error, interrupted.
@@ -190,16 +191,26 @@ def _outcome(status: int, out: str, trace: str, seconds: float) -> Outcome:
     return Outcome("ok", code, "", seconds, out)
 
 
+LORE_PACKAGE = Path(lore.__file__).resolve().parent
+
+
 def _exception_place(trace: str) -> str:
     """``RecursionError at lore/syntax/printer.py:render`` from a traceback."""
     lines = [line for line in trace.strip().splitlines() if line.strip()]
     exception = lines[-1].split(":")[0].strip() if lines else "?"
     frames = re.findall(r'File "([^"]*)", line \d+, in (\S+)', trace)
-    inside = [(path, function) for path, function in frames if "/lore/" in path]
+    inside = [(path, function) for path, function in frames if _in_lore(path)]
     if not inside:
         return exception
     path, function = inside[-1]
-    return f"{exception} at lore/{path.rsplit('/lore/', 1)[-1]}:{function}"
+    place = Path(path).resolve().relative_to(LORE_PACKAGE).as_posix()
+    return f"{exception} at lore/{place}:{function}"
+
+
+def _in_lore(path: str) -> bool:
+    """Whether a traceback's file is Lore's own code: inside the package's folder, whatever
+    the folders above it are called (a checkout named ``lore`` holds tests too)."""
+    return Path(path).resolve().is_relative_to(LORE_PACKAGE)
 
 
 def _mapped() -> int:

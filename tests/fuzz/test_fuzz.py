@@ -18,7 +18,7 @@ from lore.runtime.compiler import compile_program
 from lore.semantics.check import check_text
 from lore.syntax.parser import MAX_NESTING
 from tests.fuzz.campaign import Tally, mutation_batch, program_cases, warm_up
-from tests.fuzz.harness import Case, Limits, Outcome, run_case
+from tests.fuzz.harness import LORE_PACKAGE, Case, Limits, Outcome, run_case
 from tests.fuzz.mutate import Mutator
 from tests.fuzz.programs import Program, programs
 from tests.fuzz.seeds import seeds
@@ -92,6 +92,23 @@ def test_the_harness_tells_what_went_wrong(
     assert outcome.kind == kind, outcome  # (what killed it, and when, if not that)
     assert outcome.failed
     assert outcome.signature(CASE) == signature
+
+
+def test_a_traceback_is_placed_in_lores_own_code_whatever_the_checkout_is_called() -> None:
+    # A checkout named "lore" holds the tests and the virtual environment too: a frame
+    # there is not Lore's code, though "/lore/" is in its path.
+    printer = LORE_PACKAGE / "syntax" / "printer.py"
+    trace = (
+        "Traceback (most recent call last):\n"
+        f'  File "{printer}", line 3, in render\n'
+        '  File "/home/someone/lore/tests/fuzz/test_fuzz.py", line 9, in raises\n'
+        '  File "/home/someone/lore/.venv/lib/python3.11/site-packages/x.py", line 1, in f\n'
+        "KeyError: 1\n"
+    )
+    outcome = Outcome("traceback", 1, trace, 0.1)
+    assert outcome.signature(CASE) == "check: KeyError at lore/syntax/printer.py:render"
+    alone = Outcome("traceback", 1, trace.replace(str(printer), "/home/someone/lore/x.py"), 0.1)
+    assert alone.signature(CASE) == "check: KeyError"
 
 
 def test_every_time_out_is_kept_and_a_traceback_once(tmp_path: Path) -> None:
