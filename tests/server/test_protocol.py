@@ -178,6 +178,12 @@ def test_bad_messages_are_refused_with_their_codes_and_the_session_goes_on(serve
         json.dumps({"type": "chat", "text": "/roll 2X6"}): "bad_roll",
         json.dumps({"type": "chat", "text": "/roll"}): "bad_roll",
         json.dumps({"type": "hello", "token": token}): "malformed",
+        # bytes that are not UTF-8, in a string and in a member's name
+        b'{"type": "chat", "text": "\xff"}': "malformed",
+        b'{"type": "chat", "text": "\xe3\x81"}': "malformed",
+        b'{"type": "chat", "\xc3": 1}': "malformed",
+        # a sequence number from the future: it would pass every staleness check
+        json.dumps({"type": "answer", "id": "x", "values": {}, "seq": 2**60}): "malformed",
     }
     for text, code in cases.items():
         socket.send(text)
@@ -186,6 +192,17 @@ def test_bad_messages_are_refused_with_their_codes_and_the_session_goes_on(serve
     socket.close()
     player = joined(seats[PLAYER])  # the session goes on
     assert acknowledged(player.answer(only_question(player)["id"], {"action": "move"})) is not None
+
+
+def test_a_first_message_that_is_not_utf8_is_refused_as_malformed(served: Any) -> None:
+    server, _seats = served
+    socket = connect(f"ws://127.0.0.1:{server.port}/ws", legacy=True)
+    socket.send(b'{"type": "hello", "token": "\xff\xfe"}')
+    frame = frames_until(socket, lambda f: True)
+    assert frame["code"] == "malformed" and "UTF-8" in frame["message"], frame
+    with pytest.raises(ConnectionClosed):
+        socket.recv(timeout=5)
+    assert socket.close_code == 1008  # (docs/protocol.md: a first message refused)
 
 
 def test_a_frame_over_a_mebibyte_closes_the_connection(served: Any) -> None:

@@ -103,7 +103,7 @@ URL_MEMBERS = {
         (),
         XML,
         "the XML document the url names (relative to the file)",
-        note="checked by lore check: the file must exist and be well-formed",
+        note="read when checked: the url written out, its file existing and well-formed",
     ),
 }
 

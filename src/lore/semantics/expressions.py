@@ -734,7 +734,7 @@ class ExpressionChecker:
 
     def resolve_member(self, expr: ast.Member, ctx: Context) -> Ref:
         target = self.check_expr(expr.target, ctx)
-        ref = self.check_load_xml(expr, ctx)
+        ref = self.check_load_xml(expr, target, ctx)
         if ref is None:
             ref = self.member_of(target, expr.name, expr.name_span, ctx)
         self.refs[id(expr)] = ref
@@ -964,16 +964,25 @@ class ExpressionChecker:
 
     # ------------------------------------------------------------ files named in the code
 
-    def check_load_xml(self, expr: ast.Member, ctx: Context) -> Ref | None:
+    def check_load_xml(self, expr: ast.Member, target_type: Type, ctx: Context) -> Ref | None:
         """``("dungeon.xml":url).loadXML``: the file must be in the program's folders,
         exist and be well-formed XML. What was read is kept for the world check and the
-        compiler (``Checker.xml_files``), so the file is read once."""
+        compiler (``Checker.xml_files``), so the file is read once. The file is read when
+        the rules are checked, so its url must be a literal."""
         target = expr.target
-        if (
-            expr.name != "loadXML"
-            or not isinstance(target, ast.StringLit)
-            or target.kind != ("url")
-        ):
+        if expr.name != "loadXML":
+            return None
+        if not isinstance(target, ast.StringLit) or target.kind != "url":
+            if target_type == PRIMITIVES["url"]:
+                self.checker.error(
+                    ctx,
+                    target.span,
+                    "check.xml-url",
+                    "loadXML reads its file when the rules are checked: its url must be "
+                    "written out here",
+                    'write the file\'s url itself, like ("dungeon.xml":url).loadXML',
+                )
+                return Ref(PRIMITIVES["xml"])
             return None
         xml_source = self.read_xml_file(target, ctx)
         self.checker.xml_files[id(target)] = xml_source

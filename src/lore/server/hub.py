@@ -153,7 +153,7 @@ class Hub:
                 message = decoder(data)
             else:
                 message = protocol.decode(data)
-        except msgspec.DecodeError as error:
+        except (msgspec.DecodeError, UnicodeDecodeError) as error:
             refused = protocol.refusal(error)
             connection.send(error_frame(refused.code, refused.message))
             return None
@@ -216,6 +216,10 @@ class Hub:
         if needed is not None:
             raise Refused(
                 Code.STALE, f"your view is older than update {needed}: look again and answer"
+            )
+        if message.seq > (last := table.last_sent(seat)):
+            raise Refused(
+                Code.MALFORMED, f"seq {message.seq} is past the last update sent to you ({last})"
             )
         data = {"seat": seat, "id": message.id, "values": message.values}
         lock = room.lock

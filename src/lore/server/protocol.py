@@ -146,14 +146,19 @@ def decode(data: str | bytes) -> ClientMessage:
         raise Refused(Code.TOO_LARGE, f"a message is at most {MAX_MESSAGE} bytes, not {size}")
     try:
         message: ClientMessage = _decoder.decode(data)
-    except msgspec.DecodeError as error:
+    except (msgspec.DecodeError, UnicodeDecodeError) as error:
         raise refusal(error) from None
     return message
 
 
-def refusal(error: msgspec.DecodeError) -> Refused:
+def refusal(error: msgspec.DecodeError | UnicodeDecodeError) -> Refused:
     """Why a message the decoder refused is refused (``decode``'s, and the hub's for the
-    messages it decodes with ``decoder`` itself)."""
+    messages it decodes with ``decoder`` itself). (The decoder raises UnicodeDecodeError
+    for a string of bytes that are not UTF-8.)"""
+    if isinstance(error, UnicodeDecodeError):
+        return Refused(
+            Code.MALFORMED, f"not UTF-8 text: byte {error.start} is not ({error.reason})"
+        )
     if isinstance(error, msgspec.ValidationError):
         text = str(error)
         if text.endswith("at `$.type`") or text.startswith("Object missing required field `type`"):

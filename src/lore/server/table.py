@@ -662,6 +662,11 @@ class Table:
         needed = max(stream.view_seq, stream.asked_at.get(query_id, 0))
         return needed if seen < needed else None
 
+    def last_sent(self, seat: str) -> int:
+        """The sequence number of the seat's last update: an answer saying it saw a later
+        one is refused (else a client could always pass the staleness check)."""
+        return self.streams[seat].seq
+
     # ------------------------------------------------------------ snapshots
 
     def snapshot_state(self) -> bytes:
