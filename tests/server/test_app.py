@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import zipfile
+from http.client import HTTPConnection
 from pathlib import Path
 
 from lore.clients.seat import SeatClient, acknowledged
@@ -106,3 +107,27 @@ def test_a_bundles_images_are_served_and_nothing_else(tmp_path: Path) -> None:
         ):
             assert http(server.base, f"/bundle/{digest}/{path}")[0] == 404, path
         assert http(server.base, f"/bundle/{'0' * 64}/TresureChest.jpg")[0] == 404
+
+
+def test_a_body_over_its_limit_is_refused_before_it_is_read_whole(tmp_path: Path) -> None:
+    with ServerThread(tmp_path) as server:
+        huge = json.dumps({"source": "x" * 1_000_000}).encode()
+        status, body = http(server.base, "/api/sessions", huge)
+        assert status == 413 and len(body) < 500, body[:200]
+        assert "larger than 4096 bytes" in json.loads(body)["problems"][0]["text"]
+        # no length said: read in chunks, and refused once past the limit
+        connection = HTTPConnection("127.0.0.1", server.port, timeout=10)
+        chunks = (b"[" + b"1," * 1000 for _ in range(10_000))  # 20 MB, never all sent
+        headers = {"content-type": "application/json"}
+        connection.request("POST", "/api/sessions", chunks, headers, encode_chunked=True)
+        response = connection.getresponse()
+        assert response.status == 413 and len(response.read()) < 500
+        connection.close()
+        # a name within the limit but long is not echoed whole
+        status, body = http(
+            server.base, "/api/sessions", json.dumps({"source": "y" * 3000}).encode()
+        )
+        assert status == 422 and len(body) < 500
+        status, body = http(server.base, "/api/sessions", b'{"source": 5}')
+        assert status == 422 and "/api/sources" in body.decode()
+        assert server.server is not None and server.server.rooms.by_id == {}

@@ -19,6 +19,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -50,6 +51,7 @@ from lore.server.connection import Limits
 from lore.server.hub import Hub
 from lore.server.rooms import Room, Rooms, seat_link
 from lore.server.saving import answers_of, save_zip
+from lore.server.sources import Source
 from lore.server.websocket import socket_protocol
 
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -129,7 +131,8 @@ def create_app(server: Server) -> ASGIApp:
             bundle = await bundle_of(request, server)
             room = await server.rooms.create(bundle)
         except BundleError as error:
-            return JSONResponse({"problems": [problem_json(p) for p in error.problems]}, 422)
+            status = 413 if isinstance(error, TooLarge) else 422
+            return JSONResponse({"problems": [problem_json(p) for p in error.problems]}, status)
         return JSONResponse(created(room), 201)
 
     async def save(request: Request) -> Response:
@@ -179,24 +182,52 @@ def create_app(server: Server) -> ASGIApp:
     return security_headers(Starlette(routes=routes, lifespan=lifespan), closing=server.worker)
 
 
-async def bundle_of(request: Request, server: Server) -> Bundle:
-    kind = request.headers.get("content-type", "").split(";")[0].strip()
-    if kind == "application/json":
-        try:
-            body = await request.json()
-        except ValueError:
-            body = None
-        name = body.get("source") if isinstance(body, dict) else None
-        source = next((s for s in server.sources if s.name == name), None)
-        if source is None:
-            raise BundleError([Problem(f"there is no example '{name}'")])
-        return await asyncio.to_thread(catalog.load, source.path)
+# The most bytes of a JSON request's body (``{"source": NAME}``).
+MAX_JSON_BODY = 4096
+
+
+class TooLarge(BundleError):
+    """A request's body over its limit (413): refused before more of it is read."""
+
+
+async def body_of(request: Request, limit: int, what: str) -> bytes:
+    """A request's body, read only up to ``limit`` bytes (TooLarge past it, whatever its
+    content type: a body is never read whole before it is measured)."""
+    refusal = f"{what} is larger than {limit} bytes"
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise TooLarge([Problem(refusal)])
     data = bytearray()
     async for chunk in request.stream():
         data += chunk
-        if len(data) > MAX_UPLOAD:
-            raise BundleError([Problem(f"the upload is larger than {MAX_UPLOAD} bytes")])
-    files = read_zip(bytes(data))
+        if len(data) > limit:
+            raise TooLarge([Problem(refusal)])
+    return bytes(data)
+
+
+def source_named(body: bytes, server: Server) -> Source:
+    """The example a JSON body names (``{"source": NAME}``), or BundleError saying why,
+    quoting no more of the body than a name's length."""
+    try:
+        found = json.loads(body)
+    except (ValueError, UnicodeDecodeError):
+        found = None
+    name = found.get("source") if isinstance(found, dict) else None
+    if not isinstance(name, str):
+        raise BundleError([Problem('send {"source": NAME}, NAME one of /api/sources')])
+    source = next((s for s in server.sources if s.name == name), None)
+    if source is None:
+        shown = name if len(name) <= 80 else name[:80] + "…"
+        raise BundleError([Problem(f"there is no example {shown!r}")])
+    return source
+
+
+async def bundle_of(request: Request, server: Server) -> Bundle:
+    kind = request.headers.get("content-type", "").split(";")[0].strip()
+    if kind == "application/json":
+        source = source_named(await body_of(request, MAX_JSON_BODY, "the request"), server)
+        return await asyncio.to_thread(catalog.load, source.path)
+    files = read_zip(await body_of(request, MAX_UPLOAD, "the upload"))
     entry = choose_entry(files)
     return Bundle(files, entry, title_of(files, entry, "uploaded session"))
 
