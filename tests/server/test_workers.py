@@ -70,6 +70,30 @@ def test_the_stores_lock_is_held_by_one_server(tmp_path: Path) -> None:
     os.close(lock_store(db, wait=1.0))
 
 
+def test_the_lock_is_on_the_database_file_whatever_names_it(tmp_path: Path) -> None:
+    db = tmp_path / "sessions.db"
+    held = lock_store(db)
+    try:
+        (tmp_path / "elsewhere").mkdir()
+        linked = tmp_path / "elsewhere" / "sessions.db"
+        os.link(db, linked)  # a hard link in another folder: the same file
+        with pytest.raises(StoreLocked, match="used by another lore serve"):
+            lock_store(linked, wait=0.1)
+        symbolic = tmp_path / "symbolic.db"
+        symbolic.symlink_to(db)
+        with pytest.raises(StoreLocked, match="used by another lore serve"):
+            lock_store(symbolic, wait=0.1)
+    finally:
+        os.close(held)
+    (tmp_path / "locked").mkdir()
+    (tmp_path / "locked" / "sessions.db").touch(mode=0o444)
+    if os.geteuid() != 0:  # (root writes whatever the mode)
+        with pytest.raises(StoreLocked, match=r"cannot open .* for writing"):
+            lock_store(tmp_path / "locked" / "sessions.db", wait=0.1)
+    with pytest.raises(StoreLocked, match=r"cannot open .* for writing"):
+        lock_store(tmp_path / "no-such-folder" / "sessions.db", wait=0.1)
+
+
 def workers_of(front: int) -> list[int]:
     found = Path(f"/proc/{front}/task/{front}/children").read_text().split()
     return [int(pid) for pid in found]

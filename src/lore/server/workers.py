@@ -18,10 +18,11 @@ session is told where it is (error ``elsewhere``, with the session's id) and con
 again naming it (``docs/protocol.md``).
 
 A worker makes sessions only with ids it owns, and restores only those at start-up. The
-front holds an exclusive lock on ``DB.lock`` (a file beside the store) that its workers
-inherit, and workers die with the front (``PR_SET_PDEATHSIG``): after a ``kill -9`` of the
-front, a new one waits until the lock is free, so that no two processes ever own one
-session. A worker that dies on its own is started again (it restores its sessions).
+front holds an exclusive lock on the store's file itself (``flock``: whatever path, hard
+link or symbolic link names it) that its workers inherit, and workers die with the front
+(``PR_SET_PDEATHSIG``): after a ``kill -9`` of the front, a new one waits until the lock is
+free, so that no two processes ever own one session. A worker that dies on its own is
+started again (it restores its sessions).
 """
 
 from __future__ import annotations
@@ -87,10 +88,18 @@ class StoreLocked(Exception):
 
 
 def lock_store(db: Path, wait: float = LOCK_WAIT) -> int:
-    """Lock the store's lock file (``DB.lock``) for this server; its file descriptor,
-    which the workers inherit (the lock holds while any of them has it open)."""
-    path = db.with_name(db.name + ".lock")
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    """Lock the store's database file for this server; its file descriptor, which the
+    workers inherit (the lock holds while any of them has it open). The lock is on the
+    file, not on a name beside it: a second server given a hard link to the same file, or
+    a symbolic link, is refused too. (``flock`` locks apart from SQLite's own ``fcntl``
+    locks. SQLite's are dropped when its process closes any descriptor of the file, so
+    the descriptor is kept open while the store is: closed only once it has stopped.)
+    StoreLocked also when the file cannot be opened for writing, saying why."""
+    path = db
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    except OSError as error:
+        raise StoreLocked(f"cannot open {db} for writing: {error.strerror}") from None
     start = time.monotonic()
     told = False
     while True:
@@ -105,7 +114,7 @@ def lock_store(db: Path, wait: float = LOCK_WAIT) -> int:
             if waited > wait:
                 os.close(fd)
                 raise StoreLocked(
-                    f"{db} is used by another lore serve (its lock {path} is held)"
+                    f"{db} is used by another lore serve (it holds its lock)"
                 ) from None
             time.sleep(0.05)
 
