@@ -55,6 +55,34 @@ def test_links_big_files_and_non_zips_are_refused() -> None:
         read_zip(zipped({"a/Scenario.lore": b"x", "a/scenario.lore": b"y"}))
 
 
+@pytest.mark.parametrize(
+    ("files", "refusal"),
+    [
+        ({"scenario.lore": b"x", "scenario.lore/b.lore": b"y"}, "is a file and a folder"),
+        ({"scenario.lore": b"x", "a.md": b"", "A.MD/b.lore": b"y"}, "is a file and a folder"),
+        ({"scenario.lore": b"x", "a" * 300 + ".png": b"x"}, "over 100 characters long"),
+        ({"scenario.lore": b"x", "/".join(["d"] * 2000) + "/a.lore": b"x"}, "folders deep"),
+    ],
+)
+def test_paths_no_folder_could_hold_are_refused(files: dict[str, bytes], refusal: str) -> None:
+    with pytest.raises(BundleError, match=refusal):
+        read_zip(zipped(files))
+
+
+def test_a_lore_file_that_is_not_text_is_refused_with_its_name(tmp_path: Path) -> None:
+    folder = materialize(tmp_path, "d2", {"scenario.lore": b"section s {\0}"})
+    with pytest.raises(BundleError) as caught:
+        checked(folder, "scenario.lore")
+    (problem,) = caught.value.problems
+    assert problem.file == "scenario.lore" and "not a text file" in problem.text()
+
+
+def test_a_bundle_that_cannot_be_written_out_leaves_nothing(tmp_path: Path) -> None:
+    with pytest.raises(BundleError, match="cannot be written out"):
+        materialize(tmp_path, "d3", {"a.lore": b"x", "a.lore/b.lore": b"y"})
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_zip_of_one_folder_is_that_folders_files_and_others_are_left_out() -> None:
     files = read_zip(zipped({"game/scenario.lore": b"s", "game/map.xml": b"m", "game/x.exe": b"!"}))
     assert files == {"scenario.lore": b"s", "map.xml": b"m"}

@@ -13,6 +13,7 @@ of the server. Then ``lore check`` runs; a session is created only when it repor
 from __future__ import annotations
 
 import io
+import shutil
 import stat
 import zipfile
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from lore.semantics.check import CheckResult, check_program, ordered_diagnostics
 from lore.semantics.program import LIBRARY_DIR, LIBRARY_LABEL, Loader
 from lore.syntax import ast
 from lore.syntax.diagnostics import Diagnostic, has_errors
+from lore.syntax.files import FileRefused, describe
 from lore.syntax.parser import parse
 from lore.syntax.source import SourceFile
 from lore.syntax.walk import walk
@@ -32,6 +34,8 @@ MAX_UPLOAD = 8 * 1024 * 1024  # bytes of a zip
 MAX_FILES = 200
 MAX_FILE = 4 * 1024 * 1024  # bytes of one file, unpacked
 MAX_TOTAL = 32 * 1024 * 1024  # bytes of all files, unpacked
+MAX_NAME = 100  # characters of one part of a path (file systems take 255 bytes)
+MAX_DEPTH = 16  # folders in a path
 IMAGE_TYPES = {
     ".png": "image/png",
     ".jpg": "image/jpeg",
@@ -106,6 +110,7 @@ def read_zip(data: bytes) -> dict[str, bytes]:
             raise BundleError([Problem(f"'{info.filename}' would lie outside the bundle")])
         if stat.S_ISLNK(info.external_attr >> 16):
             raise BundleError([Problem(f"'{name}' is a symbolic link", name)])
+        _check_path(name)
         if Path(name).suffix.lower() not in KEPT:
             continue
         if name.lower() in seen:
@@ -118,7 +123,29 @@ def read_zip(data: bytes) -> dict[str, bytes]:
         if total > MAX_TOTAL:
             raise BundleError([Problem(f"the bundle unpacks to more than {MAX_TOTAL} bytes")])
         files[name] = content
+    _check_no_file_is_a_folder(files)
     return _without_common_folder(files)
+
+
+def _check_path(name: str) -> None:
+    """Refuse a path the bundle's folder could not hold: too deep, or a part too long."""
+    parts = PurePosixPath(name).parts
+    if len(parts) > MAX_DEPTH + 1:
+        raise BundleError([Problem(f"'{name[:80]}…' lies more than {MAX_DEPTH} folders deep")])
+    long = next((part for part in parts if len(part) > MAX_NAME), None)
+    if long is not None:
+        shown = f"{long[:40]}…"
+        raise BundleError([Problem(f"the name '{shown}' is over {MAX_NAME} characters long")])
+
+
+def _check_no_file_is_a_folder(files: dict[str, bytes]) -> None:
+    """Refuse a name that is both a file and a folder of others (``a.lore`` and
+    ``a.lore/b.lore``), as a case-insensitive file system would see them."""
+    names = {name.lower() for name in files}
+    for name in sorted(files):
+        for folder in PurePosixPath(name.lower()).parents:
+            if folder.as_posix() in names:
+                raise BundleError([Problem(f"'{folder}' is a file and a folder", name)])
 
 
 def _read_entry(archive: zipfile.ZipFile, info: zipfile.ZipInfo, name: str) -> bytes:
@@ -188,11 +215,18 @@ def materialize(root: Path, digest: str, files: dict[str, bytes]) -> Path:
     if folder.is_dir():
         return folder
     staging = root / f".{digest}.partial"
-    for path, content in files.items():
-        target = staging / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(content)
-    staging.rename(folder)
+    shutil.rmtree(staging, ignore_errors=True)  # (left by a server that stopped while writing)
+    try:
+        for path, content in files.items():
+            target = staging / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(content)
+        staging.rename(folder)
+    except OSError as error:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise BundleError(
+            [Problem(f"the bundle cannot be written out: {describe(error)}")]
+        ) from None
     return folder
 
 
@@ -256,7 +290,10 @@ def check_bundle(folder: Path, entry: str) -> tuple[CheckResult, list[Diagnostic
 
     loader = Loader(search=[LIBRARY_DIR], name_of=name_of)
     loader.load_prelude()
-    loader.load_path(folder / entry, entry)
+    try:
+        loader.load_path(folder / entry, entry)
+    except FileRefused as error:
+        raise BundleError([Problem(f"it cannot be read: {describe(error)}", entry)]) from None
     result = check_program(loader.program())  # loadXML stays inside the bundle too
     diagnostics = ordered_diagnostics(result.program, result.diagnostics + check_world(result))
     return result, diagnostics
