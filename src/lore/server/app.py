@@ -49,6 +49,7 @@ from lore.server.bundles import (
 )
 from lore.server.connection import Limits
 from lore.server.hub import Hub
+from lore.server.origins import same_origin
 from lore.server.rooms import Room, Rooms, seat_link
 from lore.server.saving import answers_of, save_zip
 from lore.server.sources import Source
@@ -127,6 +128,9 @@ def create_app(server: Server) -> ASGIApp:
         )
 
     async def create(request: Request) -> Response:
+        if not same_origin(request.headers.get("origin"), request.headers.get("host")):
+            refused = Problem("a page of another site may not start sessions here")
+            return JSONResponse({"problems": [problem_json(refused)]}, 403)
         try:
             bundle = await bundle_of(request, server)
             room = await server.rooms.create(bundle)

@@ -42,6 +42,7 @@ except ImportError:  # (a build of websockets without its C extension)
     from websockets.utils import apply_mask
 
 from lore.server.connection import CLOSE_ERROR, CLOSE_OVERFLOW, OUTBOX, Connection
+from lore.server.origins import same_origin
 
 if TYPE_CHECKING:
     from lore.server.app import Server
@@ -268,10 +269,13 @@ class Socket(asyncio.Protocol):
 
     def handshake(self, request: Request) -> None:
         parser = self.parser
-        if request.path.partition("?")[0] == PATH:
-            response = parser.accept(request)
-        else:
+        headers = request.headers
+        if request.path.partition("?")[0] != PATH:
             response = parser.reject(404, "no WebSocket here: it is at /ws\n")
+        elif not same_origin(headers.get("Origin"), headers.get("Host")):
+            response = parser.reject(403, "a page of another site may not connect here\n")
+        else:
+            response = parser.accept(request)
         parser.send_response(response)
         self.flush()
         if response.status_code != 101:
