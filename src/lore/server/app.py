@@ -48,6 +48,7 @@ from lore.server.bundles import (
     title_of,
 )
 from lore.server.connection import Limits
+from lore.server.deadlines import Late, deadlined
 from lore.server.hub import Hub
 from lore.server.origins import same_origin
 from lore.server.rooms import Room, Rooms, seat_link
@@ -76,6 +77,7 @@ class Server:
     examples: list[Path] = field(default_factory=list)
     limits: Limits = field(default_factory=Limits)
     restored: list[tuple[str, str]] = field(default_factory=list)  # sessions that failed
+    late: Late = field(default_factory=Late)  # connections closed before saying anything
 
     def __post_init__(self) -> None:
         self.hub = Hub(self.rooms)
@@ -278,5 +280,6 @@ def uvicorn_config(server: Server, host: str, port: int) -> uvicorn.Config:
         port=port,
         log_level="warning",
         ws=socket_protocol(server),
+        http=deadlined(server.late, server.limits.request_wait),
         lifespan="on",
     )

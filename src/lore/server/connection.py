@@ -29,6 +29,7 @@ class Limits:
     rate: float = 30.0  # messages per second, on average
     burst: float = 60.0  # messages at once
     refusals: int = 200  # refused messages in a row before the client is disconnected
+    request_wait: float = 10.0  # seconds from opening to a request's headers (``deadlines``)
 
 
 class Bucket:
