@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
+from unittest.mock import patch
 
 import pytest
 from websockets.client import ClientProtocol
@@ -17,7 +18,7 @@ from websockets.uri import parse_uri
 
 from lore.engine.views import GM
 from lore.server.app import Server
-from lore.server.connection import CLOSE_OVERFLOW, OUTBOX
+from lore.server.connection import CLOSE_OVERFLOW, OUTBOX, Limits
 from lore.server.rooms import Rooms
 from lore.server.sources import load
 from lore.server.store import MemoryStore
@@ -31,6 +32,8 @@ class Transport:
     def __init__(self) -> None:
         self.written: list[bytes] = []
         self.closed = False
+        self.aborted = False
+        self.buffered = 0  # what the socket's buffer holds (said when it fills)
         self.reading = True
 
     def write(self, data: bytes) -> None:
@@ -38,6 +41,12 @@ class Transport:
 
     def close(self) -> None:
         self.closed = True
+
+    def abort(self) -> None:
+        self.closed = self.aborted = True
+
+    def get_write_buffer_size(self) -> int:
+        return self.buffered
 
     def is_closing(self) -> bool:
         return self.closed
@@ -71,19 +80,30 @@ class Peer:
         return b"".join(self.protocol.data_to_send())
 
 
-def connected(tmp_path: Path) -> tuple[Socket, Transport]:
-    """A socket before its handshake (in a running loop)."""
-    server = Server(Rooms(MemoryStore(), tmp_path))
+def connected(
+    tmp_path: Path, limits: Limits | None = None, protocol: type[Socket] | None = None
+) -> tuple[Socket, Transport]:
+    """A socket before its handshake (in a running loop); ``protocol``: another socket of
+    the same server's."""
+    if protocol is None:
+        protocol = socket_protocol(
+            Server(Rooms(MemoryStore(), tmp_path), limits=limits or Limits())
+        )
     state = SimpleNamespace(connections=set(), tasks=set())
-    socket = socket_protocol(server)(config=None, server_state=state, app_state={})
+    socket = protocol(config=None, server_state=state, app_state={})
     transport = Transport()
     socket.connection_made(transport)  # type: ignore[arg-type]
     return socket, transport
 
 
-def opened(tmp_path: Path, path: str = "/ws") -> tuple[Socket, Transport, Peer]:
+def opened(
+    tmp_path: Path,
+    path: str = "/ws",
+    limits: Limits | None = None,
+    protocol: type[Socket] | None = None,
+) -> tuple[Socket, Transport, Peer]:
     """A socket past its handshake (in a running loop)."""
-    socket, transport = connected(tmp_path)
+    socket, transport = connected(tmp_path, limits, protocol)
     peer = Peer(path)
     socket.data_received(peer.request())
     peer.frames(transport)  # the handshake's response
@@ -142,6 +162,71 @@ def test_a_client_that_does_not_keep_up_is_disconnected(tmp_path: Path) -> None:
         assert socket.connection.closed
         (close,) = peer.frames(transport)
         assert close.opcode is Opcode.CLOSE and close.data[:2] == CLOSE_OVERFLOW.to_bytes(2)
+        socket.connection_lost(None)
+
+    asyncio.run(scenario())
+
+
+def closed_for_overflow(socket: Socket, transport: Transport, peer: Peer) -> bool:
+    frames = peer.frames(transport)
+    return bool(frames) and frames[-1].data[:2] == CLOSE_OVERFLOW.to_bytes(2)
+
+
+def test_a_client_whose_backlog_passes_its_bytes_is_disconnected(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        socket, transport, peer = opened(tmp_path, limits=Limits(backlog_bytes=10_000))
+        socket.pause_writing()
+        for _ in range(4):  # 4 frames of 3,000 bytes: far fewer than OUTBOX frames
+            socket.connection.send(b'"' + b"x" * 2998 + b'"')
+        assert socket.connection.closed and closed_for_overflow(socket, transport, peer)
+        assert socket.backlog_bytes == 0 and socket.sockets.waiting == {}
+        socket.connection_lost(None)
+
+    asyncio.run(scenario())
+
+
+def test_a_sessions_clients_together_keep_only_so_many_bytes_waiting(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        limits = Limits(backlog_bytes=10_000, session_bytes=12_000)
+        first, transport, peer = opened(tmp_path, limits=limits)
+        protocol = type(first)
+        second, transport2, peer2 = opened(tmp_path, protocol=protocol)
+        other, _transport3, _peer3 = opened(tmp_path, protocol=protocol)
+        first.connection.session = second.connection.session = "s"
+        other.connection.session = "t"
+        frame = b'"' + b"x" * 998 + b'"'
+        transport.buffered = 5_000  # the first one's socket filled with 5,000 bytes
+        first.pause_writing()
+        second.pause_writing()
+        other.pause_writing()
+        for _ in range(5):
+            first.connection.send(frame)
+            other.connection.send(frame)
+        assert first.sockets.waiting == {"s": 10_000, "t": 5_000}
+        for _ in range(3):
+            second.connection.send(frame)
+        assert second.connection.closed and closed_for_overflow(second, transport2, peer2)
+        assert not first.connection.closed and not other.connection.closed
+        assert first.sockets.waiting == {"s": 10_000, "t": 5_000}
+        transport.buffered = 0
+        first.resume_writing()  # it reads again: all it waited for goes out
+        assert first.sockets.waiting == {"t": 5_000}
+        assert len(peer.frames(transport)) == 5
+        other.connection_lost(None)
+        assert first.sockets.waiting == {}
+        for socket in (first, second):
+            socket.connection_lost(None)
+
+    asyncio.run(scenario())
+
+
+def test_a_client_that_does_not_answer_a_close_is_cut_off(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        socket, transport, _peer = opened(tmp_path)
+        with patch("lore.server.websocket.CLOSE_WAIT", 0.01):
+            socket.connection.close(4000)
+            await asyncio.sleep(0.05)
+        assert transport.aborted
         socket.connection_lost(None)
 
     asyncio.run(scenario())

@@ -4,9 +4,10 @@ limits on what it may send.
 Sending a frame never waits: the socket (``websocket.py``) writes it at once, or keeps it
 in the client's backlog while the client does not keep up, so a slow client never holds
 up the session or the other clients; a client whose backlog overflows (``OUTBOX``
-frames) is disconnected (it reconnects and catches up). A client may send so many
-messages per second (a token bucket); past it, messages are refused with
-``rate_limited``, and a client that goes on regardless is disconnected.
+frames, or ``Limits.backlog_bytes``), or whose session's clients together keep more than
+``Limits.session_bytes`` waiting, is disconnected (it reconnects and catches up). A
+client may send so many messages per second (a token bucket); past it, messages are
+refused with ``rate_limited``, and a client that goes on regardless is disconnected.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ class Limits:
     burst: float = 60.0  # messages at once
     refusals: int = 200  # refused messages in a row before the client is disconnected
     request_wait: float = 10.0  # seconds from opening to a request's headers (``deadlines``)
+    backlog_bytes: int = 8 * 1024 * 1024  # bytes waiting for one client that does not read
+    session_bytes: int = 32 * 1024 * 1024  # bytes waiting for all of a session's clients
 
 
 class Bucket:

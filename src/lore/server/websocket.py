@@ -15,10 +15,16 @@ reading: about a fifth of the server's work per answer in ``benchmarks/server.py
 
 Frames written while the socket does not keep up (its buffer is full) wait in the
 connection's backlog; a client whose backlog overflows is disconnected (it reconnects and
-catches up). Keepalive: every ``PING_EVERY`` seconds, a client not heard from since the
-time before is pinged, and one that still said nothing by the next time is disconnected
-(so a client that vanished is shown offline within ``3 * PING_EVERY`` seconds); a client
-that sends is not pinged at all.
+catches up). The backlog is counted in frames and in bytes, and so is what all of a
+session's clients keep waiting together (their backlogs and the socket buffers they
+filled): a session whose rules send much cannot make the server hold it many times over
+for clients that do not read. A client that does not answer a close in time is cut off,
+what it did not read dropped.
+
+Keepalive: every ``PING_EVERY`` seconds, a client not heard from since the time before
+is pinged, and one that still said nothing by the next time is disconnected (so a client
+that vanished is shown offline within ``3 * PING_EVERY`` seconds); a client that sends is
+not pinged at all.
 """
 
 from __future__ import annotations
@@ -79,6 +85,18 @@ class Sockets:
         self.ping_every = ping_every
         self.open: set[Socket] = set()
         self.timer: asyncio.TimerHandle | None = None
+        # Bytes waiting for each session's clients that do not keep up (``Socket.waiting``).
+        self.waiting: dict[str, int] = {}
+
+    def wait(self, session: str, size: int) -> int:
+        """Count ``size`` more bytes waiting for a client of ``session`` (less when
+        negative); the session's total."""
+        total = self.waiting.get(session, 0) + size
+        if total > 0:
+            self.waiting[session] = total
+        else:
+            self.waiting.pop(session, None)
+        return total
 
     def add(self, socket: Socket) -> None:
         self.open.add(socket)
@@ -131,6 +149,8 @@ class Socket(asyncio.Protocol):
         self.task: asyncio.Task[None] | None = None
         self.paused = False  # the socket's buffer is full: frames wait in the backlog
         self.backlog: deque[bytes | int] = deque()  # frames, then maybe a close code
+        self.backlog_bytes = 0  # bytes of the backlog's frames
+        self.buffered = 0  # bytes in the socket's buffer when it filled (``pause_writing``)
         self.reading = True
         self.heard = True  # something came since the last keepalive round
         self.pinged = False
@@ -292,7 +312,7 @@ class Socket(asyncio.Protocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self.lost = True
         self.connection.closed = True
-        self.backlog.clear()
+        self.drop_backlog()
         self.server_state.connections.discard(self)
         self.sockets.remove(self)
         if self.timer is not None:
@@ -302,16 +322,29 @@ class Socket(asyncio.Protocol):
 
     def pause_writing(self) -> None:
         self.paused = True
+        if self.transport is not None:
+            self.buffered = self.transport.get_write_buffer_size()
+            self.sockets.wait(self.connection.session, self.buffered)
 
     def resume_writing(self) -> None:
         self.paused = False
+        self.sockets.wait(self.connection.session, -self.buffered)
+        self.buffered = 0
         backlog = self.backlog
         while backlog and not self.paused:
             item = backlog.popleft()
             if isinstance(item, int):
                 self.send_close(item)
             else:
+                self.backlog_bytes -= len(item)
+                self.sockets.wait(self.connection.session, -len(item))
                 self.put(item)
+
+    def drop_backlog(self) -> None:
+        """Forget the frames waiting (and the session's count of them)."""
+        self.sockets.wait(self.connection.session, -(self.backlog_bytes + self.buffered))
+        self.backlog.clear()
+        self.backlog_bytes = self.buffered = 0
 
     def shutdown(self) -> None:
         """The server stops (uvicorn calls this): the client is told it restarts."""
@@ -336,12 +369,7 @@ class Socket(asyncio.Protocol):
     def write(self, frame: bytes) -> None:
         """Send a frame (the connection's ``send``; not after it closed)."""
         if self.paused or self.backlog:
-            if len(self.backlog) >= OUTBOX:
-                self.backlog.clear()
-                self.connection.closed = True
-                self.send_close(CLOSE_OVERFLOW)
-                return
-            self.backlog.append(frame)
+            self.wait_to_send(frame)
             return
         # (``put`` written out: a frame or two per answer to each client)
         transport = self.transport
@@ -353,6 +381,25 @@ class Socket(asyncio.Protocol):
                 transport.write(MEDIUM + size.to_bytes(2) + frame)
             else:
                 transport.write(header(size) + frame)
+
+    def wait_to_send(self, frame: bytes) -> None:
+        """Keep a frame for when the socket takes more, or disconnect a client that
+        does not keep up (its backlog, or its session's clients', over a limit)."""
+        size = len(frame)
+        limits = self.connection.limits
+        session = self.connection.session
+        if (
+            len(self.backlog) >= OUTBOX
+            or self.backlog_bytes + size > limits.backlog_bytes
+            or self.sockets.waiting.get(session, 0) + size > limits.session_bytes
+        ):
+            self.drop_backlog()
+            self.connection.closed = True
+            self.send_close(CLOSE_OVERFLOW)
+            return
+        self.backlog.append(frame)
+        self.backlog_bytes += size
+        self.sockets.wait(session, size)
 
     def put(self, frame: bytes) -> None:
         transport = self.transport
@@ -376,7 +423,8 @@ class Socket(asyncio.Protocol):
             self.timer.cancel()
         transport = self.transport
         if transport is not None and not transport.is_closing():
-            self.timer = asyncio.get_running_loop().call_later(CLOSE_WAIT, transport.close)
+            # (abort: a client that does not read would keep ``close`` waiting for ever)
+            self.timer = asyncio.get_running_loop().call_later(CLOSE_WAIT, transport.abort)
         self.wake()
 
     def wake(self) -> None:
