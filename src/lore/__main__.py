@@ -4,4 +4,5 @@ from __future__ import annotations
 
 from lore.cli.main import entry
 
-entry()
+if __name__ == "__main__":  # (not when a child process of the server imports it)
+    entry()

@@ -47,6 +47,7 @@ from lore.server.bundles import (
     safe_name,
     title_of,
 )
+from lore.server.checking import Uploads
 from lore.server.connection import Limits
 from lore.server.deadlines import Late, deadlined
 from lore.server.hub import Hub
@@ -54,6 +55,7 @@ from lore.server.origins import same_origin
 from lore.server.rooms import Room, Rooms, seat_link
 from lore.server.saving import answers_of, save_zip
 from lore.server.sources import Source
+from lore.server.store import bundle_digest
 from lore.server.websocket import socket_protocol
 
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -77,6 +79,7 @@ class Server:
     examples: list[Path] = field(default_factory=list)
     limits: Limits = field(default_factory=Limits)
     restored: list[tuple[str, str]] = field(default_factory=list)  # sessions that failed
+    uploads: Uploads = field(default_factory=Uploads)  # their checks, apart
     late: Late = field(default_factory=Late)  # connections closed before saying anything
 
     def __post_init__(self) -> None:
@@ -235,6 +238,8 @@ async def bundle_of(request: Request, server: Server) -> Bundle:
         return await asyncio.to_thread(catalog.load, source.path)
     files = read_zip(await body_of(request, MAX_UPLOAD, "the upload"))
     entry = choose_entry(files)
+    if (bundle_digest(files), entry) not in server.rooms.programs:  # (not checked before)
+        await server.uploads.check(files, entry)
     return Bundle(files, entry, title_of(files, entry, "uploaded session"))
 
 
