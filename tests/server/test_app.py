@@ -11,6 +11,7 @@ import zipfile
 from pathlib import Path
 
 from lore.clients.seat import SeatClient, acknowledged
+from lore.server.store import StoreError
 from tests.server.serving import PAPER, PLAYER, ServerThread, http, links
 
 
@@ -147,3 +148,25 @@ def test_a_body_over_its_limit_is_refused_before_it_is_read_whole(tmp_path: Path
         status, body = http(server.base, "/api/sessions", b'{"source": 5}')
         assert status == 422 and "/api/sources" in body.decode()
         assert server.server is not None and server.server.rooms.by_id == {}
+
+
+def test_a_store_that_cannot_write_and_a_fault_are_told_as_json(tmp_path: Path) -> None:
+    with ServerThread(tmp_path) as server:
+        assert server.server is not None
+        store = server.server.rooms.store
+
+        async def refuses(*args: object, **kwargs: object) -> None:
+            raise StoreError("the disk is full")
+
+        async def fails(*args: object, **kwargs: object) -> None:
+            raise RuntimeError("a bug")
+
+        store.create = refuses  # type: ignore[method-assign]
+        body = json.dumps({"source": "paper"}).encode()
+        status, answer = http(server.base, "/api/sessions", body)
+        problem = json.loads(answer)["problems"][0]["text"]
+        assert status == 503 and "the disk is full" in problem and "try again" in problem
+        server.server.rooms.create = fails  # type: ignore[method-assign]
+        status, answer = http(server.base, "/api/sessions", body)
+        assert status == 500 and "Traceback" not in answer.decode()
+        assert "nothing was changed" in json.loads(answer)["problems"][0]["text"]

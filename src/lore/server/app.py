@@ -55,7 +55,7 @@ from lore.server.origins import same_origin
 from lore.server.rooms import Room, Rooms, seat_link
 from lore.server.saving import answers_of, save_zip
 from lore.server.sources import Source
-from lore.server.store import bundle_digest
+from lore.server.store import StoreError, bundle_digest
 from lore.server.websocket import socket_protocol
 
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -188,7 +188,23 @@ def create_app(server: Server) -> ASGIApp:
         Route("/bundle/{digest}/{path:path}", image),
         Mount("/static", StaticFiles(directory=WEB), name="static"),
     ]
-    return security_headers(Starlette(routes=routes, lifespan=lifespan), closing=server.worker)
+    handlers = {StoreError: store_failed, Exception: server_failed}
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers)
+    return security_headers(app, closing=server.worker)
+
+
+async def store_failed(request: Request, error: Exception) -> Response:
+    """503: the store could not keep what the request would make (it made nothing)."""
+    log.warning("%s %s: the store failed: %s", request.method, request.url.path, error)
+    problem = Problem(f"the sessions' store cannot write now ({error}): try again later")
+    return JSONResponse({"problems": [problem_json(problem)]}, 503)
+
+
+async def server_failed(request: Request, error: Exception) -> Response:
+    """500 as JSON, like every other refusal (the traceback goes to the server's log, not
+    to the client: uvicorn logs it, as Starlette raises the error again)."""
+    problem = Problem("the server failed: nothing was changed (its log says why)")
+    return JSONResponse({"problems": [problem_json(problem)]}, 500)
 
 
 # The most bytes of a JSON request's body (``{"source": NAME}``).
