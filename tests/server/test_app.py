@@ -6,9 +6,13 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
 import socket
+import sqlite3
 import zipfile
 from pathlib import Path
+
+from websockets.sync.client import connect
 
 from lore.clients.seat import SeatClient, acknowledged
 from lore.server.store import StoreError
@@ -90,6 +94,29 @@ def test_a_restarted_server_goes_on_with_its_sessions(tmp_path: Path) -> None:
         assert player.state.seq == seen
         (route,) = player.state.questions.values()
         assert acknowledged(player.answer(route["id"], {"goal": "/region[dungeon]"})) is not None
+
+
+def test_a_session_that_cannot_be_restored_is_told_to_its_gm_with_why(tmp_path: Path) -> None:
+    with ServerThread(tmp_path) as server:
+        seats = links(server.create(), server.base)
+    with sqlite3.connect(tmp_path / "sessions.db") as database:  # its rules damaged
+        database.execute(
+            "UPDATE bundles SET data = CAST('section' AS BLOB) WHERE path = 'scenario.lore'"
+        )
+    database.close()
+    shutil.rmtree(tmp_path / "bundles")  # (the files written out the last time)
+    with ServerThread(tmp_path) as server:
+        url = f"ws://127.0.0.1:{server.port}/ws"
+        told = {}
+        for seat in ("GM", PLAYER):
+            socket = connect(url, legacy=True)
+            socket.send(json.dumps({"type": "hello", "token": seats[seat].split("#", 1)[1]}))
+            told[seat] = json.loads(socket.recv(timeout=10))
+            socket.close()
+        assert told["GM"]["code"] == told[PLAYER]["code"] == "unrestorable"
+        assert "scenario.lore:1" in told["GM"]["message"]  # why: the place in its rules
+        assert "scenario.lore" not in told[PLAYER]["message"]
+        assert "GM is told" in told[PLAYER]["message"]
 
 
 def test_a_bundles_images_are_served_and_nothing_else(tmp_path: Path) -> None:

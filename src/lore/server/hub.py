@@ -75,6 +75,14 @@ class Hub:
                 connection.send(encode(moved))
                 connection.close(CLOSE_ELSEWHERE)
                 return None
+            broken = await self.rooms.broken_seat(message.token)
+            if broken is not None:
+                seat, why = broken
+                told = f": {why}" if seat == GM else "; its GM is told why"
+                text = f"this session could not be restored{told}"
+                connection.send(error_frame(Code.UNRESTORABLE, text))
+                connection.close(4001)
+                return None
             connection.send(error_frame(Code.BAD_TOKEN, "this link is unknown or was revoked"))
             connection.close(4001)
             return None

@@ -27,6 +27,7 @@ class Code(StrEnum):
     """Error codes: stable, for clients to act on (the message is for people)."""
 
     BAD_TOKEN = "bad_token"  # the link is unknown or revoked
+    UNRESTORABLE = "unrestorable"  # the session could not be restored (the GM is told why)
     ELSEWHERE = "elsewhere"  # the session is served by another worker: connect naming it
     NOT_HELLO = "not_hello"  # the first message must be hello
     MALFORMED = "malformed"  # not JSON, or a message of the wrong shape

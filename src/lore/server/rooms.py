@@ -258,6 +258,7 @@ class Rooms:
         self.limits = limits
         self.by_id: dict[str, Room] = {}
         self.tokens: dict[str, tuple[str, str]] = {}  # token -> (session, seat)
+        self.broken: dict[str, str] = {}  # sessions that could not be restored: why
         self.programs: dict[tuple[str, str], Program] = {}
         self.pool = ThreadPoolExecutor(engine_threads, thread_name_prefix="lore-engine")
         # The threads of slow rooms: a room always runs on the same one (a step kept
@@ -416,7 +417,20 @@ class Rooms:
                 failed.append((record.id, str(error)))
             except Exception as error:  # a fault restoring one session stops no other
                 failed.append((record.id, f"{type(error).__name__}: {error}"))
+        self.broken.update(failed)
         return failed
+
+    async def broken_seat(self, token: str) -> tuple[str, str] | None:
+        """The seat a token is of, and why its session could not be restored (None: the
+        token's session, if any, is not one of those)."""
+        if not self.broken or not token:
+            return None
+        session = await self.store.session_of(token)
+        if session is None or session not in self.broken:
+            return None
+        seats = await self.store.seats(session)
+        seat = next((s.seat for s in seats if s.token == token), "")
+        return seat, self.broken[session]
 
     async def restore(self, record: SessionRecord) -> Room:
         """A session built again from the store: its latest snapshot, then the log
