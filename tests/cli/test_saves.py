@@ -131,6 +131,24 @@ def test_a_scenario_is_not_replaced_by_its_save(
     assert scenario.read_text(encoding="utf-8") == ROUNDS
 
 
+CHANGED = r"s\.lore:\d+: the save was changed after it was written"
+
+
+def _other_letter(found: re.Match[str]) -> str:
+    return found.group(1) + ("B" if found.group(2) == "A" else "A")
+
+
+def test_a_save_without_a_check_is_read_as_before(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    save = saved(tmp_path, capsys, [1, 2, 3])
+    text = save.read_text(encoding="utf-8")
+    assert re.search(r' check = "sha256:[0-9a-f]{64}";', text)
+    save.write_text(re.sub(r' check = "[^"]*";\n', "", text), encoding="utf-8")
+    answers = numbers(tmp_path, [4], "more.json")
+    assert run(str(save), "--answers", str(answers)) == 0
+
+
 def saved(tmp_path: Path, capsys: pytest.CaptureFixture[str], values: list[int]) -> Path:
     scenario = write(tmp_path / "rounds.lore", ROUNDS)
     save = tmp_path / "s.lore"
@@ -152,6 +170,11 @@ def saved(tmp_path: Path, capsys: pytest.CaptureFixture[str], values: list[int])
         (lambda t: re.sub(r" seed = \d+;\n", "", t), r"s\.lore:\d+: the save has no 'seed'"),
         (lambda t: t.replace("count = 3;", "count = 4;"), "should hold 4 answers and holds 3"),
         (lambda t: re.sub(r'snapshot = "[^"]*"', 'snapshot = "@@"', t), "not base64"),
+        # a byte of the snapshot or of an answer changed, still well-formed: its check says
+        (lambda t: re.sub(r'(snapshot = "[^"]{20})(.)', _other_letter, t), CHANGED),
+        (lambda t: t.replace('\\"n\\":2', '\\"n\\":5'), CHANGED),
+        (lambda t: t.replace("records = ", "records = 1", 1), CHANGED),
+        (lambda t: re.sub(r'check = "sha256:.', 'check = "sha256:x', t), CHANGED),
     ],
 )
 def test_a_damaged_save_is_an_error_and_nothing_is_overwritten(

@@ -18,18 +18,21 @@ section _auto_stored {
  records = 40;
  shown = 40;
  snapshot = "base64 of the engine's snapshot";
+ check = "sha256:…";
  section state { … }
 }
 ```
 
-``files`` are the files the program was made from, with their SHA-256: a session whose
-files changed is not continued unless asked to. ``answers`` is every answer given, with
-who gave it and the question it answered. ``snapshot`` is the whole state at the save
-(``engine/snapshot.py``): restoring is the snapshot, then the answers after the
-``answers`` count it holds (none, unless the save was written in the middle of a replay).
-``records`` is how many transcript records the session had made at the snapshot, and
-``shown`` how many it had made (and shown) in all. ``state`` shows the objects that
-changed and the schedule, for people and tools; nothing reads it back.
+``check`` is the SHA-256 of what the save keeps that is read back (seed, ticks, files,
+answers, counts and snapshot): a save changed after it was written is refused, naming the
+line of its check. ``files`` are the files the program was made from, with their SHA-256:
+a session whose files changed is not continued unless asked to. ``answers`` is every
+answer given, with who gave it and the question it answered. ``snapshot`` is the whole
+state at the save (``engine/snapshot.py``): restoring is the snapshot, then the answers
+after the ``answers`` count it holds (none, unless the save was written in the middle of
+a replay). ``records`` is how many transcript records the session had made at the
+snapshot, and ``shown`` how many it had made (and shown) in all. ``state`` shows the
+objects that changed and the schedule, for people and tools; nothing reads it back.
 
 A save without ``format`` (written before snapshots) has ``seed``, ``ticks``, ``shown``
 and ``answers``: it is replayed from the start. A save in the paper's format (a stored
@@ -40,6 +43,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
 import json
 import os
 from dataclasses import dataclass, field
@@ -141,6 +145,10 @@ def save_text(data: SaveData, target: Path) -> str:
             f"desc={_quote(f'session saved at {data.ticks}[sec], {len(data.answers)} answers')}}}"
         )
     lines.append("")
+    files = [f"sha256:{sha} {name}" for name, sha in data.files]
+    answers = [
+        json.dumps(a.record(), ensure_ascii=False, separators=(",", ":")) for a in data.answers
+    ]
     for path in data.scenario:
         relative = Path(os.path.relpath(path.resolve(), folder)).as_posix()
         lines.append(f"import {_quote(relative)}:url;")
@@ -152,25 +160,43 @@ def save_text(data: SaveData, target: Path) -> str:
         f" seed = {data.seed};",
         f" ticks = {data.ticks};",
         " files = {",
-        *_items([f"sha256:{sha} {name}" for name, sha in data.files]),
+        *_items(files),
         " };",
         " answers = {",
-        *_items(
-            [
-                json.dumps(a.record(), ensure_ascii=False, separators=(",", ":"))
-                for a in data.answers
-            ]
-        ),
+        *_items(answers),
         " };",
         f" count = {len(data.answers)};",
         f" records = {data.records};",
         f" shown = {data.shown};",
     ]
-    if data.snapshot is not None:
-        lines.append(f" snapshot = {_quote(base64.b64encode(data.snapshot).decode('ascii'))};")
+    snapshot = base64.b64encode(data.snapshot).decode("ascii") if data.snapshot else None
+    if snapshot is not None:
+        lines.append(f" snapshot = {_quote(snapshot)};")
+    kept = _Kept(data.seed, data.ticks, files, answers, data.records, data.shown, snapshot)
+    lines.append(f" check = {_quote(kept.check())};")
     lines.extend(state_lines(data.changed, data.schedule))
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+@dataclass(frozen=True)
+class _Kept:
+    """What a save keeps that is read back, as written: its ``check`` is their digest, so
+    that a save changed after it was written (a byte of its snapshot, an answer) is
+    refused rather than read as another state."""
+
+    seed: int
+    ticks: int
+    files: list[str]
+    answers: list[str]
+    records: int
+    shown: int
+    snapshot: str | None
+
+    def check(self) -> str:
+        fields = [self.seed, self.ticks, self.files, self.answers, self.records, self.shown]
+        text = json.dumps([*fields, self.snapshot], ensure_ascii=False, separators=(",", ":"))
+        return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _items(texts: list[str]) -> list[str]:
@@ -335,6 +361,7 @@ def _stored(module: Module, section: ast.SectionDef) -> Stored:
                 stored.snapshot = base64.b64decode(snapshot.value.value, validate=True)
             except (binascii.Error, ValueError):
                 raise reader.error(snapshot, "the snapshot is damaged (not base64)") from None
+        _check(reader, stored)
     stored.history = [
         module.source.text[item.span.start : item.span.end]
         for item in module.tree.header
@@ -342,6 +369,34 @@ def _stored(module: Module, section: ast.SectionDef) -> Stored:
     ]
     stored.imports = [m.source.path for m in module.imports if m.source.path is not None]
     return stored
+
+
+def _check(reader: _Reader, stored: Stored) -> None:
+    """Refuse a save whose ``check`` is not the digest of what it holds (a save written
+    before saves had one is read as it is)."""
+    member = reader.values.get("check")
+    if member is None:
+        return
+    if not isinstance(member.value, ast.StringLit):
+        raise reader.error(member, "'check' must be a string")
+    snapshot = reader.values.get("snapshot")
+    kept = _Kept(
+        stored.seed,
+        stored.ticks,
+        [text for text, _ in reader.strings("files")],
+        [text for text, _ in reader.strings("answers")],
+        stored.records,
+        stored.shown,
+        snapshot.value.value
+        if snapshot is not None and isinstance(snapshot.value, ast.StringLit)
+        else None,
+    )
+    if kept.check() != member.value.value:
+        raise reader.error(
+            member,
+            "the save was changed after it was written (what it holds does not match its"
+            " check): it is not continued; use a copy of it as it was written",
+        )
 
 
 def _file(reader: _Reader, text: str, node: ast.Node) -> tuple[str, str]:
