@@ -43,6 +43,14 @@ class HeldSocket:
         else:
             self.page_side.send(message)
 
+    def wait_for(self, page: Page, text: str) -> None:
+        """Until a frame holding ``text`` is held back."""
+        for _ in range(100):
+            if any(text in str(frame) for frame in self.kept):
+                return
+            page.wait_for_timeout(100)
+        raise AssertionError(f"no frame with {text} came")
+
     def release(self) -> list[dict[str, object]]:
         assert self.page_side is not None
         self.held = False
@@ -98,6 +106,7 @@ def test_two_questions_at_once_are_numbered_and_an_answer_shows_it_waits(
             me.locator(f'article.dialog[data-id="{ids[1]}"] button.choice').first
         ).to_be_enabled()
         shot(me, "dialogs-2-answer-pending")
+        socket.wait_for(me, '"ack"')
         frames = socket.release()
         assert any(f.get("ack") and f.get("closed") == [ids[0]] for f in frames)
         expect(first).to_have_count(0)
@@ -177,12 +186,7 @@ def test_texts_follow_the_language_and_the_status(tmp_path: Path, browser: Brows
         gm.locator("#pause").click()
         expect(gm.locator("#banner")).to_have_text("GM がセッションを一時停止しています。")
         choose(me, "探す")
-        for _ in range(50):
-            if any(
-                b'"paused"' in k if isinstance(k, bytes) else '"paused"' in k for k in socket.kept
-            ):
-                break
-            me.wait_for_timeout(100)
+        socket.wait_for(me, '"code":"paused"')  # (held with the pause's update before it)
         frames = socket.release()
         assert [f["code"] for f in frames if f["type"] == "error"] == ["paused"]
         expect(choice.locator(".problem")).to_have_text("The GM has paused the session.")

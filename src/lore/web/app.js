@@ -102,6 +102,7 @@ const state = {
   away: false, // our socket dropped, and the server has not told our presence since
   retry: 500,
   revoked: false,
+  logRecords: null, // the session log the GM asked for last (shown again in a new language)
 };
 
 function collections(view) {
@@ -243,6 +244,7 @@ function receive(frame) {
       showRoute(frame);
       break;
     case "log":
+      state.logRecords = frame.records;
       $("sessionLog").hidden = false;
       $("sessionLog").textContent = frame.records.map(logLine).join("\n");
       break;
@@ -686,6 +688,7 @@ function wire() {
       state.dialogs.clear(); // made again in the new language
       renderAll();
       renderBanner(state.away);
+      if (state.logRecords) $("sessionLog").textContent = state.logRecords.map(logLine).join("\n");
       $("log").textContent = "";
       for (const message of state.messages) drawMessage(message);
     }
