@@ -282,6 +282,7 @@ def test_a_dropped_connection_shows_the_banner_and_misses_nothing(
         gm.select_option("#chatTo", PLAYER)
         gm.locator("#chatText").fill("ささやき")
         gm.locator("#chatForm button[type=submit]").click()
+        gm.once("dialog", lambda box: box.accept())  # answering for a player is confirmed
         gm.locator("article.dialog", has_text="どうしますか？").get_by_role(
             "button", name="移動する", exact=True
         ).click()

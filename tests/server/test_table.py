@@ -380,3 +380,25 @@ def test_a_questions_bytes_are_its_spec_encoded(example: str) -> None:
         table.apply(LogEntry(table.applied + 1, "answer", data))
     master.session.settle()
     assert seen > 10
+
+
+def test_after_either_end_chat_and_rolls_go_on_and_nothing_else() -> None:
+    """Ended by the GM as by its rules, a session still takes chat lines and rolls
+    (the table talks the game over); answers and the GM's commands are refused."""
+    table = new_table()
+    table.start()
+    question = table.master.open_questions()[0]
+    assert not isinstance(table.apply(LogEntry(1, "end", {"from": "GM"})), Refusal)
+    line = {"from": "aki@example.org", "to": None, "text": "お疲れさまでした"}
+    told = table.apply(LogEntry(2, "chat", line))
+    assert not isinstance(told, Refusal)
+    assert json.loads(told["ren@example.org"])["messages"][0]["text"] == "お疲れさまでした"
+    roll = {"from": "aki@example.org", "to": None, "text": "(2D6) > 7", "secret": False}
+    assert not isinstance(table.apply(LogEntry(3, "roll", roll)), Refusal)
+    answer = {"seat": question.to, "id": question.id, "values": {"move": "rest"}}
+    refused = [
+        table.apply(LogEntry(4, "answer", answer)),
+        table.apply(LogEntry(4, "pause", {"from": "GM"})),
+        table.apply(LogEntry(4, "seat", {"from": "GM", "seat": "seat-9", "label": "X"})),
+    ]
+    assert [r.code.value for r in refused if isinstance(r, Refusal)] == ["ended"] * 3

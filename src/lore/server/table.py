@@ -239,7 +239,9 @@ class Table:
         answers, if there is one)."""
         data, kind = entry.data, entry.kind
         seat = data.get("seat") if kind == "answer" else data.get("from")
-        if self.closed:
+        # Over (ended by the GM or by its rules): the people at the table may still talk
+        # and roll; nothing else goes on.
+        if self.closed and kind not in ("chat", "roll"):
             return Refusal(Code.ENDED, "the session is over")
         if kind == "answer":
             if question is None or (seat != GM and question.to != seat):

@@ -2,7 +2,7 @@
 // (map, questions, chat, presence, GM tools), kept up to date over one WebSocket.
 
 import { buildDialog, choiceId, node } from "./dialogs.js";
-import { clockText, initialLanguage, setLanguage, t, currentLanguage } from "./i18n.js";
+import { clockText, initialLanguage, setLanguage, t, tf, currentLanguage } from "./i18n.js";
 import { drawMap, splitLocation } from "./map.js";
 
 const $ = (id) => document.getElementById(id);
@@ -22,7 +22,7 @@ async function startPage() {
     const item = node("li", {}, list);
     node("span", { class: "source-title" }, item, source.title);
     node("span", { class: "source-name" }, item, ` (${source.name})`);
-    const button = node("button", { type: "button" }, item, t("start"));
+    const button = node("button", { type: "button", "data-i18n": "start" }, item, t("start"));
     button.dataset.source = source.name;
     button.addEventListener("click", () =>
       create(JSON.stringify({ source: source.name }), "application/json"),
@@ -49,21 +49,24 @@ async function create(body, type) {
   for (const seat of found.seats) {
     const url = new URL(seat.link, location.href).href;
     const item = node("li", {}, links);
-    node("span", {}, item, seat.seat === "GM" ? t("gmLink") : `${t("inviteFor")} ${seat.label}`);
+    if (seat.seat === "GM") node("span", { "data-i18n": "gmLink" }, item, t("gmLink"));
+    else node("span", { "data-i18n": "inviteFor" }, item, t("inviteFor"));
+    if (seat.seat !== "GM") node("span", {}, item, ` ${seat.label}`);
     const link = node("a", { href: url, class: seat.seat === "GM" ? "gm-link" : "invite-link" }, item, url);
     link.dataset.seat = seat.seat;
     copyButton(item, url);
   }
   const gm = found.seats.find((s) => s.seat === "GM");
-  node("a", { href: gm.link, class: "button open-gm" }, node("li", {}, links), t("openAsGm"));
+  node("a", { href: gm.link, class: "button open-gm", "data-i18n": "openAsGm" }, node("li", {}, links), t("openAsGm"));
   $("created").hidden = false;
 }
 
 function copyButton(parent, text) {
-  const button = node("button", { type: "button", class: "copy" }, parent, t("copy"));
+  const button = node("button", { type: "button", class: "copy", "data-i18n": "copy" }, parent, t("copy"));
   button.addEventListener("click", async () => {
     try {
       await navigator.clipboard.writeText(text);
+      button.dataset.i18n = "copied";
       button.textContent = t("copied");
     } catch {
       window.prompt(t("copy"), text);
@@ -90,12 +93,16 @@ const state = {
   picks: new Map(), // question id -> { goal, route }
   moves: new Map(), // actor id -> [from, to] (places of one area)
   refs: new Map(), // ref -> question id
+  pending: new Map(), // ref of an answer sent -> { id, others: the questions open then }
+  waitingOn: new Set(), // questions whose step holds answers already acknowledged
+  problems: new Map(), // question id -> the error its answer got: { code, message }
   messages: [],
   nextRef: 1,
   socket: null,
   away: false, // our socket dropped, and the server has not told our presence since
   retry: 500,
   revoked: false,
+  logRecords: null, // the session log the GM asked for last (shown again in a new language)
 };
 
 function collections(view) {
@@ -176,6 +183,8 @@ function connect() {
     // Down, this client cannot know who is online: its own seat is not, for now, and
     // the others' presence is the last the server told, shown as such.
     if (state.seat !== null) state.online.delete(state.seat);
+    state.pending.clear(); // the catch-up tells whether they were taken
+    if (state.seq !== null) renderDialogs();
     renderPresence();
     renderGm();
     if (state.revoked) return;
@@ -212,6 +221,10 @@ function receive(frame) {
       break;
     case "update":
       applyUpdate(frame);
+      settle(frame);
+      break;
+    case "ack":
+      settle(frame);
       break;
     case "clock": // the time moved, with nothing else for this seat
       state.view.tick = frame.tick;
@@ -231,11 +244,13 @@ function receive(frame) {
       showRoute(frame);
       break;
     case "log":
+      state.logRecords = frame.records;
       $("sessionLog").hidden = false;
       $("sessionLog").textContent = frame.records.map(logLine).join("\n");
       break;
     case "error":
       showError(frame);
+      settle(frame);
       break;
     default:
       break;
@@ -253,13 +268,39 @@ function showError(frame) {
     state.revoked = true;
     $("banner").hidden = false;
     $("banner").textContent = t("revokedLink");
+    for (const control of $("chatForm").elements) control.disabled = true;
+    if (state.seq !== null) renderDialogs();
+    renderPresence();
     return;
   }
-  const text = t(`error_${frame.code}`) !== `error_${frame.code}` ? t(`error_${frame.code}`) : frame.message;
+  const problem = { code: frame.code, message: frame.message };
   const id = state.refs.get(frame.ref);
-  const dialog = id && state.dialogs.get(id);
-  if (dialog) dialog.showProblem(text);
-  else showMessage({ kind: "notice", text });
+  if (id && state.dialogs.has(id)) {
+    state.problems.set(id, problem);
+    renderDialogs();
+  } else showMessage({ kind: "notice", ...problem });
+}
+
+// A server's error in the page's language, from its code (the server's own words, in
+// English, added in English to the codes whose details a user needs).
+function errorText(problem) {
+  const key = `error_${problem.code}`;
+  if (t(key) === key) return problem.message;
+  const detailed = ["bad_answer", "bad_roll"].includes(problem.code) && currentLanguage() === "en";
+  return detailed && problem.message ? `${t(key)} (${problem.message})` : t(key);
+}
+
+// The server's answer to a message this page sent (its ref): an answer sent is no longer
+// pending; acknowledged while questions open when it was sent still are, its step waits
+// for them (the note says so).
+function settle(frame) {
+  const sent = state.pending.get(frame.ref);
+  if (frame.ref === undefined || !sent) return;
+  state.pending.delete(frame.ref);
+  if (frame.type !== "error") {
+    for (const id of sent.others) if (state.questions.has(id)) state.waitingOn.add(id);
+  }
+  renderDialogs();
 }
 
 // ------------------------------------------------------------ rendering
@@ -320,7 +361,7 @@ function drawMessage(message) {
   } else if (message.kind === "error") {
     node("span", { class: "body" }, item, `${t("ruleError")}: ${message.text} (${message.where})`);
   } else {
-    node("span", { class: "body" }, item, message.text);
+    node("span", { class: "body" }, item, message.code ? errorText(message) : message.text);
   }
   log.appendChild(item);
   log.scrollTop = log.scrollHeight;
@@ -328,7 +369,7 @@ function drawMessage(message) {
 
 function renderAll() {
   $("clock").textContent = clockText(state.view.tick);
-  $("who").textContent = state.role === "gm" ? "GM" : state.label;
+  $("who").textContent = state.role === "gm" ? t("gm") : state.label;
   renderBanner(false);
   renderDialogs();
   renderMap();
@@ -340,7 +381,8 @@ function renderAll() {
 function renderBanner(reconnecting) {
   const banner = $("banner");
   let text = "";
-  if (reconnecting) text = t("reconnecting");
+  if (state.revoked) text = t("revokedLink");
+  else if (reconnecting) text = t("reconnecting");
   else if (state.status.ended) text = t("ended");
   else if (state.status.paused) text = t("paused");
   banner.hidden = !text;
@@ -355,8 +397,10 @@ function renderDialogs() {
     if (state.questions.get(id) !== dialog.spec) {
       dialog.element.remove();
       state.dialogs.delete(id);
+      state.problems.delete(id);
     }
   }
+  for (const id of [...state.waitingOn]) if (!state.questions.has(id)) state.waitingOn.delete(id);
   for (const [id, spec] of state.questions) {
     if (state.dialogs.has(id)) continue;
     const forLabel = state.role === "gm" && spec.to !== "GM" ? seatLabel(spec.to) : null;
@@ -364,8 +408,14 @@ function renderDialogs() {
       forLabel,
       placeLabel,
       submit: (values) => {
+        if (forLabel && !window.confirm(tf("confirmAnswerFor", { seat: forLabel }))) return;
+        state.problems.delete(id);
+        const others = [...state.questions.keys()].filter((other) => other !== id);
         const ref = send({ type: "answer", id, values, seq: state.seq });
-        if (ref !== null) state.refs.set(ref, id);
+        if (ref === null) return;
+        state.refs.set(ref, id);
+        state.pending.set(ref, { id, others });
+        renderDialogs();
       },
       pick: (name, goal) => {
         state.picks.set(id, { goal, route: null });
@@ -377,12 +427,86 @@ function renderDialogs() {
     });
     dialog.spec = spec;
     state.dialogs.set(id, dialog);
-    box.appendChild(dialog.element);
     if (spec.area && (state.role !== "gm" || spec.to === "GM")) state.area = spec.area;
   }
+  placeDialogs(box);
+  markDialogs();
+  let waits = box.querySelector(".answer-waits");
+  if (state.waitingOn.size > 0 && !waits) waits = node("p", { class: "answer-waits", role: "status" });
+  if (waits) {
+    if (state.waitingOn.size > 0) box.prepend(waits);
+    else waits.remove();
+    waits.textContent = t("answerWaits");
+  }
   let empty = box.querySelector(".empty");
-  if (state.questions.size === 0 && !empty) empty = node("p", { class: "empty" }, box, t("waiting"));
+  if (state.questions.size === 0 && !empty) empty = node("p", { class: "empty" }, box);
   if (state.questions.size > 0 && empty) empty.remove();
+  else if (empty) empty.textContent = t("waiting"); // (in the language shown now)
+}
+
+// The dialogs in the panel: a player's as they come; the GM's own first, then each
+// player seat's under its name, so that the GM sees whom a question is for.
+function placeDialogs(box) {
+  if (state.role !== "gm") {
+    for (const dialog of state.dialogs.values()) if (dialog.element.parentNode !== box) box.appendChild(dialog.element);
+    return;
+  }
+  const order = ["GM", ...state.seats.map((s) => s.seat).filter((seat) => seat !== "GM")];
+  const groups = new Map();
+  for (const old of box.querySelectorAll("section.dialog-group")) groups.set(old.dataset.seat, old);
+  for (const dialog of state.dialogs.values()) {
+    const seat = dialog.spec.to;
+    if (!order.includes(seat)) order.push(seat);
+    let group = groups.get(seat);
+    if (!group) {
+      group = node("section", { class: seat === "GM" ? "dialog-group own" : "dialog-group seat" });
+      group.dataset.seat = seat;
+      node("h3", { class: "group-title" }, group);
+      groups.set(seat, group);
+    }
+    if (dialog.element.parentNode !== group) group.appendChild(dialog.element);
+  }
+  for (const seat of order) {
+    const group = groups.get(seat);
+    if (!group) continue;
+    if (!group.querySelector("article.dialog")) {
+      group.remove();
+      continue;
+    }
+    group.querySelector(".group-title").textContent =
+      seat === "GM" ? t("gmOwnQuestions") : tf("seatQuestions", { seat: seatLabel(seat) });
+    box.appendChild(group); // (in the order of the seats)
+  }
+}
+
+// Each dialog's state: sent and waiting for the server, or closed to answers (revoked,
+// ended, paused for a player), its problem, and whether the same question is asked of
+// the same actor more than once at once (numbered, so the two do not look like one shown
+// twice).
+function markDialogs() {
+  let locked = null;
+  if (state.revoked) locked = "revokedDialogs";
+  else if (state.status.ended) locked = "endedDialogs";
+  else if (state.status.paused && state.role !== "gm") locked = "pausedDialogs";
+  const sent = new Set([...state.pending.values()].map((p) => p.id));
+  const alike = new Map();
+  for (const [id, spec] of state.questions) {
+    const key = JSON.stringify([spec.to, spec.actor ? spec.actor.label : null, spec.title, spec.inputs]);
+    if (!alike.has(key)) alike.set(key, []);
+    alike.get(key).push(id);
+  }
+  for (const ids of alike.values()) {
+    ids.forEach((id, i) => {
+      const dialog = state.dialogs.get(id);
+      if (!dialog) return;
+      dialog.setTogether(ids.length > 1 ? { index: i + 1, count: ids.length } : null);
+      dialog.setLocked(locked);
+      dialog.setPending(sent.has(id));
+      const problem = state.problems.get(id);
+      if (problem && problem.code === "paused" && !state.status.paused) state.problems.delete(id);
+      dialog.showProblem(state.problems.has(id) ? errorText(state.problems.get(id)) : "");
+    });
+  }
 }
 
 // A place as its button shows it: its coordinate in the area's map, and what the map
@@ -440,7 +564,10 @@ function renderMap() {
     if (state.role === "gm" && spec.to !== "GM" && pickFor !== null) continue;
     for (const input of spec.inputs) {
       if (input.type !== "loc" || !input.choices) continue;
-      for (const choice of input.choices) choices.add(splitLocation(choiceId(choice)).place);
+      for (const choice of input.choices) {
+        const place = splitLocation(choiceId(choice)).place;
+        if (place !== spec.from) choices.add(place); // (staying: the dialog's own button)
+      }
       pickFor = { id, name: input.name };
     }
     const pick = state.picks.get(id);
@@ -488,9 +615,12 @@ function renderPresence() {
   for (const seat of state.seats) {
     const online = state.online.has(seat.seat);
     const away = seat.seat === state.seat && state.away;
-    const label = seat.seat === state.seat ? `${seat.label} (${t(away ? "youReconnecting" : "you")})` : seat.label;
-    const item = node("li", { class: away ? "offline reconnecting" : online ? "online" : "offline" }, list, label);
-    item.title = away ? t("reconnecting") : online ? t("online") : t("offline");
+    const revoked = seat.seat === state.seat && state.revoked; // (not coming back)
+    const own = t(revoked ? "youRevoked" : away ? "youReconnecting" : "you");
+    const label = seat.seat === state.seat ? `${seat.label} (${own})` : seat.label;
+    const kind = revoked ? "offline revoked" : away ? "offline reconnecting" : online ? "online" : "offline";
+    const item = node("li", { class: kind }, list, label);
+    item.title = revoked ? t("revokedLink") : away ? t("reconnecting") : online ? t("online") : t("offline");
     item.dataset.seat = seat.seat;
   }
 }
@@ -557,6 +687,8 @@ function wire() {
       for (const dialog of state.dialogs.values()) dialog.element.remove();
       state.dialogs.clear(); // made again in the new language
       renderAll();
+      renderBanner(state.away);
+      if (state.logRecords) $("sessionLog").textContent = state.logRecords.map(logLine).join("\n");
       $("log").textContent = "";
       for (const message of state.messages) drawMessage(message);
     }
@@ -595,7 +727,6 @@ function wire() {
     link.remove();
     URL.revokeObjectURL(url);
   });
-  $("seatLabel").placeholder = t("newSeatLabel");
 }
 
 setLanguage(initialLanguage());

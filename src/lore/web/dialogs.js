@@ -3,7 +3,7 @@
 // choices as buttons with their captions (or checkboxes when several may be picked),
 // numbers with their unit and range, yes/no, text, and places picked on the map.
 
-import { t } from "./i18n.js";
+import { t, tf } from "./i18n.js";
 
 // An element with its attributes and text, put into `parent` (the page's one way to make one).
 export function node(tag, attrs, parent, content) {
@@ -38,6 +38,22 @@ function isNumber(input) {
   return String(input.type).startsWith("unit[") || ["integer", "real", "number"].includes(input.type);
 }
 
+// The choice of a place that is where the actor stands (its index, or -1): staying, a
+// move of no length, offered apart from the places to go, as what it is.
+function stayChoice(input, spec) {
+  if (input.type !== "loc" || !spec.area || spec.from === undefined || spec.from === null) return -1;
+  const here = `${spec.area}[${spec.from}]`;
+  return input.choices.findIndex((choice) => String(choiceId(choice)) === here);
+}
+
+function stayButton(input, choice, box, state) {
+  const place = state.placeLabel ? state.placeLabel(String(choiceId(choice))) : String(choiceId(choice));
+  const button = node("button", { type: "button", class: "choice stay" }, box, tf("stayHere", { place }));
+  button.dataset.value = String(choiceId(choice));
+  button.addEventListener("click", () => state.stay(input.name, choiceId(choice)));
+  return button;
+}
+
 // The control of one input; returns a function giving its value (undefined: not given).
 function control(input, box, state) {
   const label = node("div", { class: "input-name" }, box, input.name);
@@ -60,7 +76,9 @@ function control(input, box, state) {
   }
   if (input.choices) {
     const list = node("div", { class: "choices" }, box);
+    const stay = stayChoice(input, state.spec);
     const buttons = input.choices.map((choice, i) => {
+      if (i === stay) return stayButton(input, choice, box, state);
       const button = node("button", { type: "button", class: "choice" }, list, captionOf(input, i, state));
       button.dataset.value = String(choiceId(choice));
       button.addEventListener("click", () => state.choose(input.name, choiceId(choice)));
@@ -105,6 +123,7 @@ export function buildDialog(spec, actions) {
   if (spec.actor) node("div", { class: "asked" }, box, `${t("askedActor")}: ${spec.actor.name}`);
   const title = node("h3", {}, box, spec.title);
   if (actions.forLabel) node("span", { class: "for" }, title, ` (${t("forSeat")} ${actions.forLabel})`);
+  const together = node("p", { class: "together" }, box);
   for (const item of spec.texts) {
     if (item.name === "map" && spec.area) continue; // drawn on the map instead
     const para = node(item.name === "map" ? "pre" : "p", { class: `text text-${item.name}` }, box, item.text);
@@ -115,13 +134,27 @@ export function buildDialog(spec, actions) {
   const single = spec.inputs.length === 1 && spec.inputs[0].choices && !isMany(spec.inputs[0]);
   const routeLine = node("p", { class: "route-line" }, box);
   const problem = node("p", { class: "problem", role: "alert" }, box);
+  const note = node("p", { class: "dialog-note", role: "status" }, box);
+  let pending = false;
+  let locked = null;
+  const lock = () => {
+    for (const control of box.querySelectorAll("button, input")) control.disabled = pending || locked !== null;
+    box.classList.toggle("pending", pending);
+    box.classList.toggle("locked", locked !== null);
+    note.textContent = pending ? t("sending") : locked !== null ? t(locked) : "";
+  };
   const submit = () => {
+    if (pending || locked !== null) return;
     const values = {};
     for (const input of spec.inputs) {
       const value = readers[input.name]();
       if (value !== undefined) values[input.name] = value;
     }
     actions.submit(values);
+  };
+  state.stay = (name, value) => {
+    state.values[name] = value;
+    submit();
   };
   state.choose = (name, value) => {
     state.values[name] = value;
@@ -139,6 +172,7 @@ export function buildDialog(spec, actions) {
   }
   box.appendChild(routeLine);
   box.appendChild(problem);
+  box.appendChild(note);
   const hasLocation = spec.inputs.some((i) => i.type === "loc" && spec.area);
   if (!single || hasLocation) {
     const button = node("button", { type: "button", class: "submit" }, box, t("answer"));
@@ -152,6 +186,20 @@ export function buildDialog(spec, actions) {
     },
     showProblem: (text) => {
       problem.textContent = text;
+    },
+    // The same question asked more than once at once: {index, count}, or null.
+    setTogether: (value) => {
+      together.textContent = value ? tf("askedTogether", value) : "";
+    },
+    // Sent, until the server's answer: nothing more can be given (the note says so).
+    setPending: (value) => {
+      pending = value;
+      lock();
+    },
+    // Why it cannot be answered now (a key of the texts: paused, ended ...), or null.
+    setLocked: (key) => {
+      locked = key;
+      lock();
     },
     values: state.values,
   };

@@ -60,6 +60,36 @@ const TEXTS = {
     error_stale: "Your view was out of date; it is up to date now: answer again.",
     error_paused: "The GM has paused the session.",
     error_rate_limited: "Too fast: wait a moment.",
+    otherLanguage: "日本語",
+    error_bad_token: "This link is unknown or was revoked.",
+    error_not_hello: "The connection did not start properly: reload the page.",
+    error_malformed: "The server could not read what this page sent: reload the page.",
+    error_too_large: "Too long: a chat line is at most 2,000 characters.",
+    error_unknown_type: "The server does not know this request: reload the page.",
+    error_unknown_question: "This question is no longer open.",
+    error_bad_answer: "The answer does not fit the question: check it and answer again.",
+    error_ended: "The session is over.",
+    error_forbidden: "Only the GM may do that.",
+    error_bad_command: "There is no such seat or character.",
+    error_bad_roll: "Those dice cannot be rolled: write a dice command such as 2D6 after /roll.",
+    error_internal: "The server failed; nothing was changed: try again.",
+    error_elsewhere: "This session is served elsewhere: connecting there…",
+    gm: "GM",
+    sending: "Sending your answer…",
+    askedTogether: "Asked {count} times at once ({index} of {count}): answer each; what they lead to happens once all are answered.",
+    answerWaits: "Your answer is in: what it leads to happens once the other questions of this moment are answered.",
+    gmOwnQuestions: "Your own questions (GM)",
+    seatQuestions: "Questions for {seat} (a player's seat)",
+    confirmAnswerFor: "Answer for {seat}? The player will see that the GM answered.",
+    pausedDialogs: "Paused by the GM: answer once the session goes on.",
+    endedDialogs: "The session is over: nothing more to answer.",
+    revokedDialogs: "This link was revoked: nothing can be answered from it.",
+    youRevoked: "you, link revoked",
+    stayHere: "Don't move: stay at {place}",
+    areaLabel: "area",
+    toLabel: "to",
+    actorLabel: "character",
+    seatLabelAria: "seat",
     choose: "Choose",
   },
   ja: {
@@ -120,6 +150,36 @@ const TEXTS = {
     error_stale: "画面が古くなっていました。最新にしたので、もう一度選んでください。",
     error_paused: "GM がセッションを一時停止しています。",
     error_rate_limited: "速すぎます。少し待ってください。",
+    otherLanguage: "English",
+    error_bad_token: "このリンクは無効か、存在しません。",
+    error_not_hello: "接続を正しく始められませんでした。ページを再読み込みしてください。",
+    error_malformed: "このページが送った内容をサーバーが読めませんでした。ページを再読み込みしてください。",
+    error_too_large: "長すぎます。チャットは 2,000 文字までです。",
+    error_unknown_type: "サーバーが知らない要求です。ページを再読み込みしてください。",
+    error_unknown_question: "この質問はもう締め切られています。",
+    error_bad_answer: "質問に合わない回答です。確かめてもう一度答えてください。",
+    error_ended: "セッションは終了しています。",
+    error_forbidden: "GM だけができる操作です。",
+    error_bad_command: "その席やキャラクターはありません。",
+    error_bad_roll: "そのダイスは振れません。/roll の後に 2D6 のようなダイスコマンドを書いてください。",
+    error_internal: "サーバーでエラーが起きました。何も変わっていないので、もう一度試してください。",
+    error_elsewhere: "このセッションは別の場所で動いています。接続し直しています…",
+    gm: "GM",
+    sending: "回答を送信中…",
+    askedTogether: "同じ質問が同時に {count} 回されています（{index}/{count}）。それぞれに答えてください。すべて答えると結果が反映されます。",
+    answerWaits: "回答は届きました。この時点のほかの質問にすべて答えると結果が反映されます。",
+    gmOwnQuestions: "GM 自身への質問",
+    seatQuestions: "{seat} への質問（プレイヤーの席）",
+    confirmAnswerFor: "{seat} の代わりに答えますか？ GM が答えたことはプレイヤーに表示されます。",
+    pausedDialogs: "GM が一時停止しています。再開したら答えてください。",
+    endedDialogs: "セッションは終了しました。答える質問はもうありません。",
+    revokedDialogs: "このリンクは無効になりました。ここからは答えられません。",
+    youRevoked: "あなた・リンク無効",
+    stayHere: "移動しない（{place} に留まる）",
+    areaLabel: "エリア",
+    toLabel: "宛先",
+    actorLabel: "キャラクター",
+    seatLabelAria: "席",
     choose: "選択",
   },
 };
@@ -140,8 +200,14 @@ export function setLanguage(lang) {
   for (const el of document.querySelectorAll("[data-i18n]")) {
     el.textContent = t(el.dataset.i18n);
   }
+  for (const el of document.querySelectorAll("[data-i18n-aria]")) {
+    el.setAttribute("aria-label", t(el.dataset.i18nAria));
+  }
+  for (const el of document.querySelectorAll("[data-i18n-placeholder]")) {
+    el.placeholder = t(el.dataset.i18nPlaceholder);
+  }
   const button = document.getElementById("lang");
-  button.textContent = lang === "ja" ? "English" : "日本語";
+  button.textContent = t("otherLanguage"); // (each language named in its own)
 }
 
 export function currentLanguage() {
@@ -150,6 +216,11 @@ export function currentLanguage() {
 
 export function t(key) {
   return (TEXTS[language] && TEXTS[language][key]) || TEXTS.en[key] || key;
+}
+
+// A text with its {names} filled in from `values`.
+export function tf(key, values) {
+  return t(key).replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
 }
 
 // Game time: ticks are game seconds, shown as day, hour and minute.
