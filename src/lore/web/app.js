@@ -102,6 +102,7 @@ const state = {
   away: false, // our socket dropped, and the server has not told our presence since
   retry: 500,
   revoked: false,
+  broken: null, // why the session could not be restored (the server's words)
   logRecords: null, // the session log the GM asked for last (shown again in a new language)
 };
 
@@ -264,10 +265,11 @@ function showError(frame) {
     state.retry = 0;
     return;
   }
-  if (frame.code === "bad_token") {
+  if (frame.code === "bad_token" || frame.code === "unrestorable") {
     state.revoked = true;
-    $("banner").hidden = false;
-    $("banner").textContent = t("revokedLink");
+    // (a session the server could not restore: the GM's message says why)
+    if (frame.code === "unrestorable") state.broken = frame.message;
+    renderBanner(false);
     for (const control of $("chatForm").elements) control.disabled = true;
     if (state.seq !== null) renderDialogs();
     renderPresence();
@@ -381,7 +383,8 @@ function renderAll() {
 function renderBanner(reconnecting) {
   const banner = $("banner");
   let text = "";
-  if (state.revoked) text = t("revokedLink");
+  if (state.broken !== null) text = `${t("error_unrestorable")} (${state.broken})`;
+  else if (state.revoked) text = t("revokedLink");
   else if (reconnecting) text = t("reconnecting");
   else if (state.status.ended) text = t("ended");
   else if (state.status.paused) text = t("paused");
