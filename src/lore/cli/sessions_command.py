@@ -20,7 +20,7 @@ DEFAULT_URL = "http://127.0.0.1:8000"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.description = __doc__
+    parser.description = __doc__.split("\n\n", 1)[1]  # (the usage line: argparse's)
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument(
         "--db", default="lore-sessions.db", metavar="URL", help="sqlite:///FILE or a file path"
