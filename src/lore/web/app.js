@@ -26,7 +26,7 @@ async function startPage() {
     const item = node("li", {}, list);
     node("span", { class: "source-title" }, item, source.title);
     node("span", { class: "source-name" }, item, ` (${source.name})`);
-    const button = node("button", { type: "button" }, item, t("start"));
+    const button = node("button", { type: "button", "data-i18n": "start" }, item, t("start"));
     button.dataset.source = source.name;
     button.addEventListener("click", () =>
       create(JSON.stringify({ source: source.name }), "application/json"),
