@@ -46,7 +46,7 @@ def test_the_start_page_offers_every_example_and_lists_the_gms_sessions(
         paper = gm.locator("#mySessionList li.my-session", has_text="シナリオ・サンプル")
         expect(paper.locator(".session-state")).to_have_text("進行中")
         expect(paper.locator("a.open-session")).to_have_attribute("href", paper_gm or "")
-        expect(paper.locator("a.invite-link")).to_have_count(1)
+        expect(paper.locator("a.session-invite")).to_have_count(1)
         expect(paper.locator(".session-invites")).to_contain_text("Chihiro")
         shot(gm, "sessions-1-listed")
 

@@ -66,7 +66,7 @@ function showStatus(item, status, copyButton) {
     const url = new URL(seat.link, location.href).href;
     const line = node("li", {}, invites);
     node("span", {}, line, `${t("inviteFor")} ${seat.label}`);
-    node("a", { href: url, class: "invite-link" }, line, url);
+    node("a", { href: url, class: "session-invite" }, line, url);
     copyButton(line, url);
   }
 }
