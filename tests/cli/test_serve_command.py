@@ -15,6 +15,7 @@ import sys
 import time
 import weakref
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -120,9 +121,10 @@ def test_scripts_start_offers_every_example_and_readies_the_papers_session() -> 
     assert "serve --ready " in script and "--new" in script  # (another: scripts/start --new)
 
 
-def serve_once(db: Path, *options: str, example: Path = PAPER) -> str:
-    """Run ``lore serve`` until it printed a session's links, then stop it (Ctrl-C): what
-    it printed."""
+@contextmanager
+def lore_serve(db: Path, *options: str, example: Path = PAPER) -> Iterator[str]:
+    """Run ``lore serve`` until it printed a session's links (what it printed so far),
+    then stop it (Ctrl-C)."""
     argv = [sys.executable, "-m", "lore", "serve", "--db", str(db), "--port", "0", *options]
     output = db.with_name("serve.log")
     with output.open("wb") as out:
@@ -135,10 +137,16 @@ def serve_once(db: Path, *options: str, example: Path = PAPER) -> str:
                 break
             assert time.monotonic() < deadline, text
             time.sleep(0.05)
+        yield text
     finally:
         process.send_signal(signal.SIGINT)
         process.wait(60)
-    return output.read_text(encoding="utf-8")
+
+
+def serve_once(db: Path, *options: str, example: Path = PAPER) -> str:
+    """What ``lore serve`` printed up to a session's links."""
+    with lore_serve(db, *options, example=example) as text:
+        return text
 
 
 def gm_link(text: str) -> str:
@@ -189,3 +197,19 @@ def test_ready_with_workers_offers_the_session_from_the_store(tmp_path: Path) ->
 def test_ready_needs_an_example(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["serve", "--ready"]) == 2
     assert "--ready starts a session of the first example: name one" in capsys.readouterr().err
+
+
+def test_ready_while_a_server_serves_the_store_prints_its_open_sessions_links(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "sessions.db"
+    with lore_serve(db, "--ready") as first:
+        argv = [sys.executable, "-m", "lore", "serve", "--db", str(db), "--ready", str(PAPER)]
+        start = time.monotonic()
+        again = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+        assert time.monotonic() - start < 20  # (not the usual wait for a server to stop)
+    assert again.returncode == 2
+    assert "is used by another lore serve" in again.stderr
+    assert "Open session: シナリオ・サンプル" in again.stdout
+    assert "GM link: http://127.0.0.1:8000/play?session=" in again.stdout
+    assert gm_link(again.stdout) == gm_link(first)

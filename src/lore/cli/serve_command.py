@@ -6,7 +6,8 @@ default ``lore-sessions.db``); a restarted server goes on with every open sessio
 Each EXAMPLE_OR_BUNDLE (a folder, a ``.lore`` file or a zip) is offered on the start page;
 with ``--new`` a session of the first is started at once and its links are printed; with
 ``--ready`` the links of the latest open session of the first are printed, and a new one
-is started only when there is none (``lore sessions`` prints every session's links).
+is started only when there is none (when another server holds the store, its session's
+links are printed; ``lore sessions`` prints every session's links).
 With ``--workers N`` the sessions are spread over N processes (one per core serves the
 most sessions: a session's rules run in one process, one core).
 """
@@ -103,10 +104,9 @@ def run(args: argparse.Namespace) -> int:
         return in_loop(front(args, path))
     else:
         try:
-            lock = workers.lock_store(path)
+            lock = workers.lock_store(path, lock_wait(args))
         except workers.StoreLocked as error:
-            usage_error(str(error))
-            return 2
+            return locked(args, path, error)
     workdir = Path(tempfile.mkdtemp(prefix="lore-bundles-"))
     collector = collect_for_serving()
     try:
@@ -151,10 +151,9 @@ async def front(args: argparse.Namespace, path: Path) -> int:
     from lore.server.store import StoreError
 
     try:
-        lock = await asyncio.to_thread(workers.lock_store, path)
+        lock = await asyncio.to_thread(workers.lock_store, path, lock_wait(args))
     except workers.StoreLocked as error:
-        usage_error(str(error))
-        return 2
+        return locked(args, path, error)
     try:
         try:  # (made or brought up to date once, before the workers open them)
             await (await open_store(path, at_least=args.workers)).close()
@@ -180,8 +179,13 @@ async def front(args: argparse.Namespace, path: Path) -> int:
             print(serving_line(base, sessions), flush=True)
             if args.ready and not args.new:
                 from lore.server.listing import listed
+                from lore.server.store import StoreError
 
-                if offer(args.examples[0], base, listed(path)):
+                try:
+                    kept = listed(path)
+                except StoreError:
+                    kept = []
+                if offer(args.examples[0], base, kept):
                     return
             if args.new or args.ready:
                 serving.tell(0, b"new " + base.encode())
@@ -190,6 +194,31 @@ async def front(args: argparse.Namespace, path: Path) -> int:
         return await serving.run(announce)
     finally:
         os.close(lock)
+
+
+READY_WAIT = 3.0  # seconds --ready waits for a server that holds the store to stop
+
+
+def lock_wait(args: argparse.Namespace) -> float:
+    """How long to wait for the store's lock (``workers.lock_store``'s usual wait, but
+    for ``--ready``: a server that holds it then likely serves the session wanted)."""
+    return READY_WAIT if args.ready and not args.new else workers.LOCK_WAIT
+
+
+def locked(args: argparse.Namespace, path: Path, error: workers.StoreLocked) -> int:
+    """The store is another server's: say so (with ``--ready``, print the links of the
+    session it has open of the first example, at this command's address)."""
+    from lore.server.listing import listed
+    from lore.server.store import StoreError
+
+    usage_error(str(error))
+    if args.ready and not args.new:
+        try:
+            sessions = listed(path)
+        except StoreError:
+            sessions = []
+        offer(args.examples[0], f"http://{args.host}:{args.port}", sessions)
+    return 2
 
 
 def serving_line(base: str, sessions: int) -> str:
