@@ -61,6 +61,6 @@ def test_server_commands_are_understood() -> None:
     from lore.cli.main import build_parser
 
     others = [c for c in lore_commands() if c[0] != "run"]
-    assert [c[0] for c in others] == ["serve", "join", "sim", "serve"]
+    assert [c[0] for c in others] == ["serve", "join", "sessions", "sim", "serve"]
     for command in others:
         build_parser().parse_args(command)

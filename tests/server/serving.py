@@ -8,6 +8,7 @@ import asyncio
 import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 import threading
@@ -173,3 +174,12 @@ class ServeProcess:
     @property
     def base(self) -> str:
         return f"http://127.0.0.1:{self.port}"
+
+
+def start_examples() -> list[str]:
+    """What ``scripts/start`` gives ``lore serve`` to offer (its examples, in order)."""
+    script = (REPO / "scripts" / "start").read_text(encoding="utf-8").replace("\\\n", " ")
+    line = next(line for line in script.splitlines() if line.startswith("exec .venv/bin/lore"))
+    words = shlex.split(line)
+    assert words[:3] == ["exec", ".venv/bin/lore", "serve"]
+    return [word for word in words[3:] if not word.startswith("-") and word != "$@"]

@@ -4,19 +4,23 @@ stopped, and a restarted server that goes on with its sessions."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import shutil
 import socket
 import sqlite3
+import time
 import zipfile
 from pathlib import Path
+from typing import Any
 
 from websockets.sync.client import connect
 
 from lore.clients.seat import SeatClient, acknowledged
-from lore.server.store import StoreError
-from tests.server.serving import PAPER, PLAYER, ServerThread, http, links
+from lore.server.sqlite_store import SQLiteStore
+from lore.server.store import ENDED, StoreError
+from tests.server.serving import EXAMPLES, PAPER, PLAYER, ServerThread, http, links
 
 
 def zipped(files: dict[str, bytes]) -> bytes:
@@ -197,3 +201,100 @@ def test_a_store_that_cannot_write_and_a_fault_are_told_as_json(tmp_path: Path) 
         status, answer = http(server.base, "/api/sessions", body)
         assert status == 500 and "Traceback" not in answer.decode()
         assert "nothing was changed" in json.loads(answer)["problems"][0]["text"]
+
+
+def short_round(tmp_path: Path) -> Path:
+    """The round table's scenario with an evening of one turn each: it ends by its rules
+    (no events left) after three answers."""
+    folder = tmp_path / "short"
+    shutil.copytree(EXAMPLES / "round", folder)
+    scenario = folder / "scenario.lore"
+    text = scenario.read_text(encoding="utf-8")
+    assert "last = 60[sec];" in text
+    scenario.write_text(text.replace("last = 60[sec];", "last = 0[sec];"), encoding="utf-8")
+    return folder
+
+
+def status_of(base: str, session: str, token: str | None) -> tuple[int, dict[str, Any]]:
+    headers = {} if token is None else {"authorization": f"Bearer {token}"}
+    status, body = http(base, f"/api/status?session={session}", headers=headers)
+    found: dict[str, Any] = json.loads(body)
+    return status, found
+
+
+def stored_sessions(folder: Path, status: str) -> list[str]:
+    async def read() -> list[str]:
+        store = SQLiteStore(folder / "sessions.db")
+        try:
+            return [record.id for record in await store.sessions(status)]
+        finally:
+            await store.close()
+
+    return asyncio.run(read())
+
+
+def test_the_gm_alone_is_told_a_sessions_state_and_links(tmp_path: Path) -> None:
+    with ServerThread(tmp_path) as server:
+        created = server.create()
+        session, seats = created["session"], links(created, server.base)
+        gm, player = (seats[seat].split("#")[1] for seat in ("GM", PLAYER))
+        status, found = status_of(server.base, session, gm)
+        assert status == 200
+        assert (found["session"], found["state"], found["paused"]) == (session, "open", False)
+        assert found["title"] == created["title"]
+        assert [(s["seat"], server.base + s["link"]) for s in found["seats"]] == list(seats.items())
+        # Nobody else is told anything of it: not a player, not a stranger.
+        for token in (player, "not-a-token", None):
+            status, found = status_of(server.base, session, token)
+            assert status == 403 and "session" not in found and "seats" not in found
+        client = SeatClient(seats["GM"])
+        client.connect()
+        client.request({"type": "pause"})
+        assert status_of(server.base, session, gm)[1]["paused"] is True
+        client.request({"type": "end"})
+        assert status_of(server.base, session, gm)[1]["state"] == "ended"
+        assert server.server is not None and server.server.rooms.open_count() == 0
+    assert stored_sessions(tmp_path, ENDED) == [session]
+
+
+def test_a_session_its_rules_end_is_ended_in_the_store_and_its_links_still_open_it(
+    tmp_path: Path,
+) -> None:
+    examples = [short_round(tmp_path)]
+    with ServerThread(tmp_path, examples) as server:
+        created = server.create("short")
+        session, seats = created["session"], links(created, server.base)
+        gm = SeatClient(seats["GM"])  # (the GM answers for every player)
+        gm.connect()
+        deadline = time.monotonic() + 60
+        while gm.state.status.get("ended") is None:
+            assert time.monotonic() < deadline, "the session did not end"
+            gm.pump(0.01)
+            for query_id in list(gm.state.questions):
+                assert acknowledged(gm.answer(query_id, {"move": "roll"})) is not None
+        assert gm.state.status["ended"] == "no-events"
+        assert server.server is not None and server.server.rooms.open_count() == 0
+        assert stored_sessions(tmp_path, "open") == []
+        assert stored_sessions(tmp_path, ENDED) == [session]
+        gm.close()
+    with ServerThread(tmp_path, examples) as server:
+        assert server.server is not None and server.server.rooms.by_id == {}  # not open
+        token = seats["GM"].split("#")[1]
+        status, found = status_of(server.base, session, token)
+        assert status == 200 and found["state"] == "ended" and len(found["seats"]) == 4
+        # Its GM link still opens it, ended: the GM can still read how it went.
+        again = SeatClient(server.base + seats["GM"].removeprefix(seats["GM"].split("/play")[0]))
+        again.connect()
+        again.pump()
+        assert again.state.status["ended"] == "no-events"
+        assert server.server.rooms.open_count() == 0
+        records = again.request({"type": "log"})["records"]
+        assert records[-1]["kind"] == "end"
+        again.close()
+
+
+def test_a_session_its_rules_end_at_once_is_never_open(tmp_path: Path) -> None:
+    with ServerThread(tmp_path, [EXAMPLES / "hello.lore"]) as server:
+        created = server.create("hello")
+        assert server.server is not None and server.server.rooms.open_count() == 0
+        assert stored_sessions(tmp_path, ENDED) == [created["session"]]

@@ -28,7 +28,7 @@ from lore.runtime.compiler import compile_program
 from lore.server.bundles import checked
 from lore.server.master import Master
 from lore.server.shards import open_store, shard_path, shards
-from lore.server.store import Store
+from lore.server.store import ENDED, Store
 from tests.server.serving import EXAMPLES, GONE, ServeProcess, create_session, links, reconnect
 
 T = TypeVar("T")
@@ -140,7 +140,9 @@ def test_sigkill_at_random_moments_loses_nothing_acknowledged(tmp_path: Path, wo
                             reconnect(client)
         assert not kills, f"{len(kills)} kills were not made: the sessions were too short"
         assert (sum(t.worker_kills for t in tables) > 0) == (workers > 1)
-        seeds = {r.id: r.seed for r in _stored(db, lambda store: store.sessions())}
+        # (Every session ended by its rules: ended in the store, its links still open it.)
+        assert _stored(db, lambda store: store.sessions()) == []
+        seeds = {r.id: r.seed for r in _stored(db, lambda store: store.sessions(ENDED))}
         for table in tables:
             gm = SeatClient(table.gm_link)
             gm.connect()
@@ -184,9 +186,9 @@ def _stored(db: Path, read: Callable[[Store], Awaitable[T]]) -> T:
 
 
 def _session_of(db: Path, table: Table) -> str:
-    found = _stored(db, lambda store: store.session_of(table.gm_link.split("#", 1)[1]))
-    assert found is not None
-    return found
+    found = _stored(db, lambda store: store.holder(table.gm_link.split("#", 1)[1]))
+    assert found is not None and found[0].status == ENDED
+    return found[0].id
 
 
 def _file_of(db: Path, session: str) -> Path:

@@ -71,3 +71,20 @@ def test_sessions_are_kept_in_their_workers_files_and_found_by_any_server(tmp_pa
         await alone.close()
 
     asyncio.run(scenario())
+
+
+def test_an_ended_session_is_found_in_its_file_with_its_seats(tmp_path: Path) -> None:
+    db = tmp_path / "sessions.db"
+
+    async def scenario() -> None:
+        worker = await open_store(db, 1, at_least=2)
+        await worker.create(record("s1", 1), FILES, [SeatRecord("s1", "GM", "GM", "t1")])
+        await worker.set_status("s1", ENDED)
+        await worker.close()
+        one = await open_store(db)  # (another server: the session is in worker 1's file)
+        found = await one.holder("t1")
+        assert found is not None and found[0].id == "s1" and found[0].status == ENDED
+        assert [s.token for s in await one.seats("s1")] == ["t1"]
+        await one.close()
+
+    asyncio.run(scenario())

@@ -327,3 +327,28 @@ def test_database_urls() -> None:
         sqlite_path("postgresql://host/db")
     with pytest.raises(StoreError, match="cannot open"):
         SQLiteStore(Path("/nonexistent-folder/x/s.db"))
+
+
+@pytest.mark.parametrize("kind", ["memory", "sqlite"])
+def test_a_tokens_session_and_seat_are_found_open_or_ended(tmp_path: Path, kind: str) -> None:
+    async def scenario() -> None:
+        store: Store = MemoryStore() if kind == "memory" else SQLiteStore(tmp_path / "s.db")
+        await store.create(record(), FILES, seats("s1"))
+        found = await store.holder("t-s1")
+        assert found is not None
+        assert (found[0].id, found[0].status, found[1].seat, found[1].label) == (
+            "s1",
+            "open",
+            "p@x",
+            "Aki",
+        )
+        await store.set_status("s1", ENDED)
+        assert await store.session_of("t-gm") is None  # (the open sessions' only)
+        found = await store.holder("t-gm")
+        assert found is not None and found[0].status == ENDED and found[1].seat == "GM"
+        assert await store.holder("t-nobody") is None
+        await store.put_seat(SeatRecord("s1", "p@x", "Aki", None))  # revoked
+        assert await store.holder("t-s1") is None
+        await store.close()
+
+    asyncio.run(scenario())

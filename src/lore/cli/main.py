@@ -37,6 +37,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("lore.cli.run_command", "run a session in the terminal"),
     "sim": ("lore.cli.sim_command", "run many sessions with bots and sum up what happened"),
     "serve": ("lore.cli.serve_command", "serve online sessions to browsers"),
+    "sessions": (
+        "lore.cli.sessions_command",
+        "print the sessions lore serve keeps, with their links",
+    ),
     "join": ("lore.cli.join_command", "play one seat of an online session"),
     "roll": ("lore.cli.dice_command", "roll a BCDice dice command (2D6+3>=10)"),
     "odds": ("lore.cli.dice_command", "print the exact odds of a dice command"),

@@ -4,7 +4,10 @@ Serves online sessions: the GM and the players play in their browsers (or with `
 join``), the rules run on the server. Sessions are kept in a SQLite file (``--db``,
 default ``lore-sessions.db``); a restarted server goes on with every open session.
 Each EXAMPLE_OR_BUNDLE (a folder, a ``.lore`` file or a zip) is offered on the start page;
-with ``--new`` a session of the first is started at once and its links are printed.
+with ``--new`` a session of the first is started at once and its links are printed; with
+``--ready`` the links of the latest open session of the first are printed, and a new one
+is started only when there is none (when another server holds the store, its session's
+links are printed; ``lore sessions`` prints every session's links).
 With ``--workers N`` the sessions are spread over N processes (one per core serves the
 most sessions: a session's rules run in one process, one core).
 """
@@ -18,6 +21,7 @@ import shutil
 import socket
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +33,8 @@ from lore.server.collecting import Collector
 
 if TYPE_CHECKING:
     import uvicorn
+
+    from lore.server.listing import Listed
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -58,6 +64,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="start a session of the first example and print its links",
     )
+    parser.add_argument(
+        "--ready",
+        action="store_true",
+        help="print the links of the latest open session of the first example,"
+        " or start one when there is none",
+    )
     # A worker of a front (``lore.server.workers``): INDEX/COUNT/CHANNEL-FD/FRONT-PID.
     parser.add_argument("--worker-of", help=argparse.SUPPRESS)
 
@@ -72,8 +84,9 @@ def run(args: argparse.Namespace) -> int:
     if args.snapshot_every is not None and args.snapshot_every < 1:
         usage_error("--snapshot-every must be 1 or more")
         return 2
-    if args.new and not args.examples:
-        usage_error("--new starts a session of the first example: name one")
+    if (args.new or args.ready) and not args.examples:
+        option = "--new" if args.new else "--ready"
+        usage_error(f"{option} starts a session of the first example: name one")
         return 2
     if args.workers < 1:
         usage_error("--workers must be 1 or more")
@@ -91,10 +104,9 @@ def run(args: argparse.Namespace) -> int:
         return in_loop(front(args, path))
     else:
         try:
-            lock = workers.lock_store(path)
+            lock = workers.lock_store(path, lock_wait(args))
         except workers.StoreLocked as error:
-            usage_error(str(error))
-            return 2
+            return locked(args, path, error)
     workdir = Path(tempfile.mkdtemp(prefix="lore-bundles-"))
     collector = collect_for_serving()
     try:
@@ -139,10 +151,9 @@ async def front(args: argparse.Namespace, path: Path) -> int:
     from lore.server.store import StoreError
 
     try:
-        lock = await asyncio.to_thread(workers.lock_store, path)
+        lock = await asyncio.to_thread(workers.lock_store, path, lock_wait(args))
     except workers.StoreLocked as error:
-        usage_error(str(error))
-        return 2
+        return locked(args, path, error)
     try:
         try:  # (made or brought up to date once, before the workers open them)
             await (await open_store(path, at_least=args.workers)).close()
@@ -165,14 +176,86 @@ async def front(args: argparse.Namespace, path: Path) -> int:
             return [*found, *map(str, args.examples)]
 
         def announce(sessions: int) -> None:
-            print(f"Lore is serving on {base}/ ({sessions} open sessions)", flush=True)
-            if args.new:
+            print(serving_line(base, sessions), flush=True)
+            if args.ready and not args.new:
+                from lore.server.listing import listed
+                from lore.server.store import StoreError
+
+                try:
+                    kept = listed(path)
+                except StoreError:
+                    kept = []
+                if offer(args.examples[0], base, kept):
+                    return
+            if args.new or args.ready:
                 serving.tell(0, b"new " + base.encode())
 
         serving = workers.Front(listener, args.workers, argv, (lock,))
         return await serving.run(announce)
     finally:
         os.close(lock)
+
+
+READY_WAIT = 3.0  # seconds --ready waits for a server that holds the store to stop
+
+
+def lock_wait(args: argparse.Namespace) -> float:
+    """How long to wait for the store's lock (``workers.lock_store``'s usual wait, but
+    for ``--ready``: a server that holds it then likely serves the session wanted)."""
+    return READY_WAIT if args.ready and not args.new else workers.LOCK_WAIT
+
+
+def locked(args: argparse.Namespace, path: Path, error: workers.StoreLocked) -> int:
+    """The store is another server's: say so (with ``--ready``, print the links of the
+    session it has open of the first example, at this command's address)."""
+    from lore.server.listing import listed
+    from lore.server.store import StoreError
+
+    usage_error(str(error))
+    if args.ready and not args.new:
+        try:
+            sessions = listed(path)
+        except StoreError:
+            sessions = []
+        offer(args.examples[0], f"http://{args.host}:{args.port}", sessions)
+    return 2
+
+
+def serving_line(base: str, sessions: int) -> str:
+    """What the server says once it serves: its address, how many sessions are open."""
+    return f"Lore is serving on {base}/ ({sessions} open session{'' if sessions == 1 else 's'})"
+
+
+def offer(example: Path, base: str, sessions: list[Listed]) -> bool:
+    """Print the links of the latest open session of ``example`` among ``sessions`` (of
+    its files as they are now: a session of files changed since is not offered); whether
+    there was one."""
+    from lore.cli.links import print_links
+    from lore.server.bundles import BundleError
+    from lore.server.sources import load
+    from lore.server.store import OPEN, bundle_digest
+
+    try:
+        bundle = load(example)
+    except BundleError:
+        return False  # (starting one says why)
+    digest = bundle_digest(bundle.files)
+    found = [
+        session
+        for session in sessions
+        if session.record.status == OPEN
+        and session.record.digest == digest
+        and session.record.entry == bundle.entry
+    ]
+    if not found:
+        return False
+    latest = max(found, key=lambda session: (session.record.created, session.record.id))
+    started = time.strftime("%Y-%m-%d %H:%M", time.localtime(latest.record.created))
+    print(
+        f"Open session: {latest.record.title} (started {started}; --new starts another)", flush=True
+    )
+    print_links(base, latest.seats)
+    return True
 
 
 def collect_for_serving() -> Collector:
@@ -208,10 +291,12 @@ async def serve(
 ) -> int:
     import uvicorn
 
+    from lore.cli.links import print_links
     from lore.server import trace
     from lore.server.app import Server, uvicorn_config
     from lore.server.bundles import BundleError
-    from lore.server.rooms import Rooms, seat_link
+    from lore.server.listing import Listed
+    from lore.server.rooms import Rooms
     from lore.server.shards import open_store
     from lore.server.sources import load
     from lore.server.store import StoreError
@@ -236,8 +321,12 @@ async def serve(
         port = web.servers[0].sockets[0].getsockname()[1] if web.servers else args.port
         base = f"http://{args.host}:{port}"
         rooms = server.rooms.by_id
-        print(f"Lore is serving on {base}/ ({len(rooms)} open sessions)", flush=True)
-        if args.new:
+        print(serving_line(base, server.rooms.open_count()), flush=True)
+        if args.ready and not args.new:
+            held = [Listed(room.record, tuple(room.seats.values())) for room in rooms.values()]
+            if await asyncio.to_thread(offer, args.examples[0], base, held):
+                return
+        if args.new or args.ready:
             await start_new(base)
 
     async def start_new(base: str) -> None:
@@ -249,10 +338,7 @@ async def serve(
                 print(problem.text(), file=sys.stderr)
             return
         print(f"New session: {room.record.title}", flush=True)
-        for seat in room.seats.values():
-            who = "GM link" if seat.seat == "GM" else f"invite for {seat.label}"
-            if seat.token is not None:
-                print(f"  {who}: {base}{seat_link(room.id, seat.token)}", flush=True)
+        print_links(base, room.seats.values())
 
     web = uvicorn.Server(uvicorn_config(server, args.host, args.port))
     recorder = trace.start(f".w{worker.index}" if worker is not None else "")
@@ -266,7 +352,7 @@ async def serve(
         await announce()
     elif web.started and worker is not None:
         channel = worker_channel(web, worker, start_new)
-        channel.ready(len(server.rooms.by_id))
+        channel.ready(server.rooms.open_count())
     await task
     tending.cancel()
     if watch is not None:

@@ -11,6 +11,10 @@
 - ``GET /api/save?session=ID`` with the GM's token (``Authorization: Bearer TOKEN``):
   the session as a zip of its bundle and a Lore save ``save.lore``, which starts a new
   session when uploaded (421 with the session's id: it is another worker's, ask naming it).
+- ``GET /api/status?session=ID`` with the GM's token (``Authorization: Bearer TOKEN``):
+  the session's state (open or ended, paused) and its seats' links, for the start page's
+  list of the sessions this browser started (403 without the GM's token: a server lists
+  no session to whoever asks; 421 as for the save).
 - ``GET /bundle/DIGEST/PATH``: the images of a bundle (for rules' HTML messages).
 - ``/ws``: the WebSocket (``docs/protocol.md``), served by Lore's own protocol on
   uvicorn's connection (``websocket.py``), not through ASGI.
@@ -35,6 +39,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from lore.engine.views import GM
 from lore.server import sources as catalog
 from lore.server.bundles import (
     IMAGE_TYPES,
@@ -55,7 +60,7 @@ from lore.server.origins import same_origin
 from lore.server.rooms import Room, Rooms, seat_link
 from lore.server.saving import answers_of, save_zip
 from lore.server.sources import Source
-from lore.server.store import StoreError, bundle_digest
+from lore.server.store import ENDED, OPEN, SeatRecord, SessionRecord, StoreError, bundle_digest
 from lore.server.websocket import socket_protocol
 
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -162,6 +167,22 @@ def create_app(server: Server) -> ASGIApp:
             headers={"content-disposition": 'attachment; filename="lore-session.zip"'},
         )
 
+    async def status(request: Request) -> Response:
+        room = gm_room(request, server.rooms)
+        if room is not None:
+            return JSONResponse(room_status(room))
+        token = bearer(request)
+        elsewhere = await server.rooms.elsewhere(token)
+        if elsewhere is not None:  # (another worker's: ask naming it)
+            problem = {"message": "the session is served elsewhere: ask naming it"}
+            return JSONResponse({"problems": [problem], "session": elsewhere}, 421)
+        found = await server.rooms.store.holder(token) if token else None
+        if found is None or found[1].seat != GM:
+            return JSONResponse({"problems": [{"message": "the GM's token is needed"}]}, 403)
+        record = found[0]  # (not served here: ended before the server started)
+        seats = await server.rooms.store.seats(record.id)
+        return JSONResponse(stored_status(record, seats))
+
     async def image(request: Request) -> Response:
         digest = request.path_params["digest"]
         path = safe_name(request.path_params["path"])
@@ -185,6 +206,7 @@ def create_app(server: Server) -> ASGIApp:
         Route("/api/sources", list_sources),
         Route("/api/sessions", create, methods=["POST"]),
         Route("/api/save", save),
+        Route("/api/status", status),
         Route("/bundle/{digest}/{path:path}", image),
         Mount("/static", StaticFiles(directory=WEB), name="static"),
     ]
@@ -276,6 +298,44 @@ def created(room: Room) -> dict[str, Any]:
         if s.token is not None
     ]
     return {"session": room.id, "title": room.record.title, "seats": seats}
+
+
+def room_status(room: Room) -> dict[str, Any]:
+    """A session's state for its GM (``GET /api/status``)."""
+    status = room.table.status()
+    state = ENDED if room.over or room.record.status == ENDED else OPEN
+    return {
+        "session": room.id,
+        "title": room.record.title,
+        "state": state,
+        "paused": status["paused"],
+        "ended": status["ended"],
+        "seats": seat_links(list(room.seats.values())),
+    }
+
+
+def stored_status(record: SessionRecord, seats: list[SeatRecord]) -> dict[str, Any]:
+    """The state of a session no room here holds, as the store has it."""
+    return {
+        "session": record.id,
+        "title": record.title,
+        "state": record.status,
+        "paused": False,
+        "ended": None,
+        "seats": seat_links(seats),
+    }
+
+
+def seat_links(seats: list[SeatRecord]) -> list[dict[str, Any]]:
+    """Each seat's link (None when revoked)."""
+    return [
+        {
+            "seat": seat.seat,
+            "label": seat.label,
+            "link": seat_link(seat.session, seat.token) if seat.token is not None else None,
+        }
+        for seat in seats
+    ]
 
 
 def bearer(request: Request) -> str:

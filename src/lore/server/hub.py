@@ -34,7 +34,7 @@ from lore.server.chat import MAX_CHAT, RollError, chat_roll
 from lore.server.connection import CLOSE_ELSEWHERE, CLOSE_ERROR, CLOSE_REVOKED, Connection
 from lore.server.protocol import MAX_MESSAGE, Code, Refused, decoder, encode, error_frame
 from lore.server.rooms import Room, Rooms, new_token, seat_link
-from lore.server.store import ENDED, LogEntry, StoreError
+from lore.server.store import OPEN, LogEntry, StoreError
 from lore.server.table import Refusal
 
 log = logging.getLogger("lore.server")
@@ -83,6 +83,8 @@ class Hub:
                 connection.send(error_frame(Code.UNRESTORABLE, text))
                 connection.close(4001)
                 return None
+            found = await self.rooms.revive(message.token)  # (an ended session's link)
+        if found is None:
             connection.send(error_frame(Code.BAD_TOKEN, "this link is unknown or was revoked"))
             connection.close(4001)
             return None
@@ -315,8 +317,7 @@ class Hub:
             kind = "pause" if isinstance(message, protocol.Pause) else "resume"
             await self.commit(room, connection, kind, {"from": GM}, message.ref)
         elif isinstance(message, protocol.End):
-            if await self.commit(room, connection, "end", {"from": GM}, message.ref):
-                await self.rooms.store.set_status(room.id, ENDED)
+            await self.commit(room, connection, "end", {"from": GM}, message.ref)
         elif isinstance(message, protocol.Assign):
             data = {"from": GM, "actor": message.actor, "seat": message.seat}
             await self.commit(room, connection, "assign", data, message.ref)
@@ -381,6 +382,8 @@ class Hub:
                 log.exception("session %s: entry %s not stored; reloading", room.id, entry.index)
                 await self.reload(room)
                 raise Refused(Code.INTERNAL, NOT_STORED) from None
+            if room.record.status == OPEN and room.over:  # (the GM's end, or the rules')
+                await self.rooms.mark_ended(room)  # (kept so before anyone is told)
             room.deliver(outcome, connection, acknowledgement(entry.index, ref))
             if table.clock:
                 room.tell_time(table.take_clock())
@@ -439,6 +442,9 @@ class Committing:
     def set_result(self, _: None) -> None:
         """The entry is durable: acknowledge and deliver it (as ``Hub.commit`` does)."""
         room = self.room
+        if room.table.master.session.ended is not None and room.record.status == OPEN:
+            self.later(self.ended())  # (the answer ended the session)
+            return
         try:
             room.deliver(self.outcome, self.connection, acknowledgement(self.entry.index, self.ref))
             table = room.table
@@ -453,6 +459,17 @@ class Committing:
             log.exception("session %s: entry %s was not delivered", room.id, self.entry.index)
             self.connection.close(CLOSE_ERROR)
         self.finish()
+
+    async def ended(self) -> None:
+        """The answer ended the session by its rules: the store keeps it ended, then the
+        entry is delivered (and a snapshot or records stored if due)."""
+        room = self.room
+        await self.hub.rooms.mark_ended(room)
+        room.deliver(self.outcome, self.connection, acknowledgement(self.entry.index, self.ref))
+        table = room.table
+        if table.clock:
+            room.tell_time(table.take_clock())
+        await self.hub.rooms.snapshot_due(room)
 
     def set_exception(self, exception: BaseException) -> None:
         """The entry could not be stored: reload the room, and tell the client."""

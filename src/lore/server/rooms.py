@@ -48,6 +48,8 @@ from lore.server.bundles import (
 from lore.server.connection import Connection
 from lore.server.master import Master, participants_of
 from lore.server.store import (
+    ENDED,
+    OPEN,
     Records,
     SeatRecord,
     SessionRecord,
@@ -175,6 +177,11 @@ class Room:
     def id(self) -> str:
         return self.record.id
 
+    @property
+    def over(self) -> bool:
+        """Whether the session is over: ended by the GM or by its rules."""
+        return self.table.closed or self.table.master.session.ended is not None
+
     def online(self) -> list[str]:
         return [seat for seat, found in self.connections.items() if found]
 
@@ -268,6 +275,7 @@ class Rooms:
             for n in range(max(1, engine_threads))
         ]
         self.checking = asyncio.Lock()  # one bundle is checked at a time
+        self.reviving = asyncio.Lock()  # one ended session is restored at a time
         # A new session's id (replaced by benchmarks that need the same ids every run).
         self.new_id: Callable[[], str] = new_session_id
 
@@ -382,6 +390,8 @@ class Rooms:
             seats.append(SeatRecord(record.id, participant, ", ".join(names), new_token()))
         table = self._table(record, program, seats)
         await self.in_engine(table.start)
+        if table.master.session.ended is not None:  # (its rules ended it at once)
+            record = replace(record, status=ENDED)
         await self.store.create(record, bundle.files, seats)
         return self._add(record, table, program, seats)
 
@@ -488,7 +498,45 @@ class Rooms:
             for seat, connections in old.connections.items():
                 if connections:
                     table.listen(seat)
+        if room.over:  # (ended by its rules when servers kept such sessions open)
+            await self.mark_ended(room)
         return room
+
+    async def revive(self, token: str) -> tuple[Room, str] | None:
+        """The room and seat of a link of an ended session that no room here holds (the
+        server stopped since it ended), restored from the store: its GM and players can
+        still see how it ended, read its log, download it (None: no such session, or
+        another worker's, or it cannot be restored)."""
+        found = await self.store.holder(token)
+        if found is None or found[1].token != token:
+            return None
+        record = found[0]
+        if record.status != ENDED or (self.owns is not None and not self.owns(record.id)):
+            return None
+        async with self.reviving:  # (two clients of it at once: restored once)
+            if record.id not in self.by_id:
+                try:
+                    await self.restore(record)
+                except Exception as error:  # (as ``restore_all``: the link is refused)
+                    log.error("session %s was not restored: %s", record.id, error)
+                    return None
+        return self.find(token)
+
+    async def mark_ended(self, room: Room) -> None:
+        """Keep in the store that the session is over (``Room.over``): it is no longer
+        open, so no longer restored nor counted (its room stays until the server stops)."""
+        if room.record.status != OPEN:
+            return
+        try:
+            await self.store.set_status(room.id, ENDED)
+        except StoreError:  # (it stays open: its next restore marks it ended)
+            log.exception("session %s: its end was not stored", room.id)
+            return
+        room.record = replace(room.record, status=ENDED)
+
+    def open_count(self) -> int:
+        """How many of the rooms are of open sessions (not over)."""
+        return sum(1 for room in self.by_id.values() if room.record.status == OPEN)
 
     # ------------------------------------------------------------ snapshots
 

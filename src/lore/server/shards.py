@@ -21,6 +21,7 @@ from typing import Any
 
 from lore.server.sqlite_store import SQLiteStore
 from lore.server.store import (
+    ENDED,
     OPEN,
     LogEntry,
     Records,
@@ -69,7 +70,7 @@ class ShardedStore:
     def __init__(self, stores: dict[int, SQLiteStore], own: int) -> None:
         self.stores = stores
         self.own = stores[own]
-        self.where: dict[str, SQLiteStore] = {}  # the open sessions' files
+        self.where: dict[str, SQLiteStore] = {}  # the sessions' files
 
     @staticmethod
     async def open(
@@ -86,8 +87,9 @@ class ShardedStore:
             raise
         found = ShardedStore(stores, own)
         for store in stores.values():
-            for record in await store.sessions():
-                found.where[record.id] = store
+            for status in (OPEN, ENDED):
+                for record in await store.sessions(status):
+                    found.where[record.id] = store
         return found
 
     def of(self, session: str) -> SQLiteStore:
@@ -134,6 +136,13 @@ class ShardedStore:
     async def session_of(self, token: str) -> str | None:
         for store in self.stores.values():
             found = await store.session_of(token)
+            if found is not None:
+                return found
+        return None
+
+    async def holder(self, token: str) -> tuple[SessionRecord, SeatRecord] | None:
+        for store in self.stores.values():
+            found = await store.holder(token)
             if found is not None:
                 return found
         return None

@@ -442,6 +442,21 @@ class SQLiteStore:
 
         return await self._run(operation)
 
+    async def holder(self, token: str) -> tuple[SessionRecord, SeatRecord] | None:
+        def operation(db: sqlite3.Connection) -> tuple[SessionRecord, SeatRecord] | None:
+            row = db.execute(
+                "SELECT sessions.id, title, digest, entry, seed, created, status, seat, label,"
+                " added FROM seats JOIN sessions ON sessions.id = seats.session"
+                " WHERE seats.token = ?",
+                (token,),
+            ).fetchone()
+            if row is None:
+                return None
+            seat = SeatRecord(row[0], row[7], row[8], token, row[9])
+            return SessionRecord(*row[:7]), seat
+
+        return await self._run(operation)
+
     async def snapshot(self, session: str) -> Snapshot | None:
         def operation(db: sqlite3.Connection) -> Snapshot | None:
             row = db.execute(

@@ -137,6 +137,10 @@ class Store(Protocol):
     async def session_of(self, token: str) -> str | None:
         """The open session that has a seat with this link token (None: none has)."""
 
+    async def holder(self, token: str) -> tuple[SessionRecord, SeatRecord] | None:
+        """The session, open or ended, and the seat that have this link token (None:
+        none has)."""
+
     async def snapshot(self, session: str) -> Snapshot | None:
         """The latest snapshot (without its records)."""
 
@@ -226,6 +230,13 @@ class MemoryStore:
                 seat.token == token for seat in seats.values()
             ):
                 return session
+        return None
+
+    async def holder(self, token: str) -> tuple[SessionRecord, SeatRecord] | None:
+        for session, seats in self.seat_records.items():
+            for seat in seats.values():
+                if seat.token == token:
+                    return self.records[session], seat
         return None
 
     async def seats(self, session: str) -> list[SeatRecord]:

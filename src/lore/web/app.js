@@ -4,6 +4,7 @@
 import { buildDialog, choiceId, node } from "./dialogs.js";
 import { clockText, initialLanguage, setLanguage, t, tf, currentLanguage } from "./i18n.js";
 import { drawMap, splitLocation } from "./map.js";
+import { rememberSession, showSessions } from "./sessions.js";
 
 const $ = (id) => document.getElementById(id);
 const token = decodeURIComponent(location.hash.slice(1));
@@ -14,8 +15,11 @@ const named = () => (session ? `?session=${encodeURIComponent(session)}` : "");
 
 // ------------------------------------------------------------ the start page
 
+const listSessions = () => showSessions($("mySessions"), $("mySessionList"), copyButton);
+
 async function startPage() {
   $("start").hidden = false;
+  listSessions();
   const list = $("sources");
   const response = await fetch("/api/sources");
   for (const source of await response.json()) {
@@ -59,6 +63,8 @@ async function create(body, type) {
   const gm = found.seats.find((s) => s.seat === "GM");
   node("a", { href: gm.link, class: "button open-gm", "data-i18n": "openAsGm" }, node("li", {}, links), t("openAsGm"));
   $("created").hidden = false;
+  rememberSession(found.session, found.title, gm.link);
+  listSessions();
 }
 
 function copyButton(parent, text) {
@@ -215,6 +221,9 @@ function receive(frame) {
       document.body.classList.toggle("is-gm", frame.role === "gm");
       $("gm").hidden = frame.role !== "gm";
       $("secretLabel").hidden = frame.role !== "gm";
+      if (frame.role === "gm") {
+        rememberSession(session, frame.session.title, location.pathname + location.search + location.hash);
+      }
       renderBanner(false);
       break;
     case "snapshot":
