@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import secrets
 import shutil
 import socket
 import sys
@@ -69,6 +70,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="print the links of the latest open session of the first example,"
         " or start one when there is none",
+    )
+    parser.add_argument(
+        "--host-token",
+        metavar="TOKEN",
+        default=os.environ.get("LORE_HOST_TOKEN"),
+        help="who may start sessions on a server others can reach (on an address that is"
+        " not loopback): made and printed at start when not given (or LORE_HOST_TOKEN)",
     )
     # A worker of a front (``lore.server.workers``): INDEX/COUNT/CHANNEL-FD/FRONT-PID.
     parser.add_argument("--worker-of", help=argparse.SUPPRESS)
@@ -154,6 +162,7 @@ async def front(args: argparse.Namespace, path: Path) -> int:
         lock = await asyncio.to_thread(workers.lock_store, path, lock_wait(args))
     except workers.StoreLocked as error:
         return locked(args, path, error)
+    token = host_token(args)  # (its workers find it in the environment)
     try:
         try:  # (made or brought up to date once, before the workers open them)
             await (await open_store(path, at_least=args.workers)).close()
@@ -177,6 +186,8 @@ async def front(args: argparse.Namespace, path: Path) -> int:
 
         def announce(sessions: int) -> None:
             print(serving_line(base, sessions), flush=True)
+            if (told := start_line(base, token)) is not None:
+                print(told, flush=True)
             if args.ready and not args.new:
                 from lore.server.listing import listed
                 from lore.server.store import StoreError
@@ -219,6 +230,29 @@ def locked(args: argparse.Namespace, path: Path, error: workers.StoreLocked) -> 
             sessions = []
         offer(args.examples[0], f"http://{args.host}:{args.port}", sessions)
     return 2
+
+
+def host_token(args: argparse.Namespace) -> str | None:
+    """The token who starts sessions must say (None: on loopback, anyone may), made once
+    when not given (and handed to the workers in the environment)."""
+    from lore.server.admission import is_loopback
+
+    if args.host_token is None and not is_loopback(args.host):
+        args.host_token = secrets.token_urlsafe(24)
+        os.environ["LORE_HOST_TOKEN"] = args.host_token
+    token: str | None = args.host_token
+    return token
+
+
+def start_line(base: str, token: str | None) -> str | None:
+    """The line that gives the start page's link with the host token (None: none needed)."""
+    if token is None:
+        return None
+    return (
+        f"Start sessions at {base}/#host={token}\n"
+        "(this server is open to others: only who has this link, or its host token, may"
+        " start sessions)"
+    )
 
 
 def serving_line(base: str, sessions: int) -> str:
@@ -293,6 +327,7 @@ async def serve(
 
     from lore.cli.links import print_links
     from lore.server import trace
+    from lore.server.admission import Admission
     from lore.server.app import Server, uvicorn_config
     from lore.server.bundles import BundleError
     from lore.server.listing import Listed
@@ -315,13 +350,15 @@ async def serve(
         if args.snapshot_every is None
         else Rooms(store, workdir, snapshot_every=args.snapshot_every, owns=owns)
     )
-    server = Server(rooms, list(args.examples))
+    server = Server(rooms, list(args.examples), admission=Admission(host_token(args)))
 
     async def announce() -> None:
         port = web.servers[0].sockets[0].getsockname()[1] if web.servers else args.port
         base = f"http://{args.host}:{port}"
         rooms = server.rooms.by_id
         print(serving_line(base, server.rooms.open_count()), flush=True)
+        if (told := start_line(base, server.admission.token)) is not None:
+            print(told, flush=True)
         if args.ready and not args.new:
             held = [Listed(room.record, tuple(room.seats.values())) for room in rooms.values()]
             if await asyncio.to_thread(offer, args.examples[0], base, held):

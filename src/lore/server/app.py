@@ -41,6 +41,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from lore.engine.views import GM
 from lore.server import sources as catalog
+from lore.server.admission import Admission
 from lore.server.bundles import (
     IMAGE_TYPES,
     MAX_UPLOAD,
@@ -85,6 +86,7 @@ class Server:
     limits: Limits = field(default_factory=Limits)
     restored: list[tuple[str, str]] = field(default_factory=list)  # sessions that failed
     uploads: Uploads = field(default_factory=Uploads)  # their checks, apart
+    admission: Admission = field(default_factory=Admission)  # who may start sessions
     late: Late = field(default_factory=Late)  # connections closed before saying anything
 
     def __post_init__(self) -> None:
@@ -141,8 +143,19 @@ def create_app(server: Server) -> ASGIApp:
         if not same_origin(request.headers.get("origin"), request.headers.get("host")):
             refused = Problem("a page of another site may not start sessions here")
             return JSONResponse({"problems": [problem_json(refused)]}, 403)
+        admission = server.admission
+        denied = admission.admit(request.headers.get("authorization", ""))
+        if denied is not None:
+            refusal = {"problems": [problem_json(Problem(denied.message))]}
+            return JSONResponse(refusal, denied.status)
         try:
             bundle = await bundle_of(request, server)
+            client = request.client.host if request.client is not None else ""
+            uploaded = sum(map(len, bundle.files.values())) if bundle.uploaded else 0
+            denied = admission.charge(client, uploaded)
+            if denied is not None:
+                refusal = {"problems": [problem_json(Problem(denied.message))]}
+                return JSONResponse(refusal, denied.status)
             room = await server.rooms.create(bundle)
         except BundleError as error:
             status = 413 if isinstance(error, TooLarge) else 422
@@ -278,7 +291,7 @@ async def bundle_of(request: Request, server: Server) -> Bundle:
     entry = choose_entry(files)
     if (bundle_digest(files), entry) not in server.rooms.programs:  # (not checked before)
         await server.uploads.check(files, entry)
-    return Bundle(files, entry, title_of(files, entry, "uploaded session"))
+    return Bundle(files, entry, title_of(files, entry, "uploaded session"), uploaded=True)
 
 
 def problem_json(problem: Problem) -> dict[str, Any]:

@@ -75,6 +75,7 @@ class Bundle:
     files: dict[str, bytes]
     entry: str
     title: str
+    uploaded: bool = False  # sent by a client (not one of the server's examples)
 
 
 # ------------------------------------------------------------ reading

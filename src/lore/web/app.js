@@ -7,7 +7,8 @@ import { drawMap, splitLocation } from "./map.js";
 import { rememberSession, showSessions } from "./sessions.js";
 
 const $ = (id) => document.getElementById(id);
-const token = decodeURIComponent(location.hash.slice(1));
+// A seat's link is /play?session=ID#TOKEN; the start page's may carry #host=TOKEN.
+const token = location.hash.startsWith("#host=") ? "" : decodeURIComponent(location.hash.slice(1));
 // The session, named to the server so that a server of several workers hands the
 // connection to the one serving it: the link's, else the one the server names.
 let session = new URLSearchParams(location.search).get("session");
@@ -17,8 +18,20 @@ const named = () => (session ? `?session=${encodeURIComponent(session)}` : "");
 
 const listSessions = () => showSessions($("mySessions"), $("mySessionList"), copyButton);
 
+// A server others can reach starts sessions only for who has its host token: the start
+// link it printed carries it (#host=TOKEN), kept for this tab, taken out of the address.
+function hostToken() {
+  const given = new URLSearchParams(location.hash.slice(1)).get("host");
+  if (given) {
+    sessionStorage.setItem("loreHost", given);
+    history.replaceState(null, "", location.pathname + location.search);
+  }
+  return sessionStorage.getItem("loreHost");
+}
+
 async function startPage() {
   $("start").hidden = false;
+  hostToken();
   listSessions();
   const list = $("sources");
   const response = await fetch("/api/sources");
@@ -41,7 +54,10 @@ async function startPage() {
 async function create(body, type) {
   $("problems").hidden = true;
   $("created").hidden = true;
-  const response = await fetch("/api/sessions", { method: "POST", body, headers: { "content-type": type } });
+  const headers = { "content-type": type };
+  const host = hostToken();
+  if (host) headers.authorization = `Bearer ${host}`;
+  const response = await fetch("/api/sessions", { method: "POST", body, headers });
   const found = await response.json();
   if (!response.ok) {
     $("problems").hidden = false;
