@@ -17,6 +17,7 @@ from lore.server import table as table_module
 from lore.server.bundles import checked
 from lore.server.connection import Limits
 from lore.server.master import Master
+from lore.server.protocol import encode
 from lore.server.store import LogEntry
 from lore.server.table import Refusal, Table
 from tests.server.serving import ServerThread, links
@@ -193,3 +194,18 @@ def test_a_reloaded_page_asks_for_the_earlier_lines_over_the_socket(scenario: Pa
         ren.send({"type": "history", "before": "x"})
         refused = ren.wait_for(lambda frame: frame["type"] == "error")
         assert refused["type"] == "error" and refused["code"] == "malformed"
+
+
+def test_a_snapshot_holds_each_message_once(scenario: Path) -> None:
+    """A chat line told every seat is one message in the table's snapshot, and the
+    restored streams share it again."""
+    table = new_table(scenario)
+    table.start()
+    for n in range(50):
+        apply(table, "chat", {"from": "GM", "to": None, "text": f"line {n}"})
+    state = table.snapshot_state()
+    assert state.count(b"line 7") == 1
+    restored = Table.restore(state, table.master.program, "digest")
+    for seat, stream in table.streams.items():
+        assert encode(restored.streams[seat].messages) == encode(stream.messages)
+    assert restored.streams[AKI].messages[-1] is restored.streams["GM"].messages[-1]

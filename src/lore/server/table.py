@@ -712,8 +712,10 @@ class Table:
 
     def snapshot_state(self) -> bytes:
         """The whole table as bytes, between entries: the engine's snapshot and what each
-        seat was sent (its numbers, view, questions and last messages). The updates kept
-        for reconnecting clients are not in it: a client older than it gets a snapshot."""
+        seat was sent (its numbers, view, questions and messages: each message once, in
+        ``told``, the streams by their places there). The updates kept for reconnecting
+        clients are not in it: a client older than it gets a snapshot."""
+        told, places = self.told_once()
         master = self.master
         session = master.session
         state = {
@@ -733,14 +735,31 @@ class Table:
                     "maps": sorted(stream.maps),
                     "open": stream.open,
                     "asked_at": stream.asked_at,
-                    "messages": list(stream.messages),
+                    "messages": places[stream.seat],
                 }
                 for stream in self.streams.values()
             ],
             "seats_sent": self.seats_sent,
             "status_sent": self.status_sent,
+            "told": told,
         }
         return msgspec.msgpack.encode(state)
+
+    def told_once(self) -> tuple[list[Any], dict[str, list[int]]]:
+        """Every message the streams hold, each once (most are told several seats: the
+        same object), and each stream's messages as their places in it."""
+        told: list[Any] = []
+        place: dict[int, int] = {}
+        places: dict[str, list[int]] = {}
+        for seat, stream in self.streams.items():
+            mine = places[seat] = []
+            for message in stream.messages:
+                found = place.get(id(message))
+                if found is None:
+                    found = place[id(message)] = len(told)
+                    told.append(message)
+                mine.append(found)
+        return told, places
 
     @classmethod
     def restore(
@@ -753,6 +772,9 @@ class Table:
         """The table of ``snapshot_state`` (SnapshotError, or msgspec's errors, when the
         bytes do not fit)."""
         state = msgspec.msgpack.decode(data)
+        # Each message once, the streams' messages their places in it (None: a snapshot of
+        # an older Lore, whose streams hold their last messages themselves).
+        told = state.get("told")
         ended = tuple(state["ended"]) if state["ended"] is not None else None
         before = (state["before"][0], state["before"][1])
         master = Master.restore(program, state["engine"], ended, before, limits)
@@ -764,7 +786,8 @@ class Table:
             stream.maps = set(saved["maps"])
             stream.open = saved["open"]
             stream.asked_at = saved["asked_at"]
-            stream.messages.extend(saved["messages"])
+            kept = saved["messages"]
+            stream.messages.extend([told[n] for n in kept] if told is not None else kept)
             table.streams[stream.seat] = stream
         table.shown = master.made
         table.applied = state["applied"]
