@@ -250,6 +250,7 @@ function receive(frame) {
 }
 
 function showError(frame) {
+  state.historyAsked = false; // (a history request refused, say: it may be asked again)
   if (frame.code === "elsewhere") {
     // Served by another worker: connect again at once, naming the session.
     session = frame.session;
