@@ -39,7 +39,7 @@ def chromium() -> str:
     if found is None:
         pytest.fail(
             "chromium is not installed: scripts/test installs it (apt-get install chromium"
-            " fonts-noto-cjk) when it runs as root",
+            " fonts-noto-cjk fonts-noto-color-emoji) when it runs as root",
             pytrace=False,
         )
     return found

@@ -11,7 +11,7 @@ import pytest
 
 from lore.clients.seat import SeatClient, acknowledged
 from lore.dice import FixedSource
-from lore.server.chat import RollError, chat_roll, clean_html
+from lore.server.chat import RollError, chat_line_roll, chat_roll, clean_html
 from tests.engine.harness import play
 from tests.server.serving import ServerThread, links
 
@@ -22,6 +22,47 @@ def test_a_line_that_is_a_dice_command_is_rolled() -> None:
     assert chat_roll("/roll 1D100<=65", FixedSource([40])) is not None
     assert chat_roll("/r S3D6", FixedSource([1, 2, 3])).secret  # type: ignore[union-attr]
     assert chat_roll("こんにちは") is None
+
+
+@pytest.mark.parametrize(
+    ("line", "dice", "text"),
+    [
+        ("２Ｄ６", [1, 2], "(2D6) ＞ 3[1,2] ＞ 3"),
+        ("１ｄ１００＜＝５０", [42], "(1D100<=50) ＞ 42 ＞ 成功"),
+        ("／ｒ　２Ｄ６＋１", [3, 4], "(2D6+1) ＞ 7[3,4]+1 ＞ 8"),
+        ("ｘ２　１Ｄ６", [5, 6], "#1\n(1D6) ＞ 5\n\n#2\n(1D6) ＞ 6"),
+    ],
+)
+def test_full_width_commands_typed_with_an_input_method_are_rolled(
+    line: str, dice: list[int], text: str
+) -> None:
+    roll = chat_line_roll(line, FixedSource(dice))
+    assert roll is not None and roll.result.text == text
+    assert chat_line_roll("ＯＫ、２Ｄ６もけけ") is None  # talk stays talk
+
+
+@pytest.mark.parametrize(
+    ("line", "comment"),
+    [
+        ("1d100<=50 鍵開け", "鍵開け"),
+        ("２Ｄ６　ゴブリンに攻撃　２回目", "ゴブリンに攻撃　２回目"),  # as typed
+        ("/r 2D6 Ｈｉｔ!", "Ｈｉｔ!"),
+        ("x2 1D6 damage", "damage"),
+        ("choice[剣,槍] どちら", "どちら"),
+        ("choice 剣 槍", ""),  # the words are the choice
+        ("2D6", ""),
+    ],
+)
+def test_the_comment_after_a_command_is_kept(line: str, comment: str) -> None:
+    roll = chat_line_roll(line, FixedSource([1] * 10))
+    assert roll is not None and roll.comment == comment
+
+
+def test_a_rule_systems_full_width_command_is_rolled() -> None:
+    session = play('import "basic.lore":url;\nimport "orm.lore":url;\n', dice=[])
+    roll = chat_line_roll("ＯＲＭ３＋４＞＝１２　鍵開け", FixedSource([6, 6, 6]), session, "y@x")
+    assert roll is not None and roll.result.text.startswith("(ORM3+4>=12)")
+    assert roll.comment == "鍵開け"
 
 
 @pytest.mark.parametrize("bad", ["/roll", "/roll hello", "/r 2X6", "/r +"])

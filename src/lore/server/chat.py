@@ -10,6 +10,11 @@ others see that a secret roll was made. The session's rule system may add its ow
 with the system's random source, and kept in the session's log with their result, so a
 restored session shows the same rolls.
 
+A line typed with a Japanese input method on has full-width letters, digits, signs and
+spaces (``２Ｄ６　攻撃``): they are read as their ASCII forms to find the command
+(``read_command``). What follows the command is a comment (``1D100<=50 鍵開け``),
+kept as it was typed and shown with the roll (``comment_of``).
+
 Messages that rules send as ``html`` are cleaned by nh3 (the Rust *ammonia* sanitizer):
 no scripts, no event attributes, no styles, no links but http(s); an image may only name
 a file of the session's bundle, which the server serves.
@@ -18,6 +23,7 @@ a file of the session's bundle, which the server serves.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from urllib.parse import quote, urlsplit
 
 import nh3
@@ -32,10 +38,45 @@ MAX_CHAT = 2000  # characters of a chat line
 TAGS = set(nh3.ALLOWED_TAGS) | {"big"}
 ATTRIBUTES = {"a": {"href", "title"}, "img": {"src", "alt", "title", "width", "height"}}
 ROLL_RE = re.compile(r"^/(?:roll|r)(?:\s+(.*))?$", re.IGNORECASE | re.DOTALL)
+# Full-width ASCII (U+FF01 to U+FF5E) and the ideographic space, as ASCII: one character
+# for one, so that a place in the line read is the same place in the line typed.
+HALF_WIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
+WORD_END = re.compile(r"[ \t\n\v\f\r]+")
+REPEAT_RE = re.compile(r"s?(?:repeat|rep|x)[0-9]+$", re.IGNORECASE)
+CHOICE_WORDS_RE = re.compile(r"s?choice[0-9]*$", re.IGNORECASE)  # (``choice A B``: all words)
 
 
 class RollError(ValueError):
     pass
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRoll:
+    """A line's roll, and its comment as typed ("" when it has none)."""
+
+    result: RollResult
+    comment: str
+
+
+def read_command(text: str) -> str:
+    """The line as a command is read from it: full-width ASCII and spaces made ASCII."""
+    return text.translate(HALF_WIDTH)
+
+
+def comment_of(line: str, read: str) -> str:
+    """What follows the command in ``line`` (``read``: the line as ``read_command`` made
+    it, the same length): the words after its first, as typed; after the first two for
+    a repeat (``x3 2D6 攻撃``); none for a choice of words (``choice 剣 槍``)."""
+    start = len(read) - len(read.lstrip())
+    words = 2 if REPEAT_RE.match(WORD_END.split(read[start:], maxsplit=1)[0]) else 1
+    for _ in range(words):
+        found = WORD_END.search(read, start)
+        if found is None:
+            return ""
+        if CHOICE_WORDS_RE.match(read[start : found.start()]):
+            return ""
+        start = found.end()
+    return line[start:].strip()
 
 
 def chat_roll(
@@ -50,8 +91,8 @@ def chat_roll(
     With the ``session``, the line may also be one of its rule system's commands
     (``NJ7@2``: ``lore.engine.system_commands``), rolled for ``seat``; call it on the
     engine's side (it runs the command's Lore rule)."""
-    found = ROLL_RE.match(text.strip())
-    command = (found.group(1) or "").strip() if found is not None else text.strip()
+    found = ROLL_RE.match(read_command(text).strip())
+    command = (found.group(1) or "").strip() if found is not None else read_command(text).strip()
     dice = source or system()
     try:
         if not command:
@@ -67,6 +108,20 @@ def chat_roll(
     if result is None and found is not None:
         raise RollError(f"'{command}' is no dice command: write one like 2D6+3>=10")
     return result
+
+
+def chat_line_roll(
+    text: str, source: RandomSource | None = None, session: Session | None = None, seat: str = "GM"
+) -> ChatRoll | None:
+    """``chat_roll`` of a line typed in the chat, with the comment after its command."""
+    result = chat_roll(text, source, session, seat)
+    if result is None:
+        return None
+    line = text.strip()
+    found = ROLL_RE.match(read_command(line))
+    if found is not None:  # (the command after ``/roll``)
+        line = line[found.start(1) :] if found.group(1) is not None else ""
+    return ChatRoll(result, comment_of(line, read_command(line)))
 
 
 def clean_html(html: str, image_base: str) -> str:

@@ -9,7 +9,8 @@ it gets ``welcome``, then what it missed (or a snapshot). Then each message is c
   stored durably, and only then are its updates sent to the seats: the sender's own
   update carries the acknowledgement (``ack``, or an ``ack`` frame when its seat has no
   update). A crash before the store has the entry loses nothing anyone was told of;
-- a route preview, the log and a ping are answered at once and change nothing.
+- a route preview, the log, a seat's earlier messages (``history``) and a ping are
+  answered at once and change nothing.
 
 Entries of one session are applied one at a time (the room's lock); the engine runs on
 worker threads, so a long step holds up its own session only. An answer (the most of the
@@ -30,7 +31,7 @@ import msgspec
 
 from lore.engine.views import GM
 from lore.server import protocol
-from lore.server.chat import MAX_CHAT, RollError, chat_roll
+from lore.server.chat import MAX_CHAT, RollError, chat_line_roll
 from lore.server.connection import CLOSE_ELSEWHERE, CLOSE_ERROR, CLOSE_REVOKED, Connection
 from lore.server.protocol import MAX_MESSAGE, Code, Refused, decoder, encode, error_frame
 from lore.server.rooms import Room, Rooms, new_token, seat_link
@@ -210,6 +211,10 @@ class Hub:
             async with room.lock:
                 records = await self.rooms.transcript(self.rooms.by_id[room.id])
             connection.send(encode({"type": "log", "ref": message.ref, "records": records}))
+        elif isinstance(message, protocol.History):
+            async with room.lock:
+                frame = self.rooms.by_id[room.id].table.history(seat, message.before, message.ref)
+            connection.send(frame)
         else:
             await self.command(room, connection, message)
 
@@ -287,7 +292,7 @@ class Hub:
             # The rule system's own commands run its Lore rules: on the engine's side.
             async with room.lock:
                 roll = await self.rooms.in_engine(
-                    lambda: chat_roll(text, session=master.session, seat=connection.seat)
+                    lambda: chat_line_roll(text, session=master.session, seat=connection.seat)
                 )
         except RollError as error:
             raise Refused(Code.BAD_ROLL, str(error)) from None
@@ -295,7 +300,10 @@ class Hub:
             data["text"] = text
             await self.commit(room, connection, "chat", data, message.ref)
             return
-        data.update(text=roll.text, roll=roll.to_json(), secret=message.secret or roll.secret)
+        result = roll.result
+        data.update(text=result.text, roll=result.to_json(), secret=message.secret or result.secret)
+        if roll.comment:
+            data["comment"] = roll.comment
         await self.commit(room, connection, "roll", data, message.ref)
 
     async def preview(self, room: Room, connection: Connection, message: protocol.Preview) -> None:

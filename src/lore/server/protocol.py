@@ -109,6 +109,10 @@ class Log(Message, tag="log"):
     pass
 
 
+class History(Message, tag="history"):
+    before: Annotated[int, msgspec.Meta(ge=0)] = 0  # the seat's messages before this one
+
+
 ClientMessage = (
     Hello
     | Answer
@@ -123,6 +127,7 @@ ClientMessage = (
     | Revoke
     | NewLink
     | Log
+    | History
 )
 GM_ONLY = (Pause, Resume, End, Assign, AddSeat, Revoke, NewLink, Log)
 

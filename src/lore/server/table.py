@@ -45,7 +45,8 @@ HISTORY_BYTES = 64 * 1024  # updates kept per seat for clients that reconnect
 # dropped: dropped in a batch now and then, not one per update made (``Stream.trim``).
 HISTORY_SLACK = 16 * 1024
 SHOWN_TICKS = 60  # the clients show the time to the minute (a tick is a second)
-KEPT_MESSAGES = 300  # messages a snapshot holds
+KEPT_MESSAGES = 300  # messages a snapshot holds (the earlier ones are asked for: ``history``)
+HISTORY_PAGE = 48 * 1024  # bytes of messages in a history frame (at least one message)
 # The members of the transcript's records that a message sent is made of (every message
 # and answer has them: ``lore.engine.transcript``), read by one call.
 _MESSAGE = itemgetter("tick", "to", "text", "format")
@@ -55,18 +56,22 @@ _ANSWER = itemgetter("tick", "from", "values")
 # A rule's message and an answer as a seat is told them: encoded as the dicts of their
 # members in this order would be (``{"kind": "message", "tick": ..., ...}``), with the
 # members' names encoded once, not for every update. (No cycle goes through them: they
-# are not tracked by the collector.)
-class Told(msgspec.Struct, tag_field="kind", tag="message", gc=False):
+# are not tracked by the collector.) The GM is told a message the rules sent to several
+# seats at once (the same text at the same time, in one update) once: to its first seat,
+# and ``also`` to the others. An answer the GM gave for a seat is ``by`` the GM.
+class Told(msgspec.Struct, tag_field="kind", tag="message", omit_defaults=True, gc=False):
     tick: int
     to: str
     text: str
     format: str
+    also: list[str] | None = None
 
 
-class Answered(msgspec.Struct, tag_field="kind", tag="answer", gc=False):
+class Answered(msgspec.Struct, tag_field="kind", tag="answer", omit_defaults=True, gc=False):
     tick: int
     seat: str = msgspec.field(name="from")
-    values: dict[str, Any] = msgspec.field(default_factory=dict)
+    values: dict[str, Any]
+    by: str | None = None
 
 
 # An update of messages and questions alone (``Table.publish``'s common one): encoded as
@@ -91,7 +96,7 @@ class Stream:
     maps: set[str] = field(default_factory=set)
     open: dict[str, dict[str, Any]] = field(default_factory=dict)
     asked_at: dict[str, int] = field(default_factory=dict)  # question id -> update opening it
-    messages: deque[Any] = field(default_factory=lambda: deque(maxlen=KEPT_MESSAGES))
+    messages: list[Any] = field(default_factory=list)  # every message the seat was told
     # The updates kept, numbered ``seq - len(history) + 1`` to ``seq``: an update is
     # either kept or, made for nobody, drops those before it (``skip``).
     history: deque[bytes] = field(default_factory=deque)
@@ -176,6 +181,7 @@ class Table:
         self.status_now: dict[str, Any] = {}
         self.status_state: tuple[bool, bool, str | None] | None = None
         self.recheck = True  # every seat's questions are looked at in the next update
+        self.proxy: str | None = None  # the seat the GM is answering for (``told``)
         self.clock: set[str] = set()  # seats whose time moved with no update to carry it
         # The seats whose updates are made (None: every seat's). A seat nobody listened to
         # yet has its state and numbers kept as the others, but no update made for it: a
@@ -214,13 +220,18 @@ class Table:
             if query is not None:  # what a save needs of the question (see saving.py)
                 data.setdefault("to", query.to)
                 data.setdefault("title", query.title)
+                if data["seat"] == GM and query.to != GM:
+                    self.proxy = query.to
             engine = True
         elif kind == "assign":
+            actor = next((a for a in self.master.actors() if a.label == data["actor"]), None)
             problem = self.master.assign(data["actor"], data["seat"])
             if problem is not None:
                 return Refusal(Code.BAD_COMMAND, problem)
             engine = True
             self.seat_lists = None
+            if actor is not None:
+                items.append(self.moved(actor.label, actor.name, actor.participant, data["seat"]))
         elif kind == "seat":
             self.streams[data["seat"]] = Stream(data["seat"], data["label"])
             self.seat_lists = None
@@ -270,12 +281,21 @@ class Table:
         if to is not None:
             item["to"] = to
         item["text"] = data["text"]
+        if data.get("comment"):
+            item["comment"] = data["comment"]
         if data.get("secret"):
             item["secret"] = True
             others = set(self.streams) - {GM, sender}
             hidden = {"kind": "roll", "tick": item["tick"], "from": sender, "secret": True}
             return [({GM, sender}, item), (others, hidden)]
         return [({sender, to, GM} if to is not None else None, item)]
+
+    def moved(self, actor: str, name: str, before: str, after: str) -> tuple[Audience, Any]:
+        """The GM gave an actor to another seat: the seat that had it, the seat that has
+        it and the GM are told."""
+        item = {"kind": "assign", "tick": self.master.tick, "actor": actor, "name": name}
+        item.update({"from": before, "to": after})
+        return {GM, before, after}, item
 
     # ------------------------------------------------------------ what each seat is sent
 
@@ -547,6 +567,7 @@ class Table:
         records = master.transcript.records[start if start > 0 else 0 :]
         if records:
             self.shown += len(records)
+            sent: dict[tuple[int, str, str], int] = {}  # a message -> its place in to_gm
             for record in records:
                 kind = record["kind"]
                 if kind == "message":
@@ -554,9 +575,15 @@ class Table:
                     if form == "html":
                         text = clean_html(text, self.image_base)
                     item: Any = Told(tick, seat, text, form)
+                    if len(records) > 1 and self.told_again(to_gm, sent, item):
+                        if seat != GM and seat in streams:
+                            told.setdefault(seat, []).append(item)
+                        continue
                 elif kind == "answer":
                     tick, seat, values = _ANSWER(record)
                     item = Answered(tick, seat, values)
+                    if seat == self.proxy:
+                        item.by, self.proxy = GM, None
                 elif kind == "error":
                     seat = GM
                     text, where = record["message"], record.get("where", "")
@@ -570,6 +597,7 @@ class Table:
                         told[seat] = [item]
                     else:
                         found.append(item)
+        self.proxy = None
         for audience, message in items:
             for seat in streams if audience is None else audience:
                 if seat in streams:
@@ -579,6 +607,24 @@ class Table:
                     else:
                         found.append(message)
         return told
+
+    @staticmethod
+    def told_again(to_gm: list[Any], sent: dict[tuple[int, str, str], int], item: Told) -> bool:
+        """Whether the GM was told ``item``'s text already in this update, to other seats
+        (then the GM's message says it went to this one ``also``); else it is noted as
+        told (``sent``: each message's place in ``to_gm``)."""
+        key = (item.tick, item.text, item.format)
+        place = sent.get(key)
+        if place is None:
+            sent[key] = len(to_gm)
+            return False
+        first: Told = to_gm[place]
+        also = first.also or []
+        if item.to == first.to or item.to in also:
+            sent[key] = len(to_gm)  # told the same seat twice: two lines
+            return False
+        to_gm[place] = Told(first.tick, first.to, first.text, first.format, [*also, item.to])
+        return True
 
     def listen(self, seat: str) -> None:
         """Make the seat's updates from now on (a client of it came)."""
@@ -673,8 +719,10 @@ class Table:
 
     def snapshot_state(self) -> bytes:
         """The whole table as bytes, between entries: the engine's snapshot and what each
-        seat was sent (its numbers, view, questions and last messages). The updates kept
-        for reconnecting clients are not in it: a client older than it gets a snapshot."""
+        seat was sent (its numbers, view, questions and messages: each message once, in
+        ``told``, the streams by their places there). The updates kept for reconnecting
+        clients are not in it: a client older than it gets a snapshot."""
+        told, places = self.told_once()
         master = self.master
         session = master.session
         state = {
@@ -694,14 +742,31 @@ class Table:
                     "maps": sorted(stream.maps),
                     "open": stream.open,
                     "asked_at": stream.asked_at,
-                    "messages": list(stream.messages),
+                    "messages": places[stream.seat],
                 }
                 for stream in self.streams.values()
             ],
             "seats_sent": self.seats_sent,
             "status_sent": self.status_sent,
+            "told": told,
         }
         return msgspec.msgpack.encode(state)
+
+    def told_once(self) -> tuple[list[Any], dict[str, list[int]]]:
+        """Every message the streams hold, each once (most are told several seats: the
+        same object), and each stream's messages as their places in it."""
+        told: list[Any] = []
+        place: dict[int, int] = {}
+        places: dict[str, list[int]] = {}
+        for seat, stream in self.streams.items():
+            mine = places[seat] = []
+            for message in stream.messages:
+                found = place.get(id(message))
+                if found is None:
+                    found = place[id(message)] = len(told)
+                    told.append(message)
+                mine.append(found)
+        return told, places
 
     @classmethod
     def restore(
@@ -714,6 +779,9 @@ class Table:
         """The table of ``snapshot_state`` (SnapshotError, or msgspec's errors, when the
         bytes do not fit)."""
         state = msgspec.msgpack.decode(data)
+        # Each message once, the streams' messages their places in it (None: a snapshot of
+        # an older Lore, whose streams hold their last messages themselves).
+        told = state.get("told")
         ended = tuple(state["ended"]) if state["ended"] is not None else None
         before = (state["before"][0], state["before"][1])
         master = Master.restore(program, state["engine"], ended, before, limits)
@@ -725,7 +793,8 @@ class Table:
             stream.maps = set(saved["maps"])
             stream.open = saved["open"]
             stream.asked_at = saved["asked_at"]
-            stream.messages.extend(saved["messages"])
+            kept = saved["messages"]
+            stream.messages.extend([told[n] for n in kept] if told is not None else kept)
             table.streams[stream.seat] = stream
         table.shown = master.made
         table.applied = state["applied"]
@@ -747,12 +816,28 @@ class Table:
                 "seq": stream.seq,
                 "view": view_lists(view),
                 "maps": {path: self.map_of(path) for path in sorted(stream.maps)},
-                "messages": list(stream.messages),
+                "messages": stream.messages[-KEPT_MESSAGES:],
+                "first": max(0, len(stream.messages) - KEPT_MESSAGES),
                 "questions": list(stream.open.values()),
                 "seats": self.seats_sent.get(seat, self.seat_list(seat == GM)),
                 "status": self.status_sent.get(seat, self.status()),
             }
         )
+
+    def history(self, seat: str, before: int, ref: int | None = None) -> bytes:
+        """The seat's messages just before its ``before``-th (numbered from 0, as a
+        snapshot's ``first`` numbers its first), as many as fit in ``HISTORY_PAGE`` bytes
+        (at least one), and the number of the first of them."""
+        messages = self.streams[seat].messages
+        end = first = max(0, min(before, len(messages)))
+        size = 0
+        while first > 0:
+            size += len(encode(messages[first - 1]))
+            if size > HISTORY_PAGE and first < end:
+                break
+            first -= 1
+        frame = {"type": "history", "ref": ref, "first": first, "messages": messages[first:end]}
+        return encode(frame)
 
     def catch_up(self, seat: str, last: int | None) -> list[bytes]:
         """What a client that saw the seat's updates up to ``last`` needs: the updates

@@ -119,6 +119,8 @@ const state = {
   waitingOn: new Set(), // questions whose step holds answers already acknowledged
   problems: new Map(), // question id -> the error its answer got: { code, message }
   messages: [],
+  first: 0, // the number of the first message kept (the earlier ones are asked for)
+  historyAsked: false,
   nextRef: 1,
   socket: null,
   away: false, // our socket dropped, and the server has not told our presence since
@@ -145,6 +147,8 @@ function applySnapshot(frame) {
   state.seats = frame.seats;
   state.status = frame.status;
   state.messages = [];
+  state.first = frame.first || 0;
+  state.historyAsked = false;
   $("log").textContent = "";
   for (const message of frame.messages) showMessage(message);
   renderAll();
@@ -269,6 +273,9 @@ function receive(frame) {
     case "route":
       showRoute(frame);
       break;
+    case "history":
+      showHistory(frame);
+      break;
     case "log":
       state.logRecords = frame.records;
       $("sessionLog").hidden = false;
@@ -284,6 +291,7 @@ function receive(frame) {
 }
 
 function showError(frame) {
+  state.historyAsked = false; // (a history request refused, say: it may be asked again)
   if (frame.code === "elsewhere") {
     // Served by another worker: connect again at once, naming the session.
     session = frame.session;
@@ -357,17 +365,64 @@ function seatLabel(seat) {
 
 function showMessage(message) {
   state.messages.push(message);
-  if (state.messages.length > 500) state.messages.shift();
   drawMessage(message);
 }
 
+// Earlier messages of the seat (asked for when the log is scrolled to its top), put
+// before those shown, the lines in view kept in place.
+function askHistory() {
+  const log = $("log");
+  if (state.first > 0 && !state.historyAsked && log.scrollTop < 40) {
+    state.historyAsked = send({ type: "history", before: state.first }) !== null;
+  }
+}
+
+function showHistory(frame) {
+  state.historyAsked = false;
+  if (frame.first >= state.first) return;
+  const earlier = frame.messages.slice(0, state.first - frame.first);
+  state.first = frame.first;
+  state.messages = [...earlier, ...state.messages];
+  const log = $("log");
+  const height = log.scrollHeight;
+  const top = log.firstChild;
+  for (const message of earlier) log.insertBefore(messageItem(message), top);
+  log.scrollTop += log.scrollHeight - height;
+}
+
+// Who a rule's message went to, as the GM reads it: one seat, several, or everyone.
+function recipients(message) {
+  const seats = [message.to, ...(message.also || [])].filter((seat) => seat !== "GM");
+  const players = state.seats.filter((s) => s.seat !== "GM");
+  if (seats.length > 1 && players.every((s) => seats.includes(s.seat))) return t("everyone");
+  return seats.map(seatLabel).join(", ");
+}
+
+function answerText(message) {
+  const values = Object.values(message.values).join(", ");
+  if (!message.by || message.by === message.from) return `${seatLabel(message.from)} ${t("answered")}: ${values}`;
+  return `${t("answeredFor").replace("{by}", seatLabel(message.by)).replace("{seat}", seatLabel(message.from))}: ${values}`;
+}
+
+function movedText(message) {
+  const text = t("movedActor").replace("{actor}", message.name || message.actor);
+  return text.replace("{from}", seatLabel(message.from)).replace("{to}", seatLabel(message.to));
+}
+
 function drawMessage(message) {
+  const log = $("log");
+  log.appendChild(messageItem(message));
+  log.scrollTop = log.scrollHeight;
+}
+
+function messageItem(message) {
   const log = $("log");
   const item = node("li", { class: `msg msg-${message.kind}` });
   const time = node("span", { class: "tick" }, item, message.tick !== undefined ? clockText(message.tick) : "");
   time.title = String(message.tick ?? "");
   if (message.kind === "message") {
-    if (state.role === "gm" && message.to !== "GM") node("span", { class: "to" }, item, `→ ${seatLabel(message.to)}`);
+    const to = state.role === "gm" ? recipients(message) : "";
+    if (to) node("span", { class: "to" }, item, `→ ${to}`);
     const body = node("div", { class: "body" }, item);
     if (message.format === "html") {
       body.innerHTML = message.text; // cleaned by the server (nh3)
@@ -381,17 +436,19 @@ function drawMessage(message) {
     node("span", { class: "from" }, item, seatLabel(message.from));
     if (message.to) node("span", { class: "to" }, item, `→ ${seatLabel(message.to)}`);
     const text = message.kind === "roll" && message.secret && !message.text ? t("rolledSecretly") : message.text;
-    node("span", { class: "body" }, item, (message.kind === "roll" ? "🎲 " : "") + text);
+    const comment = message.comment ? ` ${message.comment}` : "";
+    node("span", { class: "body" }, item, (message.kind === "roll" ? "🎲 " : "") + text + comment);
     if (message.secret) item.classList.add("secret");
   } else if (message.kind === "answer") {
-    node("span", { class: "body" }, item, `${seatLabel(message.from)} ${t("answered")}: ${Object.values(message.values).join(", ")}`);
+    node("span", { class: "body" }, item, answerText(message));
+  } else if (message.kind === "assign") {
+    node("span", { class: "body" }, item, movedText(message));
   } else if (message.kind === "error") {
     node("span", { class: "body" }, item, `${t("ruleError")}: ${message.text} (${message.where})`);
   } else {
     node("span", { class: "body" }, item, message.code ? errorText(message) : message.text);
   }
-  log.appendChild(item);
-  log.scrollTop = log.scrollHeight;
+  return item;
 }
 
 function renderAll() {
@@ -721,6 +778,7 @@ function wire() {
       for (const message of state.messages) drawMessage(message);
     }
   });
+  $("log").addEventListener("scroll", askHistory);
   $("areaSelect").addEventListener("change", (event) => {
     state.area = event.target.value;
     renderMap();
