@@ -1,11 +1,13 @@
 """``lore join URL``: play one seat of an online session from the terminal.
 
 The URL is the seat's link (``http://host:8000/play?session=ID#TOKEN``). Messages are printed as
-they come; each question is asked with numbered menus, like ``lore run``; a line typed
-while no question is open is said in the chat (``/roll 2D6`` rolls dice). The client
-reconnects by itself when the connection drops, and gets what it missed. A line that starts
-with ``/`` is always for the chat (``/say hello``, ``/roll 2D6``). End of input (Ctrl-D)
-leaves.
+they come, cleaned of control characters (``lore.clients.safe_text``): another seat's chat
+cannot drive the terminal. Each question is asked with numbered menus, like ``lore run``;
+a line typed while no question is open goes to the chat, as the web client's chat box
+sends it (a dice command, ``2D6+3>=10``, rolls: the server decides, as for the web). A
+line that starts with ``/`` is always for the chat, also while a question is asked
+(``CHAT_HELP``). The client reconnects by itself when the connection drops, and gets what
+it missed. End of input (Ctrl-D) leaves.
 """
 
 from __future__ import annotations
@@ -20,10 +22,17 @@ from typing import Any, TextIO
 
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
+from lore.clients.chat_commands import CHAT_HELP, SLASHES, chat_text
+from lore.clients.safe_text import printable
 from lore.clients.seat import Frame, JoinError, SeatClient
 
 _TAG = re.compile(r"<[^>]*>")
 GONE = (OSError, ConnectionClosed, WebSocketException)
+
+
+def say(out: TextIO, text: str) -> None:
+    """Print a line made of what the server sent, without its control characters."""
+    print(printable(text), file=out, flush=True)
 
 
 class Asker:
@@ -36,7 +45,7 @@ class Asker:
         self.index = 0
 
     def say(self, text: str) -> None:
-        print(text, file=self.out, flush=True)
+        say(self.out, text)
 
     def start(self, who: str) -> None:
         title = self.spec["title"] + (f" (for {who})" if who else "")
@@ -129,7 +138,7 @@ class Join:
         self.done: set[str] = set()
 
     def say(self, text: str) -> None:
-        print(text, file=self.out, flush=True)
+        say(self.out, text)
 
     def show_messages(self) -> None:
         messages = self.client.state.messages
@@ -161,10 +170,8 @@ class Join:
                 return
 
     def line(self, text: str) -> None:
-        if text.startswith("/"):  # a chat command, also while a question is asked
-            said = text.strip().removeprefix("/say ")
-            if said.strip() and said != "/say":
-                self.client.send({"type": "chat", "text": said.strip()})
+        if text.lstrip().startswith(SLASHES):  # a chat command, also while a question is asked
+            self.chat(text.strip()[1:])
             return
         if self.asking is not None:
             if self.asking.feed(text):
@@ -179,6 +186,15 @@ class Join:
                 self.asking = None
         elif text.strip():
             self.client.send({"type": "chat", "text": text.strip()})
+
+    def chat(self, command: str) -> None:
+        """A line typed after the slash: help, or what it sends to the chat."""
+        if command.strip().lower() in ("help", "?", "\uff1f"):
+            self.say(CHAT_HELP)
+            return
+        said = chat_text(command)
+        if said:
+            self.client.send({"type": "chat", "text": said})
 
 
 def clock_text(tick: int) -> str:
@@ -200,6 +216,7 @@ def describe(message: Frame, label_of: Callable[[str], str] = str) -> str:
     if kind in ("chat", "roll"):
         to = f" -> {label_of(message['to'])}" if message.get("to") else ""
         text = message.get("text") or "(a secret roll)"
+        text = text.replace("\n", "\n    ")  # a line of its own could pass for another's
         return f"[{tick}] {label_of(message['from'])}{to}: {text}"
     if kind == "answer":
         values = message.get("values") or {}
@@ -230,7 +247,7 @@ def play(link: str, source: TextIO = sys.stdin, out: TextIO = sys.stdout) -> int
         client = SeatClient(link)
         client.connect()
     except JoinError as error:
-        print(f"lore join: {error}", file=sys.stderr)
+        say(sys.stderr, f"lore join: {error}")  # (it may quote the server)
         return 2
     except GONE as error:
         print(f"lore join: cannot reach {client.url}: {error}", file=sys.stderr)
@@ -238,7 +255,7 @@ def play(link: str, source: TextIO = sys.stdin, out: TextIO = sys.stdout) -> int
     join = Join(client, out)
     state = client.state
     seat = state.label if state.label == state.seat else f"{state.label} ({state.seat})"
-    print(f"Joined '{state.title}' as {seat}", file=out, flush=True)
+    say(out, f"Joined '{state.title}' as {seat} (/help: the chat commands)")
     lines: queue.Queue[str | None] = queue.Queue()
     threading.Thread(target=read_lines, args=(lines, source), daemon=True).start()
     while True:
@@ -251,7 +268,7 @@ def play(link: str, source: TextIO = sys.stdin, out: TextIO = sys.stdout) -> int
             continue
         join.show_messages()
         if client.state.status.get("ended") and not client.state.questions:
-            print(f"session ended: {client.state.status['ended']}", file=out, flush=True)
+            say(out, f"session ended: {client.state.status['ended']}")
             return 0
         join.next_question()
         if join.waiting_ref is not None:
