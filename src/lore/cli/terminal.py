@@ -36,6 +36,9 @@ class Terminal:
         Terminal.reading = True
         try:
             return self.read(prompt)
+        except (KeyboardInterrupt, EOFError):  # Ctrl-C (or a signal), Ctrl-D
+            self.say("")  # what is said next starts on a line of its own, not the prompt's
+            raise
         finally:
             Terminal.reading = False
 
