@@ -55,7 +55,7 @@ def test_interrupt_saves_and_the_save_continues(tmp_path: Path) -> None:
     process.stdin.flush()
     lines = read_lines(process.stdout)
     deadline = time.monotonic() + 30
-    while not any("== ren@example.org" in line for line in lines):
+    while not any("== Ren: " in line for line in lines):
         assert time.monotonic() < deadline, "the session did not take the answer"
         time.sleep(0.05)
     time.sleep(0.2)  # now waiting for Ren's answer at the terminal
@@ -143,4 +143,4 @@ def test_the_end_of_input_at_a_prompt_ends_its_line(tmp_path: Path) -> None:
         cwd=tmp_path,
     )
     assert done.returncode == 0, done.stdout
-    assert done.stdout.endswith("> \n[0] session ended: no-answer\n"), done.stdout
+    assert done.stdout.endswith("> \n[Day 1, 00:00] session ended: no-answer\n"), done.stdout

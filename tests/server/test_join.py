@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from lore.cli.main import main
-from lore.clients.join import Asker, Join, clock_text, describe, play
+from lore.clients.join import Asker, Join, describe, play
 from lore.clients.safe_text import printable
 from lore.clients.seat import SeatClient, SeatState
+from lore.engine.game_clock import clock_text
 from tests.server.serving import PLAYER, ServerThread, links
 
 
@@ -200,3 +201,15 @@ def test_a_question_asked_from_hostile_text_is_shown_clean() -> None:
     }
     Asker(spec, out).start("")
     assert out.getvalue() == "\n== Pick\n   red\n   1. A (a)\nx [1-1]> \n"
+
+
+def test_lore_run_labels_the_seats_as_the_server_does(tmp_path: Path) -> None:
+    from lore.engine.seat_labels import seat_labels
+    from tests.engine.test_seat_labels import session_of
+    from tests.server.serving import PAPER
+
+    with ServerThread(tmp_path) as server:
+        created = server.create()
+    served = {seat["seat"]: seat["label"] for seat in created["seats"]}
+    assert served == seat_labels(session_of(PAPER / "scenario.lore"))
+    assert served[PLAYER] == "Chihiro"

@@ -22,11 +22,16 @@ class Terminal:
     reading: ClassVar[bool] = False
 
     def __init__(
-        self, name: str, read: Callable[[str], str] | None = None, out: TextIO | None = None
+        self,
+        name: str,
+        read: Callable[[str], str] | None = None,
+        out: TextIO | None = None,
+        label_of: Callable[[str], str] = str,
     ) -> None:
-        self.name = name
+        self.name = name  # the participant's id
         self.read = read or input
         self.out = out or sys.stdout
+        self.label_of = label_of  # how people know a participant (``Aki``, not its jid)
 
     def say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
@@ -43,7 +48,7 @@ class Terminal:
             Terminal.reading = False
 
     def ask(self, query: Query, stream: Stream) -> dict[str, Any] | None:
-        self.say(f"\n== {self.name}: {query.title}")
+        self.say(f"\n== {self.label_of(self.name)}: {query.title}")
         for name, text in query.texts:
             if name == "map":
                 self.say("\n".join("   " + line for line in text.splitlines()))

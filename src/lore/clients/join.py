@@ -25,6 +25,7 @@ from websockets.exceptions import ConnectionClosed, WebSocketException
 from lore.clients.chat_commands import CHAT_HELP, SLASHES, chat_text
 from lore.clients.safe_text import printable
 from lore.clients.seat import Frame, JoinError, SeatClient
+from lore.engine.game_clock import clock_text
 
 _TAG = re.compile(r"<[^>]*>")
 GONE = (OSError, ConnectionClosed, WebSocketException)
@@ -195,12 +196,6 @@ class Join:
         said = chat_text(command)
         if said:
             self.client.send({"type": "chat", "text": said})
-
-
-def clock_text(tick: int) -> str:
-    """Game time (ticks are game seconds) as the web client shows it: ``Day 1, 00:45``."""
-    day, rest = divmod(tick, 86_400)
-    return f"Day {day + 1}, {rest // 3600:02d}:{rest % 3600 // 60:02d}"
 
 
 def describe(message: Frame, label_of: Callable[[str], str] = str) -> str:
