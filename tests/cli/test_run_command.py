@@ -360,8 +360,8 @@ def test_interactive_menus_by_number_ask_again_after_a_bad_entry(tmp_path: Path)
     assert (
         "   1. のんびり (leisurely)\n   2. ふつう (steady)\n   3. 急ぎ足 (brisk)\n" in done.stdout
     )
-    assert done.stdout.count("type a number from 1 to 3") == 2
-    assert done.stdout.count("please type a unit[hour]") == 1
+    assert done.stdout.count("   type a number from 1 to 3; please answer again\n") == 2
+    assert done.stdout.count("   type a unit[hour]; please answer again\n") == 1
     assert "[Day 1, 10:34] GM: 旅は終わりました (true)。" in done.stdout
     assert done.stderr.endswith("[Day 1, 10:34] session ended: no-events\n")
     # The same answers as examples/tokaido/answers.json: the same transcript.

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,7 @@ from tests.server.serving import PLAYER, ServerThread, links
 class Typing(io.StringIO):
     """Lines typed one by one, each when the output shows the prompt it answers."""
 
-    def __init__(self, out: io.StringIO, script: list[tuple[str, str]]) -> None:
+    def __init__(self, out: io.StringIO, script: list[tuple[str, str | Callable[[], str]]]) -> None:
         super().__init__()
         self.out = out
         self.script = script
@@ -38,7 +39,7 @@ class Typing(io.StringIO):
             if time.monotonic() > deadline:
                 raise StopIteration
             time.sleep(0.02)
-        return line + "\n"
+        return (line() if callable(line) else line) + "\n"
 
 
 def test_a_seat_is_played_with_numbered_menus(tmp_path: Path) -> None:
@@ -213,3 +214,33 @@ def test_lore_run_labels_the_seats_as_the_server_does(tmp_path: Path) -> None:
     served = {seat["seat"]: seat["label"] for seat in created["seats"]}
     assert served == seat_labels(session_of(PAPER / "scenario.lore"))
     assert served[PLAYER] == "Chihiro"
+
+
+def test_a_refused_answer_is_asked_again_in_lore_runs_words(tmp_path: Path) -> None:
+    with ServerThread(tmp_path) as server:
+        seats = links(server.create(), server.base)
+        gm = SeatClient(seats["GM"])
+        gm.connect()
+        assert gm.request({"type": "pause"})["type"] != "error"
+
+        def resumed() -> str:
+            assert gm.request({"type": "resume"})["type"] != "error"
+            return "2"  # move
+
+        out = io.StringIO()
+        script: list[tuple[str, str | Callable[[], str]]] = [
+            ("action [1-3]>", "2"),  # refused: the session is paused
+            ("please answer again\n", resumed),
+            ("goal [1-1]>", "1"),
+        ]
+        status: list[int] = []
+        thread = threading.Thread(
+            target=lambda: status.append(play(seats[PLAYER], Typing(out, script), out))
+        )
+        thread.start()
+        thread.join(60)
+        text = out.getvalue()
+        assert status == [0], text
+        # Asked again, from its start (before, a refused question was never asked again).
+        assert "   the GM has paused the session; please answer again\n\n== どうしますか？" in text
+        assert "] Chihiro answered action=move" in text

@@ -22,6 +22,7 @@ from typing import Any, TextIO
 
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
+from lore.clients.asking_again import ask_again, menu_reason, menu_span, value_reason
 from lore.clients.chat_commands import CHAT_HELP, SLASHES, chat_text
 from lore.clients.safe_text import printable
 from lore.clients.seat import Frame, JoinError, SeatClient
@@ -65,24 +66,30 @@ class Asker:
         inputs = self.spec["inputs"]
         return inputs[self.index] if self.index < len(inputs) else None
 
-    def prompt(self) -> None:
+    def prompt(self, menu: bool = True) -> None:
+        """Ask for the current input: its menu (unless ``menu`` is False: asked again),
+        then its prompt, as ``lore run`` words them."""
         item = self.current
         if item is None:
             return
         choices = choice_ids(item)
+        default = item.get("default")
         if choices:
             captions = [
                 c.get("caption", c.get("id")) if isinstance(c, dict) else c for c in item["choices"]
             ]
             for number, (choice, caption) in enumerate(zip(choices, captions, strict=False), 1):
                 extra = f" ({choice})" if caption != choice else ""
-                self.say(f"   {number}. {caption}{extra}")
-            many = " (numbers with spaces)" if item.get("kind") == "choices" else ""
-            self.say(f"{item['name']} [1-{len(choices)}]{many}> ")
+                mark = " (default)" if choice == default else ""
+                if menu:
+                    self.say(f"   {number}. {caption}{extra}{mark}")
+            several = item.get("kind") == "choices"
+            span = menu_span(len(choices), several, item.get("least", 1), item.get("most"))
+            self.say(f"{item['name']} {span}> ")
         else:
-            unit = f"[{item['unit']}]" if item.get("unit") else item["type"]
             bounds = f", {item['range']}" if item.get("range") else ""
-            self.say(f"{item['name']} ({unit}{bounds})> ")
+            shown = f", Enter for {default}" if default is not None else ""
+            self.say(f"{item['name']} ({item['type']}{bounds}{shown})> ")
 
     def feed(self, line: str) -> bool:
         """Take a typed line; True when every input has its value."""
@@ -91,8 +98,8 @@ class Asker:
             return True
         value = typed(item, line.strip())
         if value is None:
-            self.say("   please answer again")
-            self.prompt()
+            self.say(ask_again(expected(item)))
+            self.prompt(menu=False)
             return False
         self.values[item["name"]] = value
         self.index += 1
@@ -107,10 +114,23 @@ def choice_ids(item: Frame) -> list[Any]:
     return [c.get("id") if isinstance(c, dict) else c for c in item.get("choices") or ()]
 
 
+def expected(item: Frame) -> str:
+    """What an input takes, as said when a typed line is not that."""
+    choices = choice_ids(item)
+    if choices:
+        return menu_reason(len(choices), item.get("kind") == "choices")
+    return value_reason(str(item.get("type", "")))
+
+
 def typed(item: Frame, text: str) -> Any:
-    """A typed line as the value of an input, or None when it is not one."""
+    """A typed line as the value of an input, or None when it is not one (Enter gives
+    the default)."""
+    if not text and item.get("default") is not None:
+        return item["default"]
     choices = choice_ids(item)
     if choices and item.get("kind") == "choices":
+        if not text and item.get("least") == 0:
+            return []
         picked = [typed({"choices": item["choices"]}, word) for word in text.split()]
         return picked if picked and None not in picked else None
     if choices:
@@ -125,7 +145,9 @@ def typed(item: Frame, text: str) -> Any:
             return None
     if kind == "boolean":
         lowered = text.lower()
-        return {"y": True, "yes": True, "n": False, "no": False}.get(lowered)
+        if lowered in ("y", "yes", "true", "1"):  # (as lore run reads it)
+            return True
+        return False if lowered in ("n", "no", "false", "0") else None
     return text or None
 
 
@@ -136,6 +158,7 @@ class Join:
         self.printed = 0
         self.asking: Asker | None = None
         self.waiting_ref: int | None = None
+        self.answered = ""  # the question of the answer awaiting its acknowledgement
         self.done: set[str] = set()
 
     def say(self, text: str) -> None:
@@ -153,9 +176,10 @@ class Join:
         if frame.get("ref") is not None and frame.get("ref") == self.waiting_ref:
             self.waiting_ref = None
             if frame["type"] == "error":
-                self.say(f"   refused ({frame['code']}): {frame['message']}")
-                if self.asking is not None:
-                    self.done.discard(self.asking.spec["id"])
+                # Refused: the question is asked again while it is open, as lore run does.
+                self.done.discard(self.answered)
+                again = self.answered in self.client.state.questions
+                self.say(ask_again(frame["message"]) if again else f"   {frame['message']}")
                 self.asking = None
         elif frame["type"] == "error":
             self.say(f"   {frame['code']}: {frame['message']}")
@@ -182,6 +206,7 @@ class Join:
                     self.asking = None
                     return
                 self.done.add(spec["id"])
+                self.answered = spec["id"]
                 message = {"type": "answer", "id": spec["id"], "values": self.asking.values}
                 self.waiting_ref = self.client.send({**message, "seq": self.client.state.seq or 0})
                 self.asking = None
