@@ -78,11 +78,11 @@ class Asker:
             captions = [
                 c.get("caption", c.get("id")) if isinstance(c, dict) else c for c in item["choices"]
             ]
-            for number, (choice, caption) in enumerate(zip(choices, captions, strict=False), 1):
+            menu_lines = enumerate(zip(choices, captions, strict=False), 1) if menu else ()
+            for number, (choice, caption) in menu_lines:
                 extra = f" ({choice})" if caption != choice else ""
                 mark = " (default)" if choice == default else ""
-                if menu:
-                    self.say(f"   {number}. {caption}{extra}{mark}")
+                self.say(f"   {number}. {caption}{extra}{mark}")
             several = item.get("kind") == "choices"
             span = menu_span(len(choices), several, item.get("least", 1), item.get("most"))
             self.say(f"{item['name']} {span}> ")
