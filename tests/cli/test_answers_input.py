@@ -195,3 +195,57 @@ def test_the_terminal_asks_again_after_a_typo_at_a_menu() -> None:
     choice = Input("c", RuntimeType("prim", "string"), ("a", "b"))
     assert terminal.choose(choice) == "b"
     assert "".join(out).count("type a number from 1 to 2") == 3
+
+
+def _said_by_both(item: Input, typed: list[str]) -> tuple[list[str], list[str]]:
+    """What ``lore run``'s terminal and ``lore join``'s asker print for the same input
+    and the same typed lines (their prompts and what they say between them)."""
+    import io
+
+    from lore.clients.join import Asker
+
+    lines = iter(typed)
+    out = io.StringIO()
+
+    def read(prompt: str) -> str:
+        out.write(prompt + "\n")
+        return next(lines)
+
+    Terminal("GM", read=read, out=out).ask_input(item)
+    joined = io.StringIO()
+    spec = {"title": "t", "texts": [], "inputs": [item.describe()]}
+    asker = Asker(spec, joined)
+    asker.start("")
+    for line in typed:
+        asker.feed(line)
+    return out.getvalue().splitlines(), joined.getvalue().splitlines()[2:]  # (not the title)
+
+
+@pytest.mark.parametrize(
+    ("item", "typed", "said"),
+    [
+        (
+            Input("c", RuntimeType("prim", "string"), ("a", "b")),
+            ["9", "2"],
+            "   type a number from 1 to 2; please answer again",
+        ),
+        (
+            Input("c", RuntimeType("prim", "string"), ("a", "b", "c"), least=1, most=2),
+            ["x", "1 3"],
+            "   type numbers from 1 to 3, separated by spaces; please answer again",
+        ),
+        (number_input("integer"), ["x", "4"], "   type an integer; please answer again"),
+        (number_input("boolean"), ["maybe", "y"], "   type y or n; please answer again"),
+        (
+            Input("d", RuntimeType("unit", "unit", unit="m")),
+            ["far", "3"],
+            "   type a unit[m]; please answer again",
+        ),
+    ],
+)
+def test_lore_run_and_lore_join_ask_again_in_the_same_words(
+    item: Input, typed: list[str], said: str
+) -> None:
+    run_says, join_says = _said_by_both(item, typed)
+    assert said in run_says
+    assert run_says == join_says

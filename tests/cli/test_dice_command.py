@@ -65,6 +65,29 @@ def test_roll_a_bundled_rule_systems_commands(capsys: pytest.CaptureFixture[str]
     )
 
 
+@pytest.mark.parametrize(
+    ("command", "given", "meant"),
+    [("NJ7@2", None, "ninja"), ("ORM3+4>=12", None, "orm"), ("NJ7@2", "orm", "ninja")],
+)
+def test_a_bundled_systems_command_without_its_system_names_the_option(
+    command: str, given: str | None, meant: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["roll", command] + (["--system", given] if given else [])
+    status, out, err = run(argv, capsys)
+    here = f"the rule system {given}" if given else "BCDice"
+    assert (status, out) == (1, "")
+    assert err == (
+        f"lore: error: '{command}' is not a dice command of {here} but of a bundled rule"
+        f" system: did you mean --system {meant}?\n"
+    )
+
+
+def test_a_line_no_system_knows_gets_no_system_hint(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = run(["roll", "XYZ7"], capsys)
+    assert status == 1 and "did you mean" not in err
+    assert err.startswith("lore: error: 'XYZ7' is not a dice command (for example 2D6")
+
+
 def system_file(path: Path, body: str) -> Path:
     """A rule system of one section with ``body`` in it, written to ``path``."""
     path.write_text(f'import "basic.lore":url;\nsection s {{\n{body}}}\n', encoding="utf-8")

@@ -139,3 +139,25 @@ def test_a_plain_check_line_is_read_as_the_parser_reads_it(argv: list[str]) -> N
 )
 def test_other_lines_are_left_to_the_parser(argv: list[str]) -> None:
     assert plain_arguments(argv) is None
+
+
+# reST's inline markup: ``literal``, :role:`target`, `interpreted`, **strong**.
+MARKUP = ("``", ":class:", ":func:", ":mod:", ":meth:", "`", "**")
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_each_commands_help_is_plain_text(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main([name, "--help"])
+    assert stop.value.code == 0
+    out = capsys.readouterr().out
+    assert [mark for mark in MARKUP if mark in out] == [], out
+    assert f"lore {name}" in out
+
+
+def test_the_serve_help_reads_without_markup(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["serve", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "(or with lore join), the rules run on the server" in out
+    assert "default lore-sessions.db" in out and "with --new a session" in out

@@ -90,8 +90,8 @@ def test_hello_prints_the_message_and_writes_the_transcript(
     transcript = tmp_path / "t.jsonl"
     assert run(str(program), "--transcript", str(transcript)) == 0
     output = capsys.readouterr()
-    assert output.out == "[0] GM: こんにちは、世界！\n"
-    assert output.err == "[0] session ended: no-events\n"
+    assert output.out == "[Day 1, 00:00] GM: こんにちは、世界！\n"
+    assert output.err == "[Day 1, 00:00] session ended: no-events\n"
     assert transcript.read_text(encoding="utf-8") == (
         '{"tick":0,"kind":"message","to":"GM","text":"こんにちは、世界！","format":"text"}\n'
         '{"tick":0,"kind":"end","reason":"no-events"}\n'
@@ -108,7 +108,7 @@ def test_scripted_answers_fill_the_queries(
     transcript = tmp_path / "t.jsonl"
     assert run(str(program), "--answers", str(answers), "--transcript", str(transcript)) == 0
     assert capsys.readouterr().out == (
-        "[0] hero@example.org: stance 下段, 1.5[m]\n[0] GM: go true\n"
+        "[Day 1, 00:00] Hero: stance 下段, 1.5[m]\n[Day 1, 00:00] GM: go true\n"
     )
     assert records_of(transcript) == [
         {
@@ -149,7 +149,70 @@ def test_a_participant_without_answers_stops_the_run(
         {"tick": 0, "kind": "query", "to": "GM", "title": "続けますか？"},
         {"tick": 0, "kind": "end", "reason": "no-answer"},
     ]
-    assert capsys.readouterr().err == "[0] session ended: no-answer\n"
+    assert capsys.readouterr().err == "[Day 1, 00:00] session ended: no-answer\n"
+
+
+# One player plays two actors; the time goes past a day.
+TWO_ACTORS = """\
+import "basic.lore":url;
+
+section later {
+ aki = {
+  name = "Aki";
+  player = "p1@example.org":jid;
+  location = "/[0]":loc;
+  features = list<Feature>.empty;
+  items = list<Item>.empty;
+  knownSecrets = list<string>.empty;
+ }:Actor;
+ ren = {
+  name = "Ren";
+  player = "p1@example.org":jid;
+  location = "/[0]":loc;
+  features = list<Feature>.empty;
+  items = list<Item>.empty;
+  knownSecrets = list<string>.empty;
+ }:Actor;
+
+ first = {
+  ticks = 90061;
+  priority = 0;
+  handler = @{
+   a = aki.query("進む？", { go = boolean.input; });
+   aki.message("go " + a.go);
+  };
+ }:Event;
+}
+"""
+
+
+def test_the_terminal_shows_game_time_and_names_as_the_web_client_does(
+    tmp_path: Path,
+) -> None:
+    program = write(tmp_path / "later.lore", TWO_ACTORS)
+    transcript = tmp_path / "t.jsonl"
+    done = subprocess.run(
+        [sys.executable, "-m", "lore", "run", str(program), "--transcript", str(transcript)],
+        input="y\n",
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=60,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    # The seat's label, as the session server makes it: its actors' names.
+    assert "\n== Aki, Ren: 進む？\n" in done.stdout
+    assert done.stdout.endswith("[Day 2, 01:01] Aki, Ren: go true\n")
+    assert done.stderr == "[Day 2, 01:01] session ended: no-events\n"
+    assert "p1@example.org" not in done.stdout + done.stderr
+    # The transcript keeps the ticks and the ids.
+    assert [(r["tick"], r.get("to") or r.get("from")) for r in records_of(transcript)] == [
+        (90061, "p1@example.org"),
+        (90061, "p1@example.org"),
+        (90061, "p1@example.org"),
+        (90061, None),
+    ]
 
 
 # ------------------------------------------------------------ bad answers files
@@ -237,7 +300,7 @@ def test_an_answer_that_does_not_fit_ends_the_run_with_an_error(
         {"tick": 0, "kind": "end", "reason": "error", "message": message},
     ]
     output = capsys.readouterr()
-    assert output.err == f"[0] session ended: error: {message}\n"
+    assert output.err == f"[Day 1, 00:00] session ended: error: {message}\n"
     assert "Traceback" not in output.out
 
 
@@ -293,14 +356,14 @@ def test_interactive_menus_by_number_ask_again_after_a_bad_entry(tmp_path: Path)
     )
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stdout + done.stderr
-    assert done.stdout.count("== hana@example.org: はな: どの速さで歩きますか？") == 1
+    assert done.stdout.count("== はな: はな: どの速さで歩きますか？") == 1
     assert (
         "   1. のんびり (leisurely)\n   2. ふつう (steady)\n   3. 急ぎ足 (brisk)\n" in done.stdout
     )
-    assert done.stdout.count("type a number from 1 to 3") == 2
-    assert done.stdout.count("please type a unit[hour]") == 1
-    assert "[38078] GM: 旅は終わりました (true)。" in done.stdout
-    assert done.stderr.endswith("[38078] session ended: no-events\n")
+    assert done.stdout.count("   type a number from 1 to 3; please answer again\n") == 2
+    assert done.stdout.count("   type a unit[hour]; please answer again\n") == 1
+    assert "[Day 1, 10:34] GM: 旅は終わりました (true)。" in done.stdout
+    assert done.stderr.endswith("[Day 1, 10:34] session ended: no-events\n")
     # The same answers as examples/tokaido/answers.json: the same transcript.
     assert transcript.read_text(encoding="utf-8") == TOKAIDO_GOLDEN.read_text(encoding="utf-8")
 
@@ -316,7 +379,7 @@ def test_end_of_input_at_the_terminal_is_no_answer(tmp_path: Path) -> None:
         cwd=tmp_path,
     )
     assert done.returncode == 0
-    assert done.stderr.endswith("[0] session ended: no-answer\n")
+    assert done.stderr.endswith("[Day 1, 00:00] session ended: no-answer\n")
     assert "Traceback" not in done.stdout + done.stderr
 
 

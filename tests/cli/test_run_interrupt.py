@@ -55,7 +55,7 @@ def test_interrupt_saves_and_the_save_continues(tmp_path: Path) -> None:
     process.stdin.flush()
     lines = read_lines(process.stdout)
     deadline = time.monotonic() + 30
-    while not any("== ren@example.org" in line for line in lines):
+    while not any("== Ren: " in line for line in lines):
         assert time.monotonic() < deadline, "the session did not take the answer"
         time.sleep(0.05)
     time.sleep(0.2)  # now waiting for Ren's answer at the terminal
@@ -102,3 +102,45 @@ def test_interrupt_saves_and_the_save_continues(tmp_path: Path) -> None:
     # The resumed transcript goes on from the save: Ren answers next.
     assert answered[:2] == ["ren@example.org", "ren@example.org"]
     assert [r["from"] for r in records if r["kind"] == "answer"] == ["aki@example.org"]
+
+
+def test_what_an_interrupt_says_starts_on_a_line_of_its_own(tmp_path: Path) -> None:
+    """At a terminal the prompt and what follows share one screen: the prompt ends with
+    no newline, and the end of the session must not be printed after it."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "lore", "run", str(TAVERN)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,  # one screen
+        text=True,
+        cwd=tmp_path,
+    )
+    assert process.stdout is not None
+    lines = read_lines(process.stdout)
+    deadline = time.monotonic() + 30
+    while not any("== " in line for line in lines):
+        assert time.monotonic() < deadline, "the session asked nothing"
+        time.sleep(0.05)
+    time.sleep(0.3)  # now waiting at the prompt
+    process.send_signal(signal.SIGINT)
+    process.wait(timeout=30)
+    time.sleep(0.2)  # the last lines read
+    screen = "".join(lines)
+    assert process.returncode == 130, screen
+    ended = [line for line in screen.splitlines() if "session ended: stopped" in line]
+    assert len(ended) == 1 and ended[0].startswith("["), screen
+    assert screen.rstrip("\n").splitlines()[-2].endswith("> "), screen  # the prompt's line
+
+
+def test_the_end_of_input_at_a_prompt_ends_its_line(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "lore", "run", str(TAVERN)],
+        stdin=subprocess.DEVNULL,  # Ctrl-D at once
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        check=False,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stdout
+    assert done.stdout.endswith("> \n[Day 1, 00:00] session ended: no-answer\n"), done.stdout

@@ -35,7 +35,7 @@ def test_an_endless_run_stops_at_the_default_number_of_steps(
     assert main(["run", str(endless)]) == 0
     err = capsys.readouterr().err
     assert err == (
-        "[499] session ended: stopped\n"
+        "[Day 1, 00:08] session ended: stopped\n"
         "lore: stopped after 500 steps (--max-steps; 0 for no limit)\n"
     )
 
@@ -47,7 +47,7 @@ def test_max_steps_counts_steps_and_zero_means_no_limit(
     assert "stopped after 30 steps" in capsys.readouterr().err
     # No step limit: the game time stops it.
     assert main(["run", str(endless), "--max-steps", "0", "--max-ticks", "2000"]) == 0
-    assert capsys.readouterr().err == "[2000] session ended: stopped\n"
+    assert capsys.readouterr().err == "[Day 1, 00:33] session ended: stopped\n"
 
 
 @pytest.mark.parametrize(

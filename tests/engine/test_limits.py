@@ -94,7 +94,7 @@ def test_the_session_goes_on_without_the_failed_steps_effects(
 def test_no_traceback_reaches_the_user(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _, _, output = run_cli(tmp_path, capsys)
     assert "Traceback" not in output
-    assert f"[1] rule error at {place('deeper(n + 1);')}: {DEPTH}" in output
+    assert f"[Day 1, 00:00] rule error at {place('deeper(n + 1);')}: {DEPTH}" in output
     assert 'File "' not in output
     # Under it, for the rule's author: the line, the hint and the Lore call stack, with a
     # recursion's repeated frames folded.

@@ -109,7 +109,8 @@ def run_roll(args: argparse.Namespace) -> int:
         print(error.render(), file=sys.stderr)
         return 1
     if result is None:
-        usage_error(f"{args.command!r} is not a dice command ({known_commands(session)})")
+        hint = system_hint(args.command, args.system)
+        usage_error(hint or f"{args.command!r} is not a dice command ({known_commands(session)})")
         return 1
     if fixed is not None and fixed.left:
         used = len(result.dice)
@@ -126,11 +127,7 @@ def system_session(name: str) -> Session | int:
     """A session of the rule system ``name`` (a bundled library, or a file) with its
     values made, so that its chat commands can roll; or the exit status of a failure,
     told on stderr. (The engine is imported here: a plain roll starts without it.)"""
-    from lore.engine.session import Session
-    from lore.runtime.compiler import compile_program
-    from lore.semantics.check import check_paths
     from lore.semantics.program import LIBRARY_DIR
-    from lore.syntax.diagnostics import has_errors
 
     bundled = LIBRARY_DIR / f"{name}.lore"
     path = bundled if "/" not in name and bundled.is_file() else Path(name)
@@ -138,17 +135,50 @@ def system_session(name: str) -> Session | int:
         systems = ", ".join(sorted(p.stem for p in LIBRARY_DIR.glob("*.lore") if p.stem in SYSTEMS))
         usage_error(f"--system: no rule system {name!r} (bundled: {systems}; or a .lore file)")
         return 2
+    return start_system(path) or 1
+
+
+def start_system(path: Path, report: bool = True) -> Session | None:
+    """The started session of the rule system in ``path``; None when it has errors
+    (told on stderr, when ``report``)."""
+    from lore.engine.session import Session
+    from lore.runtime.compiler import compile_program
+    from lore.semantics.check import check_paths
+    from lore.syntax.diagnostics import has_errors
+
     result = check_paths([path])
     if has_errors(result.diagnostics):
-        print_diagnostics(result.diagnostics)
-        return 1
+        if report:
+            print_diagnostics(result.diagnostics)
+        return None
     session = Session(compile_program(result))
     try:
         session.start()
     except RuleError as error:
-        print(error.render(), file=sys.stderr)
-        return 1
+        if report:
+            print(error.render(), file=sys.stderr)
+        return None
     return session
+
+
+def system_hint(command: str, given: str | None) -> str:
+    """For a line that is no dice command here: the bundled rule systems (other than the
+    one ``given``) whose chat commands it is, as the option to give ("" for none)."""
+    from lore.engine.system_commands import match
+    from lore.semantics.program import LIBRARY_DIR
+
+    found = []
+    for name in sorted(SYSTEMS - {given}):
+        session = start_system(LIBRARY_DIR / f"{name}.lore", report=False)
+        if session is not None and match(session, command.strip()) is not None:
+            found.append(f"--system {name}")
+    if not found:
+        return ""
+    here = f"the rule system {given}" if given else "BCDice"
+    return (
+        f"{command!r} is not a dice command of {here} but of a bundled rule system:"
+        f" did you mean {' or '.join(found)}?"
+    )
 
 
 def known_commands(session: Session | None) -> str:

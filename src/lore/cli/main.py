@@ -106,8 +106,39 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
             module = importlib.import_module(module_name)
             add = getattr(module, f"add_{name}_arguments", None) or module.add_arguments
             add(sub)
+            make_plain(sub)  # the descriptions are docstrings, in reST
             sub.set_defaults(handler=getattr(module, f"run_{name}", None) or module.run)
     return parser
+
+
+# reST's inline markup, which the commands' descriptions (their modules' docstrings) are
+# written in: ``literal``, :role:`target` (or :role:`text <target>`), `interpreted`,
+# **strong**, *emphasis* (a star beside a word character is arithmetic: 2D6*3 stays).
+MARKUP = (
+    r"``(.+?)``",
+    r":[\w.-]+(?::[\w.-]+)?:`([^`<]*?)(?:\s*<[^`>]*>)?`",
+    r"(?<![\w`])`([^`\s](?:[^`]*[^`\s])?)`_{0,2}(?![\w`])",
+    r"(?<![\w*])\*\*(\S(?:.*?\S)?)\*\*(?![\w*])",
+    r"(?<![\w*])\*(\S(?:.*?\S)?)\*(?![\w*])",
+)
+
+
+def plain(text: str) -> str:
+    """``text`` without reST's inline markup, as ``--help`` shows it."""
+    import re  # (compiled when a help is made, not for every command line)
+
+    for pattern in MARKUP:
+        text = re.sub(pattern, r"\1", text, flags=re.DOTALL)
+    return text
+
+
+def make_plain(parser: argparse.ArgumentParser) -> None:
+    """The description, epilog and argument helps of ``parser`` in plain text."""
+    parser.description = plain(parser.description) if parser.description else None
+    parser.epilog = plain(parser.epilog) if parser.epilog else None
+    for action in parser._actions:
+        if isinstance(action.help, str):
+            action.help = plain(action.help)
 
 
 def command_of(argv: Sequence[str]) -> str:

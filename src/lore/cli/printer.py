@@ -1,5 +1,9 @@
 """Showing a session at the terminal as it runs, and writing its transcript file.
 
+The terminal shows the game time and the participants as the web client does (``Day 1,
+00:10``, ``Aki``: ``lore.engine.game_clock``, ``lore.engine.seat_labels``); the transcript
+keeps the ticks and the ids.
+
 Neither may stop the session: a transcript that cannot be written (a full disk,
 ``/dev/full``) or a terminal that went away (``lore run ... | head -1``) is noted, the
 session goes on (and is saved), and ``lore run`` reports the failure at the end.
@@ -11,6 +15,8 @@ import re
 import sys
 
 from lore.cli.atomic import AtomicFile
+from lore.engine.game_clock import clock_text
+from lore.engine.seat_labels import actor_name, label_of
 from lore.engine.session import Session
 from lore.engine.transcript import Record, dumps
 
@@ -48,14 +54,15 @@ class Printer:
                 print(resumed_summary(self.session), file=sys.stderr, flush=True)
             return
         kind = record["kind"]
+        at = clock_text(record["tick"])
         if kind == "message":
             text = record["text"]
             if record.get("format") == "html":
                 text = " ".join(_TAG.sub(" ", text).split())
-            print(f"[{record['tick']}] {record['to']}: {text}", flush=True)
+            print(f"[{at}] {label_of(self.session, record['to'])}: {text}", flush=True)
         elif kind == "error":
             print(
-                f"[{record['tick']}] rule error at {record['where']}: {record['message']}",
+                f"[{at}] rule error at {record['where']}: {record['message']}",
                 file=sys.stderr,
                 flush=True,
             )
@@ -69,7 +76,7 @@ class Printer:
             if record.get("outcome"):
                 why = f": {record['outcome']}"
             print(
-                f"[{record['tick']}] session ended: {record['reason']}{why}",
+                f"[{at}] session ended: {record['reason']}{why}",
                 file=sys.stderr,
                 flush=True,
             )
@@ -77,12 +84,12 @@ class Printer:
 
 def resumed_summary(session: Session) -> str:
     """Where each actor stands when a saved session has caught up."""
-    lines = [f"[{session.ticks}] session resumed"]
+    lines = [f"[{clock_text(session.ticks)}] session resumed"]
     system = session.rt.system
     actors = system.values.get("allPC", ()) if system is not None else ()
     for actor in actors:
         location = actor.values.get("location")
         secrets = actor.values.get("knownSecrets") or ()
         known = ", ".join(str(s) for s in secrets) if secrets else "nothing secret"
-        lines.append(f"  {actor.label}: at {location}, knows {known}")
+        lines.append(f"  {actor_name(actor)}: at {location}, knows {known}")
     return "\n".join(lines)

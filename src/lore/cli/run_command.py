@@ -31,6 +31,7 @@ from lore.engine.participants import (
     Scripted,
 )
 from lore.engine.saves import SaveData, SaveError, Stored, read_stored, save_text
+from lore.engine.seat_labels import label_of
 from lore.engine.session import Limits, Session
 from lore.engine.snapshot import SnapshotError, changed_files, describe_queue
 from lore.engine.transcript import Transcript
@@ -245,25 +246,41 @@ def resume(
             usage_error(f"{name}: {error}; replaying its answers instead")
         else:
             log = ReplayLog(stored.answers[prior:], name, checked=False)
+            labels = Labels()
             session = Session.restore(
                 program,
                 stored.snapshot,
-                participants=participants(log, scripts, scripted),
+                participants=participants(log, scripts, scripted, labels),
                 limits=limits,
             )
+            labels.session = session
             session.reopen()  # questions open at the save are asked here again
             hidden = max(0, stored.shown - stored.records)
             return Resumed(session, log, prior, hidden, stored.records)
     log = ReplayLog(stored.answers, name, checked=changed)
-    session = Session(program, stored.seed, participants(log, scripts, scripted), limits)
+    labels = Labels()
+    session = Session(program, stored.seed, participants(log, scripts, scripted, labels), limits)
+    labels.session = session
     return Resumed(session, log, 0, stored.shown, 0)
 
 
-def participants(log: ReplayLog, scripts: dict[str, Scripted], scripted: bool) -> Participants:
+@dataclass
+class Labels:
+    """The participants' labels in the session (``Aki``), once it is made."""
+
+    session: Session | None = None
+
+    def __call__(self, participant: str) -> str:
+        return label_of(self.session, participant)
+
+
+def participants(
+    log: ReplayLog, scripts: dict[str, Scripted], scripted: bool, labels: Labels
+) -> Participants:
     def create(who: str) -> Participant:
-        live: Participant
-        live = scripts.setdefault(who, Scripted([])) if scripted else Terminal(who)
-        return Replaying(log, who, live)
+        if scripted:
+            return Replaying(log, who, scripts.setdefault(who, Scripted([])))
+        return Replaying(log, who, Terminal(who, label_of=labels))
 
     return Participants(default=create)
 

@@ -1,6 +1,7 @@
 """The interactive terminal participant: numbered menus and typed values.
 
-Every bad entry is explained and asked again; end of input (Ctrl-D) means no answer.
+Every bad entry is explained and asked again (in the words of ``lore join``:
+``lore.clients.asking_again``); end of input (Ctrl-D) means no answer.
 """
 
 from __future__ import annotations
@@ -10,9 +11,9 @@ import sys
 from collections.abc import Callable
 from typing import Any, ClassVar, TextIO
 
+from lore.clients.asking_again import ask_again, menu_reason, menu_span, value_reason
 from lore.engine.queries import Input, Query
 from lore.engine.randomness import Stream
-from lore.syntax.diagnostics import with_article
 
 
 class Terminal:
@@ -22,11 +23,16 @@ class Terminal:
     reading: ClassVar[bool] = False
 
     def __init__(
-        self, name: str, read: Callable[[str], str] | None = None, out: TextIO | None = None
+        self,
+        name: str,
+        read: Callable[[str], str] | None = None,
+        out: TextIO | None = None,
+        label_of: Callable[[str], str] = str,
     ) -> None:
-        self.name = name
+        self.name = name  # the participant's id
         self.read = read or input
         self.out = out or sys.stdout
+        self.label_of = label_of  # how people know a participant (``Aki``, not its jid)
 
     def say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
@@ -36,11 +42,14 @@ class Terminal:
         Terminal.reading = True
         try:
             return self.read(prompt)
+        except (KeyboardInterrupt, EOFError):  # Ctrl-C (or a signal), Ctrl-D
+            self.say("")  # what is said next starts on a line of its own, not the prompt's
+            raise
         finally:
             Terminal.reading = False
 
     def ask(self, query: Query, stream: Stream) -> dict[str, Any] | None:
-        self.say(f"\n== {self.name}: {query.title}")
+        self.say(f"\n== {self.label_of(self.name)}: {query.title}")
         for name, text in query.texts:
             if name == "map":
                 self.say("\n".join("   " + line for line in text.splitlines()))
@@ -72,7 +81,7 @@ class Terminal:
             value = parse_typed(item, text.strip())
             if value is not None:
                 return value
-            self.say(f"   please type {with_article(str(item.type))}")
+            self.say(ask_again(value_reason(str(item.type))))
 
     def choose(self, item: Input, default: Any = None) -> Any:
         """A numbered menu; one number (several, for a pick of several), or Enter for
@@ -84,9 +93,7 @@ class Terminal:
             self.say(
                 f"   {number}. {caption}" + (f" ({choice})" if caption != choice else "") + mark
             )
-        span = f"[1-{len(choices)}]"
-        if item.multiple:
-            span = f"[{item.least} to {item.most} of 1-{len(choices)}, separated by spaces]"
+        span = menu_span(len(choices), item.multiple, item.least, item.most)
         while True:
             text = self.line(f"{item.name} {span}> ").strip()
             if not text and default is not None:
@@ -100,7 +107,7 @@ class Terminal:
                 return picked[0]
             if text in choices:
                 return [text] if item.multiple else text
-            self.say(f"   type a number from 1 to {len(choices)}")
+            self.say(ask_again(menu_reason(len(choices), item.multiple)))
 
     @staticmethod
     def numbered(choices: tuple[str, ...], word: str) -> str | None:
@@ -110,7 +117,7 @@ class Terminal:
         return word if word in choices else None
 
     def rejected(self, query: Query, answer: dict[str, Any], reason: str) -> bool:
-        self.say(f"   {reason}; please answer again")
+        self.say(ask_again(reason))
         return True
 
     def tell(self, record: dict[str, Any]) -> None:

@@ -1,11 +1,13 @@
 """``lore join URL``: play one seat of an online session from the terminal.
 
 The URL is the seat's link (``http://host:8000/play?session=ID#TOKEN``). Messages are printed as
-they come; each question is asked with numbered menus, like ``lore run``; a line typed
-while no question is open is said in the chat (``/roll 2D6`` rolls dice). The client
-reconnects by itself when the connection drops, and gets what it missed. A line that starts
-with ``/`` is always for the chat (``/say hello``, ``/roll 2D6``). End of input (Ctrl-D)
-leaves.
+they come, cleaned of control characters (``lore.clients.safe_text``): another seat's chat
+cannot drive the terminal. Each question is asked with numbered menus, like ``lore run``;
+a line typed while no question is open goes to the chat, as the web client's chat box
+sends it (a dice command, ``2D6+3>=10``, rolls: the server decides, as for the web). A
+line that starts with ``/`` is always for the chat, also while a question is asked
+(``CHAT_HELP``). The client reconnects by itself when the connection drops, and gets what
+it missed. End of input (Ctrl-D) leaves.
 """
 
 from __future__ import annotations
@@ -20,10 +22,19 @@ from typing import Any, TextIO
 
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
+from lore.clients.asking_again import ask_again, menu_reason, menu_span, value_reason
+from lore.clients.chat_commands import CHAT_HELP, SLASHES, chat_text
+from lore.clients.safe_text import printable
 from lore.clients.seat import Frame, JoinError, SeatClient
+from lore.engine.game_clock import clock_text
 
 _TAG = re.compile(r"<[^>]*>")
 GONE = (OSError, ConnectionClosed, WebSocketException)
+
+
+def say(out: TextIO, text: str) -> None:
+    """Print a line made of what the server sent, without its control characters."""
+    print(printable(text), file=out, flush=True)
 
 
 class Asker:
@@ -36,7 +47,7 @@ class Asker:
         self.index = 0
 
     def say(self, text: str) -> None:
-        print(text, file=self.out, flush=True)
+        say(self.out, text)
 
     def start(self, who: str) -> None:
         title = self.spec["title"] + (f" (for {who})" if who else "")
@@ -55,24 +66,30 @@ class Asker:
         inputs = self.spec["inputs"]
         return inputs[self.index] if self.index < len(inputs) else None
 
-    def prompt(self) -> None:
+    def prompt(self, menu: bool = True) -> None:
+        """Ask for the current input: its menu (unless ``menu`` is False: asked again),
+        then its prompt, as ``lore run`` words them."""
         item = self.current
         if item is None:
             return
         choices = choice_ids(item)
+        default = item.get("default")
         if choices:
             captions = [
                 c.get("caption", c.get("id")) if isinstance(c, dict) else c for c in item["choices"]
             ]
-            for number, (choice, caption) in enumerate(zip(choices, captions, strict=False), 1):
+            menu_lines = enumerate(zip(choices, captions, strict=False), 1) if menu else ()
+            for number, (choice, caption) in menu_lines:
                 extra = f" ({choice})" if caption != choice else ""
-                self.say(f"   {number}. {caption}{extra}")
-            many = " (numbers with spaces)" if item.get("kind") == "choices" else ""
-            self.say(f"{item['name']} [1-{len(choices)}]{many}> ")
+                mark = " (default)" if choice == default else ""
+                self.say(f"   {number}. {caption}{extra}{mark}")
+            several = item.get("kind") == "choices"
+            span = menu_span(len(choices), several, item.get("least", 1), item.get("most"))
+            self.say(f"{item['name']} {span}> ")
         else:
-            unit = f"[{item['unit']}]" if item.get("unit") else item["type"]
             bounds = f", {item['range']}" if item.get("range") else ""
-            self.say(f"{item['name']} ({unit}{bounds})> ")
+            shown = f", Enter for {default}" if default is not None else ""
+            self.say(f"{item['name']} ({item['type']}{bounds}{shown})> ")
 
     def feed(self, line: str) -> bool:
         """Take a typed line; True when every input has its value."""
@@ -81,8 +98,8 @@ class Asker:
             return True
         value = typed(item, line.strip())
         if value is None:
-            self.say("   please answer again")
-            self.prompt()
+            self.say(ask_again(expected(item)))
+            self.prompt(menu=False)
             return False
         self.values[item["name"]] = value
         self.index += 1
@@ -97,10 +114,23 @@ def choice_ids(item: Frame) -> list[Any]:
     return [c.get("id") if isinstance(c, dict) else c for c in item.get("choices") or ()]
 
 
+def expected(item: Frame) -> str:
+    """What an input takes, as said when a typed line is not that."""
+    choices = choice_ids(item)
+    if choices:
+        return menu_reason(len(choices), item.get("kind") == "choices")
+    return value_reason(str(item.get("type", "")))
+
+
 def typed(item: Frame, text: str) -> Any:
-    """A typed line as the value of an input, or None when it is not one."""
+    """A typed line as the value of an input, or None when it is not one (Enter gives
+    the default)."""
+    if not text and item.get("default") is not None:
+        return item["default"]
     choices = choice_ids(item)
     if choices and item.get("kind") == "choices":
+        if not text and item.get("least") == 0:
+            return []
         picked = [typed({"choices": item["choices"]}, word) for word in text.split()]
         return picked if picked and None not in picked else None
     if choices:
@@ -115,7 +145,9 @@ def typed(item: Frame, text: str) -> Any:
             return None
     if kind == "boolean":
         lowered = text.lower()
-        return {"y": True, "yes": True, "n": False, "no": False}.get(lowered)
+        if lowered in ("y", "yes", "true", "1"):  # (as lore run reads it)
+            return True
+        return False if lowered in ("n", "no", "false", "0") else None
     return text or None
 
 
@@ -126,10 +158,11 @@ class Join:
         self.printed = 0
         self.asking: Asker | None = None
         self.waiting_ref: int | None = None
+        self.answered = ""  # the question of the answer awaiting its acknowledgement
         self.done: set[str] = set()
 
     def say(self, text: str) -> None:
-        print(text, file=self.out, flush=True)
+        say(self.out, text)
 
     def show_messages(self) -> None:
         messages = self.client.state.messages
@@ -143,9 +176,10 @@ class Join:
         if frame.get("ref") is not None and frame.get("ref") == self.waiting_ref:
             self.waiting_ref = None
             if frame["type"] == "error":
-                self.say(f"   refused ({frame['code']}): {frame['message']}")
-                if self.asking is not None:
-                    self.done.discard(self.asking.spec["id"])
+                # Refused: the question is asked again while it is open, as lore run does.
+                self.done.discard(self.answered)
+                again = self.answered in self.client.state.questions
+                self.say(ask_again(frame["message"]) if again else f"   {frame['message']}")
                 self.asking = None
         elif frame["type"] == "error":
             self.say(f"   {frame['code']}: {frame['message']}")
@@ -161,10 +195,8 @@ class Join:
                 return
 
     def line(self, text: str) -> None:
-        if text.startswith("/"):  # a chat command, also while a question is asked
-            said = text.strip().removeprefix("/say ")
-            if said.strip() and said != "/say":
-                self.client.send({"type": "chat", "text": said.strip()})
+        if text.lstrip().startswith(SLASHES):  # a chat command, also while a question is asked
+            self.chat(text.strip()[1:])
             return
         if self.asking is not None:
             if self.asking.feed(text):
@@ -174,17 +206,21 @@ class Join:
                     self.asking = None
                     return
                 self.done.add(spec["id"])
+                self.answered = spec["id"]
                 message = {"type": "answer", "id": spec["id"], "values": self.asking.values}
                 self.waiting_ref = self.client.send({**message, "seq": self.client.state.seq or 0})
                 self.asking = None
         elif text.strip():
             self.client.send({"type": "chat", "text": text.strip()})
 
-
-def clock_text(tick: int) -> str:
-    """Game time (ticks are game seconds) as the web client shows it: ``Day 1, 00:45``."""
-    day, rest = divmod(tick, 86_400)
-    return f"Day {day + 1}, {rest // 3600:02d}:{rest % 3600 // 60:02d}"
+    def chat(self, command: str) -> None:
+        """A line typed after the slash: help, or what it sends to the chat."""
+        if command.strip().lower() in ("help", "?", "\uff1f"):
+            self.say(CHAT_HELP)
+            return
+        said = chat_text(command)
+        if said:
+            self.client.send({"type": "chat", "text": said})
 
 
 def describe(message: Frame, label_of: Callable[[str], str] = str) -> str:
@@ -200,6 +236,7 @@ def describe(message: Frame, label_of: Callable[[str], str] = str) -> str:
     if kind in ("chat", "roll"):
         to = f" -> {label_of(message['to'])}" if message.get("to") else ""
         text = message.get("text") or "(a secret roll)"
+        text = text.replace("\n", "\n    ")  # a line of its own could pass for another's
         return f"[{tick}] {label_of(message['from'])}{to}: {text}"
     if kind == "answer":
         values = message.get("values") or {}
@@ -230,7 +267,7 @@ def play(link: str, source: TextIO = sys.stdin, out: TextIO = sys.stdout) -> int
         client = SeatClient(link)
         client.connect()
     except JoinError as error:
-        print(f"lore join: {error}", file=sys.stderr)
+        say(sys.stderr, f"lore join: {error}")  # (it may quote the server)
         return 2
     except GONE as error:
         print(f"lore join: cannot reach {client.url}: {error}", file=sys.stderr)
@@ -238,7 +275,7 @@ def play(link: str, source: TextIO = sys.stdin, out: TextIO = sys.stdout) -> int
     join = Join(client, out)
     state = client.state
     seat = state.label if state.label == state.seat else f"{state.label} ({state.seat})"
-    print(f"Joined '{state.title}' as {seat}", file=out, flush=True)
+    say(out, f"Joined '{state.title}' as {seat} (/help: the chat commands)")
     lines: queue.Queue[str | None] = queue.Queue()
     threading.Thread(target=read_lines, args=(lines, source), daemon=True).start()
     while True:
@@ -251,7 +288,7 @@ def play(link: str, source: TextIO = sys.stdin, out: TextIO = sys.stdout) -> int
             continue
         join.show_messages()
         if client.state.status.get("ended") and not client.state.questions:
-            print(f"session ended: {client.state.status['ended']}", file=out, flush=True)
+            say(out, f"session ended: {client.state.status['ended']}")
             return 0
         join.next_question()
         if join.waiting_ref is not None:

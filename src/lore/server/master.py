@@ -26,6 +26,7 @@ from lore.engine.participants import PENDING, Participants, Pending, Replaying, 
 from lore.engine.queries import Query
 from lore.engine.randomness import Stream
 from lore.engine.saves import Answer, SaveData, Stored, save_text
+from lore.engine.seat_labels import actor_name
 from lore.engine.session import Limits, Session
 from lore.engine.snapshot import describe_queue
 from lore.engine.transcript import Record, Transcript
@@ -253,11 +254,10 @@ class Master:
         found = []
         for actor in self.actor_objects():
             player = actor.values.get("player")
-            name = actor.values.get("name")
             found.append(
                 ActorInfo(
                     actor.label or f"#{actor.oid}",
-                    str(name) if name is not None else (actor.label or ""),
+                    actor_name(actor),
                     str(player) if player is not None and str(player) else GM,
                 )
             )

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from lore.engine.saves import SaveError, Stored, read_stored
+from lore.engine.seat_labels import seat_label
 from lore.engine.session import Limits as EngineLimits
 from lore.engine.views import GM
 from lore.runtime.compiler import CompiledProgram, compile_program
@@ -387,7 +388,7 @@ class Rooms:
         seats = [SeatRecord(record.id, GM, "GM", new_token())]
         for participant in participants_of(actors):
             names = [a.name for a in actors if a.participant == participant]
-            seats.append(SeatRecord(record.id, participant, ", ".join(names), new_token()))
+            seats.append(SeatRecord(record.id, participant, seat_label(names), new_token()))
         table = self._table(record, program, seats)
         await self.in_engine(table.start)
         if table.master.session.ended is not None:  # (its rules ended it at once)
