@@ -30,6 +30,7 @@ from lore.runtime.compiler import CompiledProgram
 from lore.server.chat import clean_html
 from lore.server.master import Master
 from lore.server.protocol import Code, encode
+from lore.server.shown import answer_parts
 from lore.server.store import LogEntry
 from lore.server.wireview import (
     area_map,
@@ -63,10 +64,11 @@ class Told(msgspec.Struct, tag_field="kind", tag="message", gc=False):
     format: str
 
 
-class Answered(msgspec.Struct, tag_field="kind", tag="answer", gc=False):
+class Answered(msgspec.Struct, tag_field="kind", tag="answer", omit_defaults=True, gc=False):
     tick: int
     seat: str = msgspec.field(name="from")
     values: dict[str, Any] = msgspec.field(default_factory=dict)
+    shown: list[dict[str, Any]] | None = None  # as people read it (``shown.answer_parts``)
 
 
 # An update of messages and questions alone (``Table.publish``'s common one): encoded as
@@ -181,6 +183,8 @@ class Table:
         # yet has its state and numbers kept as the others, but no update made for it: a
         # client that comes gets a snapshot.
         self.listening: set[str] | None = None
+        # The answer applied last as people read it, for its transcript record.
+        self.answer_shown: list[dict[str, Any]] | None = None
 
     # ------------------------------------------------------------ applying
 
@@ -214,6 +218,7 @@ class Table:
             if query is not None:  # what a save needs of the question (see saving.py)
                 data.setdefault("to", query.to)
                 data.setdefault("title", query.title)
+                self.answer_shown = answer_parts(query, data["values"], self.master)
             engine = True
         elif kind == "assign":
             problem = self.master.assign(data["actor"], data["seat"])
@@ -554,7 +559,8 @@ class Table:
                     item: Any = Told(tick, seat, text, form)
                 elif kind == "answer":
                     tick, seat, values = _ANSWER(record)
-                    item = Answered(tick, seat, values)
+                    item = Answered(tick, seat, values, self.answer_shown)
+                    self.answer_shown = None
                 elif kind == "error":
                     seat = GM
                     text, where = record["message"], record.get("where", "")

@@ -4,6 +4,8 @@
 import { buildDialog, choiceId, node } from "./dialogs.js";
 import { clockText, initialLanguage, setLanguage, t, currentLanguage } from "./i18n.js";
 import { drawMap, splitLocation } from "./map.js";
+import { lengthText } from "./units.js";
+import { answerText, arrivalText, saveName } from "./shown.js";
 
 const $ = (id) => document.getElementById(id);
 const token = decodeURIComponent(location.hash.slice(1));
@@ -89,6 +91,7 @@ const state = {
   area: null,
   picks: new Map(), // question id -> { goal, route }
   moves: new Map(), // actor id -> [from, to] (places of one area)
+  arrivals: [], // this seat's actors that moved in the update being applied
   refs: new Map(), // ref -> question id
   messages: [],
   nextRef: 1,
@@ -122,6 +125,7 @@ function applySnapshot(frame) {
 
 function noteMove(before, after) {
   if (!before || before.location === after.location) return;
+  if (ownActor(after.id)) state.arrivals.push(after); // told once the maps are in
   const a = splitLocation(before.location);
   const b = splitLocation(after.location);
   if (a.area === b.area) state.moves.set(after.id, [a.place, b.place]);
@@ -149,6 +153,9 @@ function applyUpdate(frame) {
     }
   }
   Object.assign(state.maps, frame.maps || {});
+  for (const actor of state.arrivals.splice(0)) {
+    showMessage({ kind: "notice", tick: state.view.tick, text: arrivalText(actor, placeLabel(actor.location)) });
+  }
   for (const id of frame.closed || []) {
     state.questions.delete(id);
     state.picks.delete(id);
@@ -316,7 +323,7 @@ function drawMessage(message) {
     node("span", { class: "body" }, item, (message.kind === "roll" ? "🎲 " : "") + text);
     if (message.secret) item.classList.add("secret");
   } else if (message.kind === "answer") {
-    node("span", { class: "body" }, item, `${seatLabel(message.from)} ${t("answered")}: ${Object.values(message.values).join(", ")}`);
+    node("span", { class: "body" }, item, `${seatLabel(message.from)} ${t("answered")}: ${answerText(message)}`);
   } else if (message.kind === "error") {
     node("span", { class: "body" }, item, `${t("ruleError")}: ${message.text} (${message.where})`);
   } else {
@@ -391,6 +398,10 @@ function placeLabel(location) {
   const where = splitLocation(location);
   const map = state.maps[where.area];
   if (!map || where.place === null) return location;
+  if (map.style === "Linked") {
+    const found = map.nodes.find((n) => n.label === where.place);
+    return (found && found.description) || where.place;
+  }
   if (map.style === "Sectioned2D") {
     const [x, y] = where.place.split(",").map(Number);
     const cell = map.rows[y] && map.rows[y][x];
@@ -405,8 +416,10 @@ function showRoute(frame) {
   pick.route = frame.path || null;
   const dialog = state.dialogs.get(frame.id);
   if (dialog) {
-    const metres = frame.distance !== undefined ? `${Math.round(frame.distance * 10) / 10} m` : "";
-    dialog.showRoute(frame.path ? `${t("route")}: ${frame.path.join(" → ")} (${t("distance")} ${metres})` : t("noRoute"));
+    const map = state.maps[frame.area];
+    const length = frame.distance !== undefined ? lengthText(frame.distance, map) : "";
+    const names = (frame.path || []).map((p) => (map && map.style === "Linked" ? placeLabel(`${frame.area}[${p}]`) : p));
+    dialog.showRoute(frame.path ? `${t("route")}: ${names.join(" → ")} (${t("distance")} ${length})` : t("noRoute"));
   }
   renderMap();
 }
@@ -475,6 +488,12 @@ function renderMap() {
       }
     },
   });
+}
+
+// An actor of this seat's (the GM's are all: it is told nothing of their moves).
+function ownActor(id) {
+  const mine = state.seats.find((s) => s.seat === state.seat);
+  return state.role !== "gm" && !!mine && (mine.actors || []).some((a) => a.label === id);
 }
 
 function ownArea(path) {
@@ -590,7 +609,7 @@ function wire() {
     const response = await fetch(`/api/save${named()}`, { headers: { authorization: `Bearer ${token}` } });
     if (!response.ok) return;
     const url = URL.createObjectURL(await response.blob());
-    const link = node("a", { href: url, download: "lore-session.zip" }, document.body);
+    const link = node("a", { href: url, download: saveName($("title").textContent, new Date()) }, document.body);
     link.click();
     link.remove();
     URL.revokeObjectURL(url);

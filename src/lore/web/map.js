@@ -2,6 +2,8 @@
 // nodes and links, points; the areas inside it, the actors and objects the seat sees,
 // the places a question offers, a route, and the last moves.
 
+import { lengthText } from "./units.js";
+
 const NS = "http://www.w3.org/2000/svg";
 const CELL = 44;
 const PALETTE = ["#d9cfb8", "#6b6257", "#9fc48b", "#8bb6d6", "#c9a26b", "#b7b0c9", "#e3d37a", "#a3c2b0"];
@@ -119,7 +121,7 @@ function drawLinks(svg, map, centers) {
       if (!a || !b || drawn.has(pair)) continue;
       drawn.add(pair);
       el("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], class: "link" }, svg);
-      const label = `${link.distance}${map.scale >= 1000 ? "km" : ""}`;
+      const label = lengthText(link.distance * map.scale, map);
       text(svg, (a[0] + b[0]) / 2, (a[1] + b[1]) / 2 - 6, label, "link-label");
     }
   }

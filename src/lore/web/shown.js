@@ -1,0 +1,36 @@
+// Texts made of what the server tells, as people read them: an answer by its captions,
+// an arrival, the name of a downloaded save.
+
+import { t } from "./i18n.js";
+
+function valueText(value) {
+  if (Array.isArray(value)) return value.map(valueText).join(t("listSeparator"));
+  if (value === true) return t("yes");
+  if (value === false) return t("no");
+  return String(value);
+}
+
+// An answer as the server shows it (`shown`: an input's caption and the value chosen,
+// by its caption); an older server's bare values otherwise.
+export function answerText(message) {
+  if (!message.shown) return Object.values(message.values || {}).map(valueText).join(", ");
+  return message.shown
+    .map((part) => {
+      const caption = part.caption || (part.purpose ? t("destination") : "");
+      return caption ? `${caption}: ${valueText(part.value)}` : valueText(part.value);
+    })
+    .join(t("listSeparator"));
+}
+
+export function arrivalText(actor, place) {
+  return t("arrived").replace("{who}", actor.name || actor.id).replace("{place}", place);
+}
+
+// A save's file name: the session's title and the time it was saved, without the
+// characters file systems refuse ("シナリオ・サンプル 2026-12-02 0345.zip").
+export function saveName(title, when) {
+  const two = (n) => String(n).padStart(2, "0");
+  const date = `${when.getFullYear()}-${two(when.getMonth() + 1)}-${two(when.getDate())}`;
+  const name = String(title || "lore-session").replace(/[\\/:*?"<>|\u0000-\u001f]+/g, "_").trim();
+  return `${name || "lore-session"} ${date} ${two(when.getHours())}${two(when.getMinutes())}.zip`;
+}
