@@ -153,9 +153,6 @@ function applyUpdate(frame) {
     }
   }
   Object.assign(state.maps, frame.maps || {});
-  for (const actor of state.arrivals.splice(0)) {
-    showMessage({ kind: "notice", tick: state.view.tick, text: arrivalText(actor, placeLabel(actor.location)) });
-  }
   for (const id of frame.closed || []) {
     state.questions.delete(id);
     state.picks.delete(id);
@@ -164,6 +161,9 @@ function applyUpdate(frame) {
   if (frame.seats) state.seats = frame.seats;
   if (frame.status) state.status = frame.status;
   for (const message of frame.messages || []) showMessage(message);
+  for (const actor of state.arrivals.splice(0)) {
+    showMessage({ kind: "notice", tick: state.view.tick, text: arrivalText(actor, placeLabel(actor.location)) });
+  }
   renderAll();
 }
 
@@ -439,7 +439,7 @@ function renderMap() {
     state.area = defaultArea();
   }
   select.textContent = "";
-  for (const path of paths) node("option", { value: path }, select, path);
+  for (const path of paths) node("option", { value: path }, select, areaName(state.view.areas.get(path)));
   select.value = state.area || "";
   select.hidden = paths.length < 2;
   const map = state.area ? state.maps[state.area] : null;
@@ -490,10 +490,18 @@ function renderMap() {
   });
 }
 
-// An actor of this seat's (the GM's are all: it is told nothing of their moves).
+// An actor of this seat's: a player's view holds its own actors alone (the GM, who
+// has them all, is not told each one's arrival).
 function ownActor(id) {
-  const mine = state.seats.find((s) => s.seat === state.seat);
-  return state.role !== "gm" && !!mine && (mine.actors || []).some((a) => a.label === id);
+  return state.role !== "gm" && state.view.actors.has(id);
+}
+
+// An area as its select shows it: the first line of its description (a text for the
+// players), cut short, else its label.
+function areaName(area) {
+  const first = String(area.description || "").trim().split("\n")[0];
+  const short = first.length > 24 ? `${first.slice(0, 23)}…` : first;
+  return short || area.label || area.path;
 }
 
 function ownArea(path) {

@@ -61,7 +61,8 @@ function layout(map) {
       const cx = raw[i][0] - left;
       const cy = raw[i][1] - top;
       centers.set(label, [cx, cy]);
-      shapes.push({ key: label, cx, cy, node: true });
+      const found = map.style === "Linked" ? map.nodes[i] : null;
+      shapes.push({ key: label, cx, cy, node: true, name: (found && found.description) || label });
       width = Math.max(width, cx + 80);
       height = Math.max(height, cy + 70);
     });
@@ -76,7 +77,7 @@ function drawPlaces(svg, map, shapes, options) {
     let outline;
     if (shape.node) {
       outline = el("circle", { cx: shape.cx, cy: shape.cy, r: 26, class: "node" }, group);
-      text(group, shape.cx, shape.cy + 44, shape.key, "node-label");
+      text(group, shape.cx, shape.cy + 44, shape.name, "node-label"); // what the map calls it
     } else {
       const [terrain, prohibited, description] = shape.cell;
       const fill = terrain >= 0 ? PALETTE[terrain % PALETTE.length] : "#eee";
@@ -102,7 +103,7 @@ function drawPlaces(svg, map, shapes, options) {
       group.addEventListener("click", () => options.onPick(shape.key));
       group.setAttribute("tabindex", "0");
       group.setAttribute("role", "button");
-      group.setAttribute("aria-label", shape.key);
+      group.setAttribute("aria-label", shape.name || shape.key);
       group.addEventListener("keydown", (event) => {
         if (event.key === "Enter" || event.key === " ") options.onPick(shape.key);
       });
