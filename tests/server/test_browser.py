@@ -143,7 +143,9 @@ def test_a_gm_and_a_player_play_the_papers_scenario(
         # To the dungeon: move, then the destination picked on the region's map.
         choose(me, "移動する")
         me.locator('g.place.choice[data-place="dungeon"]').click()
-        expect(me.locator("article.dialog .route-line")).to_contain_text("スタート地点 → ミニマムダンジョン所在地")
+        expect(me.locator("article.dialog .route-line")).to_contain_text(
+            "スタート地点 → ミニマムダンジョン所在地"
+        )
         snap(me, "2-player-route")
         me.locator("article.dialog .submit").click()
         expect(me.locator("#clock")).to_have_text("Day 1, 00:45")

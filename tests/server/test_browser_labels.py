@@ -45,9 +45,7 @@ def test_the_papers_walk_is_shown_by_names_and_in_the_maps_unit(
         expect(where.locator("button.choice")).to_have_text("ミニマムダンジョン所在地")
         me.locator('g.place.choice[data-place="dungeon"]').click()
         route = where.locator(".route-line")
-        expect(route).to_have_text(
-            "Route: スタート地点 → ミニマムダンジョン所在地 (distance 4km)"
-        )
+        expect(route).to_have_text("Route: スタート地点 → ミニマムダンジョン所在地 (distance 4km)")
         shot(me, "labels-1-player-route")
         where.locator(".submit").click()
         log = me.locator("#log")

@@ -39,7 +39,16 @@ IMAGE_TYPES = {
     ".gif": "image/gif",
     ".webp": "image/webp",
 }
-KEPT = {".lore", ".xml", ".xsd", ".txt", ".md", ".json", *IMAGE_TYPES}
+KEPT = {
+    ".lore",
+    ".xml",
+    ".xsd",
+    ".txt",
+    ".md",
+    ".json",
+    ".jsonl",
+    *IMAGE_TYPES,
+}  # (.jsonl: a save's chat)
 ENTRY_NAMES = ("save.lore", "scenario.lore")
 
 

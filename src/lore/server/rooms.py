@@ -47,6 +47,7 @@ from lore.server.bundles import (
 )
 from lore.server.connection import Connection
 from lore.server.master import Master, participants_of
+from lore.server.saved_chat import saved_chat
 from lore.server.store import (
     Records,
     SeatRecord,
@@ -380,7 +381,8 @@ class Rooms:
             names = [a.name for a in actors if a.participant == participant]
             seats.append(SeatRecord(record.id, participant, ", ".join(names), new_token()))
         table = self._table(record, program, seats)
-        await self.in_engine(table.start)
+        chat = saved_chat(program.folder) if program.stored is not None else []
+        await self.in_engine(lambda: table.start(chat))
         await self.store.create(record, bundle.files, seats)
         return self._add(record, table, program, seats)
 
@@ -444,7 +446,8 @@ class Rooms:
         entries = await self.store.log(record.id, after)
         if table is None:
             table = self._table(record, program, seats)
-            await self.in_engine(table.start)
+            chat = saved_chat(program.folder) if program.stored is not None else []
+            await self.in_engine(lambda: table.start(chat))
         restored = table
 
         def replay() -> None:
@@ -668,6 +671,13 @@ class Rooms:
         assert seat.token is not None
         self.tokens[seat.token] = (room.id, seat.seat)
         return seat
+
+    async def remove_seat(self, room: Room, seat: str) -> None:
+        """Forget a seat the GM removed, and its link."""
+        old = room.seats.pop(seat, None)
+        if old is not None and old.token is not None:
+            self.tokens.pop(old.token, None)
+        await self.store.delete_seat(room.id, seat)
 
     async def close(self) -> None:
         self.pool.shutdown(wait=True, cancel_futures=True)

@@ -188,9 +188,15 @@ class Table:
 
     # ------------------------------------------------------------ applying
 
-    def start(self) -> Frames:
+    def start(self, chat: Iterable[LogEntry] = ()) -> Frames:
+        """Start the session; ``chat``: the chat lines and rolls of the save it goes on
+        from (``saved_chat``), shown again first, each to whom it was for."""
         self.master.start()
-        return self.publish([], engine=True)
+        items: list[tuple[Audience, dict[str, Any]]] = []
+        for entry in chat:
+            if entry.data.get("to") in (None, *self.streams):  # (a seat still there)
+                items.extend(self.chat_items(entry))
+        return self.publish(items, engine=True)
 
     def apply(self, entry: LogEntry) -> Refusal | Frames:
         """Apply a log entry: the updates it makes, or why it is refused (then nothing
@@ -229,8 +235,11 @@ class Table:
         elif kind == "seat":
             self.streams[data["seat"]] = Stream(data["seat"], data["label"])
             self.seat_lists = None
+        elif kind == "unseat":
+            self.unseat(data["seat"])
             self.recheck = True  # (questions may be waiting for a seat of that name)
         elif kind in ("chat", "roll"):
+            data.setdefault("tick", self.master.tick)  # (kept with it, for a save's chat)
             items.extend(self.chat_items(entry))
         elif kind in ("pause", "resume"):
             self.paused = kind == "pause"
@@ -261,7 +270,33 @@ class Table:
             return Refusal(Code.BAD_COMMAND, f"there is no seat '{data['seat']}'")
         elif kind == "seat" and data["seat"] in self.streams:
             return Refusal(Code.BAD_COMMAND, f"there is a seat '{data['seat']}' already")
+        elif kind == "unseat":
+            return self.unseat_refusal(data["seat"])
         return None
+
+    def unseat_refusal(self, seat: str) -> Refusal | None:
+        """Why a seat cannot be removed: the GM's, none, or one that still plays actors
+        (the GM moves them to another seat first: their questions would wait for it)."""
+        if seat == GM or seat not in self.streams:
+            return Refusal(Code.BAD_COMMAND, f"there is no seat '{seat}' to remove")
+        playing = [a.name for a in self.master.actors() if a.participant == seat]
+        if playing:
+            label = self.streams[seat].label
+            return Refusal(
+                Code.BAD_COMMAND,
+                f"the seat '{label}' still plays {', '.join(playing)}: move"
+                " them to another seat first",
+            )
+        return None
+
+    def unseat(self, seat: str) -> None:
+        """Forget a seat the GM removed (``unseat_refusal`` said it may be)."""
+        del self.streams[seat]
+        self.seats_sent.pop(seat, None)
+        self.status_sent.pop(seat, None)
+        if self.listening is not None:
+            self.listening.discard(seat)
+        self.seat_lists = None
 
     def chat_items(self, entry: LogEntry) -> list[tuple[Audience, dict[str, Any]]]:
         """A chat line or a roll, and who sees it: everyone, or the sender, the seat it
@@ -269,7 +304,8 @@ class Table:
         others see that there was one."""
         data = entry.data
         sender, to = data["from"], data.get("to")
-        item: dict[str, Any] = {"kind": entry.kind, "tick": self.master.tick, "from": sender}
+        tick = data.get("tick", self.master.tick)
+        item: dict[str, Any] = {"kind": entry.kind, "tick": tick, "from": sender}
         if to is not None:
             item["to"] = to
         item["text"] = data["text"]

@@ -5,7 +5,7 @@ import { buildDialog, choiceId, node } from "./dialogs.js";
 import { clockText, initialLanguage, setLanguage, t, currentLanguage } from "./i18n.js";
 import { drawMap, splitLocation } from "./map.js";
 import { lengthText } from "./units.js";
-import { answerText, arrivalText, saveName } from "./shown.js";
+import { answerText, arrivalText, downloadName } from "./shown.js";
 
 const $ = (id) => document.getElementById(id);
 const token = decodeURIComponent(location.hash.slice(1));
@@ -556,6 +556,12 @@ function renderGm() {
     }
     const fresh = node("button", { type: "button" }, item, t("newLink"));
     fresh.addEventListener("click", () => send({ type: "new_link", seat: seat.seat }));
+    if (seat.seat !== "GM") {
+      const remove = node("button", { type: "button", class: "remove-seat" }, item, t("removeSeat"));
+      remove.addEventListener("click", () => {
+        if (window.confirm(t("confirmRemoveSeat"))) send({ type: "remove_seat", seat: seat.seat });
+      });
+    }
   }
   const actorSelect = $("assignActor");
   const seatSelect = $("assignSeat");
@@ -606,6 +612,10 @@ function wire() {
   $("showLog").addEventListener("click", () => send({ type: "log" }));
   $("addSeat").addEventListener("submit", (event) => {
     event.preventDefault();
+    if (!$("seatLabel").value.trim()) {
+      showMessage({ kind: "notice", text: t("seatNameNeeded") }); // (the server refuses it too)
+      return;
+    }
     send({ type: "add_seat", label: $("seatLabel").value });
     $("seatLabel").value = "";
   });
@@ -617,7 +627,8 @@ function wire() {
     const response = await fetch(`/api/save${named()}`, { headers: { authorization: `Bearer ${token}` } });
     if (!response.ok) return;
     const url = URL.createObjectURL(await response.blob());
-    const link = node("a", { href: url, download: saveName($("title").textContent, new Date()) }, document.body);
+    const name = downloadName(response.headers.get("content-disposition"));
+    const link = node("a", { href: url, download: name }, document.body);
     link.click();
     link.remove();
     URL.revokeObjectURL(url);

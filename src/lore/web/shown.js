@@ -26,11 +26,14 @@ export function arrivalText(actor, place) {
   return t("arrived").replace("{who}", actor.name || actor.id).replace("{place}", place);
 }
 
-// A save's file name: the session's title and the time it was saved, without the
-// characters file systems refuse ("シナリオ・サンプル 2026-12-02 0345.zip").
-export function saveName(title, when) {
-  const two = (n) => String(n).padStart(2, "0");
-  const date = `${when.getFullYear()}-${two(when.getMonth() + 1)}-${two(when.getDate())}`;
-  const name = String(title || "lore-session").replace(/[\\/:*?"<>|\u0000-\u001f]+/g, "_").trim();
-  return `${name || "lore-session"} ${date} ${two(when.getHours())}${two(when.getMinutes())}.zip`;
+// A download's file name as the server gives it (the session's title and the time it
+// was saved: `filename*` of its Content-Disposition); a plain name otherwise.
+export function downloadName(disposition) {
+  const found = /filename\*=UTF-8''([^;]+)/i.exec(disposition || "");
+  if (!found) return "lore-session.zip";
+  try {
+    return decodeURIComponent(found[1]);
+  } catch {
+    return "lore-session.zip";
+  }
 }
