@@ -296,6 +296,7 @@ class Table:
         self.status_sent.pop(seat, None)
         if self.listening is not None:
             self.listening.discard(seat)
+        self.clock.discard(seat)
         self.seat_lists = None
 
     def chat_items(self, entry: LogEntry) -> list[tuple[Audience, dict[str, Any]]]:
