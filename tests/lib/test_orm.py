@@ -246,7 +246,7 @@ def test_a_turn_start_initiative_set_process_and_end() -> None:
         "Orc リアクション (反射) ＞ [5 2]+2 ＞ 9",
         "Ben のダメージロール ＞ [5 3]+6+10 ＞ 24 - 武器防御力 3 = Orc に 21 点のダメージ",
         "Orc は戦闘不能 (HP -11)",
-        "戦闘終了 (won)",
+        "戦闘終了 (勝利)",
         "end won",
     ]
     # The process phase: two simple actions, then the main phase.
@@ -451,7 +451,7 @@ def test_when_the_fight_ends_a_fallen_pc_gets_up_with_one_hp() -> None:
         " schedule.then(@{ finish(battle, battle.outcome); });",
         [],
     )
-    assert said(session) == ["戦闘終了 (won)", "Ben はHP 1で起き上がった", "end won"]
+    assert said(session) == ["戦闘終了 (勝利)", "Ben はHP 1で起き上がった", "end won"]
 
 
 def test_items_heal_and_only_a_reviving_one_lifts_incapacitation() -> None:
@@ -592,9 +592,9 @@ def test_identification_is_one_check_against_each_identify_value() -> None:
     assert said(session) == ["Aki エネミー識別 (知力) ＞ [3 2]+3 ＞ 8", "120"]
     assert messages(session, "aki@x") == [
         # Equal to the 識別値 (8): the name, the highest defence and the skills.
-        "Orc: 防御力が高いのは武器 (3)、特技: ",
+        "Orc: 防御力が高いのは武器 (3)、特技: なし",
         # Above it (7): the HP and the rest too.
-        "Gob: 防御力が高いのは武器 (3)、特技: 、HP 10/10、MP 0、レベル 2",
+        "Gob: 防御力が高いのは武器 (3)、特技: なし、HP 10/10、MP 0、レベル 2",
         "Imp の識別に失敗",
     ]
 
@@ -770,3 +770,15 @@ def test_the_chat_commands_of_orm() -> None:
 def test_rules_can_roll_the_chat_commands_too() -> None:
     session = run('r = aki.roll("ORM3+4>=12"); GM.message(r.text + " " + r.by);', [2, 3, 4])
     assert said(session) == ["(ORM3+4>=12) ＞ [2 3 4]+4 ＞ 13 ＞ 成功 Aki"]
+
+
+def test_standing_enemies_are_offered_as_targets_before_fallen_ones() -> None:
+    # Orc, first among the fighters, is down (戦闘不能): still a target, but offered last.
+    session = run(
+        "orc.heal(-12); schedule.then(@{"
+        " names = attackable(battle, aki).map(@(c : Character) c.caption);"
+        ' GM.message(names.join(", ")); });',
+        [],
+        cast=TWO_FOES,
+    )
+    assert said(session)[-1] == "Gob, Imp, Orc (戦闘不能)"

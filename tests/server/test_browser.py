@@ -143,7 +143,9 @@ def test_a_gm_and_a_player_play_the_papers_scenario(
         # To the dungeon: move, then the destination picked on the region's map.
         choose(me, "移動する")
         me.locator('g.place.choice[data-place="dungeon"]').click()
-        expect(me.locator("article.dialog .route-line")).to_contain_text("start_point → dungeon")
+        expect(me.locator("article.dialog .route-line")).to_contain_text(
+            "スタート地点 → ミニマムダンジョン所在地"
+        )
         snap(me, "2-player-route")
         me.locator("article.dialog .submit").click()
         expect(me.locator("#clock")).to_have_text("Day 1, 00:45")
@@ -155,7 +157,7 @@ def test_a_gm_and_a_player_play_the_papers_scenario(
         expect(me.locator("article.dialog")).to_have_count(2)
         choose(me, "移動する")
         me.locator('g.place.choice[data-place="1,2"]').click()
-        walk = dialog(me, "route in dungeon")
+        walk = dialog(me, "Where to?")
         expect(walk.locator(".route-line")).to_contain_text("4,2 → 3,2 → 2,2 → 1,2")
         assert me.locator(CHEST).count() == 0  # not found yet: not there at all
         gm.select_option("#areaSelect", "/region/dungeon")

@@ -452,3 +452,43 @@ def test_a_seat_whose_time_moved_within_its_minute_waits_for_its_next_update(
         assert kinds[:3] == ["welcome", "clock", "presence"]  # (the timer's clock may follow)
         assert set(kinds[3:]) <= {"clock"}
         assert aki.state.view["tick"] == 2
+
+
+def test_a_seat_needs_a_name_and_the_gm_removes_one_that_plays_no_actor(
+    tmp_path: Path,
+) -> None:
+    """An empty name is refused (no seat called "player"); a seat still playing an
+    actor is not removed until the GM moves the actor away; a removed seat is gone from
+    every seat list, its link stops working, and so it stays after a restart."""
+    with ServerThread(tmp_path) as server:
+        created = server.create()
+        seats = links(created, server.base)
+        gm = joined(seats["GM"])
+        empty = gm.request({"type": "add_seat", "label": "  "})
+        assert empty["code"] == "bad_command" and "name" in empty["message"]
+        assert acknowledged(gm.request({"type": "add_seat", "label": "Aki"})) is not None
+        gm.pump()
+        assert [s["label"] for s in gm.state.links] == ["GM", "Chihiro", "Aki"]
+        aki_seat = next(s["seat"] for s in gm.state.links if s["label"] == "Aki")
+        aki_link = next(s["link"] for s in gm.state.links if s["label"] == "Aki")
+        (actor,) = next(s["actors"] for s in gm.state.seats if s["seat"] == PLAYER)
+        assert gm.request({"type": "remove_seat", "seat": "GM"})["code"] == "bad_command"
+        moved = gm.request({"type": "assign", "actor": actor["label"], "seat": aki_seat})
+        assert acknowledged(moved) is not None
+        refused = gm.request({"type": "remove_seat", "seat": aki_seat})
+        assert refused["code"] == "bad_command"
+        assert "Aki" in refused["message"] and actor["name"] in refused["message"]
+        back = gm.request({"type": "assign", "actor": actor["label"], "seat": PLAYER})
+        assert acknowledged(back) is not None
+        assert acknowledged(gm.request({"type": "remove_seat", "seat": aki_seat})) is not None
+        gm.pump()
+        assert [s["label"] for s in gm.state.links] == ["GM", "Chihiro"]
+        assert [s["label"] for s in gm.state.seats] == ["GM", "Chihiro"]
+        with pytest.raises(JoinError):
+            joined(seats["GM"].split("/play")[0] + aki_link)
+        gm.close()
+    with ServerThread(tmp_path) as server:  # restarted: the session restored from the store
+        gm = joined(links(created, server.base)["GM"])
+        assert [s["label"] for s in gm.state.seats] == ["GM", "Chihiro"]
+        assert [s["label"] for s in gm.state.links] == ["GM", "Chihiro"]
+        gm.close()

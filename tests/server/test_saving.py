@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import io
 import json
+import urllib.request
 import zipfile
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 
@@ -124,3 +126,61 @@ def test_an_answer_logged_before_its_question_was_kept_still_gives_its_answer() 
     assert logged_answer(old) == Answer("GM", {"move": "roll"}, "4//0", None)
     new = LogEntry(4, "answer", {**old.data, "to": "aki@example.org", "title": "番"})
     assert logged_answer(new) == Answer("aki@example.org", {"move": "roll"}, "4//0", "番")
+
+
+def test_a_save_holds_the_chat_and_rolls_and_brings_them_back_when_uploaded(
+    tmp_path: Path,
+) -> None:
+    """The chat lines and rolls are in the download's ``chat.jsonl`` (a whisper and a
+    secret roll among them); the session started from it shows them again to whom they
+    were for, and its save has them and the new ones. A download of before (no
+    ``chat.jsonl``) still starts a session. The download is named after the session."""
+    with ServerThread(tmp_path, [ROUND]) as server:
+        created = server.create("round")
+        seats = links(created, server.base)
+        gm = SeatClient(seats["GM"])
+        gm.connect()
+        player = next(seat for seat in seats if seat != "GM")
+        gm.request({"type": "chat", "text": "ようこそ"})
+        gm.request({"type": "chat", "text": "ないしょ", "to": player})
+        gm.request({"type": "chat", "text": "2D6", "secret": True})
+        play(gm, 2)
+        token = seats["GM"].split("#")[1]
+        headers = {"authorization": f"Bearer {token}"}
+        request = urllib.request.Request(server.base + "/api/save", headers=headers)
+        with urllib.request.urlopen(request, timeout=30) as response:
+            disposition = response.headers["content-disposition"]
+            archive = zipfile.ZipFile(io.BytesIO(response.read()))
+        first = {name: archive.read(name) for name in archive.namelist()}
+        gm.close()
+        title = created["title"]
+        assert quote(title) in disposition and "lore-session" not in disposition
+        chat = [json.loads(line) for line in first["chat.jsonl"].decode().splitlines()]
+        assert [(c["kind"], c.get("to"), c.get("secret")) for c in chat] == [
+            ("chat", None, None),
+            ("chat", player, None),
+            ("roll", None, True),
+        ]
+        assert chat[0]["text"] == "ようこそ" and chat[2]["text"].startswith("(2D6)")
+
+        status, body = http(server.base, "/api/sessions", zipped(first), "application/zip")
+        assert status == 201, body
+        again = links(json.loads(body), server.base)
+        said = []
+        for seat in ("GM", player):
+            client = SeatClient(again[seat])
+            client.connect()
+            told = client.wait_for(lambda frame: frame["type"] == "snapshot")["messages"]
+            said.append([m.get("text") for m in told if m["kind"] in ("chat", "roll")])
+            if seat == "GM":
+                client.request({"type": "chat", "text": "おかえり"})
+                second = download(server, again["GM"])
+            client.close()
+        assert said[0][:3] == ["ようこそ", "ないしょ", chat[2]["text"]]
+        assert said[1][:2] == ["ようこそ", "ないしょ"] and chat[2]["text"] not in said[1]
+        later = [json.loads(line)["text"] for line in second["chat.jsonl"].decode().splitlines()]
+        assert later == ["ようこそ", "ないしょ", chat[2]["text"], "おかえり"]
+
+        older = {name: data for name, data in first.items() if name != "chat.jsonl"}
+        status, body = http(server.base, "/api/sessions", zipped(older), "application/zip")
+        assert status == 201, body

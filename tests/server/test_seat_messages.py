@@ -94,7 +94,14 @@ def test_an_answer_the_gm_gave_for_a_seat_says_so(scenario: Path) -> None:
     table.start()
     question = table.master.open_questions()[0]
     frames = apply(table, "answer", {"seat": "GM", "id": question.id, "values": {"move": "go"}})
-    answered = {"kind": "answer", "tick": 0, "from": AKI, "values": {"move": "go"}, "by": "GM"}
+    answered = {
+        "kind": "answer",
+        "tick": 0,
+        "from": AKI,
+        "values": {"move": "go"},
+        "shown": [{"caption": None, "value": "進む"}],
+        "by": "GM",
+    }
     for seat in ("GM", AKI):
         [answer, _] = messages(frames[seat])
         assert answer == answered

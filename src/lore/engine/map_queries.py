@@ -366,7 +366,8 @@ def choice_move(
     locations = tuple(area.location(goal) for goal in goals)
     goal_input = Input("goal", RuntimeType("prim", "loc"), tuple(str(g) for g in locations))
     texts = (("map", render_map(area, start)),)
-    query = Query(recipient(actor), f"move in {area.label or area.path}", texts, (goal_input,))
+    title = f"move in {area.label or area.path}"
+    query = Query(recipient(actor), title, texts, (goal_input,), purpose="move")
     answer = ask_query(rt, query).values["goal"]
     goal = world_of(rt).resolve(answer).coordinate
     assert goal is not None

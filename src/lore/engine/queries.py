@@ -90,6 +90,12 @@ class Query:
     # Which question of the session this is: "<event seq>/<foreach path>/<number>".
     id: str = ""
     actor: str = ""  # the label of the actor asked (``actor.query``); "" for a participant
+    # What the rules call each input, for people (the spec's ``captions``): input name,
+    # caption. An input without one is shown by what it offers.
+    captions: tuple[tuple[str, str], ...] = ()
+    # What the engine itself asks ("route", "move": a destination), for the clients to
+    # title in their own language; "" for a rule's question.
+    purpose: str = ""
 
     def record(self) -> dict[str, Any]:
         """The question as plain data (JSON): its id, whom it asks (``to``), its title,
@@ -133,7 +139,31 @@ def make_query(
     # sets each of the six fields through ``object.__setattr__``: one query per question.)
     query: Query = _new(Query)
     query.__dict__.update(to=to, title=title, texts=tuple(texts), inputs=inputs, id=id, actor=actor)
+    if isinstance(spec, LoreObject) and CAPTIONS in spec.values:
+        _take_captions(query, spec.values)
     return query
+
+
+# The member of a question's spec that captions its inputs (``{use = "使う"; ...}``):
+# not shown as a text, not asked.
+CAPTIONS = "captions"
+
+
+def captions_of(values: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+    """The inputs' captions a spec's ``captions`` member gives (none when it is no
+    object of texts by input name)."""
+    found = values.get(CAPTIONS)
+    if not isinstance(found, LoreObject):
+        return ()
+    return tuple((name, show(text)) for name, text in found.values.items())
+
+
+def _take_captions(query: Query, values: dict[str, Any]) -> None:
+    """Give the query the spec's captions, and drop them from the texts shown."""
+    captions = captions_of(values)
+    if captions:
+        texts = tuple(text for text in query.texts if text[0] != CAPTIONS)
+        query.__dict__.update(captions=captions, texts=texts)
 
 
 _new = object.__new__
@@ -216,6 +246,8 @@ def shaped_query(
     query.__dict__.update(
         to=to, title=title, texts=tuple(texts), inputs=shape.inputs, id=id, actor=actor
     )
+    if CAPTIONS in values:
+        _take_captions(query, values)
     return query
 
 

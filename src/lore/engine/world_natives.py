@@ -193,7 +193,7 @@ def choice_route(rt: Runtime, area_obj: LoreObject, actor: Any) -> LoreObject:
         raise RuleError(f"{actor!r} can go nowhere in '{area.path}'")
     goal_input = Input("goal", RuntimeType("prim", "loc"), tuple(goals))
     texts = (("map", render_map(area, start)),)
-    query = Query(recipient(actor), f"route in {area.label}", texts, (goal_input,))
+    query = Query(recipient(actor), f"route in {area.label}", texts, (goal_input,), purpose="route")
     answer = ask_query(rt, query).values["goal"].text
     goal = world.resolve(answer)
     costs = terrain_costs(area)

@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -59,7 +60,7 @@ from lore.server.deadlines import Late, deadlined
 from lore.server.hub import Hub
 from lore.server.origins import same_origin
 from lore.server.rooms import Room, Rooms, seat_link
-from lore.server.saving import answers_of, save_zip
+from lore.server.saving import answers_of, save_disposition, save_zip
 from lore.server.sources import Source
 from lore.server.store import ENDED, OPEN, SeatRecord, SessionRecord, StoreError, bundle_digest
 from lore.server.websocket import socket_protocol
@@ -172,12 +173,12 @@ def create_app(server: Server) -> ASGIApp:
             return JSONResponse({"problems": [{"message": "the GM's token is needed"}]}, 403)
         async with room.lock:
             room = server.rooms.by_id.get(room.id, room)  # (reloaded meanwhile: the new one)
-            answers = await answers_of(room, server.rooms.store)
-            data = await server.rooms.in_engine(lambda: save_zip(room, answers))
+            answers, chat = await answers_of(room, server.rooms.store)
+            data = await server.rooms.in_engine(lambda: save_zip(room, answers, chat))
         return Response(
             data,
             media_type="application/zip",
-            headers={"content-disposition": 'attachment; filename="lore-session.zip"'},
+            headers={"content-disposition": save_disposition(room.record.title, time.time())},
         )
 
     async def status(request: Request) -> Response:

@@ -43,7 +43,8 @@ IMAGE_TYPES = {
     ".gif": "image/gif",
     ".webp": "image/webp",
 }
-KEPT = {".lore", ".xml", ".xsd", ".txt", ".md", ".json", *IMAGE_TYPES}
+# (.jsonl: a save's chat, ``saved_chat``)
+KEPT = {".lore", ".xml", ".xsd", ".txt", ".md", ".json", ".jsonl", *IMAGE_TYPES}
 ENTRY_NAMES = ("save.lore", "scenario.lore")
 
 

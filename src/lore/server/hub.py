@@ -330,12 +330,22 @@ class Hub:
             data = {"from": GM, "actor": message.actor, "seat": message.seat}
             await self.commit(room, connection, "assign", data, message.ref)
         elif isinstance(message, protocol.AddSeat):
-            label = message.label.strip() or "player"
+            label = message.label.strip()
+            if not label:
+                raise Refused(Code.BAD_COMMAND, "a new seat needs a name (its player's)")
             seat_id = self.rooms.seat_id(room)
             data = {"from": GM, "seat": seat_id, "label": label}
             index = await self.commit(room, connection, "seat", data, message.ref)
             if index:
                 await self.rooms.add_seat(room, seat_id, label, index)
+                self.send_links(room)
+        elif isinstance(message, protocol.RemoveSeat):
+            data = {"from": GM, "seat": message.seat}
+            if await self.commit(room, connection, "unseat", data, message.ref):
+                await self.rooms.remove_seat(room, message.seat)
+                for gone in list(room.connections.get(message.seat, ())):
+                    gone.send(error_frame(Code.BAD_TOKEN, "the GM removed this seat"))
+                    gone.close(CLOSE_REVOKED)
                 self.send_links(room)
         elif isinstance(message, protocol.Revoke | protocol.NewLink):
             await self.relink(room, message)

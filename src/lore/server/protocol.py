@@ -97,6 +97,10 @@ class AddSeat(Message, tag="add_seat"):
     label: Text = ""
 
 
+class RemoveSeat(Message, tag="remove_seat"):
+    seat: Text = ""
+
+
 class Revoke(Message, tag="revoke"):
     seat: Text = ""
 
@@ -124,12 +128,13 @@ ClientMessage = (
     | End
     | Assign
     | AddSeat
+    | RemoveSeat
     | Revoke
     | NewLink
     | Log
     | History
 )
-GM_ONLY = (Pause, Resume, End, Assign, AddSeat, Revoke, NewLink, Log)
+GM_ONLY = (Pause, Resume, End, Assign, AddSeat, RemoveSeat, Revoke, NewLink, Log)
 
 _decoder = msgspec.json.Decoder(ClientMessage)
 # The decoder's own method: the hub's, for a message of bytes within ``MAX_MESSAGE`` (the

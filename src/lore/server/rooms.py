@@ -48,6 +48,7 @@ from lore.server.bundles import (
 )
 from lore.server.connection import Connection
 from lore.server.master import Master, participants_of
+from lore.server.saved_chat import saved_chat
 from lore.server.store import (
     ENDED,
     OPEN,
@@ -390,7 +391,8 @@ class Rooms:
             names = [a.name for a in actors if a.participant == participant]
             seats.append(SeatRecord(record.id, participant, seat_label(names), new_token()))
         table = self._table(record, program, seats)
-        await self.in_engine(table.start)
+        chat = saved_chat(program.folder) if program.stored is not None else []
+        await self.in_engine(lambda: table.start(chat))
         if table.master.session.ended is not None:  # (its rules ended it at once)
             record = replace(record, status=ENDED)
         await self.store.create(record, bundle.files, seats)
@@ -469,7 +471,8 @@ class Rooms:
         entries = await self.store.log(record.id, after)
         if table is None:
             table = self._table(record, program, seats)
-            await self.in_engine(table.start)
+            chat = saved_chat(program.folder) if program.stored is not None else []
+            await self.in_engine(lambda: table.start(chat))
         restored = table
 
         def replay() -> None:
@@ -731,6 +734,13 @@ class Rooms:
         assert seat.token is not None
         self.tokens[seat.token] = (room.id, seat.seat)
         return seat
+
+    async def remove_seat(self, room: Room, seat: str) -> None:
+        """Forget a seat the GM removed, and its link."""
+        old = room.seats.pop(seat, None)
+        if old is not None and old.token is not None:
+            self.tokens.pop(old.token, None)
+        await self.store.delete_seat(room.id, seat)
 
     async def close(self) -> None:
         self.pool.shutdown(wait=True, cancel_futures=True)

@@ -110,6 +110,9 @@ class ShardedStore:
     async def put_seat(self, seat: SeatRecord) -> None:
         await self.of(seat.session).put_seat(seat)
 
+    async def delete_seat(self, session: str, seat: str) -> None:
+        await self.of(session).delete_seat(session, seat)
+
     async def set_status(self, session: str, status: str) -> None:
         await self.of(session).set_status(session, status)
 

@@ -387,6 +387,12 @@ class SQLiteStore:
 
         await self._run(operation)
 
+    async def delete_seat(self, session: str, seat: str) -> None:
+        def operation(db: sqlite3.Connection) -> None:
+            db.execute("DELETE FROM seats WHERE session = ? AND seat = ?", (session, seat))
+
+        await self._run(operation)
+
     async def set_status(self, session: str, status: str) -> None:
         def operation(db: sqlite3.Connection) -> None:
             db.execute("UPDATE sessions SET status = ? WHERE id = ?", (status, session))

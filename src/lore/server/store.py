@@ -118,6 +118,9 @@ class Store(Protocol):
     async def put_seat(self, seat: SeatRecord) -> None:
         """Add a seat or change it (label, token)."""
 
+    async def delete_seat(self, session: str, seat: str) -> None:
+        """Forget a seat (the GM removed it)."""
+
     async def set_status(self, session: str, status: str) -> None: ...
 
     async def put_snapshot(self, session: str, snapshot: Snapshot) -> None:
@@ -201,6 +204,9 @@ class MemoryStore:
 
     async def put_seat(self, seat: SeatRecord) -> None:
         self.seat_records.setdefault(seat.session, {})[seat.seat] = seat
+
+    async def delete_seat(self, session: str, seat: str) -> None:
+        self.seat_records.get(session, {}).pop(seat, None)
 
     async def set_status(self, session: str, status: str) -> None:
         self.records[session] = replace(self.records[session], status=status)

@@ -30,6 +30,7 @@ from lore.runtime.compiler import CompiledProgram
 from lore.server.chat import clean_html
 from lore.server.master import Master
 from lore.server.protocol import Code, encode
+from lore.server.shown import answer_parts
 from lore.server.store import LogEntry
 from lore.server.wireview import (
     area_map,
@@ -70,7 +71,8 @@ class Told(msgspec.Struct, tag_field="kind", tag="message", omit_defaults=True, 
 class Answered(msgspec.Struct, tag_field="kind", tag="answer", omit_defaults=True, gc=False):
     tick: int
     seat: str = msgspec.field(name="from")
-    values: dict[str, Any]
+    values: dict[str, Any] = msgspec.field(default_factory=dict)
+    shown: list[dict[str, Any]] | None = None  # as people read it (``shown.answer_parts``)
     by: str | None = None
 
 
@@ -187,12 +189,20 @@ class Table:
         # yet has its state and numbers kept as the others, but no update made for it: a
         # client that comes gets a snapshot.
         self.listening: set[str] | None = None
+        # The answer applied last as people read it, for its transcript record.
+        self.answer_shown: list[dict[str, Any]] | None = None
 
     # ------------------------------------------------------------ applying
 
-    def start(self) -> Frames:
+    def start(self, chat: Iterable[LogEntry] = ()) -> Frames:
+        """Start the session; ``chat``: the chat lines and rolls of the save it goes on
+        from (``saved_chat``), shown again first, each to whom it was for."""
         self.master.start()
-        return self.publish([], engine=True)
+        items: list[tuple[Audience, dict[str, Any]]] = []
+        for entry in chat:
+            if entry.data.get("to") in (None, *self.streams):  # (a seat still there)
+                items.extend(self.chat_items(entry))
+        return self.publish(items, engine=True)
 
     def apply(self, entry: LogEntry) -> Refusal | Frames:
         """Apply a log entry: the updates it makes, or why it is refused (then nothing
@@ -222,6 +232,7 @@ class Table:
                 data.setdefault("title", query.title)
                 if data["seat"] == GM and query.to != GM:
                     self.proxy = query.to
+                self.answer_shown = answer_parts(query, data["values"], self.master)
             engine = True
         elif kind == "assign":
             actor = next((a for a in self.master.actors() if a.label == data["actor"]), None)
@@ -235,8 +246,11 @@ class Table:
         elif kind == "seat":
             self.streams[data["seat"]] = Stream(data["seat"], data["label"])
             self.seat_lists = None
+        elif kind == "unseat":
+            self.unseat(data["seat"])
             self.recheck = True  # (questions may be waiting for a seat of that name)
         elif kind in ("chat", "roll"):
+            data.setdefault("tick", self.master.tick)  # (kept with it, for a save's chat)
             items.extend(self.chat_items(entry))
         elif kind in ("pause", "resume"):
             self.paused = kind == "pause"
@@ -269,7 +283,34 @@ class Table:
             return Refusal(Code.BAD_COMMAND, f"there is no seat '{data['seat']}'")
         elif kind == "seat" and data["seat"] in self.streams:
             return Refusal(Code.BAD_COMMAND, f"there is a seat '{data['seat']}' already")
+        elif kind == "unseat":
+            return self.unseat_refusal(data["seat"])
         return None
+
+    def unseat_refusal(self, seat: str) -> Refusal | None:
+        """Why a seat cannot be removed: the GM's, none, or one that still plays actors
+        (the GM moves them to another seat first: their questions would wait for it)."""
+        if seat == GM or seat not in self.streams:
+            return Refusal(Code.BAD_COMMAND, f"there is no seat '{seat}' to remove")
+        playing = [a.name for a in self.master.actors() if a.participant == seat]
+        if playing:
+            label = self.streams[seat].label
+            return Refusal(
+                Code.BAD_COMMAND,
+                f"the seat '{label}' still plays {', '.join(playing)}: move"
+                " them to another seat first",
+            )
+        return None
+
+    def unseat(self, seat: str) -> None:
+        """Forget a seat the GM removed (``unseat_refusal`` said it may be)."""
+        del self.streams[seat]
+        self.seats_sent.pop(seat, None)
+        self.status_sent.pop(seat, None)
+        if self.listening is not None:
+            self.listening.discard(seat)
+        self.clock.discard(seat)
+        self.seat_lists = None
 
     def chat_items(self, entry: LogEntry) -> list[tuple[Audience, dict[str, Any]]]:
         """A chat line or a roll, and who sees it: everyone, or the sender, the seat it
@@ -277,7 +318,8 @@ class Table:
         others see that there was one."""
         data = entry.data
         sender, to = data["from"], data.get("to")
-        item: dict[str, Any] = {"kind": entry.kind, "tick": self.master.tick, "from": sender}
+        tick = data.get("tick", self.master.tick)
+        item: dict[str, Any] = {"kind": entry.kind, "tick": tick, "from": sender}
         if to is not None:
             item["to"] = to
         item["text"] = data["text"]
@@ -581,7 +623,8 @@ class Table:
                         continue
                 elif kind == "answer":
                     tick, seat, values = _ANSWER(record)
-                    item = Answered(tick, seat, values)
+                    item = Answered(tick, seat, values, self.answer_shown)
+                    self.answer_shown = None
                     if seat == self.proxy:
                         item.by, self.proxy = GM, None
                 elif kind == "error":

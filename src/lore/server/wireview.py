@@ -88,6 +88,7 @@ def area_map(node: AreaNode) -> dict[str, Any]:
     """An area's map as the client draws it: its geometry and the areas inside it."""
     geometry = node.geometry
     found: dict[str, Any] = {"path": node.path, "label": node.label, "scale": node.scale}
+    found["unit"], found["unitMetres"] = length_unit(node)
     if isinstance(geometry, SectionedGeometry):
         terrains = sorted(geometry.terrains())
         index = {name: i for i, name in enumerate(terrains)}
@@ -110,6 +111,7 @@ def area_map(node: AreaNode) -> dict[str, Any]:
         found["nodes"] = [
             {
                 "label": label,
+                "description": geometry.description_of(label),
                 "links": [{"to": link.to, "distance": link.distance} for link in links],
             }
             for label, links in geometry.nodes
@@ -124,6 +126,21 @@ def area_map(node: AreaNode) -> dict[str, Any]:
         for child in node.children.values()
     ]
     return found
+
+
+def length_unit(node: AreaNode) -> tuple[str, float]:
+    """The unit the area's map measures lengths in, as its scale is written (``1[km]``,
+    ``5[m]``, a unit of the rules'), and how many metres one of it is: the clients show
+    the map's, the routes' and the dialogs' lengths in it."""
+    scale = node.geometry.scale if node.geometry is not None else None
+    if scale is not None and scale.value:
+        return scale.unit, node.scale / float(scale.value)
+    given = node.obj.values.get("scale")
+    if isinstance(given, Quantity) and given.family is not None:
+        factor = given.family.factors.get(given.unit)
+        if factor:
+            return given.unit, float(factor)
+    return "m", 1.0
 
 
 # ------------------------------------------------------------ questions
@@ -149,10 +166,13 @@ def query_specs(query: Query, master: Master) -> tuple[dict[str, Any], Raw]:
         texts.append(Shown(name, text))
     qid, to, title = query.id, query.to, query.title
     described = menu[1]
+    captions = dict(query.captions) if query.captions else None
     if not query.actor:
         spec: dict[str, Any] = {"id": qid, "to": to, "title": title, "texts": texts}
         spec["inputs"] = described
-        return spec, Raw(encode(Spec(qid, to, title, texts, None, menu[2])))
+        if captions:
+            spec["captions"] = captions
+        return spec, Raw(encode(Spec(qid, to, title, texts, None, menu[2], captions)))
     actor = actor_of(query.actor, master)
     actors = menu[3]
     found = actors.get(id(actor))
@@ -171,7 +191,9 @@ def query_specs(query: Query, master: Master) -> tuple[dict[str, Any], Raw]:
         "actor": actor,
         "inputs": described,
     }
-    return spec, Raw(encode(Spec(qid, to, title, texts, encoded, menu[2])))
+    if captions:
+        spec["captions"] = captions
+    return spec, Raw(encode(Spec(qid, to, title, texts, encoded, menu[2], captions)))
 
 
 def new_spec(query: Query, master: Master, key: Any) -> tuple[dict[str, Any], Raw]:
@@ -188,6 +210,10 @@ def new_spec(query: Query, master: Master, key: Any) -> tuple[dict[str, Any], Ra
     if query.actor:
         spec["actor"] = actor_of(query.actor, master)
     spec["inputs"] = described
+    if query.captions:
+        spec["captions"] = dict(query.captions)
+    if query.purpose:
+        spec["purpose"] = query.purpose  # the client titles it in its language
     area = location_area(query, master)
     if area is not None:
         spec["area"] = area.path
@@ -215,6 +241,7 @@ class Spec(msgspec.Struct, omit_defaults=True, gc=False):
     texts: list[Shown]
     actor: Raw | None = None
     inputs: Raw | None = None
+    captions: dict[str, str] | None = None
 
 
 # The inputs' descriptions of questions whose inputs are all enums described by what

@@ -5,6 +5,8 @@ import { buildDialog, choiceId, node } from "./dialogs.js";
 import { clockText, initialLanguage, setLanguage, t, tf, currentLanguage } from "./i18n.js";
 import { drawMap, splitLocation } from "./map.js";
 import { rememberSession, showSessions } from "./sessions.js";
+import { lengthText } from "./units.js";
+import { answerText, arrivalText, downloadName } from "./shown.js";
 
 const $ = (id) => document.getElementById(id);
 // A seat's link is /play?session=ID#TOKEN; the start page's may carry #host=TOKEN.
@@ -114,6 +116,7 @@ const state = {
   area: null,
   picks: new Map(), // question id -> { goal, route }
   moves: new Map(), // actor id -> [from, to] (places of one area)
+  arrivals: [], // this seat's actors that moved in the update being applied
   refs: new Map(), // ref -> question id
   pending: new Map(), // ref of an answer sent -> { id, others: the questions open then }
   waitingOn: new Set(), // questions whose step holds answers already acknowledged
@@ -156,6 +159,7 @@ function applySnapshot(frame) {
 
 function noteMove(before, after) {
   if (!before || before.location === after.location) return;
+  if (ownActor(after.id)) state.arrivals.push(after); // told once the maps are in
   const a = splitLocation(before.location);
   const b = splitLocation(after.location);
   if (a.area === b.area) state.moves.set(after.id, [a.place, b.place]);
@@ -191,6 +195,9 @@ function applyUpdate(frame) {
   if (frame.seats) state.seats = frame.seats;
   if (frame.status) state.status = frame.status;
   for (const message of frame.messages || []) showMessage(message);
+  for (const actor of state.arrivals.splice(0)) {
+    showMessage({ kind: "notice", tick: state.view.tick, text: arrivalText(actor, placeLabel(actor.location)) });
+  }
   renderAll();
 }
 
@@ -398,8 +405,9 @@ function recipients(message) {
   return seats.map(seatLabel).join(", ");
 }
 
-function answerText(message) {
-  const values = Object.values(message.values).join(", ");
+// An answer in the log: who gave it (the GM for a seat, when so), then what was chosen.
+function answeredLine(message) {
+  const values = answerText(message);
   if (!message.by || message.by === message.from) return `${seatLabel(message.from)} ${t("answered")}: ${values}`;
   return `${t("answeredFor").replace("{by}", seatLabel(message.by)).replace("{seat}", seatLabel(message.from))}: ${values}`;
 }
@@ -440,7 +448,7 @@ function messageItem(message) {
     node("span", { class: "body" }, item, (message.kind === "roll" ? "🎲 " : "") + text + comment);
     if (message.secret) item.classList.add("secret");
   } else if (message.kind === "answer") {
-    node("span", { class: "body" }, item, answerText(message));
+    node("span", { class: "body" }, item, answeredLine(message));
   } else if (message.kind === "assign") {
     node("span", { class: "body" }, item, movedText(message));
   } else if (message.kind === "error") {
@@ -600,6 +608,10 @@ function placeLabel(location) {
   const where = splitLocation(location);
   const map = state.maps[where.area];
   if (!map || where.place === null) return location;
+  if (map.style === "Linked") {
+    const found = map.nodes.find((n) => n.label === where.place);
+    return (found && found.description) || where.place;
+  }
   if (map.style === "Sectioned2D") {
     const [x, y] = where.place.split(",").map(Number);
     const cell = map.rows[y] && map.rows[y][x];
@@ -614,8 +626,10 @@ function showRoute(frame) {
   pick.route = frame.path || null;
   const dialog = state.dialogs.get(frame.id);
   if (dialog) {
-    const metres = frame.distance !== undefined ? `${Math.round(frame.distance * 10) / 10} m` : "";
-    dialog.showRoute(frame.path ? `${t("route")}: ${frame.path.join(" → ")} (${t("distance")} ${metres})` : t("noRoute"));
+    const map = state.maps[frame.area];
+    const length = frame.distance !== undefined ? lengthText(frame.distance, map) : "";
+    const names = (frame.path || []).map((p) => (map && map.style === "Linked" ? placeLabel(`${frame.area}[${p}]`) : p));
+    dialog.showRoute(frame.path ? `${t("route")}: ${names.join(" → ")} (${t("distance")} ${length})` : t("noRoute"));
   }
   renderMap();
 }
@@ -635,7 +649,7 @@ function renderMap() {
     state.area = defaultArea();
   }
   select.textContent = "";
-  for (const path of paths) node("option", { value: path }, select, path);
+  for (const path of paths) node("option", { value: path }, select, areaName(state.view.areas.get(path)));
   select.value = state.area || "";
   select.hidden = paths.length < 2;
   const map = state.area ? state.maps[state.area] : null;
@@ -687,6 +701,20 @@ function renderMap() {
       }
     },
   });
+}
+
+// An actor of this seat's: a player's view holds its own actors alone (the GM, who
+// has them all, is not told each one's arrival).
+function ownActor(id) {
+  return state.role !== "gm" && state.view.actors.has(id);
+}
+
+// An area as its select shows it: the first line of its description (a text for the
+// players), cut short, else its label.
+function areaName(area) {
+  const first = String(area.description || "").trim().split("\n")[0];
+  const short = first.length > 24 ? `${first.slice(0, 23)}…` : first;
+  return short || area.label || area.path;
 }
 
 function ownArea(path) {
@@ -744,6 +772,12 @@ function renderGm() {
     }
     const fresh = node("button", { type: "button" }, item, t("newLink"));
     fresh.addEventListener("click", () => send({ type: "new_link", seat: seat.seat }));
+    if (seat.seat !== "GM") {
+      const remove = node("button", { type: "button", class: "remove-seat" }, item, t("removeSeat"));
+      remove.addEventListener("click", () => {
+        if (window.confirm(t("confirmRemoveSeat"))) send({ type: "remove_seat", seat: seat.seat });
+      });
+    }
   }
   const actorSelect = $("assignActor");
   const seatSelect = $("assignSeat");
@@ -797,6 +831,10 @@ function wire() {
   $("showLog").addEventListener("click", () => send({ type: "log" }));
   $("addSeat").addEventListener("submit", (event) => {
     event.preventDefault();
+    if (!$("seatLabel").value.trim()) {
+      showMessage({ kind: "notice", text: t("seatNameNeeded") }); // (the server refuses it too)
+      return;
+    }
     send({ type: "add_seat", label: $("seatLabel").value });
     $("seatLabel").value = "";
   });
@@ -808,7 +846,8 @@ function wire() {
     const response = await fetch(`/api/save${named()}`, { headers: { authorization: `Bearer ${token}` } });
     if (!response.ok) return;
     const url = URL.createObjectURL(await response.blob());
-    const link = node("a", { href: url, download: "lore-session.zip" }, document.body);
+    const name = downloadName(response.headers.get("content-disposition"));
+    const link = node("a", { href: url, download: name }, document.body);
     link.click();
     link.remove();
     URL.revokeObjectURL(url);

@@ -54,10 +54,19 @@ function stayButton(input, choice, box, state) {
   return button;
 }
 
+// What an input is called for people: the caption the rules give it (the spec's
+// `captions`), a destination for a place, else nothing (its choices, the question's
+// title and texts say it); never its identifier.
+export function inputCaption(spec, input) {
+  const given = spec.captions && spec.captions[input.name];
+  if (given) return given;
+  return input.type === "loc" ? t("destination") : "";
+}
+
 // The control of one input; returns a function giving its value (undefined: not given).
 function control(input, box, state) {
-  const label = node("div", { class: "input-name" }, box, input.name);
-  if (input.unit) label.textContent += ` [${input.unit}]`;
+  const caption = inputCaption(state.spec, input);
+  if (caption && input.type !== "boolean") node("div", { class: "input-name" }, box, caption);
   if (input.choices && input.type === "loc" && state.spec.area) {
     node("p", { class: "hint" }, box, t("pickOnMap"));
   }
@@ -92,7 +101,9 @@ function control(input, box, state) {
     return () => state.values[input.name];
   }
   if (input.type === "boolean") {
-    const check = node("input", { type: "checkbox" }, box);
+    const item = node("label", { class: "check" }, box);
+    const check = node("input", { type: "checkbox" }, item);
+    node("span", {}, item, caption || t("yes"));
     if (input.default === true) check.checked = true;
     return () => check.checked;
   }
@@ -105,6 +116,7 @@ function control(input, box, state) {
     }
   }
   if (input.default !== undefined) field.value = String(input.default);
+  if (input.unit) node("span", { class: "unit" }, box, input.unit);
   if (input.range) node("span", { class: "hint" }, box, input.range);
   return () => {
     if (field.value === "") return undefined;
@@ -121,13 +133,14 @@ export function buildDialog(spec, actions) {
   const box = node("article", { class: "dialog" });
   box.dataset.id = spec.id;
   if (spec.actor) node("div", { class: "asked" }, box, `${t("askedActor")}: ${spec.actor.name}`);
-  const title = node("h3", {}, box, spec.title);
+  const title = node("h3", {}, box, spec.purpose ? t(`title_${spec.purpose}`) : spec.title);
   if (actions.forLabel) node("span", { class: "for" }, title, ` (${t("forSeat")} ${actions.forLabel})`);
   const together = node("p", { class: "together" }, box);
   for (const item of spec.texts) {
     if (item.name === "map" && spec.area) continue; // drawn on the map instead
     const para = node(item.name === "map" ? "pre" : "p", { class: `text text-${item.name}` }, box, item.text);
-    if (item.name !== "message" && item.name !== "map") para.textContent = `${item.name}: ${item.text}`;
+    const caption = spec.captions && spec.captions[item.name];
+    if (caption && item.name !== "map") para.textContent = `${caption}: ${item.text}`;
   }
   const state = { spec, values: {}, marks: {}, choose: null, placeLabel: actions.placeLabel };
   const readers = {};

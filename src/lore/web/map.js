@@ -2,6 +2,8 @@
 // nodes and links, points; the areas inside it, the actors and objects the seat sees,
 // the places a question offers, a route, and the last moves.
 
+import { lengthText } from "./units.js";
+
 const NS = "http://www.w3.org/2000/svg";
 const CELL = 44;
 const PALETTE = ["#d9cfb8", "#6b6257", "#9fc48b", "#8bb6d6", "#c9a26b", "#b7b0c9", "#e3d37a", "#a3c2b0"];
@@ -59,7 +61,8 @@ function layout(map) {
       const cx = raw[i][0] - left;
       const cy = raw[i][1] - top;
       centers.set(label, [cx, cy]);
-      shapes.push({ key: label, cx, cy, node: true });
+      const found = map.style === "Linked" ? map.nodes[i] : null;
+      shapes.push({ key: label, cx, cy, node: true, name: (found && found.description) || label });
       width = Math.max(width, cx + 80);
       height = Math.max(height, cy + 70);
     });
@@ -74,7 +77,7 @@ function drawPlaces(svg, map, shapes, options) {
     let outline;
     if (shape.node) {
       outline = el("circle", { cx: shape.cx, cy: shape.cy, r: 26, class: "node" }, group);
-      text(group, shape.cx, shape.cy + 44, shape.key, "node-label");
+      text(group, shape.cx, shape.cy + 44, shape.name, "node-label"); // what the map calls it
     } else {
       const [terrain, prohibited, description] = shape.cell;
       const fill = terrain >= 0 ? PALETTE[terrain % PALETTE.length] : "#eee";
@@ -100,7 +103,7 @@ function drawPlaces(svg, map, shapes, options) {
       group.addEventListener("click", () => options.onPick(shape.key));
       group.setAttribute("tabindex", "0");
       group.setAttribute("role", "button");
-      group.setAttribute("aria-label", shape.key);
+      group.setAttribute("aria-label", shape.name || shape.key);
       group.addEventListener("keydown", (event) => {
         if (event.key === "Enter" || event.key === " ") options.onPick(shape.key);
       });
@@ -119,7 +122,7 @@ function drawLinks(svg, map, centers) {
       if (!a || !b || drawn.has(pair)) continue;
       drawn.add(pair);
       el("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], class: "link" }, svg);
-      const label = `${link.distance}${map.scale >= 1000 ? "km" : ""}`;
+      const label = lengthText(link.distance * map.scale, map);
       text(svg, (a[0] + b[0]) / 2, (a[1] + b[1]) / 2 - 6, label, "link-label");
     }
   }

@@ -82,6 +82,11 @@ class PointGeometry(Geometry):
 @dataclass(frozen=True)
 class LinkedGeometry(Geometry):
     nodes: tuple[tuple[str, tuple[Link, ...]], ...] = ()
+    # What each node is, for people (its <description>), by label; "" when it has none.
+    descriptions: tuple[tuple[str, str], ...] = ()
+
+    def description_of(self, label: str) -> str:
+        return next((text for name, text in self.descriptions if name == label), "")
 
     def coordinates(self) -> list[str]:
         return [label for label, _ in self.nodes]
@@ -257,6 +262,7 @@ class _Reader:
 
     def read_linked(self, scale: Quantity | None) -> Geometry:
         nodes: dict[str, tuple[Link, ...]] = {}
+        descriptions: dict[str, str] = {}
         pending: list[tuple[Element, str]] = []
         for node in self.children(self.document.root, "node"):
             label = node.get("label")
@@ -275,13 +281,14 @@ class _Reader:
                 pending.append((link, target))
                 links.append(Link(target, self.distance(link)))
             nodes[label] = tuple(links)
+            descriptions[label] = self.description(node)
         for link, target in pending:
             if target not in nodes:
                 self.problem(
                     f"a link goes to '{target}', which is not a node here",
                     self.document.attribute_place(link, "to"),
                 )
-        return LinkedGeometry("Linked", scale, tuple(nodes.items()))
+        return LinkedGeometry("Linked", scale, tuple(nodes.items()), tuple(descriptions.items()))
 
     def distance(self, link: Element) -> float:
         text = link.get("distance")
