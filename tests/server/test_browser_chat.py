@@ -91,12 +91,14 @@ def test_a_player_is_told_the_gm_answered_for_it_and_moved_its_actor(
         gm.goto(seats["GM"])
         me.goto(seats[PLAYER])
         expect(dialog(me, "どうしますか？")).to_be_visible()
+        gm.once("dialog", lambda box: box.accept())  # answering for a player is confirmed
         gm.locator("article.dialog", has_text="どうしますか？").get_by_role(
             "button", name="探す", exact=True
         ).click()
-        expect(me.locator("#log")).to_contain_text("GM answered for you: search")
+        # (the answer as its caption says it: the choice's, not its identifier)
+        expect(me.locator("#log")).to_contain_text("GM answered for you: 探す")
         expect(me.locator("#log")).not_to_contain_text("you answered")
-        expect(gm.locator("#log")).to_contain_text("あなたがChihiroの代わりに回答: search")
+        expect(gm.locator("#log")).to_contain_text("あなたがChihiroの代わりに回答: 探す")
         shot(me, "chat-3-player-gm-answered-for-it")
 
         gm.locator("#seatLabel").fill("Aki")

@@ -307,9 +307,9 @@ def test_staying_put_is_offered_apart_from_the_places_to_go(
         _, me = gm_and_player(browser, "ja-JP", errors)
         me.goto(links[PLAYER])
         choose(me, "移動する")
-        move = dialog(me, "move in region")
+        move = dialog(me, "Where to move?")
         stay = move.locator("button.choice.stay")
-        expect(stay).to_have_text("Don't move: stay at start_point")
+        expect(stay).to_have_text("Don't move: stay at スタート地点")  # (as its map names it)
         expect(move.locator(".choices button.choice")).to_have_count(1)  # the dungeon alone
         expect(me.locator('g.place.choice[data-place="dungeon"]')).to_have_count(1)
         expect(me.locator('g.place.choice[data-place="start_point"]')).to_have_count(0)

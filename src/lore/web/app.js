@@ -328,7 +328,10 @@ function showError(frame) {
 function errorText(problem) {
   const key = `error_${problem.code}`;
   if (t(key) === key) return problem.message;
-  const detailed = ["bad_answer", "bad_roll"].includes(problem.code) && currentLanguage() === "en";
+  // (a GM command's refusal says which seat or actor, and why: in every language, as
+  // the server gives it)
+  const detailed =
+    problem.code === "bad_command" || (["bad_answer", "bad_roll"].includes(problem.code) && currentLanguage() === "en");
   return detailed && problem.message ? `${t(key)} (${problem.message})` : t(key);
 }
 
