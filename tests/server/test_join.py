@@ -50,7 +50,7 @@ def test_a_seat_is_played_with_numbered_menus(tmp_path: Path) -> None:
             ("action [1-3]>", "7"),  # not a choice: asked again
             ("please answer again", "2"),  # move
             ("goal [1-1]>", "1"),  # to the dungeon
-            ("answered goal=", "/roll 2D6"),  # a chat command, though a question is open
+            ("answered destination: ", "/roll 2D6"),  # a chat command, though a question is open
         ]
         status: list[int] = []
         thread = threading.Thread(
@@ -62,7 +62,7 @@ def test_a_seat_is_played_with_numbered_menus(tmp_path: Path) -> None:
         assert status == [0], text
         assert "Joined 'シナリオ・サンプル' as Chihiro (Chihiro_Shiiji@xmpp.xgmtk.org)" in text
         # Seats by their label, game time as the web client shows it, values as typed.
-        assert "] Chihiro answered action=move" in text
+        assert "] Chihiro answered 移動する" in text
         assert "[Day 1, " in text and "Chihiro_Shiiji@" not in text.split("\n", 1)[1]
         assert "== どうしますか？" in text and "   2. 移動する (move)" in text
         assert "   1. /region[dungeon]" in text
@@ -90,6 +90,39 @@ def test_messages_name_seats_by_label_and_show_the_game_time() -> None:
         "[Day 1, 00:00] seat-9: hi"  # a seat no longer listed: its id
     )
     assert clock_text(86_399) == "Day 1, 23:59"
+
+
+def test_the_terminal_shows_what_the_page_shows_of_answers_moves_rolls_and_broadcasts() -> None:
+    labels = {"GM": "GM", "p1": "Aki", "p2": "Ren"}.get
+
+    def label_of(seat: str) -> str:
+        return labels(seat) or seat
+
+    answer = {
+        "kind": "answer",
+        "tick": 0,
+        "from": "p1",
+        "by": "GM",
+        "values": {"use": True, "art": "art3"},
+        "shown": [
+            {"caption": "アーツを使う", "value": True},
+            {"caption": "アーツ", "value": "チャドー呼吸"},
+        ],
+    }
+    said = "[Day 1, 00:00] GM for Aki answered アーツを使う: true, アーツ: チャドー呼吸"
+    assert describe(answer, label_of) == said
+    moved = {"kind": "assign", "tick": 0, "actor": "a", "name": "ヤマト", "from": "p1", "to": "p2"}
+    assert describe(moved, label_of) == "[Day 1, 00:00] the GM moved ヤマト from Aki to Ren"
+    roll = {
+        "kind": "roll",
+        "tick": 0,
+        "from": "p1",
+        "text": "(1D100<=50) > 42",
+        "comment": "鍵開け",
+    }
+    assert describe(roll, label_of) == "[Day 1, 00:00] Aki: (1D100<=50) > 42 鍵開け"
+    broadcast = {"kind": "message", "tick": 0, "to": "p1", "also": ["p2"], "text": "戦闘開始"}
+    assert describe(broadcast, label_of) == "[Day 1, 00:00] -> Aki, Ren 戦闘開始"
 
 
 def test_a_bad_link_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
@@ -243,4 +276,4 @@ def test_a_refused_answer_is_asked_again_in_lore_runs_words(tmp_path: Path) -> N
         assert status == [0], text
         # Asked again, from its start (before, a refused question was never asked again).
         assert "   the GM has paused the session; please answer again\n\n== どうしますか？" in text
-        assert "] Chihiro answered action=move" in text
+        assert "] Chihiro answered 移動する" in text

@@ -232,19 +232,43 @@ def describe(message: Frame, label_of: Callable[[str], str] = str) -> str:
         text = message["text"]
         if message.get("format") == "html":
             text = " ".join(_TAG.sub(" ", text).split())
-        return f"[{tick}] {text}"
+        also = message.get("also") or []  # (the GM's one line of a message to several)
+        to = f" -> {', '.join(label_of(seat) for seat in [message['to'], *also])}" if also else ""
+        return f"[{tick}]{to} {text}"
     if kind in ("chat", "roll"):
         to = f" -> {label_of(message['to'])}" if message.get("to") else ""
         text = message.get("text") or "(a secret roll)"
+        if message.get("comment") and message.get("text"):
+            text = f"{text} {message['comment']}"
         text = text.replace("\n", "\n    ")  # a line of its own could pass for another's
         return f"[{tick}] {label_of(message['from'])}{to}: {text}"
     if kind == "answer":
-        values = message.get("values") or {}
-        shown = ", ".join(f"{name}={show_value(value)}" for name, value in values.items())
-        return f"[{tick}] {label_of(message['from'])} answered {shown}"
+        who = label_of(message["from"])
+        if message.get("by") and message["by"] != message["from"]:
+            who = f"{label_of(message['by'])} for {who}"
+        return f"[{tick}] {who} answered {answer_text(message)}"
+    if kind == "assign":
+        actor = message.get("name") or message.get("actor", "")
+        moved = f"{label_of(message['from'])} to {label_of(message['to'])}"
+        return f"[{tick}] the GM moved {actor} from {moved}"
     if kind == "error":
         return f"[{tick}] rule error at {message.get('where')}: {message['text']}"
     return f"[{tick}] {message.get('text', '')}"
+
+
+def answer_text(message: Frame) -> str:
+    """What an answer chose, as the page shows it: each input's caption and the chosen
+    choice's (``shown``), else the values as sent."""
+    shown = message.get("shown")
+    if isinstance(shown, list):
+        parts = []
+        for part in shown:
+            caption = part.get("caption") or ("destination" if part.get("purpose") else "")
+            value = show_value(part.get("value"))
+            parts.append(f"{caption}: {value}" if caption else value)
+        return ", ".join(parts)
+    values = message.get("values") or {}
+    return ", ".join(f"{name}={show_value(value)}" for name, value in values.items())
 
 
 def show_value(value: Any) -> str:
