@@ -3,6 +3,7 @@ files that changed since, and what a save holds."""
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 from pathlib import Path
@@ -10,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from lore.cli.main import main
+from lore.semantics.program import LIBRARY_DIR
 from tests.cli.test_run_command import ASKING, answers_file, records_of, write
 
 # Each round the hero is asked a number and rolls; the GM is told both.
@@ -110,6 +112,34 @@ def test_no_output_overwrites_an_input(
     assert f"would overwrite {paths[target]}" in err and "nothing was run or written" in err
     assert {path: path.read_bytes() for path in paths.values()} == before
     assert list(tmp_path.glob(".*.tmp")) == []
+
+
+@pytest.mark.parametrize("output", ["--save", "--transcript"])
+def test_no_output_overwrites_lores_own_library(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], output: str
+) -> None:
+    scenario = write(tmp_path / "rounds.lore", ROUNDS)
+    library = LIBRARY_DIR / "basic.lore"
+    before = library.read_bytes()
+    answers = numbers(tmp_path, [1], "first.json")
+    status = run(str(scenario), "--answers", str(answers), output, str(library))
+    err = capsys.readouterr().err
+    assert status == 2 and "Lore's own library" in err, err
+    assert library.read_bytes() == before
+
+
+def test_a_snapshot_that_cannot_be_restored_is_a_warning_and_the_answers_are_replayed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    save = saved(tmp_path, capsys, [1, 2, 3])
+    text = re.sub(r' check = "[^"]*";\n', "", save.read_text(encoding="utf-8"))  # (old save)
+    damaged = base64.b64encode(b"not a snapshot").decode()
+    save.write_text(re.sub(r'snapshot = "[^"]*"', f'snapshot = "{damaged}"', text), "utf-8")
+    answers = numbers(tmp_path, [4], "more.json")
+    assert run(str(save), "--answers", str(answers)) == 0
+    err = capsys.readouterr().err
+    assert "lore: warning: " in err and "replaying its answers instead" in err
+    assert "error" not in err
 
 
 def test_save_and_transcript_on_one_file_are_refused(

@@ -14,6 +14,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from lore.clients.seat import JoinError, SeatClient, acknowledged
+from lore.server.admission import MAX_SEATS
 from lore.server.connection import Limits
 from tests.server.serving import EXAMPLES, PLAYER, ServerThread, links
 
@@ -492,3 +493,15 @@ def test_a_seat_needs_a_name_and_the_gm_removes_one_that_plays_no_actor(
         assert [s["label"] for s in gm.state.seats] == ["GM", "Chihiro"]
         assert [s["label"] for s in gm.state.links] == ["GM", "Chihiro"]
         gm.close()
+
+
+def test_a_session_has_at_most_so_many_seats(served: Any) -> None:
+    _server, seats = served
+    gm = joined(seats["GM"])
+    for number in range(MAX_SEATS - 2):  # (the GM's and Chihiro's are there)
+        assert acknowledged(gm.request({"type": "add_seat", "label": f"P{number}"})) is not None
+    refused = gm.request({"type": "add_seat", "label": "one more"})
+    assert refused["code"] == "bad_command" and f"at most {MAX_SEATS} seats" in refused["message"]
+    gm.pump()
+    assert len(gm.state.links) == MAX_SEATS
+    gm.close()

@@ -30,6 +30,12 @@ def usage_error(message: str) -> None:
     print(f"lore: error: {message}", file=sys.stderr)
 
 
+def warning(message: str) -> None:
+    """Something the command did otherwise than asked, and went on (its status is not
+    changed by it)."""
+    print(f"lore: warning: {message}", file=sys.stderr)
+
+
 def print_diagnostics(diagnostics: Iterable[Diagnostic]) -> tuple[int, int]:
     """Print rendered diagnostics (at most ``MAX_PER_FILE`` a file); return the counts
     of errors and warnings (all of them)."""

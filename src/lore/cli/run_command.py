@@ -20,7 +20,14 @@ from pathlib import Path
 from lore.cli.answers_file import Answers, load_answers, unknown_seats
 from lore.cli.atomic import AtomicFile, write_atomically
 from lore.cli.interrupts import Interrupts
-from lore.cli.io import no_events_note, print_diagnostics, read_failure, unreadable, usage_error
+from lore.cli.io import (
+    no_events_note,
+    print_diagnostics,
+    read_failure,
+    unreadable,
+    usage_error,
+    warning,
+)
 from lore.cli.printer import Printer, resumed_summary
 from lore.cli.terminal import Terminal
 from lore.engine.participants import (
@@ -243,7 +250,7 @@ def resume(
         try:
             prior = Session.restore(program, stored.snapshot).answers_before
         except SnapshotError as error:
-            usage_error(f"{name}: {error}; replaying its answers instead")
+            warning(f"{name}: {error}; replaying its answers instead")
         else:
             log = ReplayLog(stored.answers[prior:], name, checked=False)
             labels = Labels()
@@ -365,9 +372,9 @@ def refused_output(
     replace the save being run; no output may replace another input (a Lore file the
     program loads, an XML file it reads, the answers file), nor the other output."""
     inputs: list[tuple[Path, str]] = [
-        (m.source.path, "a file the session is made from")
+        (m.source.path, "Lore's own library" if m.is_library else "a file the session is made from")
         for m in result.program.modules
-        if m.source.path is not None and not m.is_library
+        if m.source.path is not None
     ]
     inputs += [(p, "a map the session reads") for p in program.read_files]
     if args.answers is not None:

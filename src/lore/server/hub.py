@@ -31,6 +31,7 @@ import msgspec
 
 from lore.engine.views import GM
 from lore.server import protocol
+from lore.server.admission import MAX_SEATS
 from lore.server.chat import MAX_CHAT, RollError, chat_line_roll
 from lore.server.connection import CLOSE_ELSEWHERE, CLOSE_ERROR, CLOSE_REVOKED, Connection
 from lore.server.protocol import MAX_MESSAGE, Code, Refused, decoder, encode, error_frame
@@ -333,6 +334,8 @@ class Hub:
             label = message.label.strip()
             if not label:
                 raise Refused(Code.BAD_COMMAND, "a new seat needs a name (its player's)")
+            if len(room.seats) >= MAX_SEATS:  # (each seat's changes go to every seat)
+                raise Refused(Code.BAD_COMMAND, f"a session has at most {MAX_SEATS} seats")
             seat_id = self.rooms.seat_id(room)
             data = {"from": GM, "seat": seat_id, "label": label}
             index = await self.commit(room, connection, "seat", data, message.ref)
