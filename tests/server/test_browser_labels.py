@@ -44,6 +44,8 @@ def test_the_papers_walk_is_shown_by_names_and_in_the_maps_unit(
         expect(asked.locator(".input-name")).to_have_count(0)  # no "action"
         # The region's map: its link measured as its scale is written (1[km]).
         expect(me.locator("#map text.link-label").first).to_have_text("4km")
+        # The area inside is marked by what its description says, not its label.
+        expect(me.locator("#map text.child-area")).to_have_text(re.compile("^▣ Sectioned2D型"))
         asked.get_by_role("button", name="移動する", exact=True).click()
         where = dialog(me, "Where to?")
         expect(where.locator(".input-name")).to_have_text("Destination")

@@ -122,7 +122,14 @@ def area_map(node: AreaNode) -> dict[str, Any]:
     else:
         found["style"] = None
     found["children"] = [
-        {"label": child.label, "path": child.path, "place": child.place}
+        {
+            "label": child.label,
+            "path": child.path,
+            "place": child.place,
+            # (what the marker says: as the area's own view says it, to whoever sees the
+            # marker, as its label was)
+            "description": plain(child.obj.values.get("description", "")),
+        }
         for child in node.children.values()
     ]
     return found

@@ -691,6 +691,7 @@ function renderMap() {
     route,
     moves,
     hiddenText: t("hidden"),
+    areaName,
     onPick: (place) => {
       if (!pickFor) return;
       const goal = place === null ? state.area : `${state.area}[${place}]`;

@@ -132,7 +132,8 @@ function drawChildren(svg, map, centers, options) {
   for (const child of map.children || []) {
     const at = centers.get(String(child.place || "").replace(/\s/g, ""));
     if (!at) continue;
-    const marker = text(svg, at[0], at[1] - (map.style === "Sectioned2D" ? 12 : 34), `▣ ${child.label}`, "child-area");
+    const name = options.areaName ? options.areaName(child) : child.label;
+    const marker = text(svg, at[0], at[1] - (map.style === "Sectioned2D" ? 12 : 34), `▣ ${name}`, "child-area");
     if (options.onArea) marker.addEventListener("click", () => options.onArea(child.path));
   }
 }
@@ -179,7 +180,7 @@ function drawTokens(svg, map, centers, options) {
 
 // Draw `map` into `container`. options: actors, objects (with location), choices (a Set of
 // places that can be picked), selected, onPick(place), route (places), moves ([from, to]
-// pairs of places), onArea(path), hiddenText.
+// pairs of places), onArea(path), areaName(child) (an area inside as people call it), hiddenText.
 export function drawMap(container, map, options) {
   container.textContent = "";
   if (!map || !map.style) return;
