@@ -90,6 +90,12 @@ class EnumValue:
     def __repr__(self) -> str:
         return f"{self.enum.name}.{self.name}"
 
+    @property
+    def values(self) -> dict[str, Any]:
+        """Its members, read as an object's values are (``_v = self.values`` in a rule
+        of the enum)."""
+        return self.members
+
 
 @dataclass(eq=False)
 class FormInfo:
