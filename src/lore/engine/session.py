@@ -216,8 +216,9 @@ class Runtime:
         self.first_request: Any = None
         self.requests: dict[tuple[LoreObject, str], list[Any]] = {}
         self.adds: list[tuple[int, int, Any, Any]] = []
-        # Objects the step made while hooks were subscribed, and the objects it removes
-        # (see happenings.after_step).
+        # Objects the step made while hooks were subscribed or that have a location (they
+        # join the map: ``Session.made``), and the objects it removes (see
+        # happenings.after_step).
         self.created: list[LoreObject] = []
         self.removing: list[LoreObject] = []
         # Where a handler is, for naming its questions and messages: the event (or, while
@@ -481,7 +482,7 @@ class Runtime:
         for name, default in defaults:
             if name not in values:
                 values[name] = default(self, obj)
-        if session.hooks:
+        if session.hooks or "location" in values:
             self.created.append(obj)
             self.rare = True
         return obj
@@ -739,6 +740,9 @@ class Session:
         # the session (step, outcome): see engine/happenings.py.
         self.hooks: list[tuple[int, str, str, Any]] = []
         self.stats: list[tuple[int, str, str, float | int]] = []
+        # The objects with a location that rules made (in the order made), on the map as
+        # the program's values are until removed (see views.placed_objects).
+        self.made: list[LoreObject] = []
         self.outcome: tuple[int, str] | None = None
         # The rules' dice: the seed's streams, or a given source (a test's fixed faces).
         self.rt = Runtime(self) if dice is None else GivenDice(self, dice)
@@ -780,6 +784,7 @@ class Session:
             raise self.rule_error(error, sys.exc_info()[2]) from None
         finally:
             rt.rest()  # a value requests and schedules nothing (the steps begin with none)
+            rt.created = []  # (the values' objects are on the map as values: not ``made``)
         natives.after_values(self)
         stored = self.stored_schedule()
         if stored is None:
@@ -1653,7 +1658,7 @@ class Session:
         values, engine objects, hooks and waiting events), in the order they were made,
         each with the members its alters modify (as they are now)."""
         rt = self.rt
-        roots: list[Any] = [rt.g, rt.GM, rt.schedule, rt.system, self.hooks]
+        roots: list[Any] = [rt.g, rt.GM, rt.schedule, rt.system, self.hooks, self.made]
         roots.extend(self.buckets.values())
         roots.append(self.waiting or ())
         names: dict[LoreObject, set[str]] = {}

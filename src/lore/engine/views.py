@@ -10,7 +10,9 @@ The GM's view holds everything. Nothing else about the session leaves through a 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import replace
+from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from lore.engine.natives import recipient
@@ -59,12 +61,17 @@ def is_hidden(obj: LoreObject, keys: set[str]) -> bool:
     return not all(key in keys for key in hides)
 
 
+def on_map(session: Session) -> Iterator[Any]:
+    """The program's values, then the objects with a location that rules made."""
+    return chain(session.rt.g, session.made)
+
+
 def placed_objects(session: Session) -> list[LoreObject]:
     """The session's objects that have a location (areas and triggers aside)."""
     program = session.program
     area, trigger = program.form_by_name["Area"], program.form_by_name["Trigger"]
     found = []
-    for value in session.rt.g:
+    for value in on_map(session):
         if (
             isinstance(value, LoreObject)
             and value.form is not None
@@ -86,7 +93,7 @@ def visible_objects(
     keys = None if participant == GM else known_keys(actors_of(session, participant))
     found: list[LoreObject] = []
     seen: set[int] = set()
-    for value in session.rt.g:
+    for value in on_map(session):
         if (
             isinstance(value, LoreObject)
             and value.form is not None
