@@ -940,7 +940,9 @@ class Session:
                 if self.waiting is not None:
                     if not self.rerun:
                         return "waiting"  # for Session.answer; not an end
-                    self.step()
+                    self.step()  # (the step that waited: it may end the session)
+                    if self.outcome is not None and self.waiting is None:
+                        return self.end("ended", self.outcome[1])
                     continue
                 keys = self.keys
                 if not keys:
@@ -953,8 +955,7 @@ class Session:
                     worker = self.worker
                     if worker is not None:
                         # (Set by a resume of this step, not by one of a step run again
-                        # above, in the waiting branch: that one's ``continue`` already
-                        # looks for no outcome before this step.)
+                        # above, in the waiting branch: that one looked for an outcome.)
                         worker.resumed = False
                     # (``step`` and ``begin`` written out: no step waits here. Its steps of
                     # one handler run in its worker.)
@@ -978,9 +979,8 @@ class Session:
                     worker = self.worker
                     if worker is not None and worker.resumed:
                         # It went on where it asked (continuation.wait_here): as after a
-                        # step run again, the run goes on before it looks for an outcome.
+                        # step run again, its outcome (if any) ends the session now.
                         worker.resumed = False
-                        continue
                 else:
                     self.singles(max_steps, max_ticks)
                 if self.outcome is not None and self.waiting is None:
