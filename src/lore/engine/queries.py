@@ -387,7 +387,9 @@ def convert(item: Input, raw: Any, places: Callable[[str], str | None] | None = 
         what = with_article(str(rtype))
         raise AnswerError(f"'{item.name}' asks for {what}, which cannot be answered yet")
     if item.allowed is not None and not item.allowed.match(value):
-        raise AnswerError(f"'{item.name}' must lie in {item.allowed}, not {show(value)}")
+        allowed = item.allowed
+        lie = "be" if allowed.low is None or allowed.high is None else "lie in"
+        raise AnswerError(f"'{item.name}' must {lie} {allowed}, not {show(value)}")
     return value
 
 

@@ -99,6 +99,8 @@ FLOOR_SIDES = 1 << 32
 FLOOR = WORDS - FLOOR_SIDES
 # The most steps one call of ``singles`` counts (a range of machine integers is the quick one).
 MAX_STEP = sys.maxsize - 1
+# How many times in a row a step that goes wrong after its answers is asked again.
+MAX_ASKED_AGAIN = 3
 
 
 @dataclass(frozen=True)
@@ -722,6 +724,7 @@ class Session:
         # (a step run again makes its objects with the same ids).
         self.waiting: list[Entry] | None = None
         self.rerun = False
+        self.asked_again = (0, 0)  # the step that went wrong after answers, how often
         self.step_oid = 1
         self.step_answers: dict[Key, dict[str, Any]] = {}
         self.asked: set[Key] = set()
@@ -1380,7 +1383,26 @@ class Session:
             self.waiting = entries
             return
         self.open = {}
-        self.report(self.rule_error(error, error.__traceback__))
+        found = self.rule_error(error, error.__traceback__)
+        # (Not past a limit: a rule that runs away does so whatever the answers.)
+        if self.step_answers and not isinstance(error, LimitExceeded) and self.ask_again(entries):
+            found.message += " (the step runs again: its questions are asked again)"
+        self.report(found)
+
+    def ask_again(self, entries: list[Entry]) -> bool:
+        """A step that went wrong after answers came (a number out of what the rules can
+        take, say; not a limit passed) runs again from its start, asking its questions
+        again (and telling again what it told: its answers differ), up to
+        ``MAX_ASKED_AGAIN`` times in a row; then it is dropped. Whether it runs again."""
+        step, times = self.asked_again
+        times = times + 1 if step == self.steps else 1
+        if times > MAX_ASKED_AGAIN:
+            return False
+        self.asked_again = (self.steps, times)
+        self.step_answers, self.step_filled, self.asked, self.told = {}, {}, set(), set()
+        self.waiting = entries
+        self.rerun = True
+        return True
 
     def queue(self, adds: list[tuple[int, int, Any, Any]]) -> None:
         """Queue the events a step added (and empty ``adds``). They are taken from the end

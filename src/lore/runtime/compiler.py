@@ -756,6 +756,9 @@ class Compiler:
         return function
 
 
+_BOUNDS = ("min", "max", "default")  # the names ``T.input`` takes its arguments by
+
+
 def write_in_place(
     lines: list[str], places: list[tuple[Place, ...]], names: dict[str, str]
 ) -> bool:
@@ -1976,6 +1979,11 @@ class Emitter:
         return "None"
 
     def builtin(self, node: ast.Name | ast.Member, name: str, args: tuple[ast.Expr, ...]) -> str:
+        if any(isinstance(arg, ast.NamedArg) for arg in args) and isinstance(node, ast.Member):
+            # ``T.input(min = a, max = b, default = d)``: each given by name (or None).
+            named = {arg.name: arg.value for arg in args if isinstance(arg, ast.NamedArg)}
+            given = [self.expr(named[n]) if n in named else "None" for n in _BOUNDS]
+            return f"_bounded_input_marker({self.expr(node.target)}, {', '.join(given)})"
         compiled = [self.expr(arg) for arg in args]
         if isinstance(node, ast.Name):  # min(a, b), max(a, b, c)
             return GLOBAL_CODE[name].format(a=", ".join(compiled))
