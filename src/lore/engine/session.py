@@ -934,6 +934,9 @@ class Session:
             max_steps = math.inf if limits.max_steps is None else limits.max_steps
             max_ticks = math.inf if limits.max_ticks is None else limits.max_ticks
             while True:
+                # (An outcome of the last step, stepped by ``step`` or one that waited.)
+                if self.outcome is not None and self.waiting is None:
+                    return self.end("ended", self.outcome[1])
                 if self.stop_requested:
                     if not self.keys and self.waiting is None:
                         break
@@ -943,9 +946,7 @@ class Session:
                 if self.waiting is not None:
                     if not self.rerun:
                         return "waiting"  # for Session.answer; not an end
-                    self.step()  # (the step that waited: it may end the session)
-                    if self.outcome is not None and self.waiting is None:
-                        return self.end("ended", self.outcome[1])
+                    self.step()  # (the step that waited: its outcome is looked for above)
                     continue
                 keys = self.keys
                 if not keys:
