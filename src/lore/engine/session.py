@@ -1386,9 +1386,13 @@ class Session:
         self.open = {}
         found = self.rule_error(error, error.__traceback__)
         # (Not past a limit: a rule that runs away does so whatever the answers.)
-        if self.step_answers and not isinstance(error, LimitExceeded) and self.ask_again(entries):
-            found.message += " (the step runs again: its questions are asked again)"
-        self.report(found)
+        again = bool(self.step_answers) and not isinstance(error, LimitExceeded)
+        if again and self.ask_again(entries):
+            retried = "the step runs again: its questions are asked again"
+            found.hint = f"{found.hint}; {retried}" if found.hint else retried
+            self.report(found, again=True)
+        else:
+            self.report(found)
 
     def ask_again(self, entries: list[Entry]) -> bool:
         """A step that went wrong after answers came (a number out of what the rules can
@@ -1896,7 +1900,8 @@ class Session:
         rule, source = line_map.origin(index)  # (a line may hold another function's code)
         return Frame(rule, source, span)
 
-    def report(self, error: RuleError) -> None:
+    def report(self, error: RuleError, again: bool = False) -> None:
+        """Tell the GM of a rule error; ``again``: its step runs again (``ask_again``)."""
         self.errors.append(error)
         record: Record = {
             "tick": self.ticks,
@@ -1905,6 +1910,8 @@ class Session:
             "message": error.message,
             "where": error.location(),
         }
+        if again:
+            record["again"] = True
         self.transcript.add(record)
         gm = self.participants.get("GM")
         if gm is not None:
