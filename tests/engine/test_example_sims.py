@@ -1,7 +1,7 @@
 """Every example simulates to an end with bots: a rule ends it, or no event is left, well
-within a second a run (the paper's scenario never ended: each search at a trigger that
-moved the character added another chain of choices; the tavern and the expedition went
-on until the step limit)."""
+within a second a run (nothing ended the paper's scenario, whose searches at the dungeon's
+doors each add another chain of choices, so lore sim never ended; the tavern and the
+expedition went on until the step limit)."""
 
 from __future__ import annotations
 
