@@ -46,9 +46,9 @@ def test_an_answer_out_of_the_bounds_is_refused_and_asked_again() -> None:
     session = Session(compiled(SLEEP), 1, Participants({"GM": gm}))
     assert session.run() == "waiting"
     (question,) = session.open_questions()
-    assert question.record()["inputs"][0]["range"] == "0[hour] or more"
+    assert question.record()["inputs"][0]["range"] == "≥ 0[hour]"
     reason = session.answer(question.id, {"hour": -3})
-    assert reason == "'hour' must be 0[hour] or more, not -3[hour]"
+    assert reason == "'hour' must be at least 0[hour], not -3[hour]"
     assert session.open_questions() == [question]  # still open: answer again
     assert session.answer(question.id, {"hour": 2}) is None
     assert session.run() == "no-events"

@@ -388,8 +388,13 @@ def convert(item: Input, raw: Any, places: Callable[[str], str | None] | None = 
         raise AnswerError(f"'{item.name}' asks for {what}, which cannot be answered yet")
     if item.allowed is not None and not item.allowed.match(value):
         allowed = item.allowed
-        lie = "be" if allowed.low is None or allowed.high is None else "lie in"
-        raise AnswerError(f"'{item.name}' must {lie} {allowed}, not {show(value)}")
+        if allowed.high is None:
+            bound = f"be at least {show(allowed.low)}"
+        elif allowed.low is None:
+            bound = f"be at most {show(allowed.high)}"
+        else:
+            bound = f"lie in {allowed}"
+        raise AnswerError(f"'{item.name}' must {bound}, not {show(value)}")
     return value
 
 

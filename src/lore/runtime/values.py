@@ -41,10 +41,10 @@ class Range:
         return bool(low_ok and high_ok)
 
     def __str__(self) -> str:
-        if self.high is None:
-            return f"{show(self.low)} or more"
+        if self.high is None:  # (in no language's words: a client shows it as it is)
+            return f"≥ {show(self.low)}"
         if self.low is None:
-            return f"{show(self.high)} or less"
+            return f"≤ {show(self.high)}"
         op = ("<..." if self.low_open else ",...") + ("<" if self.high_open else ",")
         return f"{show(self.low)}{op}{show(self.high)}"
 
