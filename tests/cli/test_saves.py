@@ -318,3 +318,77 @@ def test_a_save_holds_master_history_files_and_schedule(
         if line.startswith('  "{')
     ]
     assert records[0] == {"from": HERO, "query": "0//0", "title": "数", "values": {"n": 1}}
+
+
+# A tally of the words the GM is asked: an object holding a dictionary.
+TALLY = """\
+import "basic.lore":url;
+section t {
+ form Tally {
+  counts : dict<string, integer>;
+  alter bump(keys : list<string>) {
+   k = keys.get1st;
+   self.counts := counts.put(k, counts.getOr(k, 0) + 1);
+  }
+ }
+ tally = { counts = dict<string, integer>.empty; }:Tally;
+ rule ask {
+  a = GM.query("word", { w = string.input; });
+  tally.bump(a.w);
+  GM.message(schedule.current + ": " + tally.counts.put(a.w, tally.counts.getOr(a.w, 0) + 1));
+  schedule.add({ ticks = schedule.current + 1[sec]; priority = 0; handler = @{ ask; }; }:Event);
+ }
+ go = { ticks = 0; priority = 0; handler = @{ ask; }; }:Event;
+}
+"""
+
+
+def words(tmp_path: Path, values: list[str], name: str) -> Path:
+    return answers_file(tmp_path, {"GM": [{"w": w} for w in values]}, name)
+
+
+def test_an_object_holding_a_dictionary_is_saved_and_goes_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A save of it said "cannot save LoreDict" (and exited 0); it held no snapshot.
+    scenario = write(tmp_path / "tally.lore", TALLY)
+    whole = tmp_path / "whole.jsonl"
+    assert (
+        run(
+            str(scenario),
+            "--answers",
+            str(words(tmp_path, ["orc", "elf", "orc"], "w.json")),
+            "--transcript",
+            str(whole),
+        )
+        == 0
+    )
+    save, first, later = tmp_path / "s.lore", tmp_path / "t1.jsonl", tmp_path / "t2.jsonl"
+    argv = [str(scenario), "--answers", str(words(tmp_path, ["orc", "elf"], "a.json"))]
+    assert run(*argv, "--transcript", str(first), "--save", str(save)) == 0
+    assert capsys.readouterr().err.count("error") == 0
+    assert "snapshot" in save.read_text(encoding="utf-8")
+    argv = [str(save), "--answers", str(words(tmp_path, ["orc"], "b.json"))]
+    assert run(*argv, "--transcript", str(later)) == 0
+    assert messages(first) + messages(later) == messages(whole)
+    assert messages(later) == ["2[sec]: {orc: 2, elf: 1}"]
+    assert all(r["tick"] >= 2 for r in records_of(later)), records_of(later)
+
+
+def test_a_save_without_its_snapshot_is_an_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from lore.engine.session import Session
+    from lore.engine.snapshot import SnapshotError
+
+    def refuse(self: Session) -> bytes:
+        raise SnapshotError("object <t.Tally t.tally>: cannot save Thing")
+
+    monkeypatch.setattr(Session, "snapshot", refuse)
+    scenario = write(tmp_path / "tally.lore", TALLY)
+    save = tmp_path / "s.lore"
+    argv = [str(scenario), "--answers", str(words(tmp_path, ["orc"], "a.json"))]
+    assert run(*argv, "--save", str(save)) == 1
+    err = capsys.readouterr().err
+    assert "lore: error: cannot save the session's state (object <t.Tally t.tally>: cannot" in err
+    assert "holds only its answers" in err and save.exists()

@@ -114,11 +114,12 @@ def test_hello_json(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_tavern_stops_at_the_step_limit(capsys: pytest.CaptureFixture[str]) -> None:
-    found = figures(["sim", str(TAVERN), "--runs", "3", "--max-steps", "120"], capsys)
+    # (The inn closes after 5 steps or more with these seeds.)
+    found = figures(["sim", str(TAVERN), "--runs", "3", "--max-steps", "4"], capsys)
     assert found["ends"]["max-steps"] == 3
-    assert found["steps"] == {"min": 120, "mean": 120.0, "max": 120}
+    assert found["steps"] == {"min": 4, "mean": 4.0, "max": 4}
     assert found["errors"] == []
-    assert found["queries"]["total"] >= 3 * 120
+    assert found["queries"]["total"] >= 3 * 4
     assert found["messages"]["per_session"] >= 1
 
 

@@ -348,7 +348,9 @@ def test_an_outcome_after_a_step_run_again_then_resumed_ends_the_same() -> None:
 )
 def test_the_examples_go_on_the_same(name: str, entry: str) -> None:
     waited, kept = lockstep(example(name, entry), 7, bot_answers(11), most=30, limits=LONG)
-    assert waited == 30 and kept >= 10
+    # (30 runs that waited, or fewer when a rule ends the example first: the tavern
+    # closes, the expedition ends at sunset.)
+    assert waited >= 15 and kept >= 10, (waited, kept)
 
 
 SETTINGS = settings(

@@ -52,3 +52,43 @@ section t {
 }
 """
     assert gm_messages(program) == ["sum 3.5"]
+
+
+SHARED_RULES = """\
+import "basic.lore":url;
+section t {
+ enum Condition {
+  caption : string;
+  level : integer = 0;
+  fine{caption="元気"; level=0;}
+  tired{caption="疲労"; level=1;}
+  down{caption="気絶"; level=2;}
+  worse -> Condition {
+   result = Condition.down;
+   if (self.level == 0) { result = Condition.tired; }
+  }
+  function twice() : integer { result = level * 2; }
+  function plus(n : integer) -> integer { result = twice() + n; }
+  rule tell(who : string) { GM.message(who + " is " + caption + " (" + self.plus(1) + ")"); }
+  function later() : @<-> integer> { result = @ -> integer level + 10; }
+ }
+ go = { ticks = 0; priority = 0; handler = @{
+  c : Condition = Condition.fine;
+  GM.message("worse " + c.worse + " then " + c.worse.worse);
+  for (v in Condition.values) { v.tell("Aki"); }
+  f = Condition.tired.later();
+  GM.message("later " + f() + " twice " + Condition.down.twice());
+ }; }:Event;
+}
+"""
+
+
+def test_the_accessors_functions_and_rules_of_an_enum_run_on_the_value() -> None:
+    # They passed the checker and failed on every run with a NameError of the compiler.
+    assert gm_messages(SHARED_RULES) == [
+        "worse tired then down",
+        "Aki is 元気 (1)",
+        "Aki is 疲労 (3)",
+        "Aki is 気絶 (5)",
+        "later 11 twice 4",
+    ]

@@ -1,6 +1,7 @@
 """No frame sent to a player holds what is hidden from it: checked on the text that came
 over each player's socket, over randomized sessions with hidden objects, triggers that
-reveal them to whoever searches, private messages, whispers and secret rolls.
+reveal them to whoever searches, questions offering the items where a player's hero is
+(``Item.choice(system.itemsAt(...))``), private messages, whispers and secret rolls.
 
 Every secret thing carries a random marker (in its variable name, its name, its
 description, its secret's key and the message revealing it); a marker of an object whose
@@ -29,7 +30,7 @@ def scenario(rng: random.Random, players: int, hidden: list[str]) -> str:
     lines = [
         'import "basic.lore":url;',
         "section w {",
-        " enum Act { look; walk; wait; }",
+        " enum Act { look; walk; wait; take; }",
         " form Hero extends Actor {",
         "  rule turn {",
         '   a = self.query("turn", { act = Act.input; });',
@@ -38,6 +39,10 @@ def scenario(rng: random.Random, players: int, hidden: list[str]) -> str:
         "    case (Act.walk) {",
         "     route = self.currentArea.choiceRoute(self);",
         "     self.moved(route.goal);",
+        "    }",
+        "    case (Act.take) {",
+        "     here = system.itemsAt(self.location).add(rock);",
+        '     got = self.query("take", { item = Item.choice(here); });',
         "    }",
         "    default { }",
         "   }",
@@ -52,6 +57,8 @@ def scenario(rng: random.Random, players: int, hidden: list[str]) -> str:
         '<geometry xmlns="http://www.xgmtk.org/Lore/Sectioned2D" scale="1[m]" type="4">',
         *["<line>" + '<section terrain="floor"/>' * 4 + "</line>" for _ in range(4)],
         "</geometry>]=]:xml; }:Area;",
+        # (Offered by every "take" besides the items where the hero is.)
+        ' rock = { name = "Rock"; location = "/[0,0]":loc; features = list<Feature>.empty; }:Item;',
     ]
     for i in range(players):
         lines.append(

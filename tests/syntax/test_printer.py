@@ -202,6 +202,7 @@ section s {
  rounds = unit[R].ceil(x);
  asked = integer.input;
  picked = unit[m].input((1,...,12), 6);
+ bounded = unit[hour].input(min = 0, max = 24[hour], default = 8);
  ranged = range<integer>.of(1, 2);
  fn = @<(integer)->integer>.identity;
  bare = string;

@@ -308,11 +308,12 @@ def write_save(
     target: Path, session: Session, stored: Stored, resumed: Resumed, printer: Printer
 ) -> int:
     program = session.program
+    failed = 0  # a save without its snapshot is written (nothing is lost), but an error
     try:
         snapshot: bytes | None = session.snapshot()
     except SnapshotError as error:
-        usage_error(f"the save holds no snapshot ({error}): it is continued by a replay")
-        snapshot = None
+        usage_error(f"cannot save the session's state ({error}): {target} holds only its answers")
+        snapshot, failed = None, 1
     made = len([r for r in session.transcript.records if r["kind"] != "end"])
     records = resumed.base_records + made
     answers = stored.answers[: resumed.prior] + session.answers + resumed.log.unused()
@@ -346,7 +347,7 @@ def write_save(
         usage_error(f"cannot write {target}: {error.strerror or error}; the save follows")
         sys.stderr.write(text)
         return 1
-    return 0
+    return failed
 
 
 def run_file(program: CompiledProgram, stored: Stored) -> Path:

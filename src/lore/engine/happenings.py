@@ -111,13 +111,15 @@ def remove(rt: Runtime, system: LoreObject, obj: Any) -> None:
 
 
 def after_step(session: Session) -> None:
-    """At the end of a step's update phase: take the removed objects off the map and out
-    of ``system.allPC``, then queue the handlers of the objects made and removed (made
+    """At the end of a step's update phase: put the objects made with a location on the
+    map (``Session.made``), take the removed objects off it and out of ``system.allPC``,
+    then queue the handlers of the objects made and removed (made
     first, each in the order made or removed)."""
     rt = session.rt
     created, removing = rt.created, rt.removing
     rt.created, rt.removing = [], []
     system = rt.system
+    session.made.extend(obj for obj in created if "location" in obj.values)
     if removing and system is not None:
         gone = set(map(id, removing))
         actors = system.values.get("allPC")
@@ -125,6 +127,8 @@ def after_step(session: Session) -> None:
             system.values["allPC"] = tuple(a for a in actors if id(a) not in gone)
         for obj in removing:
             obj.values.pop("location", None)
+        if any(id(obj) in gone for obj in session.made):
+            session.made = [obj for obj in session.made if id(obj) not in gone]
     forms = session.program.form_by_name
     for kind, objects in (("create", created), ("remove", removing)):
         hooks = [(forms[name], handler) for _, k, name, handler in session.hooks if k == kind]

@@ -172,7 +172,7 @@ def _placed(rt: Runtime, form_name: str) -> list[LoreObject]:
     form = rt.session.program.form_by_name[form_name]
     return [
         value
-        for value in rt.session.rt.g
+        for value in itertools.chain(rt.session.rt.g, rt.session.made)
         if isinstance(value, LoreObject)
         and value.form is not None
         and value.form.is_subform_of(form)

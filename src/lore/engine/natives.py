@@ -246,6 +246,8 @@ def ask(rt: Runtime, to: str, title: Any, spec: Any, actor: str = "") -> LoreObj
                 if query is not None:
                     return ask_new(rt, key, query, spec, (to, title), shape.offered)
         objects = partial(_visible, session, to)  # (``visible_to`` written out)
+        if values is not None and to != "GM":
+            spec = _unhidden(session, to, spec)
         query = make_query(to, shown, spec, objects, name, actor, engine.inputs)
     except AnswerError as error:
         raise RuleError(str(error)) from None
@@ -269,6 +271,8 @@ def answered(
         return filled
     objects = visible_to(session, to)
     try:
+        if isinstance(spec, LoreObject) and to != "GM":
+            spec = _unhidden(session, to, spec)
         filled = fill_answered(show(title), spec, known, objects, place_check(session))
     except AnswerError as error:
         raise RuleError(str(error)) from None
@@ -286,6 +290,12 @@ def _visible(session: Session, to: str, rtype: RuntimeType) -> tuple[Any, ...]:
     from lore.engine.views import visible_objects
 
     return visible_objects(session, to, rtype.form)
+
+
+def _unhidden(session: Session, to: str, spec: LoreObject) -> LoreObject:
+    from lore.engine.views import unhidden_spec
+
+    return unhidden_spec(session, to, spec)
 
 
 def query_id(key: Any) -> str:

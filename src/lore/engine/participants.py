@@ -168,7 +168,11 @@ def _number(item: Input, stream: Stream, whole: bool) -> Any:
     low, high = 1.0, 12.0
     low_open = high_open = False
     if allowed is not None:
-        low, high = _plain_number(allowed.low), _plain_number(allowed.high)
+        # (A bound of ``T.input(min = ...)`` only: the other end 11 away.)
+        given_low = _plain_number(allowed.low) if allowed.low is not None else None
+        given_high = _plain_number(allowed.high) if allowed.high is not None else None
+        low = given_low if given_low is not None else (given_high or 0.0) - 11
+        high = given_high if given_high is not None else (given_low or 0.0) + 11
         low_open, high_open = allowed.low_open, allowed.high_open
     if whole:
         first = math.floor(low) + 1 if low_open else math.ceil(low)

@@ -419,7 +419,14 @@ def convert(item: Input, raw: Any, places: Callable[[str], str | None] | None = 
         what = with_article(str(rtype))
         raise AnswerError(f"'{item.name}' asks for {what}, which cannot be answered yet")
     if item.allowed is not None and not item.allowed.match(value):
-        raise AnswerError(f"'{item.name}' must lie in {item.allowed}, not {show(value)}")
+        allowed = item.allowed
+        if allowed.high is None:
+            bound = f"be at least {show(allowed.low)}"
+        elif allowed.low is None:
+            bound = f"be at most {show(allowed.high)}"
+        else:
+            bound = f"lie in {allowed}"
+        raise AnswerError(f"'{item.name}' must {bound}, not {show(value)}")
     return value
 
 

@@ -99,6 +99,8 @@ FLOOR_SIDES = 1 << 32
 FLOOR = WORDS - FLOOR_SIDES
 # The most steps one call of ``singles`` counts (a range of machine integers is the quick one).
 MAX_STEP = sys.maxsize - 1
+# How many times in a row a step that goes wrong after its answers is asked again.
+MAX_ASKED_AGAIN = 3
 
 
 @dataclass(frozen=True)
@@ -216,8 +218,9 @@ class Runtime:
         self.first_request: Any = None
         self.requests: dict[tuple[LoreObject, str], list[Any]] = {}
         self.adds: list[tuple[int, int, Any, Any]] = []
-        # Objects the step made while hooks were subscribed, and the objects it removes
-        # (see happenings.after_step).
+        # Objects the step made while hooks were subscribed or that have a location (they
+        # join the map: ``Session.made``), and the objects it removes (see
+        # happenings.after_step).
         self.created: list[LoreObject] = []
         self.removing: list[LoreObject] = []
         # Where a handler is, for naming its questions and messages: the event (or, while
@@ -481,7 +484,7 @@ class Runtime:
         for name, default in defaults:
             if name not in values:
                 values[name] = default(self, obj)
-        if session.hooks:
+        if session.hooks or "location" in values:
             self.created.append(obj)
             self.rare = True
         return obj
@@ -721,6 +724,7 @@ class Session:
         # (a step run again makes its objects with the same ids).
         self.waiting: list[Entry] | None = None
         self.rerun = False
+        self.asked_again = (0, 0)  # the step that went wrong after answers, how often
         self.step_oid = 1
         self.step_answers: dict[Key, dict[str, Any]] = {}
         self.asked: set[Key] = set()
@@ -739,6 +743,9 @@ class Session:
         # the session (step, outcome): see engine/happenings.py.
         self.hooks: list[tuple[int, str, str, Any]] = []
         self.stats: list[tuple[int, str, str, float | int]] = []
+        # The objects with a location that rules made (in the order made), on the map as
+        # the program's values are until removed (see views.placed_objects).
+        self.made: list[LoreObject] = []
         self.outcome: tuple[int, str] | None = None
         # The rules' dice: the seed's streams, or a given source (a test's fixed faces).
         self.rt = Runtime(self) if dice is None else GivenDice(self, dice)
@@ -780,6 +787,7 @@ class Session:
             raise self.rule_error(error, sys.exc_info()[2]) from None
         finally:
             rt.rest()  # a value requests and schedules nothing (the steps begin with none)
+            rt.created = []  # (the values' objects are on the map as values: not ``made``)
         natives.after_values(self)
         stored = self.stored_schedule()
         if stored is None:
@@ -926,6 +934,9 @@ class Session:
             max_steps = math.inf if limits.max_steps is None else limits.max_steps
             max_ticks = math.inf if limits.max_ticks is None else limits.max_ticks
             while True:
+                # (An outcome of the last step, stepped by ``step`` or one that waited.)
+                if self.outcome is not None and self.waiting is None:
+                    return self.end("ended", self.outcome[1])
                 if self.stop_requested:
                     if not self.keys and self.waiting is None:
                         break
@@ -935,7 +946,7 @@ class Session:
                 if self.waiting is not None:
                     if not self.rerun:
                         return "waiting"  # for Session.answer; not an end
-                    self.step()
+                    self.step()  # (the step that waited: its outcome is looked for above)
                     continue
                 keys = self.keys
                 if not keys:
@@ -948,8 +959,7 @@ class Session:
                     worker = self.worker
                     if worker is not None:
                         # (Set by a resume of this step, not by one of a step run again
-                        # above, in the waiting branch: that one's ``continue`` already
-                        # looks for no outcome before this step.)
+                        # above, in the waiting branch: that one looked for an outcome.)
                         worker.resumed = False
                     # (``step`` and ``begin`` written out: no step waits here. Its steps of
                     # one handler run in its worker.)
@@ -973,9 +983,8 @@ class Session:
                     worker = self.worker
                     if worker is not None and worker.resumed:
                         # It went on where it asked (continuation.wait_here): as after a
-                        # step run again, the run goes on before it looks for an outcome.
+                        # step run again, its outcome (if any) ends the session now.
                         worker.resumed = False
-                        continue
                 else:
                     self.singles(max_steps, max_ticks)
                 if self.outcome is not None and self.waiting is None:
@@ -1375,7 +1384,30 @@ class Session:
             self.waiting = entries
             return
         self.open = {}
-        self.report(self.rule_error(error, error.__traceback__))
+        found = self.rule_error(error, error.__traceback__)
+        # (Not past a limit: a rule that runs away does so whatever the answers.)
+        again = bool(self.step_answers) and not isinstance(error, LimitExceeded)
+        if again and self.ask_again(entries):
+            retried = "the step runs again: its questions are asked again"
+            found.hint = f"{found.hint}; {retried}" if found.hint else retried
+            self.report(found, again=True)
+        else:
+            self.report(found)
+
+    def ask_again(self, entries: list[Entry]) -> bool:
+        """A step that went wrong after answers came (a number out of what the rules can
+        take, say; not a limit passed) runs again from its start, asking its questions
+        again (and telling again what it told: its answers differ), up to
+        ``MAX_ASKED_AGAIN`` times in a row; then it is dropped. Whether it runs again."""
+        step, times = self.asked_again
+        times = times + 1 if step == self.steps else 1
+        if times > MAX_ASKED_AGAIN:
+            return False
+        self.asked_again = (self.steps, times)
+        self.step_answers, self.step_filled, self.asked, self.told = {}, {}, set(), set()
+        self.waiting = entries
+        self.rerun = True
+        return True
 
     def queue(self, adds: list[tuple[int, int, Any, Any]]) -> None:
         """Queue the events a step added (and empty ``adds``). They are taken from the end
@@ -1653,7 +1685,7 @@ class Session:
         values, engine objects, hooks and waiting events), in the order they were made,
         each with the members its alters modify (as they are now)."""
         rt = self.rt
-        roots: list[Any] = [rt.g, rt.GM, rt.schedule, rt.system, self.hooks]
+        roots: list[Any] = [rt.g, rt.GM, rt.schedule, rt.system, self.hooks, self.made]
         roots.extend(self.buckets.values())
         roots.append(self.waiting or ())
         names: dict[LoreObject, set[str]] = {}
@@ -1868,7 +1900,8 @@ class Session:
         rule, source = line_map.origin(index)  # (a line may hold another function's code)
         return Frame(rule, source, span)
 
-    def report(self, error: RuleError) -> None:
+    def report(self, error: RuleError, again: bool = False) -> None:
+        """Tell the GM of a rule error; ``again``: its step runs again (``ask_again``)."""
         self.errors.append(error)
         record: Record = {
             "tick": self.ticks,
@@ -1877,6 +1910,8 @@ class Session:
             "message": error.message,
             "where": error.location(),
         }
+        if again:
+            record["again"] = True
         self.transcript.add(record)
         gm = self.participants.get("GM")
         if gm is not None:

@@ -12,10 +12,11 @@ Format: MessagePack (``msgspec``) of a map ``{"format": "lore-snapshot", "versio
 {...}, "session": {...}, "runtime": {...}}``. A value that MessagePack has (nil, booleans,
 strings, bytes, floats, integers of 64 bits) is itself; every other value is an array
 whose first element is a tag (``Tag``): lists, tuples, maps with keys that are not
-strings, sets, larger integers, objects (by their place in ``objects``, so shared and
-cyclic references stay shared), forms, enums and units by name, quantities, the value
-types of the runtime (``VALUE_TYPES``), closures, and functions by their stable names
-(``CompiledProgram.functions``, or the engine's own rules by module and name).
+strings, the language's dictionaries, sets, larger integers, objects (by their place in
+``objects``, so shared and cyclic references stay shared), forms, enums and units by
+name, quantities, the value types of the runtime (``VALUE_TYPES``), closures, and
+functions by their stable names (``CompiledProgram.functions``, or the engine's own rules
+by module and name).
 
 The session's attributes are saved generically: every attribute but those named in
 ``Session.TRANSIENT`` (rebuilt, or given again at restore) and ``Session.HISTORY`` (and
@@ -46,6 +47,7 @@ from lore.runtime.values import (
     EnumValue,
     FormInfo,
     InputMarker,
+    LoreDict,
     LoreObject,
     Range,
     RuntimeType,
@@ -102,6 +104,7 @@ class Tag(IntEnum):
     NATIVE = 15  # one of the engine's own rules: "module:name"
     COUNTER = 16  # an itertools.count: the next number it gives
     STRMAP = 17  # a map with string keys
+    LOREDICT = 18  # a dictionary of the language (``LoreDict``): key, value, key, value ...
 
 
 class SnapshotError(Exception):
@@ -151,7 +154,7 @@ SET, FROZENSET, BIGINT = int(Tag.SET), int(Tag.FROZENSET), int(Tag.BIGINT)
 OBJECT, FORM, ENUM, ENUM_VALUE = int(Tag.OBJECT), int(Tag.FORM), int(Tag.ENUM), int(Tag.ENUM_VALUE)
 FAMILY, QUANTITY, VALUE = int(Tag.FAMILY), int(Tag.QUANTITY), int(Tag.VALUE)
 CLOSURE, FUNCTION, NATIVE = int(Tag.CLOSURE), int(Tag.FUNCTION), int(Tag.NATIVE)
-COUNTER, STRMAP = int(Tag.COUNTER), int(Tag.STRMAP)
+COUNTER, STRMAP, LOREDICT = int(Tag.COUNTER), int(Tag.STRMAP), int(Tag.LOREDICT)
 PLAIN = frozenset({str, float, bool, bytes, type(None)})  # written as they are
 
 
@@ -215,6 +218,12 @@ class Writer:
             return [QUANTITY, self.value(value.value, depth), value.unit, value.family.base]
         if kind is EnumValue:
             return [ENUM_VALUE, value.enum.name, value.name]
+        if kind is LoreDict:  # (its keys in their order: the order a dictionary keeps)
+            pairs: list[Any] = [LOREDICT]
+            for key, item in value.items.items():
+                pairs.append(self.value(key, depth))
+                pairs.append(self.value(item, depth))
+            return pairs
         if kind is Closure:
             return [CLOSURE, self.value(value.code, depth), self.value(value.captured, depth)]
         if kind is set or kind is frozenset:
@@ -377,6 +386,9 @@ class Reader:
         if tag == Tag.DICT:
             pairs = zip(rest[0::2], rest[1::2], strict=True)
             return {self.value(k, depth): self.value(v, depth) for k, v in pairs}
+        if tag == Tag.LOREDICT:
+            pairs = zip(rest[0::2], rest[1::2], strict=True)
+            return LoreDict({self.value(k, depth): self.value(v, depth) for k, v in pairs})
         if tag == Tag.SET:
             return {self.value(item, depth) for item in rest}
         if tag == Tag.FROZENSET:

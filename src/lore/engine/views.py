@@ -10,13 +10,16 @@ The GM's view holds everything. Nothing else about the session leaves through a 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import replace
+from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from lore.engine.natives import recipient
-from lore.engine.queries import plain
+from lore.engine.queries import AnswerError, plain
 from lore.engine.world_natives import destinations
 from lore.runtime.errors import RuleError
-from lore.runtime.values import EnumValue, FormInfo, LoreObject, TypedString
+from lore.runtime.values import EnumValue, FormInfo, InputMarker, LoreObject, TypedString
 from lore.world.model import AreaNode, World
 
 if TYPE_CHECKING:
@@ -58,12 +61,17 @@ def is_hidden(obj: LoreObject, keys: set[str]) -> bool:
     return not all(key in keys for key in hides)
 
 
+def on_map(session: Session) -> Iterator[Any]:
+    """The program's values, then the objects with a location that rules made."""
+    return chain(session.rt.g, session.made)
+
+
 def placed_objects(session: Session) -> list[LoreObject]:
     """The session's objects that have a location (areas and triggers aside)."""
     program = session.program
     area, trigger = program.form_by_name["Area"], program.form_by_name["Trigger"]
     found = []
-    for value in session.rt.g:
+    for value in on_map(session):
         if (
             isinstance(value, LoreObject)
             and value.form is not None
@@ -85,7 +93,7 @@ def visible_objects(
     keys = None if participant == GM else known_keys(actors_of(session, participant))
     found: list[LoreObject] = []
     seen: set[int] = set()
-    for value in session.rt.g:
+    for value in on_map(session):
         if (
             isinstance(value, LoreObject)
             and value.form is not None
@@ -96,6 +104,39 @@ def visible_objects(
             seen.add(id(value))
             found.append(value)
     return tuple(found)
+
+
+def unhidden_spec(session: Session, participant: str, spec: LoreObject) -> LoreObject:
+    """``spec`` as ``participant`` may be asked it: the options of its ``T.choice`` and
+    ``T.choices`` inputs without the objects hidden from the participant (a hidden default
+    goes too). The same spec when nothing in it is hidden. Raises AnswerError when too
+    few options are left to pick from (as ``Item.input`` does when none is)."""
+    keys: set[str] | None = None
+    changed: dict[str, InputMarker] = {}
+    for name, value in spec.values.items():
+        if value.__class__ is not InputMarker or not value.options:
+            continue
+        if not any(isinstance(o, LoreObject) and hidden_keys(o) for o in value.options):
+            continue
+        if keys is None:
+            keys = known_keys(actors_of(session, participant))
+        kept = tuple(
+            o for o in value.options if not (isinstance(o, LoreObject) and is_hidden(o, keys))
+        )
+        args = value.args
+        if len(args) > 1 and isinstance(args[1], LoreObject) and is_hidden(args[1], keys):
+            args = args[:1]
+        if len(kept) < max(value.least, 1 if value.most is None else 0):
+            raise AnswerError(
+                f"there is no {value.type} {participant} may see to offer for '{name}'"
+            )
+        most = None if value.most is None else min(value.most, len(kept))
+        changed[name] = replace(value, options=kept, args=args, most=most)
+    if not changed:
+        return spec
+    filtered = LoreObject(spec.form, {**spec.values, **changed}, spec.oid)
+    filtered.label = spec.label
+    return filtered
 
 
 def view(session: Session, participant: str, *, messages: bool = True) -> dict[str, Any]:

@@ -538,6 +538,11 @@ class Compiler:
                 fn = self.compile_value(expr, enum, shared.source, member_name)
                 for enum_value in info.values.values():
                     enum_value.members.setdefault(member_name, fn(None))
+            elif isinstance(shared, CallableSymbol) and shared.node is not None:
+                # A rule, function or accessor every value shares: called with the value
+                # as ``self`` (``Emitter.call``), under its symbol's global name.
+                compiled = self.compile_callable(shared, None, enum_member=True)
+                self.namespace[self.global_name(shared)] = compiled
 
     def compile_form(self, form: FormSymbol) -> None:
         info = self.form_info(form)
@@ -666,10 +671,12 @@ class Compiler:
         form: FormSymbol | None,
         modified: set[str] | None = None,
         applies: list[Any] | None = None,
+        enum_member: bool = False,
     ) -> Any:
         """Compile a rule, function, accessor or alter; ``modified`` gets the names of the
         members an alter modifies, and ``applies`` its apply when it has one (see
-        ``Emitter.apply_function``)."""
+        ``Emitter.apply_function``); ``enum_member``: a member of an enum, whose ``self``
+        is the enum value it is called on."""
         node = symbol.node
         assert node is not None
         params = [p.name for p in node.params or ()]
@@ -685,7 +692,7 @@ class Compiler:
             self,
             symbol.source,
             title,
-            has_self=form is not None,
+            has_self=form is not None or enum_member,
             kind=kind,
             result_type=symbol.result,
         )
@@ -747,6 +754,9 @@ class Compiler:
         self.program.functions[stable] = function
         self.program.function_names[function] = stable
         return function
+
+
+_BOUNDS = ("min", "max", "default")  # the names ``T.input`` takes its arguments by
 
 
 def write_in_place(
@@ -1961,11 +1971,19 @@ class Emitter:
                 )
             held = self.temp()
             return f"_rule_of({held} := {target}, {signature.name!r})(rt, {held}{extra})"
+        if isinstance(symbol, CallableSymbol) and isinstance(symbol.parent, EnumSymbol):
+            # An enum's own rule (see ``Compiler.fill_enum``), with its value as ``self``.
+            return f"{self.compiler.global_name(symbol)}(rt, {self.target_of(node)}{extra})"
         if isinstance(symbol, CallableSymbol):
             return f"{self.compiler.global_name(symbol)}(rt{extra})"
         return "None"
 
     def builtin(self, node: ast.Name | ast.Member, name: str, args: tuple[ast.Expr, ...]) -> str:
+        if any(isinstance(arg, ast.NamedArg) for arg in args) and isinstance(node, ast.Member):
+            # ``T.input(min = a, max = b, default = d)``: each given by name (or None).
+            named = {arg.name: arg.value for arg in args if isinstance(arg, ast.NamedArg)}
+            given = [self.expr(named[n]) if n in named else "None" for n in _BOUNDS]
+            return f"_bounded_input_marker({self.expr(node.target)}, {', '.join(given)})"
         compiled = [self.expr(arg) for arg in args]
         if isinstance(node, ast.Name):  # min(a, b), max(a, b, c)
             return GLOBAL_CODE[name].format(a=", ".join(compiled))

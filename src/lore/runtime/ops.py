@@ -409,6 +409,29 @@ def _is_empty(bounds: Range, whole: bool) -> bool:
         return False
 
 
+def bounded_input_marker(rtype: RuntimeType, low: Any, high: Any, default: Any) -> InputMarker:
+    """``T.input(min = low, max = high, default = d)``: a number or quantity input whose
+    answer must lie between the bounds given (None: no bound that side); a plain number
+    bounds a quantity input in its unit."""
+    low, high, default = (_in_unit(rtype, value) for value in (low, high, default))
+    if low is not None and high is not None and low > high:
+        raise RuleError(
+            f"the bounds min = {show(low)} and max = {show(high)} hold no value: nothing"
+            " could be answered",
+            "make min the smaller",
+        )
+    allowed = Range(low, high) if low is not None or high is not None else None
+    if default is not None and allowed is not None and not allowed.match(default):
+        raise RuleError(f"the default {show(default)} is not between the bounds {allowed}")
+    return InputMarker(rtype, (allowed, default) if default is not None else (allowed,))
+
+
+def _in_unit(rtype: RuntimeType, value: Any) -> Any:
+    if rtype.kind == "unit" and isinstance(value, int | float) and rtype.unit is not None:
+        return with_unit(value, rtype.unit, rtype.family)
+    return value
+
+
 def choice_marker(rtype: RuntimeType, options: Any, *default: Any) -> InputMarker:
     """``T.choice(options)`` (with a default): pick one of the options."""
     picks = _options(options)

@@ -34,11 +34,17 @@ class Range:
     high_open: bool = False
 
     def match(self, value: Any) -> bool:
-        low_ok = value > self.low if self.low_open else value >= self.low
-        high_ok = value < self.high if self.high_open else value <= self.high
+        # (An end is None only in the bounds of ``T.input(min = ...)``: no bound there.)
+        low, high = self.low, self.high
+        low_ok = low is None or (value > low if self.low_open else value >= low)
+        high_ok = high is None or (value < high if self.high_open else value <= high)
         return bool(low_ok and high_ok)
 
     def __str__(self) -> str:
+        if self.high is None:  # (in no language's words: a client shows it as it is)
+            return f"≥ {show(self.low)}"
+        if self.low is None:
+            return f"≤ {show(self.high)}"
         op = ("<..." if self.low_open else ",...") + ("<" if self.high_open else ",")
         return f"{show(self.low)}{op}{show(self.high)}"
 
@@ -89,6 +95,12 @@ class EnumValue:
 
     def __repr__(self) -> str:
         return f"{self.enum.name}.{self.name}"
+
+    @property
+    def values(self) -> dict[str, Any]:
+        """Its members, read as an object's values are (``_v = self.values`` in a rule
+        of the enum)."""
+        return self.members
 
 
 @dataclass(eq=False)

@@ -856,6 +856,18 @@ class ExpressionChecker:
 
     # ------------------------------------------------------------ calls
 
+    def expr_NamedArg(self, expr: ast.NamedArg, ctx: Context, expected: Type | None) -> Type:
+        """A named argument where none is taken (``T.input`` checks its own)."""
+        self.check_expr(expr.value, ctx)
+        self.checker.error(
+            ctx,
+            expr.span,
+            "check.named-argument",
+            f"'{expr.name} = ...' names an argument, which only T.input takes (min, max, default)",
+            "give the arguments in order, without names",
+        )
+        return UNKNOWN
+
     def expr_Call(self, expr: ast.Call, ctx: Context, expected: Type | None) -> Type:
         func = expr.func
         if isinstance(func, ast.Name):
@@ -889,6 +901,13 @@ class ExpressionChecker:
         self, signature: Signature, call: ast.Call, ctx: Context, symbol: Symbol | None
     ) -> Type:
         args = call.args
+        if (
+            signature.name == "input"
+            and signature.builtin is not None
+            and isinstance(signature.result, InputT)
+            and any(isinstance(arg, ast.NamedArg) for arg in args)
+        ):
+            return self.input_bounds(signature.result, call, ctx)
         params = signature.params
         if signature.alter and len(params) == 1 and isinstance(params[0], ListT):
             # An alter is called with one value; it receives all the step's values.
@@ -940,6 +959,55 @@ class ExpressionChecker:
         if _is_query(signature, symbol) and len(found) == 2:
             return _query_result(found[1])
         return signature.result if signature.result is not None else VOID
+
+    def input_bounds(self, result: InputT, call: ast.Call, ctx: Context) -> Type:
+        """``unit[hour].input(min = 0, max = 24, default = 8)``: a number or quantity
+        input with bounds (either may be left out) and a default, all given by name."""
+        given: set[str] = set()
+        wanted = result.type
+        for arg in call.args:
+            if not isinstance(arg, ast.NamedArg):
+                self.check_expr(arg, ctx)
+                self.checker.error(
+                    ctx,
+                    arg.span,
+                    "check.named-argument",
+                    "T.input with named bounds takes every argument by name",
+                    "write min = ..., max = ... or default = ...",
+                )
+                continue
+            found = self.check_expr(arg.value, ctx)
+            self.types[id(arg)] = found
+            if arg.name not in ("min", "max", "default") or arg.name in given:
+                what = "twice" if arg.name in given else "here"
+                self.checker.error(
+                    ctx,
+                    arg.span,
+                    "check.named-argument",
+                    f"'{arg.name}' cannot be given {what}: T.input takes min, max and default",
+                )
+                continue
+            given.add(arg.name)
+            plain = is_numeric(found) and not isinstance(found, UnitT)
+            same_family = (
+                isinstance(found, UnitT)
+                and isinstance(wanted, UnitT)
+                and found.family is wanted.family
+            )
+            fits = (is_numeric(wanted) or isinstance(wanted, UnitT)) and (plain or same_family)
+            if wanted == INTEGER and found == REAL:
+                fits = False
+            if not fits and not has_unknown(found) and not has_unknown(wanted):
+                self.checker.error(
+                    ctx,
+                    arg.value.span,
+                    "check.named-argument",
+                    f"'{arg.name}' of {wanted}.input is a number"
+                    + (f" or a quantity of [{wanted.unit}]" if isinstance(wanted, UnitT) else "")
+                    + f", not {with_article(str(found))}",
+                    "min and max bound a number or quantity input",
+                )
+        return result
 
     def check_allowed_range(self, allowed: ast.Expr, ctx: Context, whole: bool) -> None:
         """``integer.input(1,...,0)``: an allowed range that holds no value at all (no whole

@@ -111,6 +111,7 @@ class Master:
             keep_answers=False,  # the store's log has them (``Master.save`` is given them)
         )
         self.placed: list[LoreObject] | None = None
+        self.placed_made: tuple[int, int] = (0, 0)  # (``view_key``) the made objects seen
         # (``view_key``) the placed objects' members, a getter of each, their sizes, and
         # how many times the getters were made
         self.view_dicts: list[dict[str, Any]] = []
@@ -269,9 +270,13 @@ class Master:
 
     def view_key(self) -> tuple[Any, ...]:
         """What the views are made of: the members the engine's view reads, of every
-        placed object and area (the program's values; areas and their maps do not move).
-        While it stays the same, so do the views, but for the time."""
-        if self.placed is None:
+        placed object and area (the program's values and the objects rules made; areas
+        and their maps do not move). While it stays the same, so do the views, but for
+        the time."""
+        made = self.session.made  # (a new list when objects leave it, longer when made)
+        if self.placed is None or self.placed_made != (id(made), len(made)):
+            self.placed_made = (id(made), len(made))
+            self.view_sizes = ()  # (the getters are made again, and so the views)
             self.placed = [
                 *placed_objects(self.session),
                 *(node.obj for node in self.areas()),

@@ -131,6 +131,14 @@ class Call(Node):
 
 
 @record
+class NamedArg(Node):
+    """An argument given by name: ``min = 0`` in ``unit[hour].input(min = 0)``."""
+
+    name: str
+    value: Expr
+
+
+@record
 class Unary(Node):
     op: str  # "-" or "!"
     operand: Expr
@@ -246,6 +254,7 @@ Expr = (
     | Name
     | Member
     | Call
+    | NamedArg
     | Unary
     | Binary
     | RangeExpr

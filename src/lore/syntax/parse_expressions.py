@@ -332,7 +332,14 @@ class ExpressionParser(TokenStream):
         self.expect("(")
         args: list[ast.Expr] = []
         while not self.at(")"):
-            args.append(self.parse_expression())
+            token = self.token
+            if token.kind in (IDENT, "default") and self.peek().kind == "=":  # a named argument
+                self.advance()
+                self.advance()
+                value = self.parse_expression()
+                args.append(ast.NamedArg(self.span_from(token.start), token.text, value))
+            else:
+                args.append(self.parse_expression())
             if not self.accept(","):
                 break
         self.expect(")", "',' or ')'")

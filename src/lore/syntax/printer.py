@@ -540,6 +540,8 @@ class _Printer:
                 return f"{self.target(e.value)}[{e.unit}]"
             case ast.DiceOf():
                 return self.dice_of(e)
+            case ast.NamedArg():
+                return f"{e.name} = {self.inner(e.value)}"
         raise InternalError(f"not an expression: {e!r}")
 
     def target(self, e: ast.Expr, member: str | None = None) -> str:
@@ -686,6 +688,8 @@ def _has_body(e: ast.Expr) -> bool:
             return _has_body(e.target)
         case ast.Call():
             return _has_body(e.func) or any(map(_has_body, e.args))
+        case ast.NamedArg():
+            return _has_body(e.value)
         case ast.Unary():
             return _has_body(e.operand)
         case ast.Binary():
