@@ -44,7 +44,10 @@ def test_only_loopback_addresses_are_the_machines_own(host: str, loopback: bool)
 def test_the_host_token_is_made_off_loopback_and_given_to_the_workers(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.delenv("LORE_HOST_TOKEN", raising=False)
+    # (set, then taken away: so that what host_token puts there is taken away after the
+    # test, as servers that tests start later would otherwise find it)
+    monkeypatch.setenv("LORE_HOST_TOKEN", "")
+    monkeypatch.delenv("LORE_HOST_TOKEN")
     assert host_token(argparse.Namespace(host="127.0.0.1", host_token=None)) is None
     made = host_token(argparse.Namespace(host="0.0.0.0", host_token=None))
     assert made is not None and len(made) >= 32 and os.environ["LORE_HOST_TOKEN"] == made
