@@ -80,7 +80,7 @@ def test_save_then_continue(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     captured = capsys.readouterr()
     assert captured.out == ""  # nothing shown twice
     # The resumed session shows where the actor stands and what it knows.
-    assert "scenario.pc: at /region/dungeon[1,2], knows secret0" in captured.err
+    assert "Chihiro: at /region/dungeon[1,2], knows secret0" in captured.err
     text = save.read_text(encoding="utf-8")
     assert 'location = "/region/dungeon[1,2]":loc;' in text
     assert 'knownSecrets = {"secret0"};' in text
