@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from lore.cli.main import main
-from lore.cli.serve_command import collect_for_serving
+from lore.cli.serve_command import collect_for_serving, store_warnings
 from lore.server.collecting import NEVER, YOUNG, Collector
 from tests.server.serving import EXAMPLES, PAPER, REPO, start_examples
 
@@ -213,3 +213,17 @@ def test_ready_while_a_server_serves_the_store_prints_its_open_sessions_links(
     assert "Open session: シナリオ・サンプル" in again.stdout
     assert "GM link: http://127.0.0.1:8000/play?session=" in again.stdout
     assert gm_link(again.stdout) == gm_link(first)
+
+
+def test_an_empty_database_and_a_lost_write_ahead_log_are_warned_of(tmp_path: Path) -> None:
+    db = tmp_path / "sessions.db"
+    assert store_warnings(db) == []  # (none yet: a new server)
+    db.touch()
+    (warned,) = store_warnings(db)
+    assert "is empty (0 bytes)" in warned
+    db.write_bytes(b"SQLite format 3\0" + bytes(100))
+    (tmp_path / "sessions.db-shm").write_bytes(bytes(32768))
+    (warned,) = store_warnings(db)
+    assert "sessions.db-wal" in warned and "is missing" in warned
+    (tmp_path / "sessions.db-wal").write_bytes(b"")
+    assert store_warnings(db) == []

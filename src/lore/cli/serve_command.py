@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from lore.cli.io import usage_error
+from lore.cli.io import usage_error, warning
 from lore.server import workers
 from lore.server.collecting import Collector
 
@@ -105,6 +105,9 @@ def run(args: argparse.Namespace) -> int:
         usage_error(str(error))
         return 2
     worker = None
+    if args.worker_of is None:
+        for told in store_warnings(path):
+            warning(told)
     if args.worker_of is not None:
         worker = Role.of(args.worker_of)
         workers.die_with_parent(worker.parent)
@@ -123,6 +126,25 @@ def run(args: argparse.Namespace) -> int:
         shutil.rmtree(workdir, ignore_errors=True)
         if worker is None:
             os.close(lock)
+
+
+def store_warnings(path: Path) -> list[str]:
+    """What looks wrong with the database before the server opens it: an empty file (it
+    starts with no sessions), or a write-ahead log gone while its index is there (a log
+    deleted after a crash: the answers not yet written into the database are lost)."""
+    found = []
+    try:
+        if path.exists() and path.stat().st_size == 0:
+            found.append(f"{path} is empty (0 bytes): the server starts with no sessions")
+        index = path.with_name(path.name + "-shm")
+        if index.exists() and not path.with_name(path.name + "-wal").exists():
+            found.append(
+                f"{path}'s write-ahead log ({path.name}-wal) is missing while its index is"
+                " there: what the last server had not yet written into the database is lost"
+            )
+    except OSError:
+        pass  # (opening it says what is wrong)
+    return found
 
 
 def in_loop(main: Coroutine[Any, Any, int]) -> int:
