@@ -249,3 +249,33 @@ def test_lore_run_and_lore_join_ask_again_in_the_same_words(
     run_says, join_says = _said_by_both(item, typed)
     assert said in run_says
     assert run_says == join_says
+
+
+def test_both_terminals_prompt_an_input_by_its_caption() -> None:
+    import io
+
+    from lore.clients.join import Asker
+    from lore.engine.queries import Query
+
+    use = Input("use", RuntimeType("prim", "boolean"))
+    art = Input("art", RuntimeType("prim", "string"), ("breath", "kick"), ("チャドー呼吸", "ジツ"))
+    captions = (("use", "アーツを使う"), ("art", "アーツ"))
+    query = Query("GM", "アーツ", (), (use, art), "1//0", captions=captions)
+    prompts: list[str] = []
+    typed = iter(["yes", "1"])
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        return next(typed)
+
+    answer = Terminal("GM", read=read, out=io.StringIO()).ask(query, None)  # type: ignore[arg-type]
+    assert answer == {"use": True, "art": "breath"}
+    assert prompts == ["アーツを使う (boolean)> ", "アーツ [1-2]> "]
+    joined = io.StringIO()
+    spec = {**query.record(), "captions": dict(captions)}
+    asker = Asker(spec, joined)
+    asker.start("")
+    asker.feed("yes")
+    said = joined.getvalue()
+    assert "アーツを使う (boolean)> " in said and "アーツ [1-2]> " in said
+    assert "use (" not in said and "art [" not in said

@@ -33,6 +33,7 @@ class Terminal:
         self.read = read or input
         self.out = out or sys.stdout
         self.label_of = label_of  # how people know a participant (``Aki``, not its jid)
+        self.captions: dict[str, str] = {}  # the inputs' captions of the question asked
 
     def say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
@@ -56,6 +57,7 @@ class Terminal:
             else:
                 self.say(f"   {text}" if name == "message" else f"   {name}: {text}")
         answer: dict[str, Any] = {}
+        self.captions = dict(query.captions)  # (each input's prompt says it by its caption)
         for item in query.inputs:
             value = self.ask_input(item)
             if value is None:
@@ -71,7 +73,7 @@ class Terminal:
                     return self.choose(item, default)
                 shown = f", Enter for {default}" if default is not None else ""
                 text = self.line(
-                    f"{item.name} ({item.type}"
+                    f"{self.label(item)} ({item.type}"
                     f"{', ' + str(item.allowed) if item.allowed else ''}{shown})> "
                 )
             except EOFError:
@@ -82,6 +84,10 @@ class Terminal:
             if value is not None:
                 return value
             self.say(ask_again(value_reason(str(item.type))))
+
+    def label(self, item: Input) -> str:
+        """An input as its prompt names it: its caption, else its member name."""
+        return self.captions.get(item.name, item.name)
 
     def choose(self, item: Input, default: Any = None) -> Any:
         """A numbered menu; one number (several, for a pick of several), or Enter for
@@ -95,7 +101,7 @@ class Terminal:
             )
         span = menu_span(len(choices), item.multiple, item.least, item.most)
         while True:
-            text = self.line(f"{item.name} {span}> ").strip()
+            text = self.line(f"{self.label(item)} {span}> ").strip()
             if not text and default is not None:
                 return default
             if not text and item.multiple and item.least == 0:

@@ -74,6 +74,8 @@ class Asker:
             return
         choices = choice_ids(item)
         default = item.get("default")
+        # (an input by its caption, as ``lore run`` says it: else its member name)
+        label = (self.spec.get("captions") or {}).get(item["name"], item["name"])
         if choices:
             captions = [
                 c.get("caption", c.get("id")) if isinstance(c, dict) else c for c in item["choices"]
@@ -85,11 +87,11 @@ class Asker:
                 self.say(f"   {number}. {caption}{extra}{mark}")
             several = item.get("kind") == "choices"
             span = menu_span(len(choices), several, item.get("least", 1), item.get("most"))
-            self.say(f"{item['name']} {span}> ")
+            self.say(f"{label} {span}> ")
         else:
             bounds = f", {item['range']}" if item.get("range") else ""
             shown = f", Enter for {default}" if default is not None else ""
-            self.say(f"{item['name']} ({item['type']}{bounds}{shown})> ")
+            self.say(f"{label} ({item['type']}{bounds}{shown})> ")
 
     def feed(self, line: str) -> bool:
         """Take a typed line; True when every input has its value."""
