@@ -71,6 +71,7 @@ CLOCK_DELAY = 1.0  # seconds: how late a seat with no update may learn the time 
 SLOW_STEP = 0.02  # seconds: a room with steps this long runs its steps off the loop
 SLOW_STRIKES = 3  # steps that long, before it does
 SLOW_FORGIVEN = 100  # quick steps in a row after which the slow ones are forgotten
+UNLOAD_AFTER = 300.0  # seconds with no entry and no client before a room is unloaded
 log = logging.getLogger("lore.server")
 
 
@@ -256,8 +257,13 @@ class Rooms:
         snapshot_every: int = SNAPSHOT_EVERY,
         records_every: int = RECORDS_EVERY,
         owns: Callable[[str], bool] | None = None,
+        unload_after: float | None = UNLOAD_AFTER,
     ) -> None:
         self.store = store
+        # Rooms idle that long are snapshotted and unloaded (``unloading.py``; None:
+        # never), and restored when one of their seats comes back: their records here.
+        self.unload_after = unload_after
+        self.unloaded: dict[str, SessionRecord] = {}
         # Whether this server owns a session (one of several workers: ``workers.py``);
         # None: it owns them all.
         self.owns = owns
@@ -508,14 +514,17 @@ class Rooms:
 
     async def revive(self, token: str) -> tuple[Room, str] | None:
         """The room and seat of a link of an ended session that no room here holds (the
-        server stopped since it ended), restored from the store: its GM and players can
-        still see how it ended, read its log, download it (None: no such session, or
-        another worker's, or it cannot be restored)."""
+        server stopped since it ended), or of a session unloaded while idle, restored
+        from the store: its GM and players can still see how it ended, read its log,
+        download it (None: no such session, or another worker's, or it cannot be
+        restored)."""
         found = await self.store.holder(token)
         if found is None or found[1].token != token:
             return None
         record = found[0]
-        if record.status != ENDED or (self.owns is not None and not self.owns(record.id)):
+        if self.owns is not None and not self.owns(record.id):
+            return None
+        if record.status != ENDED and record.id not in self.unloaded:
             return None
         async with self.reviving:  # (two clients of it at once: restored once)
             if record.id not in self.by_id:
@@ -523,8 +532,18 @@ class Rooms:
                     await self.restore(record)
                 except Exception as error:  # (as ``restore_all``: the link is refused)
                     log.error("session %s was not restored: %s", record.id, error)
+                    if self.unloaded.pop(record.id, None) is not None:
+                        self.broken[record.id] = f"{type(error).__name__}: {error}"
                     return None
+                self.unloaded.pop(record.id, None)
         return self.find(token)
+
+    async def find_loaded(self, token: str) -> tuple[Room, str] | None:
+        """``find``, restoring the token's session first when it was unloaded."""
+        found = self.find(token)
+        if found is None and self.unloaded and token:
+            found = await self.revive(token)
+        return found
 
     async def mark_ended(self, room: Room) -> None:
         """Keep in the store that the session is over (``Room.over``): it is no longer
@@ -539,8 +558,9 @@ class Rooms:
         room.record = replace(room.record, status=ENDED)
 
     def open_count(self) -> int:
-        """How many of the rooms are of open sessions (not over)."""
-        return sum(1 for room in self.by_id.values() if room.record.status == OPEN)
+        """How many of the rooms are of open sessions (not over), unloaded ones too."""
+        held = sum(1 for room in self.by_id.values() if room.record.status == OPEN)
+        return held + sum(1 for record in self.unloaded.values() if record.status == OPEN)
 
     # ------------------------------------------------------------ snapshots
 
