@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import tracemalloc
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -145,19 +147,24 @@ def test_played_sessions_left_idle_give_back_most_of_what_play_took(tmp_path: Pa
         rooms, store = rooms_of(tmp_path, "many")
         bundle = load(EXAMPLES / "round")
         hub = Hub(rooms)
-        first = await rooms.create(bundle, seed=0)  # (the program, compiled once, stays)
-        await answer(hub, first.id, 1)
+        # (The program, compiled once, stays.)
+        ids = [(await rooms.create(bundle, seed=0)).id]
+        await answer(hub, ids[0], 1)
         tracemalloc.start()
         before = tracemalloc.get_traced_memory()[0]
-        ids = [first.id]
         for seed in range(1, 40):
             ids.append((await rooms.create(bundle, seed=seed)).id)
         for room_id in ids:
             await answer(hub, room_id, 30)
         played = tracemalloc.get_traced_memory()[0]
+        sessions = [weakref.ref(rooms.by_id[room_id].table.master.session) for room_id in ids]
         clock = Clock()
         assert await idle_for(Watch(rooms, clock), clock, 60) == len(ids)
+        gc.collect()
         idle = tracemalloc.get_traced_memory()[0]
+        # None of the engine sessions stays (a step that waited in an engine thread's
+        # greenlet held its session there).
+        assert [ref for ref in sessions if ref() is not None] == []
         tracemalloc.stop()
         await rooms.close()
         await store.close()

@@ -291,6 +291,20 @@ class Rooms:
         """Run engine work off the event loop (a long step must not stop the server)."""
         return await asyncio.get_running_loop().run_in_executor(self.pool, fn)
 
+    async def in_engine_settled(self, table: Table, fn: Callable[[], object]) -> None:
+        """``in_engine``, then the step ``fn`` kept waiting dropped in the same thread (it
+        runs again on its answer, as it would anyway on the loop): a greenlet that waits
+        in an engine thread holds its session, so that an unloaded room's stays in memory
+        until that thread happens to run one again."""
+
+        def settled() -> None:
+            try:
+                fn()
+            finally:
+                table.master.session.settle()
+
+        await self.in_engine(settled)
+
     async def step(self, room: Room, fn: Callable[[], T]) -> T:
         """Run one entry of a room: on the event loop itself while the room's steps are
         quick (handing each to a thread costs more than most steps do), in one of the
@@ -398,7 +412,7 @@ class Rooms:
             seats.append(SeatRecord(record.id, participant, seat_label(names), new_token()))
         table = self._table(record, program, seats)
         chat = saved_chat(program.folder) if program.stored is not None else []
-        await self.in_engine(lambda: table.start(chat))
+        await self.in_engine_settled(table, lambda: table.start(chat))
         if table.master.session.ended is not None:  # (its rules ended it at once)
             record = replace(record, status=ENDED)
         await self.store.create(record, bundle.files, seats)
@@ -478,7 +492,7 @@ class Rooms:
         if table is None:
             table = self._table(record, program, seats)
             chat = saved_chat(program.folder) if program.stored is not None else []
-            await self.in_engine(lambda: table.start(chat))
+            await self.in_engine_settled(table, lambda: table.start(chat))
         restored = table
 
         def replay() -> None:
@@ -489,7 +503,7 @@ class Rooms:
                         [Problem(f"entry {entry.index} of the log no longer applies")]
                     )
 
-        await self.in_engine(replay)
+        await self.in_engine_settled(restored, replay)
         # The records the store has (given after the snapshot, or with snapshots that
         # could not be used) are not kept twice: the next records add those after them.
         master = restored.master

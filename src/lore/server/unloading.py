@@ -52,7 +52,8 @@ async def unload(rooms: Rooms, room: Room) -> bool:
         if room.clock_timer is not None:
             room.clock_timer.cancel()
             room.clock_timer = None
-        room.table.master.session.settle()  # (a step kept waiting holds its stack)
+        await rooms.step(room, room.table.master.session.settle)  # (where it waits: its
+        # greenlet holds the session)
     return True
 
 
