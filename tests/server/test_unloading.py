@@ -175,3 +175,26 @@ def test_played_sessions_left_idle_give_back_most_of_what_play_took(tmp_path: Pa
     assert added > 2_000_000, added  # (40 played sessions: the test measures something)
     # At least half of what the sessions took is given back once they are unloaded.
     assert idle - before < added / 2, (before, played, idle)
+
+
+def test_the_watch_unloads_idle_rooms_by_itself_and_asks_for_a_full_collection(
+    tmp_path: Path,
+) -> None:
+    async def scenario() -> list[str]:
+        rooms, store = rooms_of(tmp_path, "timed")
+        rooms.unload_after = 0.2
+        room = await rooms.create(load(EXAMPLES / "round"), seed=1)
+        await answer(Hub(rooms), room.id, 3)
+        asked: list[str] = []
+        watching = asyncio.create_task(Watch(rooms, let_go=lambda: asked.append("full")).run())
+        for _ in range(100):
+            await asyncio.sleep(0.05)
+            if rooms.unloaded:
+                break
+        watching.cancel()
+        assert room.id in rooms.unloaded and room.id not in rooms.by_id
+        await rooms.close()
+        await store.close()
+        return asked
+
+    assert asyncio.run(scenario()) == ["full"]

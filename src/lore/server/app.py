@@ -26,7 +26,7 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -90,6 +90,7 @@ class Server:
     uploads: Uploads = field(default_factory=Uploads)  # their checks, apart
     admission: Admission = field(default_factory=Admission)  # who may start sessions
     late: Late = field(default_factory=Late)  # connections closed before saying anything
+    let_go: Callable[[], object] | None = None  # rooms were unloaded (``unloading.Watch``)
 
     def __post_init__(self) -> None:
         self.hub = Hub(self.rooms)
@@ -128,7 +129,7 @@ def create_app(server: Server) -> ASGIApp:
         server.restored = await server.rooms.restore_all()
         for session, problem in server.restored:
             log.error("session %s was not restored: %s", session, problem)
-        unloading = asyncio.create_task(Watch(server.rooms).run())
+        unloading = asyncio.create_task(Watch(server.rooms, let_go=server.let_go).run())
         yield
         unloading.cancel()
         await server.rooms.snapshot_all()

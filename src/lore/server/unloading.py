@@ -61,9 +61,17 @@ class Watch:
     """Which rooms have been idle since when: a room is unloaded once it has been idle,
     its log unchanged, for ``Rooms.unload_after`` seconds."""
 
-    def __init__(self, rooms: Rooms, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        rooms: Rooms,
+        clock: Callable[[], float] = time.monotonic,
+        let_go: Callable[[], object] | None = None,
+    ) -> None:
         self.rooms = rooms
         self.clock = clock
+        # Called after rooms were unloaded (the server's collector then makes a full pass:
+        # ``collecting.py``).
+        self.let_go = let_go
         self.since: dict[str, tuple[int, float]] = {}  # room -> (its entries, idle since)
 
     async def sweep(self) -> int:
@@ -103,3 +111,5 @@ class Watch:
                 continue
             if count:
                 log.info("%d idle sessions unloaded", count)
+                if self.let_go is not None:
+                    self.let_go()
