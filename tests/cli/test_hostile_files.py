@@ -91,6 +91,24 @@ def test_an_entry_file_past_the_size_limit_is_refused_unread(
         )
 
 
+def test_a_file_under_the_size_limit_but_of_too_many_tokens_is_refused_quickly(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # 15 MB of rules (200,000 of them): checking it all took a minute and gigabytes;
+    # the lexer stops at the limit, and nothing of the file is parsed or checked.
+    rule = ' rule r { x : integer = 1 + 2 * 3; if (x > 4) { GM.message("v" + x); } }\n'
+    big = tmp_path / "many.lore"
+    big.write_text("section s {\n" + rule * 200_000 + "}\n", encoding="utf-8")
+    assert 14_000_000 < big.stat().st_size < files.MAX_FILE_BYTES
+    status, out, err = run(["check", str(big)], capsys)
+    assert (status, err) == (1, "1 error\n")
+    assert out.startswith(
+        f"{big}:16130:68: error: the file holds more than 500,000 tokens (names, numbers,"
+        " texts and signs), more than Lore reads in one file; it was not checked\n"
+    )
+    assert "split it into files that import each other" in out
+
+
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="no /proc")
 def test_a_file_longer_than_its_size_says_is_still_read_only_to_the_limit() -> None:
     # Files of /proc claim a size of 0 bytes and hold more.

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from lore.syntax import ast
+from lore.syntax import ast, lexer
 from lore.syntax.lexer import MAX_ERRORS, LexResult, tokenize, unescape
 from lore.syntax.parser import parse_text
-from lore.syntax.source import SourceFile
+from lore.syntax.source import SourceFile, Span
 from lore.syntax.tokens import DICE, EOF, IDENT, INT, LONGSTRING, REAL, STRING, UNIT
 
 
@@ -389,6 +389,27 @@ def test_the_lexer_gives_up_after_too_many_errors() -> None:
     # The parser then adds nothing.
     parsed = parse_text("x\uff1b " * (MAX_ERRORS + 100))
     assert [d.code for d in parsed.diagnostics] == [d.code for d in result.diagnostics]
+
+
+def test_a_file_of_more_tokens_than_the_limit_is_refused_whole(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(lexer, "MAX_TOKENS", 12)
+    at_the_limit = "section s { x = 1; y = 2; }"  # 12 tokens: read
+    assert [d.code for d in parse_text(at_the_limit).diagnostics] == []
+    result = tokenize(SourceFile("<input>", at_the_limit + " z"))
+    assert [t.kind for t in result.tokens] == [EOF]  # nothing of it is parsed
+    (refused,) = result.diagnostics
+    assert (refused.code, refused.message, refused.hint) == (
+        "lex.too-long",
+        "the file holds more than 12 tokens (names, numbers, texts and signs), more than"
+        " Lore reads in one file; it was not checked",
+        "split it into files that import each other",
+    )
+    assert refused.span == Span(26, 27)  # the last token read: where the limit was passed
+    # The parser adds nothing (no 'expected a definition' at the end).
+    parsed = parse_text(at_the_limit + " z")
+    assert [d.code for d in parsed.diagnostics] == ["lex.too-long"]
 
 
 # ---------------------------------------------------------------- positions

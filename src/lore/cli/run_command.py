@@ -41,7 +41,7 @@ from lore.engine.saves import SaveData, SaveError, Stored, read_stored, save_tex
 from lore.engine.seat_labels import label_of
 from lore.engine.session import Limits, Session
 from lore.engine.snapshot import SnapshotError, changed_files, describe_queue
-from lore.engine.transcript import Transcript
+from lore.engine.transcript import Streamed
 from lore.runtime.compiler import CompiledProgram, compile_program
 from lore.runtime.errors import RuleError
 from lore.semantics.check import CheckResult, check_paths, ordered_diagnostics
@@ -187,7 +187,7 @@ def play_to(
     changed: bool,
     out: AtomicFile | None,
 ) -> int:
-    transcript = Transcript()
+    transcript = Streamed()  # written out and shown as made, not kept
     limits = Limits(max_steps=args.max_steps or None, max_ticks=args.max_ticks)
     scripts = {who: Scripted(list(answers)) for who, answers in (scripted or {}).items()}
     try:
@@ -314,7 +314,12 @@ def write_save(
     except SnapshotError as error:
         usage_error(f"cannot save the session's state ({error}): {target} holds only its answers")
         snapshot, failed = None, 1
-    made = len([r for r in session.transcript.records if r["kind"] != "end"])
+    transcript = session.transcript
+    made = (
+        transcript.made
+        if isinstance(transcript, Streamed)
+        else len([r for r in transcript.records if r["kind"] != "end"])
+    )
     records = resumed.base_records + made
     answers = stored.answers[: resumed.prior] + session.answers + resumed.log.unused()
     entry = (

@@ -372,7 +372,9 @@ async def serve(
         if args.snapshot_every is None
         else Rooms(store, workdir, snapshot_every=args.snapshot_every, owns=owns)
     )
-    server = Server(rooms, list(args.examples), admission=Admission(host_token(args)))
+    server = Server(
+        rooms, list(args.examples), admission=Admission(host_token(args)), let_go=collector.ask
+    )
 
     async def announce() -> None:
         port = web.servers[0].sockets[0].getsockname()[1] if web.servers else args.port

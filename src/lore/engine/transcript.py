@@ -41,5 +41,20 @@ class Transcript:
         return [dumps(record) for record in self.records]
 
 
+class Streamed(Transcript):
+    """A transcript whose records go to its listeners only, none kept (a long run's
+    memory stays bounded): it counts those made, the end left out."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.made = 0
+
+    def add(self, record: Record) -> None:
+        if record["kind"] != "end":
+            self.made += 1
+        for listener in self.listeners:
+            listener(record)
+
+
 def dumps(record: Record) -> str:
     return json.dumps(record, ensure_ascii=False, separators=(",", ":"))

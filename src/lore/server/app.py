@@ -26,7 +26,7 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -63,6 +63,7 @@ from lore.server.rooms import Room, Rooms, seat_link
 from lore.server.saving import answers_of, save_disposition, save_zip
 from lore.server.sources import Source
 from lore.server.store import ENDED, OPEN, SeatRecord, SessionRecord, StoreError, bundle_digest
+from lore.server.unloading import Watch
 from lore.server.websocket import socket_protocol
 
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -89,6 +90,7 @@ class Server:
     uploads: Uploads = field(default_factory=Uploads)  # their checks, apart
     admission: Admission = field(default_factory=Admission)  # who may start sessions
     late: Late = field(default_factory=Late)  # connections closed before saying anything
+    let_go: Callable[[], object] | None = None  # rooms were unloaded (``unloading.Watch``)
 
     def __post_init__(self) -> None:
         self.hub = Hub(self.rooms)
@@ -127,7 +129,9 @@ def create_app(server: Server) -> ASGIApp:
         server.restored = await server.rooms.restore_all()
         for session, problem in server.restored:
             log.error("session %s was not restored: %s", session, problem)
+        unloading = asyncio.create_task(Watch(server.rooms, let_go=server.let_go).run())
         yield
+        unloading.cancel()
         await server.rooms.snapshot_all()
         await server.rooms.close()
         await server.rooms.store.close()
@@ -164,7 +168,7 @@ def create_app(server: Server) -> ASGIApp:
         return JSONResponse(created(room), 201)
 
     async def save(request: Request) -> Response:
-        room = gm_room(request, server.rooms)
+        room = await gm_room(request, server.rooms)
         if room is None:
             elsewhere = await server.rooms.elsewhere(bearer(request))
             if elsewhere is not None:  # (another worker's: ask naming it)
@@ -182,7 +186,7 @@ def create_app(server: Server) -> ASGIApp:
         )
 
     async def status(request: Request) -> Response:
-        room = gm_room(request, server.rooms)
+        room = await gm_room(request, server.rooms)
         if room is not None:
             return JSONResponse(room_status(room))
         token = bearer(request)
@@ -207,7 +211,9 @@ def create_app(server: Server) -> ASGIApp:
             (r.program.folder for r in server.rooms.by_id.values() if r.record.digest == digest),
             None,
         )
-        if folder is None and server.worker:  # (another worker's session's, maybe)
+        unloaded = any(r.digest == digest for r in server.rooms.unloaded.values())
+        if folder is None and (server.worker or unloaded):  # (another worker's session's,
+            # or one unloaded while idle)
             folder = await server.rooms.folder_of(digest)
         target = folder / path if folder is not None else None
         if target is None or not target.is_file() or target.is_symlink():
@@ -358,9 +364,9 @@ def bearer(request: Request) -> str:
     return header[7:].strip() if header.lower().startswith("bearer ") else ""
 
 
-def gm_room(request: Request, rooms: Rooms) -> Room | None:
+async def gm_room(request: Request, rooms: Rooms) -> Room | None:
     token = bearer(request)
-    found = rooms.find(token) if token else None
+    found = await rooms.find_loaded(token) if token else None
     if found is None or found[1] != "GM":
         return None
     return found[0]

@@ -66,6 +66,11 @@ class Collector:
         if sys.getallocatedblocks() > self.growth * self.blocks:
             self.due = True
 
+    def ask(self) -> None:
+        """Make a full pass soon: many objects were let go of at once (rooms unloaded:
+        ``unloading.py``), and the cycles among them, frozen, are freed only by one."""
+        self.due = True
+
     def full_if_due(self, quiet: bool = True) -> bool:
         """Make the full pass if one is due (called on the event loop now and then) and
         the loop is ``quiet``, or if it is overdue (the memory grew ``GROWTH`` times more

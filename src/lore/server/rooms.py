@@ -71,6 +71,7 @@ CLOCK_DELAY = 1.0  # seconds: how late a seat with no update may learn the time 
 SLOW_STEP = 0.02  # seconds: a room with steps this long runs its steps off the loop
 SLOW_STRIKES = 3  # steps that long, before it does
 SLOW_FORGIVEN = 100  # quick steps in a row after which the slow ones are forgotten
+UNLOAD_AFTER = 300.0  # seconds with no entry and no client before a room is unloaded
 log = logging.getLogger("lore.server")
 
 
@@ -256,8 +257,13 @@ class Rooms:
         snapshot_every: int = SNAPSHOT_EVERY,
         records_every: int = RECORDS_EVERY,
         owns: Callable[[str], bool] | None = None,
+        unload_after: float | None = UNLOAD_AFTER,
     ) -> None:
         self.store = store
+        # Rooms idle that long are snapshotted and unloaded (``unloading.py``; None:
+        # never), and restored when one of their seats comes back: their records here.
+        self.unload_after = unload_after
+        self.unloaded: dict[str, SessionRecord] = {}
         # Whether this server owns a session (one of several workers: ``workers.py``);
         # None: it owns them all.
         self.owns = owns
@@ -284,6 +290,20 @@ class Rooms:
     async def in_engine(self, fn: Callable[[], T]) -> T:
         """Run engine work off the event loop (a long step must not stop the server)."""
         return await asyncio.get_running_loop().run_in_executor(self.pool, fn)
+
+    async def in_engine_settled(self, table: Table, fn: Callable[[], object]) -> None:
+        """``in_engine``, then the step ``fn`` kept waiting dropped in the same thread (it
+        runs again on its answer, as it would anyway on the loop): a greenlet that waits
+        in an engine thread holds its session, so that an unloaded room's stays in memory
+        until that thread happens to run one again."""
+
+        def settled() -> None:
+            try:
+                fn()
+            finally:
+                table.master.session.settle()
+
+        await self.in_engine(settled)
 
     async def step(self, room: Room, fn: Callable[[], T]) -> T:
         """Run one entry of a room: on the event loop itself while the room's steps are
@@ -392,7 +412,7 @@ class Rooms:
             seats.append(SeatRecord(record.id, participant, seat_label(names), new_token()))
         table = self._table(record, program, seats)
         chat = saved_chat(program.folder) if program.stored is not None else []
-        await self.in_engine(lambda: table.start(chat))
+        await self.in_engine_settled(table, lambda: table.start(chat))
         if table.master.session.ended is not None:  # (its rules ended it at once)
             record = replace(record, status=ENDED)
         await self.store.create(record, bundle.files, seats)
@@ -472,7 +492,7 @@ class Rooms:
         if table is None:
             table = self._table(record, program, seats)
             chat = saved_chat(program.folder) if program.stored is not None else []
-            await self.in_engine(lambda: table.start(chat))
+            await self.in_engine_settled(table, lambda: table.start(chat))
         restored = table
 
         def replay() -> None:
@@ -483,7 +503,7 @@ class Rooms:
                         [Problem(f"entry {entry.index} of the log no longer applies")]
                     )
 
-        await self.in_engine(replay)
+        await self.in_engine_settled(restored, replay)
         # The records the store has (given after the snapshot, or with snapshots that
         # could not be used) are not kept twice: the next records add those after them.
         master = restored.master
@@ -508,14 +528,17 @@ class Rooms:
 
     async def revive(self, token: str) -> tuple[Room, str] | None:
         """The room and seat of a link of an ended session that no room here holds (the
-        server stopped since it ended), restored from the store: its GM and players can
-        still see how it ended, read its log, download it (None: no such session, or
-        another worker's, or it cannot be restored)."""
+        server stopped since it ended), or of a session unloaded while idle, restored
+        from the store: its GM and players can still see how it ended, read its log,
+        download it (None: no such session, or another worker's, or it cannot be
+        restored)."""
         found = await self.store.holder(token)
         if found is None or found[1].token != token:
             return None
         record = found[0]
-        if record.status != ENDED or (self.owns is not None and not self.owns(record.id)):
+        if self.owns is not None and not self.owns(record.id):
+            return None
+        if record.status != ENDED and record.id not in self.unloaded:
             return None
         async with self.reviving:  # (two clients of it at once: restored once)
             if record.id not in self.by_id:
@@ -523,8 +546,18 @@ class Rooms:
                     await self.restore(record)
                 except Exception as error:  # (as ``restore_all``: the link is refused)
                     log.error("session %s was not restored: %s", record.id, error)
+                    if self.unloaded.pop(record.id, None) is not None:
+                        self.broken[record.id] = f"{type(error).__name__}: {error}"
                     return None
+                self.unloaded.pop(record.id, None)
         return self.find(token)
+
+    async def find_loaded(self, token: str) -> tuple[Room, str] | None:
+        """``find``, restoring the token's session first when it was unloaded."""
+        found = self.find(token)
+        if found is None and self.unloaded and token:
+            found = await self.revive(token)
+        return found
 
     async def mark_ended(self, room: Room) -> None:
         """Keep in the store that the session is over (``Room.over``): it is no longer
@@ -539,8 +572,9 @@ class Rooms:
         room.record = replace(room.record, status=ENDED)
 
     def open_count(self) -> int:
-        """How many of the rooms are of open sessions (not over)."""
-        return sum(1 for room in self.by_id.values() if room.record.status == OPEN)
+        """How many of the rooms are of open sessions (not over), unloaded ones too."""
+        held = sum(1 for room in self.by_id.values() if room.record.status == OPEN)
+        return held + sum(1 for record in self.unloaded.values() if record.status == OPEN)
 
     # ------------------------------------------------------------ snapshots
 

@@ -30,7 +30,9 @@ __all__ = ["MAX_DIAGNOSTICS", "MAX_NESTING", "ParseResult", "parse", "parse_text
 
 # Lexical errors after which the rest of the file was swallowed (by a comment or long
 # string): the parser then does not also complain that the file ends too early.
-_RUNS_TO_END = frozenset(("lex.unterminated-comment", "lex.unterminated-long-string"))
+_RUNS_TO_END = frozenset(
+    ("lex.unterminated-comment", "lex.unterminated-long-string", "lex.too-long")
+)
 
 
 @record(frozen=False, slots=False)
