@@ -87,7 +87,9 @@ def safe_name(name: str) -> str | None:
     if not name or "\\" in name or "\0" in name or name.startswith("/"):
         return None
     path = PurePosixPath(name)
-    if any(part in ("", ".", "..") for part in path.parts) or ":" in path.parts[0]:
+    if not path.parts or any(part in ("", ".", "..") for part in path.parts):
+        return None  # (``.`` has no parts)
+    if ":" in path.parts[0]:
         return None
     return path.as_posix()
 
