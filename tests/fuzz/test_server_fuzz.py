@@ -5,8 +5,11 @@ once with what sends it again. ``scripts/fuzz --server --minutes 60`` runs it lo
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
+import socket
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -131,3 +134,42 @@ def test_the_server_campaign_finds_nothing(tmp_path: Path) -> None:
     assert sum(tally.probes.values()) >= 100, tally.summary()
     assert set(tally.probes) == {"message", "frame", "http", "upload"}, tally.summary()
     assert tally.failures == {}, "\n".join(reports)
+
+
+# ---------------------------------------------------------------- fixed cases
+
+
+def sent_in_two(target: Target, head: bytes, rest: bytes) -> bytes:
+    """What the server answers a request sent in two writes, a moment apart (``rest``
+    empty: the client leaves after ``head``)."""
+    data = b""
+    with socket.create_connection(("127.0.0.1", target.port), timeout=10) as sock:
+        sock.sendall(head)
+        time.sleep(0.2)
+        if not rest:
+            return b""
+        with contextlib.suppress(OSError):
+            sock.sendall(rest)
+            while chunk := sock.recv(65536):
+                data += chunk
+    return data
+
+
+def test_a_body_that_cannot_be_read_or_is_left_unfinished_logs_no_traceback() -> None:
+    # The campaign's: a chunked body that is not chunks, sent with the headers, to a path
+    # whose app answered at once (405): the app's answer came after uvicorn's 400, on a
+    # connection h11 had closed (LocalProtocolError, most times); and to /api/sessions,
+    # whose body was being read: Starlette's ClientDisconnect; as for a client that left
+    # in the middle of its upload.
+    chunked = "HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n"
+    with Target() as target:
+        for _ in range(4):
+            raw = f"DELETE /static/x {chunked}Content-Type: */*\r\n\r\n" + "x" * 300
+            assert target.http(raw.encode(), 10)[0] in (400, 405)  # (whichever came first)
+            for kind in ("application/zip", "application/json"):
+                head = f"POST /api/sessions {chunked}Content-Type: {kind}\r\n\r\n".encode()
+                sent_in_two(target, head, b"x" * 300)
+                left = f"POST /api/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: {kind}"
+                sent_in_two(target, f"{left}\r\nContent-Length: 1000\r\n\r\nPK".encode(), b"")
+        time.sleep(0.5)
+        assert target.judge(Reply("answered")) == []

@@ -34,7 +34,7 @@ from typing import Any
 
 import uvicorn
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -259,10 +259,13 @@ async def body_of(request: Request, limit: int, what: str) -> bytes:
     if declared.isdigit() and int(declared) > limit:
         raise TooLarge([Problem(refusal)])
     data = bytearray()
-    async for chunk in request.stream():
-        data += chunk
-        if len(data) > limit:
-            raise TooLarge([Problem(refusal)])
+    try:
+        async for chunk in request.stream():
+            data += chunk
+            if len(data) > limit:
+                raise TooLarge([Problem(refusal)])
+    except ClientDisconnect:  # (left, or sent a body that cannot be read: no one to tell)
+        raise BundleError([Problem(f"{what} was not sent whole")]) from None
     return bytes(data)
 
 
