@@ -27,12 +27,14 @@ from typing import Any
 
 from websockets.sync.client import ClientConnection, connect
 
+from lore.server.connection import Limits
 from tests.fuzz.harness import _exception_place
 from tests.fuzz.server_cases import Frame, Probe
 
 REPO = Path(__file__).resolve().parents[2]
 TRACEBACK = "Traceback (most recent call last)"
 SYNC_REF = 4_242_424_242  # the ping after a probe's frames: its pong ends the probe
+BURST, RATE = Limits().burst, Limits().rate  # the server's rate limit of messages
 
 
 @dataclass(frozen=True)
@@ -280,9 +282,11 @@ class Target:
                     token = "@GM@" if probe.role == "GM" else "@PLAYER@"
                     hello = json.dumps({"type": "hello", "token": token})
                     frames.insert(0, Frame(hello.encode()))
-                frames.append(Frame(json.dumps({"type": "ping", "ref": SYNC_REF}).encode()))
                 for frame in frames:
                     sock.sendall(encode(Frame(seats.fill(frame.payload), *astuple(frame))))
+                if len(frames) > BURST:  # (the ping after a burst would be rate-limited)
+                    time.sleep(BURST / RATE + 0.5)
+                sock.sendall(encode(Frame(json.dumps({"type": "ping", "ref": SYNC_REF}).encode())))
                 return reader.until_synced(probe.wait)
         except OSError as error:
             return Reply(f"eof ({type(error).__name__})")
