@@ -130,7 +130,7 @@ def test_a_traceback_is_kept_once_and_each_stalled_probe_apart(tmp_path: Path) -
 def test_the_server_campaign_finds_nothing(tmp_path: Path) -> None:
     reports: list[str] = []
     tally = ServerTally(report=reports.append, out=tmp_path)
-    campaign(0.6, 2026, tally, Bounds(canary=2.0), count=500)
+    campaign(0.5, 2026, tally, Bounds(canary=2.0), count=500)
     assert sum(tally.probes.values()) >= 100, tally.summary()
     assert set(tally.probes) == {"message", "frame", "http", "upload"}, tally.summary()
     assert tally.failures == {}, "\n".join(reports)
@@ -140,10 +140,10 @@ def test_the_server_campaign_finds_nothing(tmp_path: Path) -> None:
 
 
 def sent_in_two(target: Target, head: bytes, rest: bytes) -> bytes:
-    """What the server answers a request sent in two writes, a moment apart (``rest``
-    empty: the client leaves after ``head``)."""
+    """What the server answers within a second to a request sent in two writes, a moment
+    apart, before the client leaves (``rest`` empty: right after ``head``)."""
     data = b""
-    with socket.create_connection(("127.0.0.1", target.port), timeout=10) as sock:
+    with socket.create_connection(("127.0.0.1", target.port), timeout=1) as sock:
         sock.sendall(head)
         time.sleep(0.2)
         if not rest:
@@ -156,15 +156,16 @@ def sent_in_two(target: Target, head: bytes, rest: bytes) -> bytes:
 
 
 def test_a_body_that_cannot_be_read_or_is_left_unfinished_logs_no_traceback() -> None:
-    # The campaign's: a chunked body that is not chunks, sent with the headers, to a path
+    # The campaign's: a chunked body that is not chunks, sent with its headers, to a path
     # whose app answered at once (405): the app's answer came after uvicorn's 400, on a
     # connection h11 had closed (LocalProtocolError, most times); and to /api/sessions,
     # whose body was being read: Starlette's ClientDisconnect; as for a client that left
     # in the middle of its upload.
     chunked = "HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n"
     with Target() as target:
-        for _ in range(4):
-            raw = f"DELETE /static/x {chunked}Content-Type: */*\r\n\r\n" + "x" * 300
+        for _ in range(2):
+            # (a chunk's size line longer than h11 reads: refused at once)
+            raw = f"DELETE /static/x {chunked}Connection: close\r\n\r\n" + "x" * 70_000
             assert target.http(raw.encode(), 10)[0] in (400, 405)  # (whichever came first)
             for kind in ("application/zip", "application/json"):
                 head = f"POST /api/sessions {chunked}Content-Type: {kind}\r\n\r\n".encode()
