@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -153,6 +154,7 @@ class Target:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+        shutil.rmtree(self.folder, ignore_errors=True)  # (failures keep what they need)
 
     @property
     def log(self) -> Path:
@@ -258,7 +260,6 @@ class Target:
         try:
             with socket.create_connection(("127.0.0.1", self.port), timeout=wait) as sock:
                 sock.sendall(raw)
-                with_deadline(sock, wait)
                 while chunk := sock.recv(65536):
                     data += chunk
         except OSError:
@@ -333,10 +334,6 @@ class Target:
 
 def astuple(frame: Frame) -> tuple[int, bool, bool, int, int | None]:
     return frame.opcode, frame.fin, frame.masked, frame.rsv, frame.length
-
-
-def with_deadline(sock: socket.socket, seconds: float) -> None:
-    sock.settimeout(seconds)
 
 
 def handshake(session: str, port: int) -> bytes:
