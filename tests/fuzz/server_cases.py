@@ -2,8 +2,9 @@
 and zip uploads, each a ``Probe`` that can be saved as JSON and sent again.
 
 A probe's bytes may hold the placeholders ``@GM@``, ``@PLAYER@`` (the seats' tokens of
-the session attacked) and ``@SESSION@`` (its id), filled in when it is sent, so that a
-saved probe works against a fresh server. Messages start from valid ones of every type
+the session attacked), ``@SESSION@`` (its id), and ``@Q@`` and ``"@SEQ@"`` (the id of the
+player's open question and the player's last ``seq``), filled in when it is sent, so that
+a saved probe works against a fresh server. Messages start from valid ones of every type
 of ``docs/protocol.md`` and are changed the ways that broke servers before: wrong types,
 huge numbers, NaN, deep nesting, bytes that are not UTF-8, unknown fields, other seats'
 question ids, the GM's commands from a player, messages before ``hello``.
@@ -24,7 +25,7 @@ from tests.fuzz.mutate import Mutator
 from tests.fuzz.seeds import example_seeds
 
 PLAYER_SEAT = "Chihiro_Shiiji@xmpp.xgmtk.org"  # the paper's player
-QUESTIONS = ("0/0/1", "0/0/0", "1/0/1", "12//0", "0/0/1/../2", "", "GM")
+QUESTIONS = ("@Q@", "0/0/1", "0/0/0", "1/0/1", "12//0", "0/0/1/../2", "", "GM")
 SEATS = ("GM", PLAYER_SEAT, "seat-2", "seat-99", "", "../GM", "GM\u0000")
 
 
@@ -73,10 +74,12 @@ def templates() -> list[dict[str, Any]]:
     """One valid message of each type a client may send."""
     return [
         {"type": "hello", "token": "@GM@", "seq": None, "lang": "ja"},
-        {"type": "answer", "id": "0/0/1", "values": {"action": "search"}, "seq": 1, "ref": 1},
+        {"type": "answer", "id": "@Q@", "values": {"action": "search"}, "seq": "@SEQ@", "ref": 1},
+        {"type": "answer", "id": "@Q@", "values": {"action": "move"}, "seq": "@SEQ@", "ref": 1},
+        {"type": "answer", "id": "@Q@", "values": {"goal": "/region[dungeon]"}, "seq": "@SEQ@"},
         {"type": "chat", "text": "2D6+3>=10 攻撃", "to": None, "secret": False, "ref": 2},
         {"type": "chat", "text": "こんにちは", "to": PLAYER_SEAT, "ref": 3},
-        {"type": "preview", "id": "0/0/1", "goal": "/region[dungeon]", "ref": 4},
+        {"type": "preview", "id": "@Q@", "goal": "/region[dungeon]", "ref": 4},
         {"type": "ping", "ref": 5},
         {"type": "pause", "ref": 6},
         {"type": "resume", "ref": 7},

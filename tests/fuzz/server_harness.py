@@ -225,6 +225,21 @@ class Target:
             tokens["GM" if seat["seat"] == "GM" else "player"] = link.fragment
         return Seats(made["session"], tokens)
 
+    def asked(self) -> tuple[str, int]:
+        """The id of the player's open question (``0/0/0`` if none) and the seat's seq."""
+        assert self.victim is not None
+        try:
+            with connect(self.ws_url(self.victim.session), open_timeout=5, max_size=None) as ws:
+                ws.send(json.dumps({"type": "hello", "token": self.victim.tokens["player"]}))
+                for _ in range(10):
+                    frame = json.loads(ws.recv(timeout=5))
+                    if frame.get("type") == "snapshot":
+                        questions = frame.get("questions") or [{"id": "0/0/0"}]
+                        return str(questions[0]["id"]), int(frame["seq"])
+        except Exception:  # (a probe may have revoked the seat: any question, then)
+            pass
+        return "0/0/0", 0
+
     def renew_victim(self) -> None:
         self.victim = self.create()
 
@@ -283,8 +298,13 @@ class Target:
                     token = "@GM@" if probe.role == "GM" else "@PLAYER@"
                     hello = json.dumps({"type": "hello", "token": token})
                     frames.insert(0, Frame(hello.encode()))
+                asked = self.asked() if any(b"@Q@" in f.payload for f in frames) else None
                 for frame in frames:
-                    sock.sendall(encode(Frame(seats.fill(frame.payload), *astuple(frame))))
+                    payload = seats.fill(frame.payload)
+                    if asked is not None:
+                        payload = payload.replace(b"@Q@", asked[0].encode())
+                        payload = payload.replace(b'"@SEQ@"', str(asked[1]).encode())
+                    sock.sendall(encode(Frame(payload, *astuple(frame))))
                 if len(frames) > BURST:  # (the ping after a burst would be rate-limited)
                     time.sleep(BURST / RATE + 0.5)
                 sock.sendall(encode(Frame(json.dumps({"type": "ping", "ref": SYNC_REF}).encode())))
