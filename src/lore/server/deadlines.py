@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 
+import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 
@@ -54,6 +55,9 @@ def deadlined(late: Late, wait: float) -> type[H11Protocol]:
                 if cycle.response_started:  # (too late for a 400)
                     self.transport.close()
                     return
-            super().send_400_response(msg)
+            try:
+                super().send_400_response(msg)
+            except h11.LocalProtocolError:  # (a 400 with a body, to a HEAD request)
+                self.transport.close()
 
     return Deadlined
