@@ -207,8 +207,20 @@ def main_campaign(argv: list[str] | None = None) -> int:
         "--out", type=Path, default=Path("fuzz-failures"), help="where failures are saved"
     )
     parser.add_argument("--reduce", action="store_true", help="cut failing cases down")
+    parser.add_argument(
+        "--server", action="store_true", help="fuzz a server instead (server_campaign.py)"
+    )
+    parser.add_argument(
+        "--replay", type=Path, help="with --server: send a saved probe.json to a fresh server"
+    )
     args = parser.parse_args(argv)
     start_seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
+    if args.server:
+        from tests.fuzz import server_campaign
+
+        if args.replay is not None:
+            return server_campaign.replay(args.replay)
+        return server_campaign.run(args.minutes, start_seed, args.out)
     print(f"fuzzing for {args.minutes:g} minutes from seed {start_seed}", flush=True)
     tally = Tally(report=lambda text: print(text, flush=True), out=args.out)
     try:

@@ -15,9 +15,11 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
+import pytest
 from websockets.sync.client import connect
 
 from lore.clients.seat import SeatClient, acknowledged
+from lore.server import app
 from lore.server.sqlite_store import SQLiteStore
 from lore.server.store import ENDED, StoreError
 from tests.server.serving import EXAMPLES, PAPER, PLAYER, ServerThread, http, links
@@ -178,6 +180,27 @@ def test_a_body_over_its_limit_is_refused_before_it_is_read_whole(tmp_path: Path
         assert status == 422 and len(body) < 500
         status, body = http(server.base, "/api/sessions", b'{"source": 5}')
         assert status == 422 and "/api/sources" in body.decode()
+        assert server.server is not None and server.server.rooms.by_id == {}
+
+
+def test_a_body_that_stops_coming_is_refused_and_its_connection_closed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A request whose body never came held its connection, and the bytes it had sent
+    # (up to 8 MiB each), for as long as its client kept it open.
+    monkeypatch.setattr(app, "BODY_WAIT", 0.5, raising=False)
+    with ServerThread(tmp_path) as server:
+        for kind, length in (("application/zip", 100_000), ("application/json", 1000)):
+            head = f"content-type: {kind}\r\ncontent-length: {length}\r\n"
+            start = time.monotonic()
+            with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
+                sock.sendall(f"POST /api/sessions HTTP/1.1\r\nHost: x\r\n{head}\r\nPK".encode())
+                answer = b""
+                while chunk := sock.recv(65536):  # (until the server closes it)
+                    answer += chunk
+            assert time.monotonic() - start < 5
+            assert answer.startswith(b"HTTP/1.1 408 "), answer[:100]
+            assert b"stopped coming for 0.5 s" in answer
         assert server.server is not None and server.server.rooms.by_id == {}
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import stat
 import zipfile
+import zlib
 from pathlib import Path
 
 import pytest
@@ -37,7 +38,9 @@ def zipped(files: dict[str, bytes], links: tuple[str, ...] = ()) -> bytes:
 
 
 @pytest.mark.parametrize(
-    "name", ["../escape.lore", "/abs.lore", "a/../../b.lore", "c:\\x.lore", "a\\..\\b.lore"]
+    # (".": a path of no parts, whose first part was looked at: an IndexError, a 500)
+    "name",
+    ["../escape.lore", "/abs.lore", "a/../../b.lore", "c:\\x.lore", "a\\..\\b.lore", "."],
 )
 def test_entries_outside_the_folder_are_refused(name: str) -> None:
     with pytest.raises(BundleError, match="outside the bundle"):
@@ -53,6 +56,40 @@ def test_links_big_files_and_non_zips_are_refused() -> None:
         read_zip(b"PK\x03\x04 nonsense")
     with pytest.raises(BundleError, match="twice"):
         read_zip(zipped({"a/Scenario.lore": b"x", "a/scenario.lore": b"y"}))
+
+
+def damaged(data: bytes) -> bytes:
+    """A zip of one deflated file with a byte of its compressed data changed, so that
+    inflating it fails (``invalid distance too far back``, say)."""
+    start = data.index(b"scenario.lore") + len("scenario.lore")
+    for at in range(start + 8, start + 60):
+        changed = data[:at] + bytes([data[at] ^ 0xA5]) + data[at + 1 :]
+        try:
+            with zipfile.ZipFile(io.BytesIO(changed)) as archive:
+                archive.read("scenario.lore")
+        except zlib.error:
+            return changed
+        except zipfile.BadZipFile:
+            continue
+    raise AssertionError("no change broke the compressed data")
+
+
+def test_entries_that_cannot_be_inflated_or_have_no_name_are_refused() -> None:
+    # The server fuzzing's uploads: a changed byte in deflated data raised zlib.error,
+    # an entry with an empty name an IndexError in ZipInfo.is_dir: each a 500.
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("scenario.lore", "section s { x = 1; }\n" * 200)
+    with pytest.raises(BundleError, match=r"'scenario\.lore' cannot be unpacked"):
+        read_zip(damaged(buffer.getvalue()))
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("scenario.lore", "x")
+        info = zipfile.ZipInfo("_")
+        info.filename = ""
+        archive.writestr(info, "y")
+    with pytest.raises(BundleError, match="outside the bundle"):
+        read_zip(buffer.getvalue())
 
 
 @pytest.mark.parametrize(

@@ -185,6 +185,10 @@ def test_bad_messages_are_refused_with_their_codes_and_the_session_goes_on(serve
         b'{"type": "chat", "\xc3": 1}': "malformed",
         # a sequence number from the future: it would pass every staleness check
         json.dumps({"type": "answer", "id": "x", "values": {}, "seq": 2**60}): "malformed",
+        # a type nested thousands deep (the server fuzzing's): the decoder's RecursionError
+        # was a traceback in the log and a close 1011
+        '{"type": ' + '{"a":' * 3000 + "1" + "}" * 3001: "malformed",
+        '{"ref": 1, "type": ' + "[" * 5000 + "]" * 5000 + "}": "malformed",
     }
     for text, code in cases.items():
         socket.send(text)
@@ -204,6 +208,17 @@ def test_a_first_message_that_is_not_utf8_is_refused_as_malformed(served: Any) -
     with pytest.raises(ConnectionClosed):
         socket.recv(timeout=5)
     assert socket.close_code == 1008  # (docs/protocol.md: a first message refused)
+
+
+def test_a_first_message_nested_thousands_deep_is_refused_as_malformed(served: Any) -> None:
+    server, _seats = served
+    socket = connect(f"ws://127.0.0.1:{server.port}/ws", legacy=True)
+    socket.send('{"token": "x", "type": ' + "[" * 5000 + "]" * 5000 + "}")
+    frame = frames_until(socket, lambda f: True)
+    assert frame["code"] == "malformed" and "nested too deeply" in frame["message"], frame
+    with pytest.raises(ConnectionClosed):
+        socket.recv(timeout=5)
+    assert socket.close_code == 1008
 
 
 def test_a_frame_over_a_mebibyte_closes_the_connection(served: Any) -> None:

@@ -34,7 +34,7 @@ from typing import Any
 
 import uvicorn
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -163,8 +163,10 @@ def create_app(server: Server) -> ASGIApp:
                 return JSONResponse(refusal, denied.status)
             room = await server.rooms.create(bundle)
         except BundleError as error:
-            status = 413 if isinstance(error, TooLarge) else 422
-            return JSONResponse({"problems": [problem_json(p) for p in error.problems]}, status)
+            problems = {"problems": [problem_json(p) for p in error.problems]}
+            if isinstance(error, Stalled):  # (and its connection closed)
+                return JSONResponse(problems, 408, headers={"connection": "close"})
+            return JSONResponse(problems, 413 if isinstance(error, TooLarge) else 422)
         return JSONResponse(created(room), 201)
 
     async def save(request: Request) -> Response:
@@ -257,6 +259,13 @@ class TooLarge(BundleError):
     """A request's body over its limit (413): refused before more of it is read."""
 
 
+BODY_WAIT = 10.0  # seconds a request's body may pause before it is refused (408)
+
+
+class Stalled(BundleError):
+    """A request's body that stopped coming (408)."""
+
+
 async def body_of(request: Request, limit: int, what: str) -> bytes:
     """A request's body, read only up to ``limit`` bytes (TooLarge past it, whatever its
     content type: a body is never read whole before it is measured)."""
@@ -265,10 +274,21 @@ async def body_of(request: Request, limit: int, what: str) -> bytes:
     if declared.isdigit() and int(declared) > limit:
         raise TooLarge([Problem(refusal)])
     data = bytearray()
-    async for chunk in request.stream():
-        data += chunk
-        if len(data) > limit:
-            raise TooLarge([Problem(refusal)])
+    chunks = request.stream().__aiter__()
+    try:
+        while True:
+            try:  # (a body that stops coming held its connection and its bytes for ever)
+                async with asyncio.timeout(BODY_WAIT):
+                    chunk = await anext(chunks)
+            except StopAsyncIteration:
+                break
+            except TimeoutError:
+                raise Stalled([Problem(f"{what} stopped coming for {BODY_WAIT:g} s")]) from None
+            data += chunk
+            if len(data) > limit:
+                raise TooLarge([Problem(refusal)])
+    except ClientDisconnect:  # (left, or sent a body that cannot be read: no one to tell)
+        raise BundleError([Problem(f"{what} was not sent whole")]) from None
     return bytes(data)
 
 

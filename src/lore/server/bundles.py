@@ -13,9 +13,11 @@ of the server. Then ``lore check`` runs; a session is created only when it repor
 from __future__ import annotations
 
 import io
+import lzma
 import shutil
 import stat
 import zipfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote, urlsplit
@@ -87,7 +89,9 @@ def safe_name(name: str) -> str | None:
     if not name or "\\" in name or "\0" in name or name.startswith("/"):
         return None
     path = PurePosixPath(name)
-    if any(part in ("", ".", "..") for part in path.parts) or ":" in path.parts[0]:
+    if not path.parts or any(part in ("", ".", "..") for part in path.parts):
+        return None  # (``.`` has no parts)
+    if ":" in path.parts[0]:
         return None
     return path.as_posix()
 
@@ -105,7 +109,7 @@ def read_zip(data: bytes) -> dict[str, bytes]:
     seen: set[str] = set()
     total = 0
     for info in infos:
-        if info.is_dir():
+        if info.filename.endswith("/"):  # a folder (``is_dir`` fails on an empty name)
             continue
         name = safe_name(info.filename)
         if name is None:
@@ -155,7 +159,16 @@ def _read_entry(archive: zipfile.ZipFile, info: zipfile.ZipInfo, name: str) -> b
     try:
         with archive.open(info) as stream:
             content = stream.read(MAX_FILE + 1)
-    except (zipfile.BadZipFile, NotImplementedError, RuntimeError, OSError, EOFError):
+    except (
+        zipfile.BadZipFile,
+        NotImplementedError,
+        RuntimeError,
+        OSError,
+        EOFError,
+        zlib.error,  # deflated bytes that are not
+        lzma.LZMAError,
+        ValueError,
+    ):
         raise BundleError([Problem(f"'{name}' cannot be unpacked", name)]) from None
     if len(content) > MAX_FILE:
         raise BundleError([Problem(f"'{name}' is larger than {MAX_FILE} bytes", name)])

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 
+import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 
@@ -42,5 +43,21 @@ def deadlined(late: Late, wait: float) -> type[H11Protocol]:
                 return
             late.closed += 1
             transport.close()
+
+        def send_400_response(self, msg: str) -> None:
+            # A body h11 cannot read (a bad chunk) while the app runs: the app's response
+            # would follow this 400 on a connection h11 has closed (a LocalProtocolError:
+            # a traceback in the log). For the app the client has left.
+            cycle = self.cycle
+            if cycle is not None and not cycle.response_complete:
+                cycle.disconnected = True
+                cycle.message_event.set()
+                if cycle.response_started:  # (too late for a 400)
+                    self.transport.close()
+                    return
+            try:
+                super().send_400_response(msg)
+            except h11.LocalProtocolError:  # (a 400 with a body, to a HEAD request)
+                self.transport.close()
 
     return Deadlined

@@ -165,7 +165,7 @@ class Hub:
                 message = decoder(data)
             else:
                 message = protocol.decode(data)
-        except (msgspec.DecodeError, UnicodeDecodeError) as error:
+        except (msgspec.DecodeError, UnicodeDecodeError, RecursionError) as error:
             refused = protocol.refusal(error)
             connection.send(error_frame(refused.code, refused.message))
             return None

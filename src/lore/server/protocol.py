@@ -157,15 +157,18 @@ def decode(data: str | bytes) -> ClientMessage:
         raise Refused(Code.TOO_LARGE, f"a message is at most {MAX_MESSAGE} bytes, not {size}")
     try:
         message: ClientMessage = _decoder.decode(data)
-    except (msgspec.DecodeError, UnicodeDecodeError) as error:
+    except (msgspec.DecodeError, UnicodeDecodeError, RecursionError) as error:
         raise refusal(error) from None
     return message
 
 
-def refusal(error: msgspec.DecodeError | UnicodeDecodeError) -> Refused:
+def refusal(error: msgspec.DecodeError | UnicodeDecodeError | RecursionError) -> Refused:
     """Why a message the decoder refused is refused (``decode``'s, and the hub's for the
     messages it decodes with ``decoder`` itself). (The decoder raises UnicodeDecodeError
-    for a string of bytes that are not UTF-8.)"""
+    for a string of bytes that are not UTF-8, and RecursionError for arrays or objects
+    nested thousands deep, even in a field the message does not have.)"""
+    if isinstance(error, RecursionError):
+        return Refused(Code.MALFORMED, "not a message: arrays or objects nested too deeply")
     if isinstance(error, UnicodeDecodeError):
         return Refused(
             Code.MALFORMED, f"not UTF-8 text: byte {error.start} is not ({error.reason})"
