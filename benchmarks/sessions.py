@@ -8,7 +8,7 @@ A server runs many sessions of one scenario: it checks and compiles the scenario
 and makes every session from that compiled program (``Session(program, seed, ...)``,
 then ``start()``: the program's values evaluated, its world built, its first events
 queued). This benchmark makes N such sessions (default 10,000) of the Lore paper's
-scenario (``../shared/conformance/paper/corrected/scenario.lore``, beside the checkout)
+scenario (``examples/paper/scenario.lore``, the project's copy of the paper's sample)
 and keeps them all, then reports the time and the memory (tracemalloc, after a full
 collection) per session (the wall time is the target's; the CPU time is shown too, as it
 varies less with the machine's load), beside the baseline of a session loaded whole
@@ -36,7 +36,7 @@ from lore.semantics.check import check_paths
 from lore.syntax.diagnostics import has_errors
 
 ROOT = Path(__file__).resolve().parent.parent
-SCENARIO = ROOT.parent / "shared" / "conformance" / "paper" / "corrected" / "scenario.lore"
+SCENARIO = ROOT / "examples" / "paper" / "scenario.lore"
 TARGET_MS = 0.5
 TARGET_KB = 30.0
 WHOLE_RUNS = 20  # sessions loaded whole, for the baseline
