@@ -42,24 +42,32 @@ class Typing(io.StringIO):
         return (line() if callable(line) else line) + "\n"
 
 
+Script = list[tuple[str, str | Callable[[], str]]]
+
+
+def played(link: str, script: Script) -> str:
+    """What ``lore join`` of ``link`` printed, typed ``script`` (each line once the text
+    before it is printed); it must end cleanly."""
+    out = io.StringIO()
+    status: list[int] = []
+    thread = threading.Thread(target=lambda: status.append(play(link, Typing(out, script), out)))
+    thread.start()
+    thread.join(60)
+    text = out.getvalue()
+    assert status == [0], text
+    return text
+
+
 def test_a_seat_is_played_with_numbered_menus(tmp_path: Path) -> None:
     with ServerThread(tmp_path) as server:
         seats = links(server.create(), server.base)
-        out = io.StringIO()
-        script = [
+        script: Script = [
             ("action [1-3]>", "7"),  # not a choice: asked again
             ("please answer again", "2"),  # move
             ("goal [1-1]>", "1"),  # to the dungeon
             ("answered destination: ", "/roll 2D6"),  # a chat command, though a question is open
         ]
-        status: list[int] = []
-        thread = threading.Thread(
-            target=lambda: status.append(play(seats[PLAYER], Typing(out, script), out))
-        )
-        thread.start()
-        thread.join(60)
-        text = out.getvalue()
-        assert status == [0], text
+        text = played(seats[PLAYER], script)
         assert "Joined 'シナリオ・サンプル' as Chihiro (Chihiro_Shiiji@xmpp.xgmtk.org)" in text
         # Seats by their label, game time as the web client shows it, values as typed.
         assert "] Chihiro answered 移動する" in text
@@ -260,20 +268,12 @@ def test_a_refused_answer_is_asked_again_in_lore_runs_words(tmp_path: Path) -> N
             assert gm.request({"type": "resume"})["type"] != "error"
             return "2"  # move
 
-        out = io.StringIO()
-        script: list[tuple[str, str | Callable[[], str]]] = [
+        script: Script = [
             ("action [1-3]>", "2"),  # refused: the session is paused
             ("please answer again\n", resumed),
             ("goal [1-1]>", "1"),
         ]
-        status: list[int] = []
-        thread = threading.Thread(
-            target=lambda: status.append(play(seats[PLAYER], Typing(out, script), out))
-        )
-        thread.start()
-        thread.join(60)
-        text = out.getvalue()
-        assert status == [0], text
+        text = played(seats[PLAYER], script)
         # Asked again, from its start (before, a refused question was never asked again).
         assert "   the GM has paused the session; please answer again\n\n== どうしますか？" in text
         assert "] Chihiro answered 移動する" in text
