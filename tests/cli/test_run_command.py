@@ -404,14 +404,15 @@ def test_a_save_shows_what_the_alters_changed(
     assert run(*argv, "--save", str(save)) == 0
     capsys.readouterr()
     text = save.read_text(encoding="utf-8")
-    state = text[text.index(" section state {") :].splitlines()
+    state = text[text.index("    section state {") :].splitlines()
     # Aki: 6, drinks (-1), rests (+2); Ren: 5, rests (+2). Nothing else was altered.
     assert state[1:3] == [
-        "  tavern_scenario_aki = { stamina = 7; };",
-        "  tavern_scenario_ren = { stamina = 7; };",
+        "        tavern_scenario_aki = { stamina = 7; };",
+        "        tavern_scenario_ren = { stamina = 7; };",
     ]
-    assert state[3].startswith("  // at 4200[sec], priority 1 (the step in progress")  # schedule
-    assert state[-2:] == [" }", "}"]
+    schedule = "        // at 4200[sec], priority 1 (the step in progress"
+    assert state[3].startswith(schedule)
+    assert state[-2:] == ["    }", "}"]
 
 
 def test_a_save_that_cannot_be_written_is_refused_before_the_run(

@@ -305,17 +305,17 @@ def test_a_save_holds_master_history_files_and_schedule(
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
     save = saved(tmp_path, capsys, [1, 2])
     text = save.read_text(encoding="utf-8")
-    assert 'history("2023-11-14T22:13:20+00:00":date){reviser="lore run"' in text
-    assert ' master = "GM";' in text
+    assert 'history("2023-11-14T22:13:20+00:00":date) {\n    reviser = "lore run",' in text
+    assert '\n    master = "GM";' in text
     assert re.search(r'"sha256:[0-9a-f]{64} rounds\.lore"', text)
     assert (
-        "  // at 2[sec], priority 0 (the step in progress, waiting for answers): rule"
+        "        // at 2[sec], priority 0 (the step in progress, waiting for answers): rule"
         " rounds.Hero.turn of rounds.hero"
     ) in text
     records = [
         json.loads(json.loads(line.strip().rstrip(",")))
         for line in text.splitlines()
-        if line.startswith('  "{')
+        if line.startswith('        "{')
     ]
     assert records[0] == {"from": HERO, "query": "0//0", "title": "数", "values": {"n": 1}}
 
@@ -392,3 +392,11 @@ def test_a_save_without_its_snapshot_is_an_error(
     err = capsys.readouterr().err
     assert "lore: error: cannot save the session's state (object <t.Tally t.tally>: cannot" in err
     assert "holds only its answers" in err and save.exists()
+
+
+def test_a_save_is_in_the_canonical_layout(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    save = saved(tmp_path, capsys, [1, 2])
+    assert main(["fmt", "--check", str(save)]) == 0
+    capsys.readouterr()

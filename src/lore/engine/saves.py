@@ -3,36 +3,39 @@
 A save holds what the session was made from and everything needed to go on exactly:
 
 ```
-docinfo{encoding="UTF-8", version="http://xgmtk.org/lore/1.0":url}
-desc("[saved session] tavern.lore"){"Saved by lore run: ..."}
-history("2025-06-01T12:00:00+00:00":date){reviser="lore run", desc="saved at 3000[sec]"}
+docinfo {encoding = "UTF-8", version = "http://xgmtk.org/lore/1.0":url}
+desc("[saved session] tavern.lore") {"Saved by lore run: ..."}
+history("2025-06-01T12:00:00+00:00":date) {reviser = "lore run", desc = "saved at 3000[sec]"}
+
 import "tavern.lore":url;
+
 section _auto_stored {
- format = 2;
- master = "GM";
- seed = 42;
- ticks = 3000;
- files = {"sha256:… tavern.lore", "sha256:… <lore>/basic.lore"};
- answers = {"{\\"from\\":\\"GM\\",\\"query\\":\\"3//0\\",\\"title\\":\\"…\\",\\"values\\":{…}}", …};
- count = 17;
- records = 40;
- shown = 40;
- snapshot = "base64 of the engine's snapshot";
- check = "sha256:…";
- section state { … }
+    format = 2;
+    master = "GM";
+    seed = 42;
+    ticks = 3000;
+    files = {"sha256:… tavern.lore", "sha256:… <lore>/basic.lore"};
+    answers = {"{\\"from\\":\\"GM\\",\\"query\\":\\"3//0\\",\\"values\\":{…}}", …};
+    count = 17;
+    records = 40;
+    shown = 40;
+    snapshot = "base64 of the engine's snapshot";
+    check = "sha256:…";
+    section state { … }
 }
 ```
 
-``check`` is the SHA-256 of what the save keeps that is read back (seed, ticks, files,
-answers, counts and snapshot): a save changed after it was written is refused, naming the
-line of its check. ``files`` are the files the program was made from, with their SHA-256:
-a session whose files changed is not continued unless asked to. ``answers`` is every
-answer given, with who gave it and the question it answered. ``snapshot`` is the whole
-state at the save (``engine/snapshot.py``): restoring is the snapshot, then the answers
-after the ``answers`` count it holds (none, unless the save was written in the middle of
-a replay). ``records`` is how many transcript records the session had made at the
-snapshot, and ``shown`` how many it had made (and shown) in all. ``state`` shows the
-objects that changed and the schedule, for people and tools; nothing reads it back.
+The text is in ``lore fmt``'s layout. ``check`` is the SHA-256 of what the save keeps that
+is read back (seed, ticks, files, answers, counts and snapshot): a save changed after it
+was written is refused, naming the line of its check. ``files`` are the files the program
+was made from, with their SHA-256: a session whose files changed is not continued unless
+asked to. ``answers`` is every answer given, with who gave it and the question it
+answered. ``snapshot`` is the whole state at the save (``engine/snapshot.py``): restoring
+is the snapshot, then the answers after the ``answers`` count it holds (none, unless the
+save was written in the middle of a replay). ``records`` is how many transcript records
+the session had made at the snapshot, and ``shown`` how many it had made (and shown) in
+all. ``state`` shows the objects that changed and the schedule, for people and tools;
+nothing reads it back.
 
 A save without ``format`` (written before snapshots) has ``seed``, ``ticks``, ``shown``
 and ``answers``: it is replayed from the start. A save in the paper's format (a stored
@@ -55,6 +58,8 @@ from lore.runtime.quantity import Quantity
 from lore.runtime.values import EnumValue, TypedString
 from lore.semantics.program import Module
 from lore.syntax import ast
+from lore.syntax.parser import parse
+from lore.syntax.printer import format_module
 from lore.syntax.source import SourceFile
 
 SECTION = "_auto_stored"
@@ -176,7 +181,15 @@ def save_text(data: SaveData, target: Path) -> str:
     lines.append(f" check = {_quote(kept.check())};")
     lines.extend(state_lines(data.changed, data.schedule))
     lines.append("}")
-    return "\n".join(lines) + "\n"
+    return _canonical("\n".join(lines) + "\n", target.name)
+
+
+def _canonical(text: str, name: str) -> str:
+    """The save in ``lore fmt``'s layout, as every Lore file of the project is. Only the
+    layout changes (``check`` is a digest of the values, not of the text); a save too
+    large for the parser's limits keeps the plain layout it was made in."""
+    result = parse(SourceFile(name, text))
+    return format_module(result) if result.ok else text
 
 
 @dataclass(frozen=True)

@@ -459,6 +459,27 @@ class _Printer:
             return self.render(expr)
         return f"({self.inner(expr)})"
 
+    def operand(self, expr: ast.Expr, loosest: int) -> str:
+        """An operator's operand: parentheses the author wrote around an operation stay,
+        also where they only clarify (`a | (b & c)`)."""
+        if isinstance(expr, ast.Binary | ast.Unary) and self.written_in_parentheses(expr.span):
+            return f"({self.inner(expr)})"
+        return self.expr(expr, loosest)
+
+    def written_in_parentheses(self, span: Span) -> bool:
+        """Whether the source has `(` just before ``span`` and `)` just after it. For an
+        operand of an operator these can only be the author's grouping: the operator
+        itself lies outside the operand."""
+        text = self.text
+        if not text or span.end > len(text):
+            return False
+        start, end = span.start - 1, span.end
+        while start >= 0 and text[start].isspace():
+            start -= 1
+        while end < len(text) and text[end].isspace():
+            end += 1
+        return start >= 0 and text[start] == "(" and end < len(text) and text[end] == ")"
+
     def inner(self, expr: ast.Expr) -> str:
         """``expr`` inside brackets: where it may break counts as one bracket deeper."""
         self.depth += 1
@@ -521,12 +542,14 @@ class _Printer:
                 rights: list[str] = []
                 left: ast.Expr = e
                 while isinstance(left, ast.Binary) and _BINARY[left.op] == power:
-                    term = self.expr(left.right, power + 1)
+                    if left is not e and self.written_in_parentheses(left.span):
+                        break  # `(a - b) - c`: the author's grouping stays
+                    term = self.operand(left.right, power + 1)
                     rights.append(f"{self.may_break('+', power)} {left.op} {term}")
                     left = left.left
                     if power == _RELATION:
                         break
-                start = self.expr(left, power + 1 if power == _RELATION else power)
+                start = self.operand(left, power + 1 if power == _RELATION else power)
                 return start + "".join(reversed(rights))
             case ast.RangeExpr():
                 return self.expr(e.low, _RANGE + 1) + e.op + self.expr(e.high, _RANGE + 1)
