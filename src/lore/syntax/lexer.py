@@ -121,17 +121,26 @@ def _is_bad_code_point(code: int) -> bool:
     return code > 0x10FFFF or 0xD800 <= code <= 0xDFFF
 
 
+_PATTERN_SIGNS = frozenset("(){}?")  # signs a command pattern escapes
+
+
 def _check_escapes(text: str, start: int, error: _Report) -> None:
     """Report ``\\u`` and ``\\U`` escapes in a quoted string that name no character."""
     for match in _ESCAPE_RE.finditer(text, 1, len(text) - 1):
         seq = match.group(1)
         if seq not in _ESCAPES and not (seq[0] in "uU" and len(seq) > 1):
+            hint = "escapes are \\n \\t \\r \\\" \\' \\\\ \\0 \\uXXXX; write \\\\ for a backslash"
+            if seq in _PATTERN_SIGNS:  # a command pattern's `\(` written in a string
+                hint = (
+                    f"a command pattern's '\\{seq}' is written with two backslashes in a"
+                    f' string: "\\\\{seq}"'
+                )
             error(
                 "lex.bad-escape",
                 f"unknown escape '{match.group()}'",
                 start + match.start(),
                 start + match.end(),
-                "escapes are \\n \\t \\r \\\" \\' \\\\ \\0 \\uXXXX; write \\\\ for a backslash",
+                hint,
             )
         elif seq[0] in "uU" and len(seq) > 1 and _is_bad_code_point(int(seq[1:], 16)):
             error(

@@ -366,6 +366,8 @@ class ExpressionParser(TokenStream):
             return self.parse_string()
         if kind == DICE:
             self.advance()
+            if token.text in self.dice_names:  # said where it was defined as a name
+                return ast.Name(Span(start, token.end), token.text)
             return self.dice_literal(token)
         if kind == "(":
             self.advance()
@@ -419,9 +421,10 @@ class ExpressionParser(TokenStream):
                 "parse.conditional-block",
                 "a conditional expression chooses between two values, without braces",
                 Span(token.start, token.end),
-                "write if (c) a else b, or use an if statement on a line of its own",
+                "write if (c) a else b; a list or form literal goes in parentheses,"
+                " as in if (c) ({a, b}) else ({c}); or use an if statement on a line of its own",
             )
-            raise Abort
+            # Read on as if the literal had its parentheses: what follows stays checked.
         self.enter()
         then = self.parse_expression()
         if not self.at("else"):

@@ -323,8 +323,13 @@ class Parser(ExpressionParser):
             try:
                 value_start = self.token.start
                 following = self.peek().kind
-                if self.token.kind == IDENT and following in ("{", ";", ",", "}"):
+                token = self.token
+                soft = token.kind in SOFT_KEYWORDS  # `enum Topic { history, rumor }`
+                dice = token.kind == DICE and token.text[0] in "dD"  # `enum Die { d4; }`
+                if (token.kind == IDENT or soft or dice) and following in ("{", ";", ",", "}"):
                     value_name = self.advance().text
+                    if dice:
+                        self.dice_name(token)
                     value_members: tuple[ast.Definition, ...] = ()
                     if self.at("{"):
                         value_members = self.parse_members("enum-value")
@@ -437,6 +442,7 @@ class Parser(ExpressionParser):
         if kind == "=" or kind == ":=":
             if isinstance(expr, ast.DiceLit) and expr.text[0] in "dD":
                 self.dice_name(Token(DICE, expr.text, expr.span.start, expr.span.end))
+                expr = ast.Name(expr.span, expr.text)
             self.advance()
             if not isinstance(expr, ast.Name | ast.Member):
                 self.error(

@@ -49,6 +49,7 @@ class TokenStream:
         self.quiet_at_end = False  # an early end of the file has been reported already
         self.diagnostics: list[Diagnostic] = []
         self.keyword_names: set[str] = set()  # keywords written as names (said once each)
+        self.dice_names: set[str] = set()  # dice such as `d` defined as names (said there)
 
     def advance(self) -> Token:
         token = self.token
@@ -280,7 +281,8 @@ class TokenStream:
         if token.kind == IDENT or token.kind in SOFT_KEYWORDS:
             return self.advance()
         if token.kind == DICE and token.text[0] in "dD":
-            self.dice_name(token)
+            self.advance()
+            return self.dice_name(token)
         if token.kind in KEYWORDS and token.kind not in ("{", "}"):
             return self.keyword_as_name()
         self.fail_expected(what)
@@ -299,11 +301,15 @@ class TokenStream:
             )
         return Token(IDENT, token.text, token.start, token.end)
 
-    def dice_name(self, token: Token) -> NoReturn:
+    def dice_name(self, token: Token) -> Token:
+        """A dice literal such as ``d`` where a name is defined: said, then read as the
+        name it was meant to be, here and where it is used after (``result = d + 1``),
+        so that its definition stands and nothing else fails."""
+        self.dice_names.add(token.text)
         self.error(
             "parse.dice-name",
             f"'{token.text}' is a dice literal, not a name",
             Span(token.start, token.end),
-            "choose another name",
+            f"choose another name, like '{token.text}_' or 'n' ('{token.text}' is read as dice)",
         )
-        raise Abort
+        return Token(IDENT, token.text, token.start, token.end)

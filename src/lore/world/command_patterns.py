@@ -7,6 +7,8 @@ literal, instead of the session telling the GM when it starts.
 
 from __future__ import annotations
 
+import re
+
 from lore.semantics.check import CheckResult
 from lore.semantics.symbols import Container, FormSymbol, VarSymbol
 from lore.semantics.types import FormT
@@ -53,16 +55,22 @@ def commands(container: Container, command: FormSymbol) -> list[VarSymbol]:
     return found
 
 
+# A pattern's sign escaped once in the string (`"\\("`): an unknown escape of the string.
+_PATTERN_SIGN_ESCAPE = re.compile(r"(?<!\\)(?:\\\\)*\\[(){}?]")
+
+
 def pattern_problem(literal: ast.StringLit, symbol: VarSymbol) -> Diagnostic | None:
     # Imported here: the dice commands take longer to load than a small file to check,
     # and most files write no chat command.
     from lore.dice.patterns import PatternError, parse_pattern
 
+    written = symbol.source.text[literal.span.start + 1 : literal.span.end - 1]
+    if _PATTERN_SIGN_ESCAPE.search(written):
+        return None  # `"\("`: the lexer says where, of the escape; the pattern would follow
     try:
         parse_pattern(literal.value)
     except PatternError as error:
         span = literal.span
-        written = symbol.source.text[span.start + 1 : span.end - 1]
         if written == literal.value and literal.delimiter in ('"', "'"):
             # No escape before it: the character the pattern names is where it is written.
             at = span.start + error.column
