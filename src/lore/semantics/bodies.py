@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from lore.semantics.context import Context, ResultSlot
 from lore.semantics.expressions import ExpressionChecker
+from lore.semantics.lost_writes import alter_calls, lost_writes
 from lore.semantics.symbols import (
     CallableSymbol,
     FieldSymbol,
@@ -61,6 +62,7 @@ class BodyChecker(ExpressionChecker):
             slot = ResultSlot(f"{symbol.kind} '{symbol.name}'", symbol.result)
         ctx = ctx.replace(result=slot, in_alter=isinstance(node, ast.AlterDef))
         self.check_statements(node.body, ctx)
+        self.check_lost_writes(node.body, ctx)
         if slot is not None and not slot.assigned:
             checker.error(
                 ctx,
@@ -96,6 +98,14 @@ class BodyChecker(ExpressionChecker):
             )
         base = Context(ctx.source, ctx.container, self_type=FormT(form), self_form=form)
         self.check_callable(symbol, base)
+
+    def check_lost_writes(self, body: ast.Block, ctx: Context) -> None:
+        """Warn where one body calls two alters that write one member of one object."""
+        calls = alter_calls(body, self.symbol_of, lambda expr: _text(expr, ctx))
+        for lost in lost_writes(calls):
+            self.checker.warning(
+                ctx, lost.second.span, "check.lost-write", lost.message(), lost.hint()
+            )
 
     def declare_local(self, ctx: Context, name: str, type_: Type, span: Span) -> None:
         ctx.scope.names[name] = LocalSymbol(name, ctx.source, span, None, type=type_)

