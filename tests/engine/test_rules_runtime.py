@@ -245,6 +245,12 @@ def test_hand_to_the_gm_and_message_every_player_once() -> None:
     assert sent == [("aki@x", "hi"), ("GM", "yours now")]
 
 
+def test_message_everyone_tells_the_gm_and_each_player_seat_once() -> None:
+    session = session_of(go(' system.messageEveryone("開戦");'))
+    sent = [(r["to"], r["text"]) for r in session.transcript.records if r["kind"] == "message"]
+    assert sent == [("GM", "開戦"), ("aki@x", "開戦")]
+
+
 # ------------------------------------------------------------ the map
 
 

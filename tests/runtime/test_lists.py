@@ -29,6 +29,16 @@ CASES = [
     ("{aki, ren, mio}.sortBy(@(h : Hero) h.hp).map(@(h : Hero) h.name)", "{Ren, Aki, Mio}"),
     ("{aki, ren, mio}.sortBy(@(h : Hero) -h.hp).map(@(h : Hero) h.name)", "{Aki, Mio, Ren}"),
     ("{aki, ren, mio}.sortBy(@(h : Hero) h.name).map(@(h : Hero) h.name)", "{Aki, Mio, Ren}"),
+    # Several keys: by hp, then by name among equal hp (Aki and Mio have 7).
+    ("{mio, ren, aki}.sortBy(@(h) h.hp, @(h) h.name).map(@(h) h.name)", "{Ren, Aki, Mio}"),
+    ("{mio, ren, aki}.sortBy(@(h) h.hp).map(@(h) h.name)", "{Ren, Mio, Aki}"),  # stable
+    ("{aki, ren, mio}.sortByDescending(@(h) h.hp).map(@(h) h.name)", "{Aki, Mio, Ren}"),
+    (
+        "{ren, mio, aki}.sortByDescending(@(h) h.hp, @(h) h.name).map(@(h) h.name)",
+        "{Mio, Aki, Ren}",
+    ),
+    ("{aki, ren, mio}.distinctBy(@(h) h.hp).map(@(h) h.name)", "{Aki, Ren}"),
+    ('{"ab", "b", "ac", "c"}.distinctBy(@(t : string) t.length)', "{ab, b}"),
     ("{3, 1, 2}.sort", "{1, 2, 3}"),
     ("{3, 1, 2}.min", "1"),
     ("{3, 1, 2}.max", "3"),

@@ -73,3 +73,26 @@ section s {
 }
 """
     assert said(text) == []
+
+
+def test_a_field_named_d_is_said_once_and_its_objects_still_read() -> None:
+    text = """\
+section s {
+ form C { d : integer; }
+ rule main { cs = {{ d = 1; }:C}; GM.message("" + cs.get1st.d); }
+}
+"""
+    assert said(text) == [("parse.dice-name", 2)]
+
+
+def test_every_key_of_sort_by_must_be_orderable() -> None:
+    text = """\
+section s {
+ form C { n : integer; tags : list<string>; }
+ rule main {
+  cs = {{ n = 1; tags = {"a"}; }:C};
+  GM.message("" + cs.sortBy(@(c) c.n, @(c) c.tags).length);
+ }
+}
+"""
+    assert said(text) == [("check.builtin-argument", 5)]

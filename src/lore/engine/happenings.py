@@ -13,6 +13,7 @@
 - ``system.end(outcome)``, ``system.count(name, n)``, ``system.record(name, x)``: the
   session's outcome and statistics, which ``lore sim`` sums up.
 - ``system.messagePlayers(text)``: one message to every player seat; ``system.gmSeat``.
+- ``system.messageEveryone(text)``: one message to the GM and to every player seat.
 
 Subscriptions, statistics and the outcome belong to the step that made them: when the
 step goes wrong (or waits for an answer and runs again), they go with it. They are plain
@@ -233,8 +234,16 @@ def message_players(rt: Runtime, system: LoreObject, text: Any) -> None:
         tell(rt, seat, text)
 
 
+def message_everyone(rt: Runtime, system: LoreObject, text: Any) -> None:
+    from lore.engine.natives import tell
+
+    tell(rt, "GM", text)
+    message_players(rt, system, text)
+
+
 _SYSTEM_RULES: dict[str, Callable[..., Any]] = {
     "messagePlayers": message_players,
+    "messageEveryone": message_everyone,
     "end": end,
     "count": count,
     "record": record,

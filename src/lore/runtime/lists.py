@@ -15,7 +15,7 @@ own frames (see ``lore.runtime.ops.Closure``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from lore.runtime.errors import LimitExceeded, RuleError
@@ -172,18 +172,30 @@ def list_reverse(items: tuple[Any, ...], rt: Any) -> tuple[Any, ...]:
 
 
 def list_distinct(items: tuple[Any, ...], rt: Any) -> tuple[Any, ...]:
+    return _first_of_each(rt, items, items)
+
+
+def list_distinct_by(rt: Any, items: tuple[Any, ...], fn: Any) -> tuple[Any, ...]:
+    """The first element of each value of the key function, in order."""
+    return _first_of_each(rt, items, _keys(rt, items, fn))
+
+
+def _first_of_each(rt: Any, items: Sequence[Any], keys: Sequence[Any]) -> tuple[Any, ...]:
+    """The elements whose key no element before them had."""
     comparing(rt, len(items))
     kept: list[Any] = []
     seen: set[Any] = set()
-    for item in items:
+    unhashable: list[Any] = []
+    for item, key in zip(items, keys, strict=True):
         try:
-            if item in seen:
+            if key in seen:
                 continue
-            seen.add(item)
+            seen.add(key)
         except TypeError:  # a list or dictionary: compared one by one
-            if item in kept:
+            if key in unhashable:
                 continue
-            comparing(rt, len(kept))
+            comparing(rt, len(unhashable))
+            unhashable.append(key)
         kept.append(item)
     return tuple(kept)
 
@@ -330,6 +342,22 @@ def list_sort(rt: Any, items: tuple[Any, ...], fn: Any = None) -> tuple[Any, ...
         return tuple(items[i] for i in order)
     except TypeError:
         raise RuleError("these elements cannot be put in order") from None
+
+
+def list_sort_by(rt: Any, items: tuple[Any, ...], descending: bool, *fns: Any) -> tuple[Any, ...]:
+    """The elements in order of the first key function's values, then the next's among
+    equal ones; largest first when ``descending``. Equal ones keep their order."""
+    comparing(rt, len(items) * max(len(items).bit_length(), 1) * len(fns))
+    columns = [_keys(rt, items, fn) for fn in fns]
+    try:
+        order = sorted(
+            range(len(items)),
+            key=lambda i: tuple(column[i] for column in columns),
+            reverse=descending,  # Python's sort stays stable when reversed
+        )
+    except TypeError:
+        raise RuleError("these keys cannot be put in order") from None
+    return tuple(items[i] for i in order)
 
 
 def list_extreme(rt: Any, items: tuple[Any, ...], largest: bool, fn: Any = None) -> Any:

@@ -135,6 +135,13 @@ def _changing(element: Type) -> dict[str, Builtin]:
         "distinct": Builtin(
             (), listed, "the elements without repeats (the first of equal ones)", note=COPIES
         ),
+        "distinctBy": Builtin(
+            (FuncT((element,), ANY),),
+            listed,
+            "the elements without repeats of the key function's value (the first of each)",
+            ("key",),
+            note=WALKS,
+        ),
         "shuffle": Builtin((), listed, "the elements in a random order", pure=False, note=RANDOM),
         "pick": Builtin(
             (),
@@ -218,9 +225,21 @@ def _ordering(element: Type) -> dict[str, Builtin]:
             (key,),
             listed,
             "the elements in order of the key function's value (a number, quantity, text "
-            "or date); equal ones keep their order",
+            "or date); with several keys, by the first, then the next among equal ones "
+            "(`sortBy(@(c) c.dex, @(c) c.name)`); equal ones keep their order",
             ("key",),
             check=key_problem,
+            variadic=True,
+            note=WALKS,
+        ),
+        "sortByDescending": Builtin(
+            (key,),
+            listed,
+            "the elements in order of the key function's value, largest first; with "
+            "several keys, by each in turn, largest first; equal ones keep their order",
+            ("key",),
+            check=key_problem,
+            variadic=True,
             note=WALKS,
         ),
         "min": Builtin(

@@ -76,7 +76,11 @@ def needs_order(what: str) -> Callable[[Type], str | None]:
 
 
 def key_problem(args: list[Type]) -> str | None:
-    """A key function's result must be orderable (``sortBy``, ``minBy``)."""
-    if args and isinstance(args[0], FuncT) and args[0].result is not None:
-        return needs_order("the key's values")(args[0].result)
+    """A key function's result must be orderable (``sortBy``, ``minBy``); each key's,
+    where several are given (``sortBy(a, b)``)."""
+    for arg in args:
+        if isinstance(arg, FuncT) and arg.result is not None:
+            problem = needs_order("the key's values")(arg.result)
+            if problem is not None:
+                return problem
     return None

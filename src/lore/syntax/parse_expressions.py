@@ -519,6 +519,7 @@ class ExpressionParser(TokenStream):
                 and second in ("=", ":", "->")
             )
             or (following.kind == IDENT and second == "(" and self._looks_like_accessor())
+            or (following.kind == DICE and following.text[0] in "dD" and second in ("=", ":"))
         )
         if not is_form:
             open_index = self.index

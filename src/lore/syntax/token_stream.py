@@ -304,7 +304,9 @@ class TokenStream:
     def dice_name(self, token: Token) -> Token:
         """A dice literal such as ``d`` where a name is defined: said, then read as the
         name it was meant to be, here and where it is used after (``result = d + 1``),
-        so that its definition stands and nothing else fails."""
+        so that its definition stands and nothing else fails. Said once for each name."""
+        if token.text in self.dice_names:
+            return Token(IDENT, token.text, token.start, token.end)
         self.dice_names.add(token.text)
         self.error(
             "parse.dice-name",
