@@ -76,16 +76,20 @@ def golden(update_golden: bool) -> Golden:
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    """One line for the conformance suites skipped on a clone without the shared data."""
+    """One line for each kind of suite skipped for what the machine lacks: the
+    conformance suites on a clone without the shared data, the PostgreSQL ones where
+    there is no PostgreSQL."""
     from tests.conformance.locate import NEEDED
+    from tests.server.postgres import NEEDED as POSTGRES
 
-    skipped = [
-        report
-        for report in terminalreporter.stats.get("skipped", [])
-        if isinstance(report.longrepr, tuple) and NEEDED in str(report.longrepr[2])
-    ]
-    if skipped:
-        files = {report.nodeid.split("::", 1)[0] for report in skipped}
-        terminalreporter.write_line(
-            f"conformance: {len(skipped)} tests in {len(files)} files skipped: {NEEDED}"
-        )
+    for what, needed in (("conformance", NEEDED), ("postgresql", POSTGRES)):
+        skipped = [
+            report
+            for report in terminalreporter.stats.get("skipped", [])
+            if isinstance(report.longrepr, tuple) and needed in str(report.longrepr[2])
+        ]
+        if skipped:
+            files = {report.nodeid.split("::", 1)[0] for report in skipped}
+            terminalreporter.write_line(
+                f"{what}: {len(skipped)} tests in {len(files)} files skipped: {needed}"
+            )

@@ -184,3 +184,14 @@ def test_the_lean_client_reads_what_the_library_would(piece: int) -> None:
         ]
 
     asyncio.run(scenario())
+
+
+def test_postgres_benchmark_reports_the_store_beside_a_bare_loop(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from benchmarks import postgres
+
+    assert postgres.main(["--sessions", "4", "--appends", "40", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["appends"] == 40 and figures["mean_batch"] >= 1
+    assert figures["store_per_s"] > 0 and figures["bare_per_s"] > 0

@@ -12,6 +12,7 @@ import pytest
 from lore.cli.main import main
 from lore.server.shards import open_store
 from lore.server.store import ENDED, SeatRecord, SessionRecord, bundle_digest
+from tests.server.postgres import free_port
 
 FILES = {"scenario.lore": b"section s {}"}
 
@@ -91,8 +92,12 @@ def test_no_sessions_no_file_and_not_a_database(
     (tmp_path / "notes.txt").write_text("not a database\n", encoding="utf-8")
     assert main(["sessions", "--db", "notes.txt"]) == 2
     assert "cannot read notes.txt" in capsys.readouterr().err
-    assert main(["sessions", "--db", "postgresql://x/y"]) == 2
+    assert main(["sessions", "--db", "mysql://x/y"]) == 2
     assert "not supported" in capsys.readouterr().err
+    port = free_port()  # (nothing listens there)
+    assert main(["sessions", "--db", f"postgresql://lore:pw@127.0.0.1:{port}/y"]) == 2
+    err = capsys.readouterr().err
+    assert f"cannot open postgresql://lore@127.0.0.1:{port}/y" in err and "pw" not in err
 
 
 async def empty(db: Path) -> None:

@@ -131,8 +131,15 @@ class ServeProcess:
     """``lore serve`` as a subprocess (for crash tests): started, killed, started again
     on the same port; killed on leaving its ``with`` block."""
 
-    def __init__(self, db: Path, examples: list[Path], options: tuple[str, ...] = ()) -> None:
-        self.db = db
+    def __init__(
+        self,
+        db: Path | str,
+        examples: list[Path],
+        options: tuple[str, ...] = (),
+        logs: Path | None = None,
+    ) -> None:
+        self.db = db  # a SQLite file, or a PostgreSQL URL (then ``logs`` is its folder)
+        self.logs = logs if logs is not None else Path(db).parent
         self.examples = examples
         self.options = options
         self.port = 0
@@ -144,7 +151,7 @@ class ServeProcess:
         argv += ["--port", str(self.port), *self.options, *map(str, self.examples)]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.starts += 1
-        output = self.db.with_name(f"serve-{self.starts}.log")
+        output = self.logs / f"serve-{self.starts}.log"
         with output.open("wb") as out:
             self.process = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, env=env)
         deadline = time.monotonic() + 60

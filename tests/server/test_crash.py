@@ -91,6 +91,30 @@ def play_one(
     return False
 
 
+def play_through(
+    server: ServeProcess, sessions: int, rng: random.Random, kills: list[int], workers: int
+) -> list[Table]:
+    """Start the server, make the sessions and play each to its end, making every kill."""
+    server.start()
+    tables = []
+    for number in range(sessions):
+        seats = links(create_session(server.base, "round"), server.base)
+        players = [SeatClient(link) for seat, link in seats.items() if seat != "GM"]
+        for client in players:
+            client.connect()
+        tables.append(Table(number, players, seats["GM"]))
+    while not all(t.done for t in tables):
+        for table in tables:
+            if not table.done:
+                try:
+                    play_one(table, server, rng, kills, workers)
+                except GONE:
+                    for client in table.clients:
+                        reconnect(client)
+    assert not kills, f"{len(kills)} kills were not made: the sessions were too short"
+    return tables
+
+
 def restart(server: ServeProcess) -> None:
     server.kill()
     server.start()
@@ -122,23 +146,7 @@ def test_sigkill_at_random_moments_loses_nothing_acknowledged(tmp_path: Path, wo
     kills = list(range(KILLS))
     options = ("--snapshot-every", "7", "--workers", str(workers))
     with ServeProcess(db, [ROUND], options) as server:
-        server.start()
-        tables = []
-        for number in range(SESSIONS):
-            seats = links(create_session(server.base, "round"), server.base)
-            players = [SeatClient(link) for seat, link in seats.items() if seat != "GM"]
-            for client in players:
-                client.connect()
-            tables.append(Table(number, players, seats["GM"]))
-        while not all(t.done for t in tables):
-            for table in tables:
-                if not table.done:
-                    try:
-                        play_one(table, server, rng, kills, workers)
-                    except GONE:
-                        for client in table.clients:
-                            reconnect(client)
-        assert not kills, f"{len(kills)} kills were not made: the sessions were too short"
+        tables = play_through(server, SESSIONS, rng, kills, workers)
         assert (sum(t.worker_kills for t in tables) > 0) == (workers > 1)
         # (Every session ended by its rules: ended in the store, its links still open it.)
         assert _stored(db, lambda store: store.sessions()) == []

@@ -7,11 +7,13 @@ import asyncio
 import json
 import sqlite3
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from lore.server.postgres_store import PostgresStore
 from lore.server.sqlite_store import SQLiteStore, sqlite_path
 from lore.server.store import (
     ENDED,
@@ -25,6 +27,29 @@ from lore.server.store import (
     StoreError,
     bundle_digest,
 )
+from tests.server.postgres import postgres_server, postgres_url
+
+__all__ = ["postgres_server", "postgres_url"]  # (fixtures this file uses)
+
+KINDS = ["memory", "sqlite", "postgres"]
+Opener = Callable[[], Awaitable[Store]]
+
+
+@pytest.fixture
+def opener(tmp_path: Path, request: pytest.FixtureRequest) -> Opener:
+    """Opens a store of the test's ``kind`` (a new database of the throwaway PostgreSQL)."""
+    kind = request.node.callspec.params["kind"]
+    url = request.getfixturevalue("postgres_url") if kind == "postgres" else ""
+
+    async def open_store() -> Store:
+        if kind == "memory":
+            return MemoryStore()
+        if kind == "sqlite":
+            return SQLiteStore(tmp_path / "s.db")
+        return await PostgresStore.open(url)
+
+    return open_store
+
 
 FILES = {"scenario.lore": b"section s {}", "maps/cave.xml": b"<geometry/>"}
 
@@ -40,10 +65,10 @@ def seats(session: str) -> list[SeatRecord]:
     ]
 
 
-@pytest.mark.parametrize("kind", ["memory", "sqlite"])
-def test_a_store_keeps_sessions_seats_logs_and_snapshots(tmp_path: Path, kind: str) -> None:
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_store_keeps_sessions_seats_logs_and_snapshots(opener: Opener, kind: str) -> None:
     async def scenario() -> None:
-        store: Store = MemoryStore() if kind == "memory" else SQLiteStore(tmp_path / "s.db")
+        store = await opener()
         await store.create(record(), FILES, seats("s1"))
         await store.append("s1", LogEntry(1, "answer", {"id": "0//0", "values": {"a": "五"}}))
         await store.append("s1", LogEntry(2, "chat", {"text": "hi"}))
@@ -259,9 +284,9 @@ def test_a_snapshot_keeps_its_transcript_records_in_order(tmp_path: Path) -> Non
     assert [r["n"] for r in asyncio.run(scenario())] == list(range(460))
 
 
-@pytest.mark.parametrize("kind", ["memory", "sqlite"])
+@pytest.mark.parametrize("kind", KINDS)
 def test_records_between_snapshots_join_the_transcript_and_the_log_stays_whole(
-    tmp_path: Path, kind: str
+    opener: Opener, kind: str
 ) -> None:
     """Records stored without a snapshot add to the transcript in order (out of order:
     refused, nothing kept); the log reads the same whole and after the snapshot (the
@@ -271,7 +296,7 @@ def test_records_between_snapshots_join_the_transcript_and_the_log_stays_whole(
         return {"kind": "message", "n": n}
 
     async def scenario() -> None:
-        store: Store = MemoryStore() if kind == "memory" else SQLiteStore(tmp_path / "s.db")
+        store = await opener()
         await store.create(record(), FILES, seats("s1"))
         assert await store.transcript_length("s1") == 0
         for index in range(1, 13):
@@ -323,16 +348,16 @@ def test_database_urls() -> None:
     assert sqlite_path("sqlite:///sessions.db") == Path("sessions.db")
     assert sqlite_path("sqlite:////var/lore/s.db") == Path("/var/lore/s.db")
     assert sqlite_path("plain.db") == Path("plain.db")
-    with pytest.raises(ValueError, match="not supported yet"):
-        sqlite_path("postgresql://host/db")
+    with pytest.raises(ValueError, match="not supported; use sqlite:///FILE, a file path, or"):
+        sqlite_path("mysql://host/db")
     with pytest.raises(StoreError, match="cannot open"):
         SQLiteStore(Path("/nonexistent-folder/x/s.db"))
 
 
-@pytest.mark.parametrize("kind", ["memory", "sqlite"])
-def test_a_tokens_session_and_seat_are_found_open_or_ended(tmp_path: Path, kind: str) -> None:
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_tokens_session_and_seat_are_found_open_or_ended(opener: Opener, kind: str) -> None:
     async def scenario() -> None:
-        store: Store = MemoryStore() if kind == "memory" else SQLiteStore(tmp_path / "s.db")
+        store = await opener()
         await store.create(record(), FILES, seats("s1"))
         found = await store.holder("t-s1")
         assert found is not None

@@ -35,6 +35,7 @@ from lore.server.collecting import Collector
 if TYPE_CHECKING:
     import uvicorn
 
+    from lore.server.databases import Database, Hold
     from lore.server.listing import Listed
 
 
@@ -43,7 +44,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument("examples", nargs="*", type=Path, metavar="EXAMPLE_OR_BUNDLE")
     parser.add_argument(
-        "--db", default="lore-sessions.db", metavar="URL", help="sqlite:///FILE or a file path"
+        "--db",
+        default="lore-sessions.db",
+        metavar="URL",
+        help="sqlite:///FILE or a file path (the default), or postgresql://USER@HOST/DB",
     )
     parser.add_argument("--host", default="127.0.0.1", help="the address to listen on")
     parser.add_argument("--port", type=int, default=8000)
@@ -83,7 +87,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from lore.server.sqlite_store import sqlite_path
+    from lore.server.databases import database
 
     for example in args.examples:
         if not example.exists():
@@ -100,31 +104,32 @@ def run(args: argparse.Namespace) -> int:
         usage_error("--workers must be 1 or more")
         return 2
     try:
-        path = sqlite_path(args.db)
+        db = database(args.db)
     except ValueError as error:
         usage_error(str(error))
         return 2
     worker = None
-    if args.worker_of is None:
-        for told in store_warnings(path):
+    lock: int | None = None
+    if args.worker_of is None and db.path is not None:
+        for told in store_warnings(db.path):
             warning(told)
     if args.worker_of is not None:
         worker = Role.of(args.worker_of)
         workers.die_with_parent(worker.parent)
     elif args.workers > 1:
-        return in_loop(front(args, path))
-    else:
+        return in_loop(front(args, db))
+    elif db.path is not None:  # (a PostgreSQL database is held by ``serve``, in its loop)
         try:
-            lock = workers.lock_store(path, lock_wait(args))
+            lock = workers.lock_store(db.path, lock_wait(args))
         except workers.StoreLocked as error:
-            return locked(args, path, error)
+            return locked(args, error, sqlite_sessions(db.path))
     workdir = Path(tempfile.mkdtemp(prefix="lore-bundles-"))
     collector = collect_for_serving()
     try:
-        return in_loop(serve(args, path, workdir, collector, worker))
+        return in_loop(serve(args, db, workdir, collector, worker))
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
-        if worker is None:
+        if lock is not None:
             os.close(lock)
 
 
@@ -175,19 +180,22 @@ class Role:
         return workers.owner(session, self.count) == self.index
 
 
-async def front(args: argparse.Namespace, path: Path) -> int:
+async def front(args: argparse.Namespace, db: Database) -> int:
     """Serve with ``args.workers`` worker processes (``lore.server.workers``)."""
-    from lore.server.shards import open_store
+    from lore.server.databases import open_database
     from lore.server.store import StoreError
 
     try:
-        lock = await asyncio.to_thread(workers.lock_store, path, lock_wait(args))
+        held = await hold(args, db)
     except workers.StoreLocked as error:
-        return locked(args, path, error)
+        return locked(args, error, await sessions_of(db))
+    except StoreError as error:
+        usage_error(str(error))
+        return 2
     token = host_token(args)  # (its workers find it in the environment)
     try:
         try:  # (made or brought up to date once, before the workers open them)
-            await (await open_store(path, at_least=args.workers)).close()
+            await (await open_database(db, at_least=args.workers)).close()
         except StoreError as error:
             usage_error(str(error))
             return 2
@@ -197,6 +205,7 @@ async def front(args: argparse.Namespace, path: Path) -> int:
             print(f"lore serve: cannot listen on {args.host}:{args.port}: {error}", file=sys.stderr)
             return 1
         base = f"http://{args.host}:{listener.getsockname()[1]}"
+        kept = await sessions_of(db) if args.ready and not args.new else []
 
         def argv(index: int, channel: int) -> list[str]:
             found = [sys.executable, "-m", "lore", "serve", "--db", args.db]
@@ -210,23 +219,16 @@ async def front(args: argparse.Namespace, path: Path) -> int:
             print(serving_line(base, sessions), flush=True)
             if (told := start_line(base, token)) is not None:
                 print(told, flush=True)
-            if args.ready and not args.new:
-                from lore.server.listing import listed
-                from lore.server.store import StoreError
-
-                try:
-                    kept = listed(path)
-                except StoreError:
-                    kept = []
-                if offer(args.examples[0], base, kept):
-                    return
+            if args.ready and not args.new and offer(args.examples[0], base, kept):
+                return
             if args.new or args.ready:
                 serving.tell(0, b"new " + base.encode())
 
-        serving = workers.Front(listener, args.workers, argv, (lock,))
+        kept_open = (held,) if isinstance(held, int) else ()  # (the workers inherit it)
+        serving = workers.Front(listener, args.workers, argv, kept_open)
         return await serving.run(announce)
     finally:
-        os.close(lock)
+        await release(held)
 
 
 READY_WAIT = 3.0  # seconds --ready waits for a server that holds the store to stop
@@ -238,20 +240,52 @@ def lock_wait(args: argparse.Namespace) -> float:
     return READY_WAIT if args.ready and not args.new else workers.LOCK_WAIT
 
 
-def locked(args: argparse.Namespace, path: Path, error: workers.StoreLocked) -> int:
+def locked(args: argparse.Namespace, error: workers.StoreLocked, sessions: list[Listed]) -> int:
     """The store is another server's: say so (with ``--ready``, print the links of the
     session it has open of the first example, at this command's address)."""
+    usage_error(str(error))
+    if args.ready and not args.new:
+        offer(args.examples[0], f"http://{args.host}:{args.port}", sessions)
+    return 2
+
+
+def sqlite_sessions(path: Path) -> list[Listed]:
+    """The sessions of a SQLite store as they are (none when it cannot be read)."""
     from lore.server.listing import listed
     from lore.server.store import StoreError
 
-    usage_error(str(error))
-    if args.ready and not args.new:
-        try:
-            sessions = listed(path)
-        except StoreError:
-            sessions = []
-        offer(args.examples[0], f"http://{args.host}:{args.port}", sessions)
-    return 2
+    try:
+        return listed(path)
+    except StoreError:
+        return []
+
+
+async def sessions_of(db: Database) -> list[Listed]:
+    from lore.server.databases import listed_in
+    from lore.server.store import StoreError
+
+    try:
+        return await listed_in(db)
+    except StoreError:
+        return []
+
+
+async def hold(args: argparse.Namespace, db: Database) -> int | Hold:
+    """Hold the database for this server: a SQLite file's lock (its descriptor), or a
+    PostgreSQL database's advisory lock (its connection). StoreLocked when another
+    server holds it."""
+    from lore.server.databases import hold_postgres
+
+    if db.path is not None:
+        return await asyncio.to_thread(workers.lock_store, db.path, lock_wait(args))
+    return await hold_postgres(db, lock_wait(args))
+
+
+async def release(held: int | Hold | None) -> None:
+    if isinstance(held, int):
+        os.close(held)
+    elif held is not None:
+        await held.release()
 
 
 def host_token(args: argparse.Namespace) -> str | None:
@@ -340,7 +374,34 @@ async def tend(collector: Collector) -> None:
 
 async def serve(
     args: argparse.Namespace,
-    path: Path,
+    db: Database,
+    workdir: Path,
+    collector: Collector,
+    worker: Role | None = None,
+) -> int:
+    """Serve in this process (alone, or as a worker of a front). A PostgreSQL database
+    is held here, for as long as this server runs (a SQLite file was locked before)."""
+    from lore.server.databases import hold_postgres
+    from lore.server.store import StoreError
+
+    held = None
+    if db.path is None and worker is None:
+        try:
+            held = await hold_postgres(db, lock_wait(args))
+        except workers.StoreLocked as error:
+            return locked(args, error, await sessions_of(db))
+        except StoreError as error:
+            usage_error(str(error))
+            return 2
+    try:
+        return await serve_held(args, db, workdir, collector, worker)
+    finally:
+        await release(held)
+
+
+async def serve_held(
+    args: argparse.Namespace,
+    db: Database,
     workdir: Path,
     collector: Collector,
     worker: Role | None = None,
@@ -352,17 +413,17 @@ async def serve(
     from lore.server.admission import Admission
     from lore.server.app import Server, uvicorn_config
     from lore.server.bundles import BundleError
+    from lore.server.databases import open_database
     from lore.server.listing import Listed
     from lore.server.rooms import Rooms
-    from lore.server.shards import open_store
     from lore.server.sources import load
     from lore.server.store import StoreError
 
     try:
         if worker is None:
-            store = await open_store(path)
+            store = await open_database(db)
         else:
-            store = await open_store(path, worker.index, worker.owns)
+            store = await open_database(db, worker.index, worker.owns)
     except StoreError as error:
         usage_error(str(error))
         return 2

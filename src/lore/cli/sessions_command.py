@@ -12,6 +12,7 @@ yourself.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import time
 
 from lore.cli.io import usage_error
@@ -23,7 +24,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.description = __doc__.split("\n\n", 1)[1]  # (the usage line: argparse's)
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument(
-        "--db", default="lore-sessions.db", metavar="URL", help="sqlite:///FILE or a file path"
+        "--db",
+        default="lore-sessions.db",
+        metavar="URL",
+        help="sqlite:///FILE or a file path (the default), or postgresql://USER@HOST/DB",
     )
     parser.add_argument(
         "--url",
@@ -36,27 +40,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from lore.cli.links import print_links
-    from lore.server.listing import listed
-    from lore.server.sqlite_store import sqlite_path
+    from lore.server.databases import database, listed_in
     from lore.server.store import OPEN, StoreError
 
     try:
-        path = sqlite_path(args.db)
+        db = database(args.db)
     except ValueError as error:
         usage_error(str(error))
         return 2
-    if not path.is_file():
-        usage_error(f"there is no {path}: lore serve makes it (or name the file with --db)")
+    if db.path is not None and not db.path.is_file():
+        usage_error(f"there is no {db.path}: lore serve makes it (or name the file with --db)")
         return 2
     try:
-        found = listed(path)
+        found = asyncio.run(listed_in(db))
     except StoreError as error:
         usage_error(str(error))
         return 2
     if args.open:
         found = [session for session in found if session.record.status == OPEN]
     if not found:
-        print(f"No {'open ' if args.open else ''}sessions in {path}.")
+        print(f"No {'open ' if args.open else ''}sessions in {db.shown}.")
         return 0
     base = args.url.rstrip("/")
     for session in found:

@@ -108,7 +108,8 @@ def sqlite_path(url: str) -> Path:
     scheme, _, rest = url.partition("://")
     if scheme != "sqlite":
         raise ValueError(
-            f"'{scheme}' databases are not supported yet; use sqlite:///FILE or a file path"
+            f"'{scheme}' databases are not supported; use sqlite:///FILE, a file path, or"
+            " postgresql://USER@HOST/DB"
         )
     if not rest.startswith("/") or rest == "/":
         raise ValueError(f"'{url}' names no file: write sqlite:///FILE")
