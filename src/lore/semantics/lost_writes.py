@@ -11,15 +11,15 @@ receiver (written alike); the engine reports the rest when it happens.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 
+from lore.records import record
 from lore.semantics.symbols import CallableSymbol, Symbol
 from lore.syntax import ast
 from lore.syntax.source import Span
 from lore.syntax.walk import walk
 
 
-@dataclass(frozen=True)
+@record
 class AlterCall:
     receiver: str  # the receiver as written (`pc`, `self.target`; `self` for none)
     alter: CallableSymbol
@@ -33,7 +33,7 @@ class AlterCall:
         return all(mine.get(at, branch) == branch for at, branch in other.branches)
 
 
-@dataclass(frozen=True)
+@record
 class LostWrite:
     """The second of two calls whose alters write ``members`` of one receiver."""
 
