@@ -12,34 +12,45 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from lore.records import record
 from lore.semantics.symbols import CallableSymbol, Symbol
 from lore.syntax import ast
 from lore.syntax.source import Span
 from lore.syntax.walk import walk
 
 
-@record
 class AlterCall:
-    receiver: str  # the receiver as written (`pc`, `self.target`; `self` for none)
-    alter: CallableSymbol
-    span: Span
-    # The branches of ifs the call is in, as (if, branch): two calls in other branches
-    # of one if never run both.
-    branches: tuple[tuple[int, int], ...] = ()
+    """An alter called as a statement: on what (as written), which, where, in which
+    branches of ifs (as (if, branch): two calls in other branches of one if never run
+    both)."""
+
+    __slots__ = ("alter", "branches", "receiver", "span")
+
+    def __init__(
+        self,
+        receiver: str,
+        alter: CallableSymbol,
+        span: Span,
+        branches: tuple[tuple[int, int], ...] = (),
+    ) -> None:
+        self.receiver = receiver  # `pc`, `self.target`; `self` for none
+        self.alter = alter
+        self.span = span
+        self.branches = branches
 
     def may_run_with(self, other: AlterCall) -> bool:
         mine = dict(self.branches)
         return all(mine.get(at, branch) == branch for at, branch in other.branches)
 
 
-@record
 class LostWrite:
     """The second of two calls whose alters write ``members`` of one receiver."""
 
-    first: AlterCall
-    second: AlterCall
-    members: tuple[str, ...]
+    __slots__ = ("first", "members", "second")
+
+    def __init__(self, first: AlterCall, second: AlterCall, members: tuple[str, ...]) -> None:
+        self.first = first
+        self.second = second
+        self.members = members
 
     def message(self) -> str:
         written = ", ".join(f"'{m}'" for m in self.members)
