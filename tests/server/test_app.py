@@ -204,6 +204,74 @@ def test_a_body_that_stops_coming_is_refused_and_its_connection_closed(
         assert server.server is not None and server.server.rooms.by_id == {}
 
 
+def test_a_body_that_comes_a_byte_at_a_time_is_refused_after_its_grace(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A byte every few seconds never paused long enough to be refused: it held its
+    # connection for as long as its client liked.
+    monkeypatch.setattr(app, "BODY_WAIT", 0.5, raising=False)
+    with ServerThread(tmp_path) as server:
+        head = "content-type: application/json\r\ncontent-length: 1000\r\n"
+        start = time.monotonic()
+        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
+            sock.sendall(f"POST /api/sessions HTTP/1.1\r\nHost: x\r\n{head}\r\n".encode())
+            answer = b""
+            sock.settimeout(0.2)
+            while time.monotonic() - start < 8:
+                try:
+                    sock.sendall(b" ")
+                    chunk = sock.recv(65536)
+                except TimeoutError:
+                    continue
+                except OSError:  # (closed by the server while a byte was on its way)
+                    break
+                if not chunk:
+                    break
+                answer += chunk
+        assert time.monotonic() - start < 3
+        assert answer.startswith(b"HTTP/1.1 408 "), answer[:100]
+        assert b"came slower than 16 KiB a second" in answer
+        assert server.server is not None and server.server.rooms.by_id == {}
+
+
+def test_bodies_read_at_once_are_counted_per_client_and_in_all(tmp_path: Path) -> None:
+    # Many near-8 MiB uploads in progress at once each held their bytes, with no limit
+    # per client.
+    with ServerThread(tmp_path) as server:
+        head = "content-type: application/zip\r\ncontent-length: 5000000\r\n"
+        request = f"POST /api/sessions HTTP/1.1\r\nHost: x\r\n{head}\r\nPK".encode()
+
+        def sending(source: str) -> socket.socket:
+            sock = socket.create_connection(
+                ("127.0.0.1", server.port), timeout=10, source_address=(source, 0)
+            )
+            sock.sendall(request)
+            return sock
+
+        def refused(source: str) -> bytes:
+            with sending(source) as sock:
+                answer = b""
+                while chunk := sock.recv(65536):
+                    answer += chunk
+                return answer
+
+        held = [sending("127.0.0.1"), sending("127.0.0.1")]
+        time.sleep(0.3)  # (both being read)
+        answer = refused("127.0.0.1")
+        assert answer.startswith(b"HTTP/1.1 429 "), answer[:100]
+        assert b"already sending 2 requests" in answer
+        held += [sending(f"127.0.0.{n}") for n in (2, 2, 3, 3, 4, 4)]
+        time.sleep(0.3)
+        answer = refused("127.0.0.5")
+        assert answer.startswith(b"HTTP/1.1 503 "), answer[:100]
+        for sock in held:
+            sock.close()
+        time.sleep(0.3)  # (their reads end as they leave)
+        assert server.server is not None and server.server.admission.reading == {}
+        body = json.dumps({"source": "paper"}).encode()
+        assert http(server.base, "/api/sessions", body)[0] == 201
+
+
 def test_a_store_that_cannot_write_and_a_fault_are_told_as_json(tmp_path: Path) -> None:
     with ServerThread(tmp_path) as server:
         assert server.server is not None

@@ -19,6 +19,10 @@ from dataclasses import dataclass, field
 
 MAX_SEATS = 32  # seats of one session, the GM's among them (each seat costs every seat)
 HOUR = 3600.0
+# Request bodies being read at once, from one client address and from all: each may hold
+# up to an upload's limit (8 MiB) until it is whole, so many slow ones held memory unbounded.
+BODIES_PER_CLIENT = 2
+BODIES_IN_ALL = 8
 
 
 def is_loopback(host: str) -> bool:
@@ -59,6 +63,28 @@ class Admission:
     sessions_per_hour: int = 20
     upload_bytes_per_hour: int = 64 * 1024 * 1024
     clients: dict[str, Usage] = field(default_factory=dict)
+    reading: dict[str, int] = field(default_factory=dict)  # bodies being read, by client
+
+    def start_reading(self, client: str) -> Refusal | None:
+        """Count a request body ``client`` starts sending (``done_reading`` when it is
+        read), or say why it may not now (429 for this client, 503 for everyone's)."""
+        if self.reading.get(client, 0) >= BODIES_PER_CLIENT:
+            return Refusal(
+                429,
+                f"this address is already sending {BODIES_PER_CLIENT} requests: send one"
+                " when another is done",
+            )
+        if sum(self.reading.values()) >= BODIES_IN_ALL:
+            return Refusal(503, "the server is receiving too many uploads: try again soon")
+        self.reading[client] = self.reading.get(client, 0) + 1
+        return None
+
+    def done_reading(self, client: str) -> None:
+        left = self.reading.get(client, 0) - 1
+        if left > 0:
+            self.reading[client] = left
+        else:
+            self.reading.pop(client, None)
 
     def admit(self, authorization: str) -> Refusal | None:
         """Whether a request to start a session says the host token (None: it may)."""

@@ -153,9 +153,16 @@ def create_app(server: Server) -> ASGIApp:
         if denied is not None:
             refusal = {"problems": [problem_json(Problem(denied.message))]}
             return JSONResponse(refusal, denied.status)
+        client = request.client.host if request.client is not None else ""
+        denied = admission.start_reading(client)
+        if denied is not None:
+            refusal = {"problems": [problem_json(Problem(denied.message))]}
+            return JSONResponse(refusal, denied.status, headers={"connection": "close"})
         try:
-            bundle = await bundle_of(request, server)
-            client = request.client.host if request.client is not None else ""
+            try:
+                bundle = await bundle_of(request, server)
+            finally:
+                admission.done_reading(client)
             uploaded = sum(map(len, bundle.files.values())) if bundle.uploaded else 0
             denied = admission.charge(client, uploaded)
             if denied is not None:
@@ -260,31 +267,45 @@ class TooLarge(BundleError):
 
 
 BODY_WAIT = 10.0  # seconds a request's body may pause before it is refused (408)
+# After its first BODY_WAIT seconds, a body must keep coming at this many bytes a second
+# on average (408 otherwise): a byte every few seconds passed the pause limit for ever.
+BODY_PACE = 16 * 1024
 
 
 class Stalled(BundleError):
-    """A request's body that stopped coming (408)."""
+    """A request's body that stopped coming, or came too slowly (408)."""
 
 
 async def body_of(request: Request, limit: int, what: str) -> bytes:
     """A request's body, read only up to ``limit`` bytes (TooLarge past it, whatever its
-    content type: a body is never read whole before it is measured)."""
+    content type: a body is never read whole before it is measured). It may pause at most
+    ``BODY_WAIT`` seconds, and must have come at ``BODY_PACE`` bytes a second after the
+    first ``BODY_WAIT`` seconds (Stalled otherwise)."""
     refusal = f"{what} is larger than {limit} bytes"
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > limit:
         raise TooLarge([Problem(refusal)])
     data = bytearray()
     chunks = request.stream().__aiter__()
+    loop = asyncio.get_running_loop()
+    start = last = loop.time()
     try:
         while True:
+            # (the moment the bytes so far fall behind the pace, if nothing more comes)
+            behind = start + BODY_WAIT + len(data) / BODY_PACE
+            slow = behind < last + BODY_WAIT / 2  # (its pace, not a pause, is what ends it)
             try:  # (a body that stops coming held its connection and its bytes for ever)
-                async with asyncio.timeout(BODY_WAIT):
+                async with asyncio.timeout_at(min(behind, last + BODY_WAIT)):
                     chunk = await anext(chunks)
             except StopAsyncIteration:
                 break
             except TimeoutError:
+                if slow:
+                    pace = f"{what} came slower than {BODY_PACE // 1024} KiB a second"
+                    raise Stalled([Problem(pace)]) from None
                 raise Stalled([Problem(f"{what} stopped coming for {BODY_WAIT:g} s")]) from None
             data += chunk
+            last = loop.time()
             if len(data) > limit:
                 raise TooLarge([Problem(refusal)])
     except ClientDisconnect:  # (left, or sent a body that cannot be read: no one to tell)
