@@ -82,6 +82,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="who may start sessions on a server others can reach (on an address that is"
         " not loopback): made and printed at start when not given (or LORE_HOST_TOKEN)",
     )
+    parser.add_argument(
+        "--node-url",
+        metavar="URL",
+        help="serve as one node of several sharing a PostgreSQL --db: the URL its clients"
+        " reach it at (each session is served by one node; the others send its clients there)",
+    )
     # A worker of a front (``lore.server.workers``): INDEX/COUNT/CHANNEL-FD/FRONT-PID.
     parser.add_argument("--worker-of", help=argparse.SUPPRESS)
 
@@ -107,6 +113,12 @@ def run(args: argparse.Namespace) -> int:
         db = database(args.db)
     except ValueError as error:
         usage_error(str(error))
+        return 2
+    if args.node_url is not None and db.path is not None:
+        usage_error("--node-url needs a PostgreSQL --db (postgresql://USER@HOST/DB)")
+        return 2
+    if args.node_url is not None and args.workers > 1:
+        usage_error("a node has one worker: start more nodes instead of --workers")
         return 2
     worker = None
     lock: int | None = None
@@ -385,7 +397,7 @@ async def serve(
     from lore.server.store import StoreError
 
     held = None
-    if db.path is None and worker is None:
+    if db.path is None and worker is None and args.node_url is None:
         try:
             held = await hold_postgres(db, lock_wait(args))
         except workers.StoreLocked as error:
@@ -433,6 +445,15 @@ async def serve_held(
         if args.snapshot_every is None
         else Rooms(store, workdir, snapshot_every=args.snapshot_every, owns=owns)
     )
+    if args.node_url is not None:
+        from lore.server.nodes import Nodes
+
+        try:
+            rooms.nodes = await Nodes.join(db.url, args.node_url)
+        except StoreError as error:
+            await store.close()
+            usage_error(str(error))
+            return 2
     server = Server(
         rooms, list(args.examples), admission=Admission(host_token(args)), let_go=collector.ask
     )
@@ -462,7 +483,12 @@ async def serve_held(
         print(f"New session: {room.record.title}", flush=True)
         print_links(base, room.seats.values())
 
-    web = uvicorn.Server(uvicorn_config(server, args.host, args.port))
+    if rooms.nodes is None:
+        web = uvicorn.Server(uvicorn_config(server, args.host, args.port))
+    else:  # (SIGTERM hands its sessions over to the other nodes before it stops)
+        from lore.server.claiming import Draining
+
+        web = Draining(uvicorn_config(server, args.host, args.port), rooms)
     recorder = trace.start(f".w{worker.index}" if worker is not None else "")
     watch = asyncio.create_task(recorder.watch()) if recorder is not None else None
     tending = asyncio.create_task(tend(collector))
@@ -476,6 +502,8 @@ async def serve_held(
         channel = worker_channel(web, worker, start_new)
         channel.ready(server.rooms.open_count())
     await task
+    if rooms.nodes is not None:
+        await rooms.nodes.leave()
     tending.cancel()
     if watch is not None:
         watch.cancel()

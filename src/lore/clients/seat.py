@@ -51,6 +51,17 @@ def socket_url(link: str) -> tuple[str, str, str | None]:
     return f"{scheme}://{parts.netloc}/ws", parts.fragment, named[0] if named else None
 
 
+MOVES = 20  # times a connection may be sent elsewhere (or fail at a node) in a row
+MOVE_WAIT = 0.2  # seconds before trying a node again
+
+
+def node_socket(url: str) -> str:
+    """The WebSocket URL of a node's URL (``http://host:port``)."""
+    parts = urlsplit(url)
+    scheme = "wss" if parts.scheme == "https" else "ws"
+    return f"{scheme}://{parts.netloc}/ws"
+
+
 @dataclass
 class SeatState:
     seq: int | None = None
@@ -134,6 +145,7 @@ class SeatClient:
         self.raw: list[str] = []  # every frame as it came over the socket
         self.socket: ClientConnection | None = None
         self.next_ref = 1
+        self.nodes: list[str] = []  # a cluster's nodes, as the last welcome named them
 
     # ------------------------------------------------------------ the connection
 
@@ -146,22 +158,47 @@ class SeatClient:
 
     def connect(self) -> None:
         """Connect (again) and say hello with the last sequence number seen (once more,
-        naming the session, when the server says it is served elsewhere)."""
-        for _ in range(2):
+        naming the session, when the server says it is served elsewhere: by another
+        worker, or at another node's URL). A node that cannot be reached is left for the
+        next of the nodes the last welcome named."""
+        for _ in range(MOVES):
             self.close()
-            self.socket = connect(self.url, open_timeout=self.timeout, max_size=2**24, legacy=True)
+            try:
+                self.socket = connect(
+                    self.url, open_timeout=self.timeout, max_size=2**24, legacy=True
+                )
+            except OSError:
+                if len(self.nodes) < 2:
+                    raise
+                self.base = node_socket(self.next_node())
+                time.sleep(MOVE_WAIT)
+                continue
             hello: Frame = {"type": "hello", "token": self.token, "seq": self.state.seq}
-            self.socket.send(json.dumps(hello))
-            welcome = self.receive(self.timeout)
+            try:
+                self.socket.send(json.dumps(hello))
+                welcome = self.receive(self.timeout)
+            except ConnectionClosed:
+                if not self.nodes:
+                    raise
+                time.sleep(MOVE_WAIT)  # (a node closing: ask again, or at the next one)
+                continue
             if welcome is not None and welcome.get("code") == "elsewhere":
                 self.session = str(welcome["session"])
+                if "url" not in welcome and self.nodes:  # (no node says it holds it yet)
+                    time.sleep(MOVE_WAIT)
                 continue
             if welcome is None or welcome.get("type") == "error":
                 message = welcome.get("message") if welcome else "no answer"
                 raise JoinError(f"the server refused the link: {message}")
             self.session = str(welcome["session"]["id"])
+            self.nodes = [str(url) for url in welcome.get("nodes", [])]
             return
         raise JoinError("the server named another place for the session again")
+
+    def next_node(self) -> str:
+        """The node after the one this client is at, of those the last welcome named."""
+        at = [n for n, url in enumerate(self.nodes) if node_socket(url) == self.base]
+        return self.nodes[(at[0] + 1 if at else 0) % len(self.nodes)]
 
     def close(self) -> None:
         if self.socket is not None:
@@ -180,6 +217,8 @@ class SeatClient:
         self.raw.append(text)
         frame: Frame = json.loads(text)
         self.state.apply(frame)
+        if frame.get("code") == "elsewhere" and "url" in frame:  # (the session moved:
+            self.base = node_socket(str(frame["url"]))  # its node's, from now on)
         return frame
 
     def pump(self, quiet: float = 0.05) -> list[Frame]:

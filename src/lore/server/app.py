@@ -55,6 +55,7 @@ from lore.server.bundles import (
     title_of,
 )
 from lore.server.checking import Uploads
+from lore.server.claiming import Moved, reach, watch_lost
 from lore.server.connection import Limits
 from lore.server.deadlines import Late, deadlined
 from lore.server.hub import Hub
@@ -130,8 +131,11 @@ def create_app(server: Server) -> ASGIApp:
         for session, problem in server.restored:
             log.error("session %s was not restored: %s", session, problem)
         unloading = asyncio.create_task(Watch(server.rooms, let_go=server.let_go).run())
+        watching = asyncio.create_task(watch_lost(server.rooms)) if server.rooms.nodes else None
         yield
         unloading.cancel()
+        if watching is not None:
+            watching.cancel()
         await server.rooms.snapshot_all()
         await server.rooms.close()
         await server.rooms.store.close()
@@ -178,6 +182,8 @@ def create_app(server: Server) -> ASGIApp:
 
     async def save(request: Request) -> Response:
         room = await gm_room(request, server.rooms)
+        if isinstance(room, Moved):
+            return moved_response(room)
         if room is None:
             elsewhere = await server.rooms.elsewhere(bearer(request))
             if elsewhere is not None:  # (another worker's: ask naming it)
@@ -196,6 +202,8 @@ def create_app(server: Server) -> ASGIApp:
 
     async def status(request: Request) -> Response:
         room = await gm_room(request, server.rooms)
+        if isinstance(room, Moved):
+            return moved_response(room)
         if room is not None:
             return JSONResponse(room_status(room))
         token = bearer(request)
@@ -405,12 +413,28 @@ def bearer(request: Request) -> str:
     return header[7:].strip() if header.lower().startswith("bearer ") else ""
 
 
-async def gm_room(request: Request, rooms: Rooms) -> Room | None:
+async def gm_room(request: Request, rooms: Rooms) -> Room | Moved | None:
+    """The room of the GM's token the request says (Moved: another node holds it)."""
     token = bearer(request)
-    found = await rooms.find_loaded(token) if token else None
+    if rooms.nodes is not None and token:
+        reached = await reach(rooms, token)
+        if isinstance(reached, Moved):
+            return reached
+        found = reached
+    else:
+        found = await rooms.find_loaded(token) if token else None
     if found is None or found[1] != "GM":
         return None
     return found[0]
+
+
+def moved_response(moved: Moved) -> Response:
+    """421: ask the node that holds the session (``url``, when one is known)."""
+    problem = {"message": "the session is served by another node: ask there"}
+    body: dict[str, Any] = {"problems": [problem], "session": moved.session}
+    if moved.url is not None:
+        body["url"] = moved.url
+    return JSONResponse(body, 421)
 
 
 def uvicorn_config(server: Server, host: str, port: int) -> uvicorn.Config:

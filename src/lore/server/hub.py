@@ -33,6 +33,7 @@ from lore.engine.views import GM
 from lore.server import protocol
 from lore.server.admission import MAX_SEATS
 from lore.server.chat import MAX_CHAT, RollError, chat_line_roll
+from lore.server.claiming import Moved, depose, moved_frame, reach
 from lore.server.connection import CLOSE_ELSEWHERE, CLOSE_ERROR, CLOSE_REVOKED, Connection
 from lore.server.protocol import MAX_MESSAGE, Code, Refused, decoder, encode, error_frame
 from lore.server.rooms import Room, Rooms, new_token, seat_link
@@ -69,6 +70,13 @@ class Hub:
             connection.close(4000)
             return None
         found = self.rooms.find(message.token)
+        if found is None and self.rooms.nodes is not None:  # (one node of several)
+            reached = await reach(self.rooms, message.token)
+            if isinstance(reached, Moved):
+                connection.send(moved_frame(reached))
+                connection.close(CLOSE_ELSEWHERE)
+                return None
+            found = reached
         if found is None:
             session = await self.rooms.elsewhere(message.token)
             if session is not None:  # (another worker's: ``workers.py``)
@@ -112,16 +120,17 @@ class Hub:
         return room
 
     def welcome(self, room: Room, seat: str) -> bytes:
-        return encode(
-            {
-                "type": "welcome",
-                "protocol": protocol.PROTOCOL,
-                "session": {"id": room.id, "title": room.record.title},
-                "seat": seat,
-                "label": room.seats[seat].label,
-                "role": "gm" if seat == GM else "player",
-            }
-        )
+        frame: dict[str, Any] = {
+            "type": "welcome",
+            "protocol": protocol.PROTOCOL,
+            "session": {"id": room.id, "title": room.record.title},
+            "seat": seat,
+            "label": room.seats[seat].label,
+            "role": "gm" if seat == GM else "player",
+        }
+        if self.rooms.nodes is not None:  # (where to go when this node cannot be reached)
+            frame["nodes"] = [self.rooms.nodes.url, *self.rooms.nodes.known]
+        return encode(frame)
 
     def presence(self, room: Room) -> bytes:
         return encode({"type": "presence", "online": sorted(room.online())})
@@ -419,7 +428,12 @@ class Hub:
 
     async def reload(self, room: Room) -> None:
         """Build a room again from the store (after a failure left it unsure), and give
-        each of its clients a fresh snapshot."""
+        each of its clients a fresh snapshot (a node that no longer holds the session
+        sends them to the node that does)."""
+        nodes = self.rooms.nodes
+        if nodes is not None and not await nodes.holds(room.id):
+            await depose(self.rooms, room)
+            return
         restored = await self.rooms.restore(room.record)
         for seat, connections in restored.connections.items():
             for connection in connections:

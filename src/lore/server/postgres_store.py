@@ -96,6 +96,19 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (session, first)
     );
     """,
+    # 2: the nodes of a cluster (``nodes.py``) and the session each holds.
+    """
+    CREATE TABLE lore_nodes (
+        url TEXT PRIMARY KEY,
+        started DOUBLE PRECISION NOT NULL,
+        beat TIMESTAMPTZ NOT NULL,
+        draining BOOLEAN NOT NULL DEFAULT false
+    );
+    CREATE TABLE lore_owners (
+        session TEXT PRIMARY KEY,
+        node TEXT NOT NULL
+    );
+    """,
 )
 
 _INSERT_LOG = (

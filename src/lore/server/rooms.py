@@ -29,7 +29,7 @@ from collections.abc import Awaitable, Callable, Coroutine, Generator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from lore.engine.saves import SaveError, Stored, read_stored
 from lore.engine.seat_labels import seat_label
@@ -61,6 +61,9 @@ from lore.server.store import (
     bundle_digest,
 )
 from lore.server.table import Refusal, Table
+
+if TYPE_CHECKING:
+    from lore.server.nodes import Nodes
 
 T = TypeVar("T")
 A = TypeVar("A")
@@ -267,6 +270,9 @@ class Rooms:
         # Whether this server owns a session (one of several workers: ``workers.py``);
         # None: it owns them all.
         self.owns = owns
+        # This server as one node of a cluster (``nodes.py``; None: it is not): it keeps
+        # the rooms whose sessions it holds, claimed as their clients come (``claiming.py``).
+        self.nodes: Nodes | None = None
         self.snapshot_every = snapshot_every
         self.records_every = min(records_every, snapshot_every)
         self.workdir = workdir
@@ -415,6 +421,8 @@ class Rooms:
         await self.in_engine_settled(table, lambda: table.start(chat))
         if table.master.session.ended is not None:  # (its rules ended it at once)
             record = replace(record, status=ENDED)
+        if self.nodes is not None and not await self.nodes.claim(record.id):
+            raise StoreError("this node is stopping: start the session on another")
         await self.store.create(record, bundle.files, seats)
         return self._add(record, table, program, seats)
 
@@ -440,7 +448,9 @@ class Rooms:
     async def restore_all(self) -> list[tuple[str, str]]:
         """Restore every open session of the store; the ones that could not be restored,
         with why (they stay in the store, untouched)."""
-        failed = []
+        failed: list[tuple[str, str]] = []
+        if self.nodes is not None:
+            return failed  # (a node's sessions are claimed as their clients come)
         for record in await self.store.sessions():
             if self.owns is not None and not self.owns(record.id):
                 continue  # another worker's
@@ -558,6 +568,19 @@ class Rooms:
         if found is None and self.unloaded and token:
             found = await self.revive(token)
         return found
+
+    async def drop(self, room: Room) -> None:
+        """Forget a room (its clients gone or sent away): the store keeps the session."""
+        if self.by_id.get(room.id) is room:
+            del self.by_id[room.id]
+        for seat in room.seats.values():
+            if seat.token is not None:
+                self.tokens.pop(seat.token, None)
+        if room.clock_timer is not None:
+            room.clock_timer.cancel()
+            room.clock_timer = None
+        await self.step(room, room.table.master.session.settle)  # (where it waits: its
+        # greenlet holds the session)
 
     async def mark_ended(self, room: Room) -> None:
         """Keep in the store that the session is over (``Room.over``): it is no longer

@@ -44,16 +44,11 @@ async def unload(rooms: Rooms, room: Room) -> bool:
         # Nothing awaited from here: a client's hello waits for the lock meanwhile.
         if room.lock.waiters or any(room.connections.values()) or room.storing is not None:
             return False
-        del rooms.by_id[room.id]
-        for seat in room.seats.values():
-            if seat.token is not None:
-                rooms.tokens.pop(seat.token, None)
-        rooms.unloaded[room.id] = room.record
-        if room.clock_timer is not None:
-            room.clock_timer.cancel()
-            room.clock_timer = None
-        await rooms.step(room, room.table.master.session.settle)  # (where it waits: its
-        # greenlet holds the session)
+        if rooms.nodes is None:
+            rooms.unloaded[room.id] = room.record
+        await rooms.drop(room)
+    if rooms.nodes is not None:  # (any node may claim it when a client comes)
+        await rooms.nodes.release(room.id)
     return True
 
 

@@ -128,6 +128,10 @@ const state = {
   socket: null,
   away: false, // our socket dropped, and the server has not told our presence since
   retry: 500,
+  // One node of several (a cluster): the nodes the server named, and how many times in a
+  // row this client failed to reach the one it is on (after 2 it tries the next).
+  nodes: [],
+  failed: 0,
   revoked: false,
   broken: null, // why the session could not be restored (the server's words)
   logRecords: null, // the session log the GM asked for last (shown again in a new language)
@@ -223,9 +227,21 @@ function connect() {
     renderGm();
     if (state.revoked) return;
     if (state.retry > 0) renderBanner(true); // (0: told to connect elsewhere at once)
+    if (state.retry > 0 && ++state.failed >= 2 && state.nodes.length > 1) {
+      // This node is down: go on at the next one, which takes the session over.
+      const here = state.nodes.indexOf(location.origin);
+      goToNode(state.nodes[(here + 1) % state.nodes.length], session);
+      return;
+    }
     setTimeout(connect, state.retry);
     state.retry = Math.min(Math.max(state.retry * 2, 500), 5000);
   });
+}
+
+// The same seat's page at another node of the cluster (the token stays in the fragment).
+function goToNode(url, id) {
+  state.revoked = true; // (this page's socket is not opened again)
+  location.replace(`${url}/play?session=${encodeURIComponent(id)}${location.hash}`);
 }
 
 function send(message) {
@@ -242,6 +258,8 @@ function receive(frame) {
       state.role = frame.role;
       state.label = frame.label;
       state.retry = 500;
+      state.failed = 0;
+      state.nodes = frame.nodes || [];
       session = frame.session.id;
       $("title").textContent = frame.session.title;
       document.title = `${frame.session.title} — Lore`;
@@ -300,9 +318,14 @@ function receive(frame) {
 function showError(frame) {
   state.historyAsked = false; // (a history request refused, say: it may be asked again)
   if (frame.code === "elsewhere") {
-    // Served by another worker: connect again at once, naming the session.
+    // Served by another worker: connect again at once, naming the session; by another
+    // node: go on there.
     session = frame.session;
-    state.retry = 0;
+    if (frame.url && frame.url !== location.origin) {
+      goToNode(frame.url, session);
+      return;
+    }
+    state.retry = frame.url === undefined && state.nodes.length ? 300 : 0;
     return;
   }
   if (frame.code === "bad_token" || frame.code === "unrestorable") {
