@@ -76,7 +76,7 @@ def complete(checked: Checked, text: str, offset: int) -> list[types.CompletionI
             types.CompletionItem(label=c, kind=types.CompletionItemKind.Value, detail=d)
             for c, d in DICE_COMMANDS
         ]
-    if re.search(r"\[\s*[\w/]*$", line) and not re.search(r"\w\s*\[\s*[\w/]*$", line):
+    if re.search(r"(?<!\[)\[\s*[\w/]*$", line):
         return units(checked)
     chain = _CHAIN.search(line)
     if chain is not None:

@@ -36,8 +36,9 @@ def doc_comment(checked: Checked, symbol: Symbol) -> str | None:
     for comment in reversed(module.parsed.comments):
         if comment.end > end:
             continue
-        if text[comment.end : end].strip() or not comment.own_line:
-            break
+        between = text[comment.end : end]
+        if between.strip() or between.count("\n") > 1 or not comment.own_line:
+            break  # code, or a blank line, between the comment and what follows it
         body = comment.text
         body = body[2:-2] if comment.is_block else body.removeprefix("//")
         lines.insert(0, body.strip())

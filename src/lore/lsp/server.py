@@ -3,8 +3,8 @@
 Diagnostics are published by a task per file that waits for the edits to settle (a few
 milliseconds), checks the file as it is then, and publishes only if no newer version
 came in meanwhile: a publication always carries the version it was found for, and never
-one that was superseded. Requests run as tasks that first yield once, so a request the
-client cancels while it waits is never run.
+one that was superseded. Requests run as tasks that first wait a moment, so a request the
+client cancels right away is never run.
 """
 
 from __future__ import annotations
@@ -23,6 +23,13 @@ from lore.lsp.positions import offset
 from lore.syntax.source import SourceFile
 
 SETTLE = 0.005  # seconds a check waits for more edits of the same file
+# Seconds a request waits before it runs: a cancellation sent right after it (the client
+# moved on) is read meanwhile, and the request is dropped unanswered but for the error.
+CANCEL_WINDOW = 0.002
+
+
+async def settled() -> None:
+    await asyncio.sleep(CANCEL_WINDOW)
 
 
 class LoreServer(LanguageServer):
@@ -117,14 +124,14 @@ def _at(ls: LoreServer, uri: str, where: types.Position) -> tuple[Checked, int]:
 
 @server.feature(types.TEXT_DOCUMENT_DEFINITION)
 async def definition(ls: LoreServer, params: types.DefinitionParams) -> list[types.Location]:
-    await asyncio.sleep(0)
+    await settled()
     checked, at = _at(ls, params.text_document.uri, params.position)
     return navigation.definition(checked, at, ls.encoding)
 
 
 @server.feature(types.TEXT_DOCUMENT_REFERENCES)
 async def references(ls: LoreServer, params: types.ReferenceParams) -> list[types.Location]:
-    await asyncio.sleep(0)
+    await settled()
     checked, at = _at(ls, params.text_document.uri, params.position)
     include = params.context.include_declaration
     return navigation.references(checked, at, include, ls.encoding)
@@ -132,7 +139,7 @@ async def references(ls: LoreServer, params: types.ReferenceParams) -> list[type
 
 @server.feature(types.TEXT_DOCUMENT_HOVER)
 async def hover_(ls: LoreServer, params: types.HoverParams) -> types.Hover | None:
-    await asyncio.sleep(0)
+    await settled()
     checked, at = _at(ls, params.text_document.uri, params.position)
     text = hover.hover_text(checked, at)
     if text is None:
@@ -144,7 +151,7 @@ async def hover_(ls: LoreServer, params: types.HoverParams) -> types.Hover | Non
     types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=[".", "[", '"'])
 )
 async def complete(ls: LoreServer, params: types.CompletionParams) -> types.CompletionList:
-    await asyncio.sleep(0)
+    await settled()
     uri = params.text_document.uri
     document = ls.workspace.get_text_document(uri)
     checked = ls.model.checked.get(navigation.path_of(uri).resolve()) or ls.current(uri)
@@ -156,7 +163,7 @@ async def complete(ls: LoreServer, params: types.CompletionParams) -> types.Comp
 
 @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
 async def symbols(ls: LoreServer, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
-    await asyncio.sleep(0)
+    await settled()
     checked = ls.current(params.text_document.uri)
     return outline.document_symbols(checked.root.source, checked.root.tree, ls.encoding)
 
@@ -166,21 +173,21 @@ async def symbols(ls: LoreServer, params: types.DocumentSymbolParams) -> list[ty
     types.SemanticTokensLegend(token_types=outline.TOKEN_TYPES, token_modifiers=[]),
 )
 async def tokens(ls: LoreServer, params: types.SemanticTokensParams) -> types.SemanticTokens:
-    await asyncio.sleep(0)
+    await settled()
     checked = ls.current(params.text_document.uri)
     return types.SemanticTokens(data=outline.semantic_tokens(checked, ls.encoding))
 
 
 @server.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
 async def prepare_rename(ls: LoreServer, params: types.PrepareRenameParams) -> types.Range | None:
-    await asyncio.sleep(0)
+    await settled()
     checked, at = _at(ls, params.text_document.uri, params.position)
     return navigation.prepare_rename(checked, at, ls.encoding)
 
 
 @server.feature(types.TEXT_DOCUMENT_RENAME)
 async def rename(ls: LoreServer, params: types.RenameParams) -> types.WorkspaceEdit | None:
-    await asyncio.sleep(0)
+    await settled()
     checked, at = _at(ls, params.text_document.uri, params.position)
     try:
         return navigation.rename(checked, at, params.new_name, ls.encoding)
@@ -195,7 +202,7 @@ async def rename(ls: LoreServer, params: types.RenameParams) -> types.WorkspaceE
     types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]),
 )
 async def code_action(ls: LoreServer, params: types.CodeActionParams) -> list[types.CodeAction]:
-    await asyncio.sleep(0)
+    await settled()
     uri = params.text_document.uri
     return actions.code_actions(ls.current(uri), uri, params.range, ls.encoding)
 
@@ -204,7 +211,7 @@ async def code_action(ls: LoreServer, params: types.CodeActionParams) -> list[ty
 async def formatting(
     ls: LoreServer, params: types.DocumentFormattingParams
 ) -> list[types.TextEdit]:
-    await asyncio.sleep(0)
+    await settled()
     document = ls.workspace.get_text_document(params.text_document.uri)
     path = navigation.path_of(params.text_document.uri)
     return actions.formatting(SourceFile(str(path), document.source, path))
@@ -212,7 +219,7 @@ async def formatting(
 
 @server.feature(types.TEXT_DOCUMENT_INLAY_HINT)
 async def inlay_hint(ls: LoreServer, params: types.InlayHintParams) -> list[types.InlayHint]:
-    await asyncio.sleep(0)
+    await settled()
     checked = ls.current(params.text_document.uri)
     return actions.inlay_hints(checked, params.range, ls.encoding)
 
