@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lore.lsp.occurrences import Index, Occurrence, index_module
+from lore.lsp.occurrences import Index, Occurrence, index_module, named_type_uses
 from lore.semantics.check import CheckResult, check_program, ordered_diagnostics
 from lore.semantics.checker import Checker
 from lore.semantics.context import Context
@@ -23,9 +23,6 @@ from lore.syntax import ast
 from lore.syntax.diagnostics import Diagnostic
 from lore.syntax.parser import ParseResult, parse
 from lore.syntax.source import SourceFile, Span
-
-TextKey = tuple[str, str]  # (the name a file is shown under, its text)
-
 
 class ParseCache:
     """Parsed files by name and text; one entry per name (the newest text)."""
@@ -134,8 +131,9 @@ class ProgramModel:
         self.texts: dict[Path, str] = {}
         self.versions: dict[Path, int | None] = {}
         self.checked: dict[Path, Checked] = {}
-        # the uses found in an imported file's bodies, by its name and text
-        self.library_uses: dict[TextKey, list[Occurrence]] = {}
+        # the uses found in an imported file's bodies, by its name: its text and them
+        # (one text a file: the newest checked)
+        self.library_uses: dict[str, tuple[str, list[Occurrence]]] = {}
         self.full_checks = 0  # how many checks checked every body (for tests)
 
     def open(self, path: Path, text: str, version: int | None) -> None:
@@ -160,7 +158,7 @@ class ProgramModel:
             loader.load_path(path)
         program = loader.program()
         others = [m for m in program.modules if not m.is_root]
-        known = [self.library_uses.get(_text_key(m)) for m in others]
+        known = [self._known_uses(m) for m in others]
         skipped = {id(m.source) for m, uses in zip(others, known, strict=True) if uses is not None}
         if len(skipped) < len(others):
             skipped = set()
@@ -173,20 +171,23 @@ class ProgramModel:
         if world:
             result.diagnostics = ordered_diagnostics(program, result.diagnostics + world)
         index = Index()
+        named = named_type_uses(checker.named_types)
         for module in program.modules:
             if id(module.source) in skipped:
-                uses = self.library_uses[_text_key(module)]
-                index.add_uses(module.source, uses)
+                index.add_uses(module.source, self.library_uses[module.source.name][1])
             else:
-                found = index_module(module, checker)
+                found = index_module(module, checker) + named.get(module.source.name, [])
                 index.add_uses(module.source, found)
                 if not module.is_root:
-                    self.library_uses[_text_key(module)] = found
-        index.add_named_types(checker.named_types)
+                    self.library_uses[module.source.name] = (module.source.text, found)
         index.add_definitions(checker.root)
         checked = Checked(key, version, result, index)
         self.checked[key] = checked
         return checked
+
+    def _known_uses(self, module: Module) -> list[Occurrence] | None:
+        known = self.library_uses.get(module.source.name)
+        return known[1] if known is not None and known[0] == module.source.text else None
 
     def dependents(self, path: Path) -> list[Path]:
         """The other open files whose last check read ``path``."""
@@ -196,10 +197,6 @@ class ProgramModel:
             for other, checked in self.checked.items()
             if other != key and checked.module_named(key) is not None
         ]
-
-
-def _text_key(module: Module) -> TextKey:
-    return (module.source.name, module.source.text)
 
 
 def check_program_with(program: Program, checker: Checker) -> CheckResult:

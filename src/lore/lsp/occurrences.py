@@ -89,6 +89,25 @@ def index_module(module: Module, checker: Checker) -> list[Occurrence]:
     return found
 
 
+def named_type_uses(
+    named: Iterable[tuple[SourceFile, Span, Type]],
+) -> dict[str, list[Occurrence]]:
+    """The forms and enums named in types (``x : PC``, ``list<Item>``), by file name."""
+    found: dict[str, list[Occurrence]] = {}
+    for source, span, type_ in named:
+        shown = type_.type if isinstance(type_, TypeOf) else type_
+        if not isinstance(shown, FormT | EnumT):
+            continue
+        symbol = shown.symbol
+        text = source.text[span.start : span.end]
+        at = text.rfind(symbol.name)
+        if at < 0:
+            continue
+        where = Span(span.start + at, span.start + at + len(symbol.name))
+        found.setdefault(source.name, []).append(Occurrence(where, key_of(symbol), symbol, type_))
+    return found
+
+
 class Index:
     """The occurrences of names in every file of a program, by file name."""
 
@@ -100,19 +119,6 @@ class Index:
     def add_uses(self, source: SourceFile, uses: Iterable[Occurrence]) -> None:
         self.sources[source.name] = source
         self.by_file.setdefault(source.name, []).extend(uses)
-
-    def add_named_types(self, named: Iterable[tuple[SourceFile, Span, Type]]) -> None:
-        for source, span, type_ in named:
-            shown = type_.type if isinstance(type_, TypeOf) else type_
-            if not isinstance(shown, FormT | EnumT):
-                continue
-            symbol = shown.symbol
-            text = source.text[span.start : span.end]
-            at = text.rfind(symbol.name)
-            if at < 0:
-                continue
-            where = Span(span.start + at, span.start + at + len(symbol.name))
-            self.add_uses(source, [Occurrence(where, key_of(symbol), symbol, type_)])
 
     def add_definitions(self, root: Container) -> None:
         """Every definition below ``root`` (depth first, without recursion)."""
