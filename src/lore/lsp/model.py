@@ -24,6 +24,7 @@ from lore.syntax.diagnostics import Diagnostic
 from lore.syntax.parser import ParseResult, parse
 from lore.syntax.source import SourceFile, Span
 
+
 class ParseCache:
     """Parsed files by name and text; one entry per name (the newest text)."""
 
