@@ -94,6 +94,17 @@ def units(checked: Checked) -> list[types.CompletionItem]:
 
 
 def in_scope(checked: Checked) -> list[types.CompletionItem]:
+    """The names in scope at the top of the file and its locals (kept with the check:
+    the same list for every completion until the file changes)."""
+    kept = checked.kept.get("in scope")
+    if isinstance(kept, list):
+        return kept
+    found = _in_scope(checked)
+    checked.kept["in scope"] = found
+    return found
+
+
+def _in_scope(checked: Checked) -> list[types.CompletionItem]:
     checker = checked.result.checker
     ctx = Context(checked.root.source, checker.root)
     found: dict[str, types.CompletionItem] = {}

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lore.lsp.occurrences import Index, Occurrence, index_module, named_type_uses
+from lore.lsp.occurrences import Index, Occurrence, name_uses, named_type_uses
 from lore.semantics.check import CheckResult, check_program, ordered_diagnostics
 from lore.semantics.checker import Checker
 from lore.semantics.context import Context
+from lore.semantics.expressions import Ref
 from lore.semantics.program import Loader, Module, Program
 from lore.semantics.symbols import CallableSymbol, Symbol
 from lore.semantics.types import Type
@@ -81,6 +82,24 @@ class ModelChecker(Checker):
         super().__init__(program)
         self.skipped = skipped
         self.named_types: list[tuple[SourceFile, Span, Type]] = []
+        # every name and member resolved in a body, with its file (in order)
+        self.resolved: list[tuple[SourceFile, ast.Name | ast.Member]] = []
+        bodies = self.bodies
+        plain_name, plain_member = bodies.resolve_name, bodies.resolve_member
+        resolved = self.resolved
+
+        def resolve_name(expr: ast.Name, ctx: Context) -> Ref:
+            resolved.append((ctx.source, expr))
+            return plain_name(expr, ctx)
+
+        def resolve_member(expr: ast.Member, ctx: Context) -> Ref:
+            resolved.append((ctx.source, expr))
+            return plain_member(expr, ctx)
+
+        # Instance attributes: the body checker's own calls come here (no walk of the
+        # trees afterwards to find the names).
+        setattr(bodies, "resolve_name", resolve_name)  # noqa: B010
+        setattr(bodies, "resolve_member", resolve_member)  # noqa: B010
 
     def check_symbol(self, symbol: Symbol) -> None:
         if isinstance(symbol, CallableSymbol) and id(symbol.source) in self.skipped:
@@ -102,6 +121,8 @@ class Checked:
         self.version = version
         self.result = result
         self.index = index
+        # what the features computed from this check, kept while it is the newest
+        self.kept: dict[str, object] = {}
 
     @property
     def root(self) -> Module:
@@ -173,11 +194,12 @@ class ProgramModel:
             result.diagnostics = ordered_diagnostics(program, result.diagnostics + world)
         index = Index()
         named = named_type_uses(checker.named_types)
+        used = name_uses(checker.resolved, checker.bodies.refs, checker.bodies.types)
         for module in program.modules:
             if id(module.source) in skipped:
                 index.add_uses(module.source, self.library_uses[module.source.name][1])
             else:
-                found = index_module(module, checker) + named.get(module.source.name, [])
+                found = used.get(module.source.name, []) + named.get(module.source.name, [])
                 index.add_uses(module.source, found)
                 if not module.is_root:
                     self.library_uses[module.source.name] = (module.source.text, found)

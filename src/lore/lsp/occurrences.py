@@ -21,11 +21,9 @@ from lore.semantics.symbols import (
 from lore.semantics.types import EnumT, FormT, Type, TypeOf
 from lore.syntax import ast
 from lore.syntax.source import SourceFile, Span
-from lore.syntax.walk import walk
 
 if TYPE_CHECKING:
-    from lore.semantics.checker import Checker
-    from lore.semantics.program import Module
+    from lore.semantics.expressions import Ref
 
 Key = tuple[str, int, int]  # a definition: its file's name, the start and end of its name
 
@@ -52,13 +50,14 @@ class Occurrence:
 
 def name_span(symbol: Symbol) -> Span:
     """The span of the name in a symbol's definition (a parameter's span covers its
-    type, an enum value's its members)."""
+    type, an enum value's its members, a section's its body)."""
     span = symbol.span
-    text = symbol.source.text[span.start : span.end]
-    at = text.find(symbol.name) if symbol.name else -1
+    if not symbol.name or span.end - span.start == len(symbol.name):
+        return span
+    at = symbol.source.text.find(symbol.name, span.start, span.end)
     if at < 0:
         return span
-    return Span(span.start + at, span.start + at + len(symbol.name))
+    return Span(at, at + len(symbol.name))
 
 
 def key_of(symbol: Symbol) -> Key:
@@ -66,26 +65,27 @@ def key_of(symbol: Symbol) -> Key:
     return (symbol.source.name, span.start, span.end)
 
 
-def index_module(module: Module, checker: Checker) -> list[Occurrence]:
-    """The uses of names in a module's bodies, as ``checker`` resolved them."""
-    tree = module.tree
-    refs = checker.bodies.refs
-    types = checker.bodies.types
-    found: list[Occurrence] = []
+def name_uses(
+    resolved: Iterable[tuple[SourceFile, ast.Name | ast.Member]],
+    refs: dict[int, Ref],
+    types: dict[int, Type],
+) -> dict[str, list[Occurrence]]:
+    """The uses of names in bodies, as the checker resolved them, by file name; a local
+    name's definition (its parameter or binding) with its first use."""
+    found: dict[str, list[Occurrence]] = {}
     locals_seen: set[Key] = set()
-    for node in walk(tree):
-        if isinstance(node, ast.Name | ast.Member):
-            ref = refs.get(id(node))
-            if ref is None or ref.symbol is None or not ref.symbol.name:
-                continue
-            span = node.span if isinstance(node, ast.Name) else node.name_span
-            type_ = types.get(id(node))
-            key = key_of(ref.symbol)
-            found.append(Occurrence(span, key, ref.symbol, type_))
-            if isinstance(ref.symbol, LocalSymbol) and key not in locals_seen:
-                locals_seen.add(key)
-                where = Span(key[1], key[2])
-                found.append(Occurrence(where, key, ref.symbol, type_, is_definition=True))
+    for source, node in resolved:
+        ref = refs.get(id(node))
+        if ref is None or ref.symbol is None or not ref.symbol.name:
+            continue
+        span = node.span if isinstance(node, ast.Name) else node.name_span
+        key = key_of(ref.symbol)
+        uses = found.setdefault(source.name, [])
+        uses.append(Occurrence(span, key, ref.symbol, types.get(id(node))))
+        if isinstance(ref.symbol, LocalSymbol) and key not in locals_seen:
+            locals_seen.add(key)
+            where = Span(key[1], key[2])
+            uses.append(Occurrence(where, key, ref.symbol, ref.symbol.type, is_definition=True))
     return found
 
 
