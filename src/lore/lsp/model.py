@@ -18,7 +18,7 @@ from lore.semantics.checker import Checker
 from lore.semantics.context import Context
 from lore.semantics.expressions import Ref
 from lore.semantics.program import Loader, Module, Program
-from lore.semantics.symbols import CallableSymbol, Symbol
+from lore.semantics.symbols import Symbol
 from lore.semantics.types import Type
 from lore.syntax import ast
 from lore.syntax.diagnostics import Diagnostic
@@ -75,8 +75,8 @@ def _library_dir() -> Path:
 
 
 class ModelChecker(Checker):
-    """The checker, leaving out the bodies of the files in ``skipped`` (by the id of
-    their source) and noting the types named in the files it checks."""
+    """The checker, leaving out the definitions of the files in ``skipped`` (by the id
+    of their source), noting the names it resolves and the types named."""
 
     def __init__(self, program: Program, skipped: set[int]) -> None:
         super().__init__(program)
@@ -102,10 +102,10 @@ class ModelChecker(Checker):
         setattr(bodies, "resolve_member", resolve_member)  # noqa: B010
 
     def check_symbol(self, symbol: Symbol) -> None:
-        if isinstance(symbol, CallableSymbol) and id(symbol.source) in self.skipped:
-            self.signature(symbol)
-            return
-        super().check_symbol(symbol)
+        # A definition of an unchanged import was checked before; what the edited file
+        # uses of it (a value's type, a rule's signature) is still worked out, on use.
+        if id(symbol.source) not in self.skipped:
+            super().check_symbol(symbol)
 
     def resolve_named_type(self, node: ast.NamedType, ctx: Context) -> Type:
         found = super().resolve_named_type(node, ctx)
