@@ -60,3 +60,18 @@ def test_an_open_file_that_imports_an_edited_one_is_checked_again(
     assert [d["code"] for d in found] == ["check.undefined"]
     client.change(lib_uri, LIB)
     assert client.diagnostics(main_uri, 1)["diagnostics"] == []
+
+
+def test_a_saved_import_checks_its_open_dependents_again(client: Client, tmp_path: Path) -> None:
+    lib = tmp_path / "lib.lore"
+    lib.write_text(LIB, encoding="utf-8")
+    main = tmp_path / "main.lore"
+    main.write_text(MAIN, encoding="utf-8")
+    main_uri = client.open(main)
+    assert client.diagnostics(main_uri, 1)["diagnostics"] == []
+    lib.write_text(LIB.replace("bonus", "malus"), encoding="utf-8")  # not open: on disk
+    client.notify(
+        "workspace/didChangeWatchedFiles", {"changes": [{"uri": lib.as_uri(), "type": 2}]}
+    )
+    found = client.diagnostics(main_uri, 1)["diagnostics"]
+    assert [d["code"] for d in found] == ["check.undefined"]

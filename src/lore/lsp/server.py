@@ -77,11 +77,16 @@ class LoreServer(LanguageServer):
         if self.workspace.get_text_document(uri).version != version:
             return
         self.publish(uri, checked)
+        self.tasks.pop(uri, None)
+        self.check_dependents(path)
+
+    def check_dependents(self, path: Path) -> None:
+        """Check again the open files whose last check read ``path``."""
         for other in self.model.dependents(path):
             other_uri = other.as_uri()
-            if other_uri in self.workspace.text_documents and other_uri not in self.tasks:
+            pending = self.tasks.get(other_uri)
+            if other_uri in self.workspace.text_documents and (pending is None or pending.done()):
                 self.schedule(other_uri)
-        self.tasks.pop(uri, None)
 
     def publish(self, uri: str, checked: Checked) -> None:
         encoding = self.encoding
@@ -115,6 +120,14 @@ def did_close(ls: LoreServer, params: types.DidCloseTextDocumentParams) -> None:
         task.cancel()
     ls.model.close(navigation.path_of(uri))
     ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+
+@server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+def files_changed(ls: LoreServer, params: types.DidChangeWatchedFilesParams) -> None:
+    """A file saved or changed on disk: the open files that import it are checked again
+    (a file open in the editor is read from the editor, not from the disk)."""
+    for change in params.changes:
+        ls.check_dependents(navigation.path_of(change.uri))
 
 
 def _at(ls: LoreServer, uri: str, where: types.Position) -> tuple[Checked, int]:
