@@ -178,3 +178,25 @@ def test_cancelled_requests_are_skipped(client: Client, program: str) -> None:
     cancelled = [a for a in answers if "error" in a]
     assert cancelled and all(a["error"]["code"] == -32800 for a in cancelled)
     assert _hover(client, program, 4, 6)  # and the server goes on
+
+
+def test_the_bundled_orm_library_itself(client: Client) -> None:
+    path = REPO / "src" / "lore" / "lib" / "orm.lore"
+    uri = client.open(path)
+    assert client.diagnostics(uri, 1)["diagnostics"] == []
+    found = client.request("textDocument/documentSymbol", {"textDocument": {"uri": uri}})
+    (orm,) = [s for s in found if s["name"] == "orm"]
+    names = {c["name"]: c["kind"] for c in orm["children"]}
+    assert names["Side"] == 10 and names["Ability"] == 10  # enums
+    lines = path.read_text(encoding="utf-8").splitlines()
+    line = next(i for i, t in enumerate(lines) if "side == Side.pc" in t)
+    column = lines[line].index("Side.pc")
+    (place,) = client.request("textDocument/definition", client.at(uri, line, column + 1))
+    assert place["uri"] == uri
+    assert place["range"]["start"]["line"] == next(
+        i for i, t in enumerate(lines) if "enum Side" in t
+    )
+    tokens = _tokens(client, uri)
+    assert tokens[(line, column)] == (4, "enum")
+    text = _hover(client, uri, line, column + 6)  # pc
+    assert "enum value orm.Side.pc" in text
