@@ -72,7 +72,13 @@ class LoreServer(LanguageServer):
     async def publish_later(self, uri: str) -> None:
         await asyncio.sleep(SETTLE)
         path, version = self.sync(uri)
-        checked = self.model.check(path)
+        try:
+            checked = self.model.check(path)
+        except Exception as error:  # a fault of Lore's own: said in the log, then go on
+            self.tasks.pop(uri, None)
+            message = f"lore lsp: checking {path} failed: {error!r}"
+            self.window_log_message(types.LogMessageParams(types.MessageType.Error, message))
+            return
         await asyncio.sleep(0)  # an edit that came in during the check supersedes it
         if self.workspace.get_text_document(uri).version != version:
             return
