@@ -21,7 +21,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from lore.lsp.server import serve
+    try:
+        from lore.lsp.server import serve
+    except ImportError as missing:  # an install without the server's framework
+        from lore.cli.io import usage_error
 
+        usage_error(f"lore lsp needs the pygls package ({missing}): pip install pygls")
+        return 2
     serve()
     return 0
