@@ -200,3 +200,23 @@ def test_the_bundled_orm_library_itself(client: Client) -> None:
     assert tokens[(line, column)] == (4, "enum")
     text = _hover(client, uri, line, column + 6)  # pc
     assert "enum value orm.Side.pc" in text
+
+
+def test_completion_of_the_location_paths_of_the_areas(client: Client, tmp_path: Path) -> None:
+    lines = [
+        "section s {",
+        '    hall = { location = "/hall":loc; description = "広間"; }:Area;',
+        '    cellar = { location = "/hall/cellar":loc; description = "地下"; }:Area;',
+        '    here = "/ha',
+        "}",
+    ]
+    path = tmp_path / "areas.lore"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    uri = client.open(path)
+    client.diagnostics(uri, 1)
+    found = client.request("textDocument/completion", client.at(uri, 3, len(lines[3])))
+    items = {item["label"]: item for item in found["items"]}
+    assert {"/hall", "/hall/cellar"} <= set(items)
+    edit = items["/hall/cellar"]["textEdit"]
+    assert edit["newText"] == "/hall/cellar"
+    assert edit["range"]["start"] == {"line": 3, "character": lines[3].index("/ha")}

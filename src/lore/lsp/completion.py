@@ -1,5 +1,6 @@
 """Completion: the names in scope, the members after ``.``, units after ``[``, the
-values of an enum (after its name and ``.``), and dice commands in ``roll("...")``."""
+values of an enum (after its name and ``.``), the location paths of the areas after
+``"/``, and dice commands in ``roll("...")``."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import re
 from lsprotocol import types
 
 from lore.lsp.model import Checked
+from lore.lsp.positions import UTF16, length
 from lore.semantics import builtins
 from lore.semantics.checker import Checker
 from lore.semantics.context import Context
@@ -24,7 +26,9 @@ from lore.semantics.symbols import (
     VarSymbol,
 )
 from lore.semantics.types import EnumT, FormT, SectionT, Type, TypeOf, display
+from lore.syntax import ast
 from lore.syntax.tokens import KEYWORDS
+from lore.syntax.walk import walk
 
 # Dice commands of the BCDice grammar Lore rolls (``lore roll``), as examples to edit.
 DICE_COMMANDS = (
@@ -66,9 +70,16 @@ def item(
     return types.CompletionItem(label=name, kind=kind, detail=detail)
 
 
-def complete(checked: Checked, text: str, offset: int) -> list[types.CompletionItem]:
+def complete(
+    checked: Checked,
+    text: str,
+    offset: int,
+    where: types.Position | None = None,
+    encoding: str = UTF16,
+) -> list[types.CompletionItem]:
     """The completions at ``offset`` of ``text`` (the file as it is now, which may not
-    parse: the names come from its last check)."""
+    parse: the names come from its last check); ``where`` is the same place as the
+    client counts it."""
     before = text[max(0, offset - 200) : offset]
     line = before[before.rfind("\n") + 1 :]
     if re.search(r'roll\(\s*"[^"]*$', line):
@@ -76,6 +87,9 @@ def complete(checked: Checked, text: str, offset: int) -> list[types.CompletionI
             types.CompletionItem(label=c, kind=types.CompletionItemKind.Value, detail=d)
             for c, d in DICE_COMMANDS
         ]
+    typed = re.search(r'"(/[^"]*)$', line)
+    if typed is not None:
+        return located(locations(checked), typed.group(1), where, encoding)
     if re.search(r"(?<!\[)\[\s*[\w/]*$", line):
         return units(checked)
     chain = _CHAIN.search(line)
@@ -83,6 +97,49 @@ def complete(checked: Checked, text: str, offset: int) -> list[types.CompletionI
         names = [part.strip() for part in chain.group(1).split(".")]
         return members(checked, names)
     return in_scope(checked)
+
+
+def locations(checked: Checked) -> list[types.CompletionItem]:
+    """The location paths written in the program (``"/region/dungeon":loc``: the areas'
+    own and those used), without their coordinates, each once."""
+    kept = checked.kept.get("locations")
+    if isinstance(kept, list):
+        return kept
+    paths: dict[str, str] = {}
+    for module in checked.result.program.modules:
+        for node in walk(module.tree):
+            if isinstance(node, ast.StringLit) and node.kind == "loc":
+                path = node.value.split("[", 1)[0] or "/"
+                paths.setdefault(path, module.source.name)
+    found = [
+        types.CompletionItem(
+            label=path,
+            kind=types.CompletionItemKind.Folder,
+            detail=f"location in {name}",
+        )
+        for path, name in sorted(paths.items())
+    ]
+    checked.kept["locations"] = found
+    return found
+
+
+def located(
+    items: list[types.CompletionItem], typed: str, where: types.Position | None, encoding: str
+) -> list[types.CompletionItem]:
+    """Location items that replace the path typed so far (``/reg`` in ``"/reg``)."""
+    if where is None:
+        return items
+    start = types.Position(where.line, max(0, where.character - length(typed, encoding)))
+    return [
+        types.CompletionItem(
+            label=item.label,
+            kind=item.kind,
+            detail=item.detail,
+            filter_text=item.label,
+            text_edit=types.TextEdit(types.Range(start, where), item.label),
+        )
+        for item in items
+    ]
 
 
 def units(checked: Checked) -> list[types.CompletionItem]:

@@ -176,7 +176,7 @@ async def complete(ls: LoreServer, params: types.CompletionParams) -> types.Comp
     checked = ls.model.checked.get(navigation.path_of(uri).resolve()) or ls.current(uri)
     source = SourceFile(checked.root.source.name, document.source)
     at = offset(source, params.position, ls.encoding)
-    found = completion.complete(checked, document.source, at)
+    found = completion.complete(checked, document.source, at, params.position, ls.encoding)
     return types.CompletionList(is_incomplete=False, items=found)
 
 
