@@ -195,3 +195,25 @@ def test_postgres_benchmark_reports_the_store_beside_a_bare_loop(
     figures = json.loads(capsys.readouterr().out)
     assert figures["appends"] == 40 and figures["mean_batch"] >= 1
     assert figures["store_per_s"] > 0 and figures["bare_per_s"] > 0
+
+
+def test_lsp_benchmark_times_the_server_beside_a_full_check_and_the_framework(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from benchmarks import lsp
+
+    assert lsp.main(["--quick", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    rows = report["orm"]
+    assert set(rows) == {
+        "lore lsp diagnostics",
+        "lore lsp completion",
+        "lore check (full)",
+        "framework (pygls, no diagnostics)",
+    }
+    for found in rows.values():
+        assert 0 < found["p50_ms"] <= found["p95_ms"]
+    edit = rows["lore lsp diagnostics"]
+    assert edit["ratio_to_full_check"] == round(
+        edit["p50_ms"] / rows["lore check (full)"]["p50_ms"], 3
+    )

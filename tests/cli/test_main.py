@@ -86,6 +86,9 @@ NOT_FOR_A_SMALL_CHECK = (
     "lore.dice",
     "lore.runtime",
     "lore.server",
+    "lore.lsp",  # the language server, and the framework it runs on
+    "pygls",
+    "lsprotocol",
 )
 
 

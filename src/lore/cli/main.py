@@ -44,6 +44,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "join": ("lore.cli.join_command", "play one seat of an online session"),
     "roll": ("lore.cli.dice_command", "roll a BCDice dice command (2D6+3>=10)"),
     "odds": ("lore.cli.dice_command", "print the exact odds of a dice command"),
+    "lsp": ("lore.cli.lsp_command", "serve an editor the Language Server Protocol"),
 }
 
 
