@@ -43,27 +43,32 @@ class Moved:
 
 async def reach(rooms: Rooms, token: str) -> tuple[Room, str] | Moved | None:
     """The room and seat of a token, its session claimed and restored here when no node
-    holds it; Moved when another node does; None when the token is no seat's."""
-    nodes = rooms.nodes
-    assert nodes is not None
+    holds it; Moved when another node does (or when the database cannot say now: with
+    no URL, ask again); None when the token is no seat's."""
     found = rooms.find(token)
     if found is not None or not token:
         return found
-    held = await rooms.store.holder(token)
-    if held is None or held[1].token != token:
-        return None
-    record = held[0]
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + CLAIM_WAIT
-    while not await nodes.claim(record.id):
-        url = None if nodes.draining else await nodes.owner(record.id)
-        if url is not None or nodes.draining or loop.time() > deadline:
-            return Moved(record.id, url)
-        await asyncio.sleep(CLAIM_STEP)  # (its owner is letting it go, or just died)
+    try:
+        held = await rooms.store.holder(token)
+        if held is None or held[1].token != token:
+            return None
+        record = held[0]
+        moved = await claimed(rooms, record.id)
+    except StoreError as error:
+        log.warning("a link's session could not be claimed now: %s", error)
+        return Moved("", None)
+    if moved is not None:
+        return moved
+    nodes = rooms.nodes
+    assert nodes is not None
     async with rooms.reviving:  # (two clients of it at once: restored once)
         if record.id not in rooms.by_id:
             try:
                 await rooms.restore(record)
+            except StoreError as error:  # (the database is away: ask again later)
+                log.warning("session %s was not restored now: %s", record.id, error)
+                await nodes.release(record.id)
+                return Moved(record.id, None)
             except Exception as error:  # (as ``restore_all``: the session is shown broken)
                 log.error("session %s was not restored: %s", record.id, error)
                 rooms.broken[record.id] = f"{type(error).__name__}: {error}"
@@ -71,6 +76,21 @@ async def reach(rooms: Rooms, token: str) -> tuple[Room, str] | Moved | None:
                 return None
         rooms.unloaded.pop(record.id, None)
     return rooms.find(token)
+
+
+async def claimed(rooms: Rooms, session: str) -> Moved | None:
+    """Claim the session for this node, waiting a moment for an owner letting it go
+    (None: it is this node's now; Moved: another node's)."""
+    nodes = rooms.nodes
+    assert nodes is not None
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + CLAIM_WAIT
+    while not await nodes.claim(session):
+        url = None if nodes.draining else await nodes.owner(session)
+        if url is not None or nodes.draining or loop.time() > deadline:
+            return Moved(session, url)
+        await asyncio.sleep(CLAIM_STEP)  # (its owner is letting it go, or just died)
+    return None
 
 
 def moved_frame(moved: Moved) -> bytes:

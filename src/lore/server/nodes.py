@@ -52,6 +52,7 @@ class Nodes:
         self.beating: asyncio.Task[None] | None = None
         self.draining = False
         self.lost: list[str] = []  # sessions whose locks went with a broken connection
+        self.unsure: set[str] = set()  # held before the connection broke: claimed again
         self.known: list[str] = []  # the other nodes alive at the last beat (``peers``)
 
     @classmethod
@@ -86,6 +87,7 @@ class Nodes:
             return True
         if self.draining:
             return False
+        self.unsure.discard(session)  # (claimed again, or lost now)
         taken = await self._run(
             (f"SELECT pg_try_advisory_lock({KEY})", (session,)),
             (
@@ -178,34 +180,39 @@ class Nodes:
             try:
                 await self._beat()
                 self.known = await self.peers()
+                for session in sorted(self.unsure):  # (held before the connection broke)
+                    self.unsure.discard(session)
+                    if not await self.claim(session):
+                        self.lost.append(session)
             except StoreError as error:
                 log.warning("node %s: the database did not hear it: %s", self.url, error)
-                await self._reconnect()
 
-    async def _reconnect(self) -> None:
-        """A new lock connection after the old one broke: the sessions it held are lost
-        (another node may have claimed them); each is claimed again if it can be, and
-        dropped otherwise (``lost``, which ``Rooms`` reads)."""
+    async def _alive(self) -> Any:
+        """The lock connection, connected again when it broke: the sessions it held are
+        then unsure (another node may have claimed them meanwhile): the next beat claims
+        each again, or gives it up (``lost``, which ``claiming`` deposes)."""
         import psycopg
 
+        if not (self.connection.closed or self.connection.broken):
+            return self.connection
         with contextlib.suppress(Exception):
             await self.connection.close()
         try:
-            self.connection = await psycopg.AsyncConnection.connect(self.db_url, autocommit=True)
-            await self._fetch("SELECT pg_try_advisory_lock_shared(%s)", (SERVING_LOCK,))
-        except (psycopg.Error, StoreError):
-            return  # (the next beat tries again)
-        held, self.held = self.held, set()
-        for session in sorted(held):
-            if not await self.claim(session):
-                self.lost.append(session)
+            connection = await psycopg.AsyncConnection.connect(self.db_url, autocommit=True)
+            await connection.execute("SELECT pg_try_advisory_lock_shared(%s)", (SERVING_LOCK,))
+        except psycopg.Error as error:
+            raise StoreError(f"cannot reach the cluster's database: {_reason(error)}") from None
+        self.connection = connection
+        self.unsure |= self.held
+        self.held = set()
+        return connection
 
     async def _fetch(self, query: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
         import psycopg
 
         async with self.talking:
             try:
-                cursor = await self.connection.execute(query, params)
+                cursor = await (await self._alive()).execute(query, params)
                 return list(await cursor.fetchall())
             except psycopg.Error as error:
                 raise StoreError(_reason(error)) from None
@@ -219,8 +226,9 @@ class Nodes:
 
         async with self.talking:
             try:
+                connection = await self._alive()
                 for n, (query, params) in enumerate(statements):
-                    cursor = await self.connection.execute(query, params)
+                    cursor = await connection.execute(query, params)
                     if n == 0 and first_decides:
                         row = await cursor.fetchone()
                         if row is None or not row[0]:
