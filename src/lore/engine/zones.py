@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
+from weakref import WeakKeyDictionary
 
 from lore.engine.natives import recipient
 from lore.engine.queries import Input, Query
@@ -47,36 +48,47 @@ def is_card(value: Any, form: FormInfo) -> bool:
 
 def zones_of(session: Session) -> list[LoreObject]:
     """The session's zones: the program's values that are zones, and the zones held by
-    their members (a player's hand), in the order they are written."""
+    their members (a player's hand) or in their lists, in the order they are written.
+    (Found once a session: the program's values stay the same objects.)"""
+    globals_ = session.rt.g
+    kept = _FOUND.get(session)
+    if kept is not None and kept[0] == len(globals_):
+        return kept[1]
     form = zone_form(session)
-    if form is None:
-        return []
     found: list[LoreObject] = []
-    seen: set[int] = set()
-
-    def take(value: Any) -> None:
-        if (
-            isinstance(value, LoreObject)
-            and value.form is not None
-            and value.form.is_subform_of(form)
-            and id(value) not in seen
-        ):
-            seen.add(id(value))
-            found.append(value)
-
-    for value in session.rt.g:
-        if isinstance(value, tuple | list):
-            for item in value:
-                take(item)
-        elif isinstance(value, LoreObject):
-            take(value)
-            for member in value.values.values():
-                if isinstance(member, tuple | list):
-                    for item in member:
-                        take(item)
-                else:
-                    take(member)
+    if form is not None:
+        seen: set[int] = set()
+        for value in globals_:
+            if isinstance(value, LoreObject) and not _take(value, form, seen, found):
+                for member in value.values.values():
+                    _take_all(member, form, seen, found)
+            else:
+                _take_all(value, form, seen, found)
+    _FOUND[session] = (len(globals_), found)
     return found
+
+
+_FOUND: WeakKeyDictionary[Session, tuple[int, list[LoreObject]]] = WeakKeyDictionary()
+
+
+def _take(value: Any, form: FormInfo, seen: set[int], found: list[LoreObject]) -> bool:
+    """Keep ``value`` when it is a zone (whether it is one)."""
+    if not (isinstance(value, LoreObject) and value.form is not None):
+        return False
+    if not value.form.is_subform_of(form):
+        return False
+    if id(value) not in seen:
+        seen.add(id(value))
+        found.append(value)
+    return True
+
+
+def _take_all(value: Any, form: FormInfo, seen: set[int], found: list[LoreObject]) -> None:
+    if isinstance(value, tuple | list):
+        for item in value:
+            _take(item, form, seen, found)
+    else:
+        _take(value, form, seen, found)
 
 
 def zone_key(zone: LoreObject) -> str:
