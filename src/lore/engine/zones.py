@@ -164,8 +164,8 @@ class SeatCards:
                 "id": zone_key(zone),
                 "name": str(values.get("name", "")),
                 "kind": _enum(values.get("kind"), "other"),
-                "owners": [
-                    (o.label or "").rsplit(".", 1)[-1]
+                "owners": [  # (as the view's actors are named)
+                    o.label or f"#{o.oid}"
                     for o in values.get("owners") or ()
                     if isinstance(o, LoreObject)
                 ],

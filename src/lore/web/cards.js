@@ -100,12 +100,15 @@ function zoneTitle(zone) {
 export function renderCards(state) {
   const zones = [...(state.view.zones || new Map()).values()];
   const existing = document.getElementById("cardPanel");
+  const table = document.getElementById("table");
   if (zones.length === 0) {
     if (existing) existing.hidden = true;
+    if (table) table.classList.remove("with-cards");
     return;
   }
   const box = panel();
   box.hidden = false;
+  if (table) table.classList.add("with-cards");
   box.querySelector(".card-title").textContent = t("cardTable");
   box.setAttribute("aria-label", t("cardTable"));
   const list = box.querySelector(".card-zones");
