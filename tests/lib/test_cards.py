@@ -65,8 +65,7 @@ def test_flip_turn_and_counters() -> None:
 
 def test_the_gm_sees_every_face_and_a_player_its_own() -> None:
     text = (
-        HEAD
-        + ' p = { name = "P"; player = "p@example.org":jid; features = list<Feature>.empty;'
+        HEAD + ' p = { name = "P"; player = "p@example.org":jid; features = list<Feature>.empty;'
         " items = list<Item>.empty; knownSecrets = list<string>.empty; }:Actor;\n"
         ' mine = { name = "mine"; owners = {p}; mine = Visibility.all;'
         " others = Visibility.count; cards = pack({Suit.hearts}, {1, 2}); }:Zone;\n}\n"
@@ -83,9 +82,9 @@ def test_the_gm_sees_every_face_and_a_player_its_own() -> None:
 def test_klondike_deals_the_triangle_and_plays_its_answers(tmp_path: Path) -> None:
     transcript = tmp_path / "k.jsonl"
     folder = REPO / "examples" / "klondike"
+    argv = ["--answers", str(folder / "answers.json"), "--transcript", str(transcript)]
     subprocess.run(
-        [sys.executable, "-m", "lore", "run", str(folder / "scenario.lore")]
-        + ["--answers", str(folder / "answers.json"), "--transcript", str(transcript)],
+        [sys.executable, "-m", "lore", "run", str(folder / "scenario.lore"), *argv],
         check=True,
         capture_output=True,
         env={"PYTHONPATH": str(REPO / "src")},
