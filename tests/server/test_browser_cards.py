@@ -129,3 +129,45 @@ def test_blackpoker_is_played_by_clicking_cards(tmp_path: Path, browser: Browser
                     for card in zone.get("cards", []):
                         assert card.get("back") or "face" in card
         assert errors == []
+
+
+def test_klondike_moves_are_made_by_clicking_spots_and_cards(
+    tmp_path: Path, browser: Browser
+) -> None:
+    with ServerThread(tmp_path, [EXAMPLES / "klondike"]) as server:
+        gm = browser.new_context(viewport={"width": 1280, "height": 900}, locale="ja-JP").new_page()
+        gm.goto(server.base + "/")
+        gm.locator('button[data-source="klondike"]').click()
+        expect(gm.locator("a.invite-link")).to_have_count(1)
+        invite = gm.locator("a.invite-link").first.get_attribute("href")
+        assert invite is not None
+        page = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(invite)
+        # The triangle: seven columns, the last card of each face up, the rest backs.
+        for n in range(1, 8):
+            column = page.locator(f'.zone[data-zone="t{n}"] .card')
+            expect(column).to_have_count(n)
+            expect(page.locator(f'.zone[data-zone="t{n}"] .card.back')).to_have_count(n - 1)
+        expect(page.locator('.zone[data-zone="stock"] .zone-name')).to_contain_text("24")
+        before = page.locator("#cardPanel").inner_text()
+        clicks = 0
+        deadline = time.monotonic() + 60
+        while clicks < 12 and not page.locator("#banner:not([hidden])").count():
+            assert time.monotonic() < deadline, "no move could be clicked"
+            offered = page.locator("#cardPanel .offered")
+            if offered.count() == 0 or page.locator("article.dialog").count() == 0:
+                page.wait_for_timeout(100)
+                continue
+            try:
+                offered.last.click(timeout=1000)
+                clicks += 1
+                page.wait_for_timeout(150)
+            except Exception:  # the table was drawn again under the click
+                continue
+        shot(page, "klondike-clicked")
+        assert clicks >= 12
+        # The clicks made moves: the table is another.
+        assert page.locator("#cardPanel").inner_text() != before
+        assert errors == []

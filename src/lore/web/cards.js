@@ -122,7 +122,8 @@ export function renderCards(state) {
     const section = node("div", { class: `zone zone-${zone.kind}` }, list);
     if (mine(zone)) section.classList.add("mine");
     section.dataset.zone = zone.id;
-    const zoneOffers = found.get(zone.id) || [];
+    // (a question offering zones names each by its name)
+    const zoneOffers = found.get(zone.id) || found.get(zone.name) || [];
     const head = node(zoneOffers.length ? "button" : "h3", { class: "zone-name" }, section, zoneTitle(zone));
     if (zoneOffers.length) {
       head.type = "button";
