@@ -97,6 +97,16 @@ function zoneTitle(zone) {
   return `${zone.name} (${tf("cardCount", { count: zone.count })})`;
 }
 
+// The menu's options that are cards drawn as cards too (red or black, or a back), their
+// text kept for keyboards and screen readers.
+function markMenus(cards) {
+  for (const button of document.querySelectorAll("#dialogs button.choice")) {
+    const card = cards.get(button.dataset.value);
+    if (!card) continue;
+    button.classList.add("card-choice", card.back ? "back" : card.red ? "red" : "black");
+  }
+}
+
 export function renderCards(state) {
   const zones = [...(state.view.zones || new Map()).values()];
   const existing = document.getElementById("cardPanel");
@@ -114,6 +124,9 @@ export function renderCards(state) {
   const list = box.querySelector(".card-zones");
   list.textContent = "";
   const found = indexed(state, offers(state));
+  const cards = new Map();
+  for (const zone of zones) for (const card of zone.cards || []) cards.set(card.id, card);
+  markMenus(cards);
   const mine = (zone) => state.role !== "gm" && zone.owners.some((id) => state.view.actors.has(id));
   // The seat's own zones first, then the shared ones, then the other seats'.
   const order = (zone) => (mine(zone) ? 0 : zone.owners.length === 0 ? 1 : 2);
