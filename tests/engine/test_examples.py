@@ -50,6 +50,10 @@ CASES = {
     "blackpoker": Example(
         EXAMPLES / "blackpoker" / "scenario.lore", EXAMPLES / "blackpoker" / "answers.json"
     ),
+    # Seed 002's Klondike on the cards library: the triangle dealt, aces to the foundations.
+    "klondike": Example(
+        EXAMPLES / "klondike" / "scenario.lore", EXAMPLES / "klondike" / "answers.json"
+    ),
 }
 
 Records = list[dict[str, Any]]

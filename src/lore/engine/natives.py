@@ -248,7 +248,7 @@ def ask(rt: Runtime, to: str, title: Any, spec: Any, actor: str = "") -> LoreObj
         objects = partial(_visible, session, to)  # (``visible_to`` written out)
         if values is not None and to != "GM":
             spec = _unhidden(session, to, spec)
-        query = make_query(to, shown, spec, objects, name, actor, engine.inputs)
+        query = _masked(session, make_query(to, shown, spec, objects, name, actor, engine.inputs))
     except AnswerError as error:
         raise RuleError(str(error)) from None
     shapes = engine.shapes
@@ -273,7 +273,14 @@ def answered(
     try:
         if isinstance(spec, LoreObject) and to != "GM":
             spec = _unhidden(session, to, spec)
-        filled = fill_answered(show(title), spec, known, objects, place_check(session))
+        filled = fill_answered(
+            show(title),
+            spec,
+            known,
+            objects,
+            place_check(session),
+            partial(_masked_for, session, to),
+        )
     except AnswerError as error:
         raise RuleError(str(error)) from None
     filled.oid = session.new_oid()
@@ -290,6 +297,16 @@ def _visible(session: Session, to: str, rtype: RuntimeType) -> tuple[Any, ...]:
     from lore.engine.views import visible_objects
 
     return visible_objects(session, to, rtype.form)
+
+
+def _masked(session: Session, query: Query) -> Query:
+    from lore.engine.zones import masked
+
+    return masked(session, query)
+
+
+def _masked_for(session: Session, to: str, query: Query) -> Query:
+    return _masked(session, replace(query, to=to))
 
 
 def _unhidden(session: Session, to: str, spec: LoreObject) -> LoreObject:

@@ -175,11 +175,14 @@ def fill_answered(
     answer: Any,
     objects: Callable[[RuntimeType], tuple[Any, ...]] | None = None,
     places: Callable[[str], str | None] | None = None,
+    named: Callable[[Query], Query] | None = None,
 ) -> LoreObject:
     """The spec filled in by an answer its question already has (when the step that
     asked it runs again): as ``fill`` of ``make_query``'s query, with only the inputs
-    made (they convert the answer), not the rest of the question's description."""
-    return fill(Query("", title, (), _inputs(spec, objects, None)), spec, answer, places)
+    made (they convert the answer), not the rest of the question's description.
+    ``named``: the question with its options named as its seat was asked it."""
+    query = Query("", title, (), _inputs(spec, objects, None))
+    return fill(named(query) if named else query, spec, answer, places)
 
 
 # The inputs made of plain markers (``T.input`` of no arguments: all but the name comes

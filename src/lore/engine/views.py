@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from lore.engine.natives import recipient
 from lore.engine.queries import AnswerError, plain
 from lore.engine.world_natives import destinations
+from lore.engine.zones import zone_views
 from lore.runtime.errors import RuleError
 from lore.runtime.values import EnumValue, FormInfo, InputMarker, LoreObject, TypedString
 from lore.world.model import AreaNode, World
@@ -176,6 +177,9 @@ def view(session: Session, participant: str, *, messages: bool = True) -> dict[s
         "areas": area_views,
         "objects": objects,
     }
+    zones = zone_views(session, participant)
+    if zones:  # (a program without zones of cards: no ``zones`` at all)
+        found["zones"] = zones
     if messages:
         found["messages"] = [
             record

@@ -32,6 +32,7 @@ from lore.engine.snapshot import describe_queue
 from lore.engine.transcript import Record, Transcript
 from lore.engine.views import GM, all_areas, hidden_keys, placed_objects, view
 from lore.engine.world_natives import route_between, terrain_costs
+from lore.engine.zones import zones_key
 from lore.runtime.compiler import CompiledProgram
 from lore.runtime.errors import RuleError
 from lore.runtime.values import LoreObject, TypedString
@@ -296,7 +297,7 @@ class Master:
         except KeyError:
             self.view_getters(sizes)
             values = tuple(map(call, self.view_reads, dicts))
-        return (self.view_made, values)
+        return (self.view_made, values, zones_key(self.session))
 
     def view_getters(self, sizes: tuple[int, ...]) -> None:
         """A getter per placed object of the view's members it has now (``view_key``)."""

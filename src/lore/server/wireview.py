@@ -24,7 +24,7 @@ from lore.server.protocol import encode
 from lore.world.geometry import LinkedGeometry, PointGeometry, SectionedGeometry
 from lore.world.model import AreaNode
 
-COLLECTIONS = ("actors", "areas", "objects")
+COLLECTIONS = ("actors", "areas", "objects", "zones")
 Items = dict[str, dict[str, Any]]
 
 
@@ -46,14 +46,21 @@ def seat_view(master: Master, seat: str) -> dict[str, Any]:
         if marks:
             item = {**item, "hidden": marks["keys"], "seenBy": marks["seenBy"]}
         objects[item["id"]] = item
-    return {"tick": found["tick"], "actors": actors, "areas": areas, "objects": objects}
+    zones: Items = {item["id"]: item for item in found.get("zones", ())}
+    return {
+        "tick": found["tick"],
+        "actors": actors,
+        "areas": areas,
+        "objects": objects,
+        "zones": zones,
+    }
 
 
 def view_lists(found: dict[str, Any]) -> dict[str, Any]:
     """A seat view with its collections as lists (as a snapshot sends them)."""
     return {
         "tick": found["tick"],
-        **{name: list(found[name].values()) for name in COLLECTIONS},
+        **{name: list(found.get(name, {}).values()) for name in COLLECTIONS},
     }
 
 
@@ -66,8 +73,8 @@ def view_delta(before: dict[str, Any] | None, after: dict[str, Any]) -> dict[str
     put: dict[str, list[dict[str, Any]]] = {}
     drop: dict[str, list[str]] = {}
     for name in COLLECTIONS:
-        old: Items = before[name] if before is not None else {}
-        new: Items = after[name]
+        old: Items = before.get(name, {}) if before is not None else {}
+        new: Items = after.get(name, {})
         changed = [item for key, item in new.items() if old.get(key) != item]
         gone = [key for key in old if key not in new]
         if changed:

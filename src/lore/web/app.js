@@ -7,6 +7,7 @@ import { drawMap, splitLocation } from "./map.js";
 import { rememberSession, showSessions } from "./sessions.js";
 import { lengthText } from "./units.js";
 import { answerText, arrivalText, downloadName } from "./shown.js";
+import { renderCards } from "./cards.js";
 
 const $ = (id) => document.getElementById(id);
 // A seat's link is /play?session=ID#TOKEN; the start page's may carry #host=TOKEN.
@@ -105,7 +106,7 @@ const state = {
   seat: null,
   role: null,
   label: "",
-  view: { tick: 0, actors: new Map(), areas: new Map(), objects: new Map() },
+  view: { tick: 0, actors: new Map(), areas: new Map(), objects: new Map(), zones: new Map() },
   maps: {},
   questions: new Map(),
   dialogs: new Map(),
@@ -143,6 +144,7 @@ function collections(view) {
     actors: new Map(view.actors.map((a) => [a.id, a])),
     areas: new Map(view.areas.map((a) => [a.path, a])),
     objects: new Map(view.objects.map((o) => [o.id, o])),
+    zones: new Map((view.zones || []).map((z) => [z.id, z])),
   };
 }
 
@@ -490,6 +492,7 @@ function renderAll() {
   $("who").textContent = state.role === "gm" ? t("gm") : state.label;
   renderBanner(false);
   renderDialogs();
+  renderCards(state);
   renderMap();
   renderPresence();
   renderChatTargets();

@@ -112,6 +112,11 @@ const TEXTS = {
     removeSeat: "Remove seat",
     confirmRemoveSeat: "Remove this seat? Its link stops working.",
     seatNameNeeded: "Give the new seat a name (the player's).",
+    cardTable: "Cards",
+    cardBack: "face-down card",
+    cardTurned: "{card}, turned sideways",
+    cardCount: "{count} cards",
+    noCards: "no cards",
   },
   ja: {
     startTitle: "セッションを始める",
@@ -223,6 +228,11 @@ const TEXTS = {
     removeSeat: "席を外す",
     confirmRemoveSeat: "この席を外しますか？ 席のリンクは使えなくなります。",
     seatNameNeeded: "新しい席の名前（プレイヤーの名前）を入れてください。",
+    cardTable: "カード",
+    cardBack: "裏向きのカード",
+    cardTurned: "{card} (横向き)",
+    cardCount: "{count} 枚",
+    noCards: "カードなし",
   },
 };
 

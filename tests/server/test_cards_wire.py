@@ -1,0 +1,140 @@
+"""Zones of cards on the wire: each seat's ``view.zones`` (its own hand's faces, the other
+hand's count, backs with ids made for the seat and made anew by a shuffle), and questions
+whose options are cards, named and captioned as the seat asked sees them."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from lore.runtime.compiler import compile_program
+from lore.server.bundles import checked
+from lore.server.master import Master
+from lore.server.store import LogEntry
+from lore.server.table import Refusal, Table
+from tests.server.serving import EXAMPLES
+
+FACE = re.compile("[♠♥♦♣](?:10|[2-9]|A|J|Q|K)")
+PLAYERS = [("aoi@example.org", "アオイ"), ("ren@example.org", "レン")]
+
+
+def blackpoker(seed: int = 3) -> Table:
+    program = compile_program(checked(EXAMPLES / "blackpoker", "scenario.lore"))
+    table = Table(Master(program, seed), PLAYERS, "digest")
+    table.start()
+    return table
+
+
+def zones_of(table: Table, seat: str) -> dict[str, dict[str, Any]]:
+    view = json.loads(table.snapshot(seat))["view"]
+    return {zone["id"]: zone for zone in view["zones"]}
+
+
+def answer(table: Table, values: dict[str, Any]) -> dict[str, bytes]:
+    question = table.master.open_questions()[0]
+    data = {"seat": question.to, "id": question.id, "values": values}
+    outcome = table.apply(LogEntry(table.applied + 1, "answer", data))
+    assert not isinstance(outcome, Refusal), outcome
+    return outcome
+
+
+def test_each_seat_sees_its_own_hand_and_the_other_hands_size() -> None:
+    table = blackpoker()
+    aoi = zones_of(table, "aoi@example.org")
+    ren = zones_of(table, "ren@example.org")
+    gm = zones_of(table, "GM")
+    assert [c.get("face") is not None for c in aoi["aoiHand"]["cards"]] == [True] * 7
+    assert aoi["renHand"]["shown"] == "count" and "cards" not in aoi["renHand"]
+    assert aoi["renHand"]["count"] == 7
+    assert ren["aoiHand"]["count"] == 7 and "cards" not in ren["aoiHand"]
+    # The lives are backs to both players (9 each after drawing 7 of 16), faces to the GM.
+    for zones in (aoi, ren):
+        for life in ("aoiLife", "renLife"):
+            cards = zones[life]["cards"]
+            assert len(cards) == 9 and all(c == {"id": c["id"], "back": True} for c in cards)
+            assert all(c["id"].startswith("x") for c in cards)
+    assert all("face" in c for c in gm["aoiLife"]["cards"] + gm["renHand"]["cards"])
+    # A card's face is red for hearts and diamonds.
+    for card in aoi["aoiHand"]["cards"]:
+        assert card["red"] == (card["suit"] in ("hearts", "diamonds"))
+    # The only faces that reach a player are those of its own hand (both decks hold the
+    # same sixteen cards: the faces are counted).
+    text = table.snapshot("aoi@example.org").decode()
+    own = sorted(c["face"] for c in aoi["aoiHand"]["cards"])
+    assert sorted(FACE.findall(text)) == sorted(own * 2)  # (each card by its id and its face)
+
+
+def test_hidden_ids_are_the_seats_own_and_tell_nothing_of_the_card() -> None:
+    aoi = zones_of(blackpoker(3), "aoi@example.org")["renLife"]["cards"]
+    ren = zones_of(blackpoker(3), "ren@example.org")["renLife"]["cards"]
+    other_deal = zones_of(blackpoker(4), "aoi@example.org")["renLife"]["cards"]
+    assert not {c["id"] for c in aoi} & {c["id"] for c in ren}
+    # Another session's backs are named otherwise.
+    assert [c["id"] for c in aoi] != [c["id"] for c in other_deal]
+    assert len({c["id"] for c in aoi}) == len(aoi)
+
+
+def test_a_cost_is_offered_as_the_cards_of_the_hand() -> None:
+    table = blackpoker()
+    answer(table, {"request": "attack"})
+    answer(table, {"request": "counter"})
+    question = table.master.open_questions()[0]
+    spec = json.loads(table.snapshot("ren@example.org"))["questions"][0]
+    hand = zones_of(table, "ren@example.org")["renHand"]["cards"]
+    assert question.title == "コスト"
+    offered = spec["inputs"][0]["choices"]
+    assert [c["id"] for c in offered] == [c["id"] for c in hand]
+    assert [c["caption"] for c in offered] == [c["face"] for c in hand]
+    frames = answer(table, {"cards": [hand[0]["id"]]})
+    # The key card goes onto the stage, face up, for both players to see.
+    put = json.loads(frames["aoi@example.org"])["view"]["put"]["zones"]
+    stage = next(z for z in put if z["id"] == "stage")
+    assert [c["face"] for c in stage["cards"]] == [hand[0]["face"]]
+
+
+PEEK = """import "cards.lore":url;
+section peek {
+ table = { location = "/":loc; geometry = [=[<?xml version="1.0" encoding="UTF-8"?>
+<geometry xmlns="http://www.xgmtk.org/Point"><point label="0" /></geometry>]=]:xml; }:Area;
+ aki = { name = "Aki"; player = "aki@example.org":jid; location = "/[0]":loc;
+  features = list<Feature>.empty; items = list<Item>.empty;
+  knownSecrets = list<string>.empty; }:Actor;
+ deck = { name = "deck"; kind = ZoneKind.deck; mine = Visibility.open;
+  others = Visibility.open; cards = standardPack(); }:Zone;
+ start = { ticks = 0; priority = 0; handler = @{
+  deck.shuffle;
+  schedule.then(@{ ask; });
+ }; }:Event;
+ rule ask {
+  picked = aki.query("pick", { card = Card.choice(deck.cards); });
+  picked.card.flipped(true);
+  deck.shuffle;
+  aki.message("picked " + picked.card.face);
+  schedule.then(@{ ask; });
+ }
+}
+"""
+
+
+def test_a_hidden_card_is_offered_by_its_back(tmp_path: Path) -> None:
+    (tmp_path / "scenario.lore").write_text(PEEK, encoding="utf-8")
+    program = compile_program(checked(tmp_path, "scenario.lore"))
+    table = Table(Master(program, 1), [("aki@example.org", "Aki")], "digest")
+    table.start()
+    seat = "aki@example.org"
+    spec = json.loads(table.snapshot(seat))["questions"][0]
+    choices = spec["inputs"][0]["choices"]
+    assert len(choices) == 52 and all(c["caption"] == "🂠" for c in choices)
+    assert not FACE.search(json.dumps(spec, ensure_ascii=False))
+    deck = zones_of(table, seat)["deck"]["cards"]
+    assert [c["id"] for c in choices] == [c["id"] for c in deck]
+    frames = answer(table, {"card": choices[5]["id"]})
+    text = frames[seat].decode()
+    # The picked card was turned face up, and the deck shuffled: its face is seen now,
+    # and no back keeps its id (the ids are made anew by a shuffle).
+    assert "picked " in text
+    after = zones_of(table, seat)["deck"]["cards"]
+    assert len([c for c in after if "face" in c]) == 1
+    assert not {c["id"] for c in after if c.get("back")} & {c["id"] for c in deck}
