@@ -13,13 +13,17 @@ import sys
 from collections.abc import Callable
 from typing import Any, ClassVar, TextIO
 
-from lore.clients.asking_again import ask_again, menu_reason, menu_span, value_reason
+from lore.clients.asking_again import (
+    BACK_HINT,
+    GO_BACK,
+    ask_again,
+    menu_reason,
+    menu_span,
+    value_reason,
+)
 from lore.engine.participants import BACK, Back
 from lore.engine.queries import Input, Query
 from lore.engine.randomness import Stream
-
-GO_BACK = "<"  # typed at a prompt: take the last answer back
-BACK_HINT = f"   (type {GO_BACK} at a prompt to take back your last answer)"
 
 
 class _GoingBack(Exception):
