@@ -277,3 +277,20 @@ def test_a_refused_answer_is_asked_again_in_lore_runs_words(tmp_path: Path) -> N
         # Asked again, from its start (before, a refused question was never asked again).
         assert "   the GM has paused the session; please answer again\n\n== どうしますか？" in text
         assert "] Chihiro answered 移動する" in text
+
+
+def test_a_lt_sign_goes_back_at_a_question_that_says_so(tmp_path: Path) -> None:
+    with ServerThread(tmp_path) as server:
+        seats = links(server.create(), server.base)
+        script: Script = [
+            ("action [1-3]>", "<"),  # nothing to go back to: refused, asked again
+            ("please answer again", "2"),  # move
+            ("(type < at a prompt to take back your last answer)", "<"),  # at the route
+            ("went back to: どうしますか？", "1"),  # search this time
+            ("Chihiro answered 探す", "/roll 1D6"),
+        ]
+        text = played(seats[PLAYER], script)
+        assert "there is no earlier answer of this step to take back" in text
+        assert text.count("(type < at a prompt") == 1  # only the route offers it
+        assert "] Chihiro went back to: どうしますか？" in text
+        assert text.count("== どうしますか？") >= 3

@@ -7,9 +7,11 @@
 
 An answer maps input names to plain values; written as ``{"query": Q, "values": {...}}``
 it names its question (the id a save records, or the title), and is given only to that
-question: an answers file cannot silently shift. The file is read strictly
-(``engine/answer_json.py``): NaN, infinities, numbers too long, nesting too deep are
-errors naming the place; a byte-order mark is fine.
+question: an answers file cannot silently shift. ``{"back": true}`` (optionally with
+``"query"``) is not an answer but going back at the question asked: the participant's last
+answer of the step is taken back and its question asked again (``engine/withdrawal.py``).
+The file is read strictly (``engine/answer_json.py``): NaN, infinities, numbers too
+long, nesting too deep are errors naming the place; a byte-order mark is fine.
 """
 
 from __future__ import annotations
@@ -55,6 +57,11 @@ def load_answers(path: Path) -> Answers:
 
 def _answer(path: Path, who: str, index: int, answer: dict[str, Any]) -> Scripted1:
     where = f"{path.name}: answer {index + 1} of '{who}'"
+    if answer.get("back") is True and set(answer) <= {"back", "query"}:
+        query = answer.get("query")
+        if query is not None and (not isinstance(query, str) or not query):
+            raise ValueError(f"{where}: 'query' names a question by its id or its title")
+        return Scripted1({}, query, where, back=True)
     if set(answer) == {"query", "values"} and isinstance(answer["values"], dict):
         if not isinstance(answer["query"], str) or not answer["query"]:
             raise ValueError(f"{where}: 'query' names a question by its id or its title")

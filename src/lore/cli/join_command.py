@@ -3,7 +3,9 @@ terminal. URL is the seat's link, ``http://host:8000/play?session=ID#TOKEN``. Ea
 question is asked with numbered menus, like ``lore run``; a line typed while no question
 is open goes to the chat, where a dice command (``2D6+3>=10``) rolls, as in the web
 client's chat; a line that starts with ``/`` is for the chat even while a question is
-asked. What other seats send is printed without its control characters. Ctrl-D leaves."""
+asked; ``<`` typed at a question goes back (the answer before it is taken back and that
+question asked again). What other seats send is printed without its control characters.
+Ctrl-D leaves."""
 
 from __future__ import annotations
 

@@ -2,10 +2,12 @@
 [--continue-anyway]``.
 
 Runs a session in the terminal. Without ``--answers`` the GM and every player answer at
-the terminal; with it, each participant answers from its list, and the run stops
-(reason ``no-answer``) when one has none left. ``FILE`` may be a save written by
-``--save``: the session goes on from where it was. Ctrl-C, SIGTERM and SIGHUP stop the
-session (it is saved); the exit status is then 128 + the signal's number (130 for Ctrl-C).
+the terminal (``<`` typed at a prompt takes back the last answer of the moment and asks
+its question again, while nothing followed from it); with it, each participant answers
+from its list, and the run stops (reason ``no-answer``) when one has none left. ``FILE``
+may be a save written by ``--save``: the session goes on from where it was. Ctrl-C,
+SIGTERM and SIGHUP stop the session (it is saved); the exit status is then 128 + the
+signal's number (130 for Ctrl-C).
 """
 
 from __future__ import annotations

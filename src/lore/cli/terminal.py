@@ -1,7 +1,9 @@
 """The interactive terminal participant: numbered menus and typed values.
 
 Every bad entry is explained and asked again (in the words of ``lore join``:
-``lore.clients.asking_again``); end of input (Ctrl-D) means no answer.
+``lore.clients.asking_again``); end of input (Ctrl-D) means no answer; ``<`` typed at a
+prompt goes back: the participant's last answer of the step is taken back and its question
+asked again (``engine/withdrawal.py``), when nothing followed from it.
 """
 
 from __future__ import annotations
@@ -11,9 +13,21 @@ import sys
 from collections.abc import Callable
 from typing import Any, ClassVar, TextIO
 
-from lore.clients.asking_again import ask_again, menu_reason, menu_span, value_reason
+from lore.clients.asking_again import (
+    BACK_HINT,
+    GO_BACK,
+    ask_again,
+    menu_reason,
+    menu_span,
+    value_reason,
+)
+from lore.engine.participants import BACK, Back
 from lore.engine.queries import Input, Query
 from lore.engine.randomness import Stream
+
+
+class _GoingBack(Exception):
+    """``<`` was typed at a prompt."""
 
 
 class Terminal:
@@ -34,6 +48,7 @@ class Terminal:
         self.out = out or sys.stdout
         self.label_of = label_of  # how people know a participant (``Aki``, not its jid)
         self.captions: dict[str, str] = {}  # the inputs' captions of the question asked
+        self.hinted = False  # whether BACK_HINT was said
 
     def say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
@@ -42,15 +57,27 @@ class Terminal:
         """A line typed at ``prompt`` (EOFError at the end of input)."""
         Terminal.reading = True
         try:
-            return self.read(prompt)
+            text = self.read(prompt)
         except (KeyboardInterrupt, EOFError):  # Ctrl-C (or a signal), Ctrl-D
             self.say("")  # what is said next starts on a line of its own, not the prompt's
             raise
         finally:
             Terminal.reading = False
+        if text.strip() == GO_BACK:
+            raise _GoingBack
+        return text
 
-    def ask(self, query: Query, stream: Stream) -> dict[str, Any] | None:
+    def ask(self, query: Query, stream: Stream) -> dict[str, Any] | Back | None:
+        try:
+            return self.asked(query)
+        except _GoingBack:
+            return BACK
+
+    def asked(self, query: Query) -> dict[str, Any] | None:
         self.say(f"\n== {self.label_of(self.name)}: {query.title}")
+        if not self.hinted:  # (said once: the prompts stay as they are)
+            self.hinted = True
+            self.say(BACK_HINT)
         for name, text in query.texts:
             if name == "map":
                 self.say("\n".join("   " + line for line in text.splitlines()))

@@ -3,12 +3,16 @@ run`` and ``lore join``: what was expected, then that the question is asked agai
 
 A menu asks for a number (``type a number from 1 to 3``), or several for a pick of
 several; a typed value for one of its type (``type an integer``, ``type y or n``); an
-answer the rules (or the server) refused gives their reason.
+answer the rules (or the server) refused gives their reason. ``<`` typed at a prompt
+goes back (``GO_BACK``): the answer before the question is taken back.
 """
 
 from __future__ import annotations
 
 from lore.syntax.diagnostics import with_article
+
+GO_BACK = "<"  # typed at a prompt: take back the answer before this question
+BACK_HINT = f"   (type {GO_BACK} at a prompt to take back your last answer)"
 
 
 def ask_again(reason: str) -> str:

@@ -1,13 +1,15 @@
 """``lore join URL``: play one seat of an online session from the terminal.
 
-The URL is the seat's link (``http://host:8000/play?session=ID#TOKEN``). Messages are printed as
-they come, cleaned of control characters (``lore.clients.safe_text``): another seat's chat
-cannot drive the terminal. Each question is asked with numbered menus, like ``lore run``;
-a line typed while no question is open goes to the chat, as the web client's chat box
-sends it (a dice command, ``2D6+3>=10``, rolls: the server decides, as for the web). A
-line that starts with ``/`` is always for the chat, also while a question is asked
-(``CHAT_HELP``). The client reconnects by itself when the connection drops, and gets what
-it missed. End of input (Ctrl-D) leaves.
+The URL is the seat's link (``http://host:8000/play?session=ID#TOKEN``). Messages are
+printed as they come, cleaned of control characters (``lore.clients.safe_text``):
+another seat's chat cannot drive the terminal. Each question is asked with numbered
+menus, like ``lore run``; a line typed while no question is open goes to the chat, as
+the web client's chat box sends it (a dice command, ``2D6+3>=10``, rolls: the server
+decides, as for the web). A line that starts with ``/`` is always for the chat, also
+while a question is asked (``CHAT_HELP``); ``<`` at a question that says so goes back
+(the answer before it is taken back, and its question asked again). The client
+reconnects by itself when the connection drops, and gets what it missed. End of input
+(Ctrl-D) leaves.
 """
 
 from __future__ import annotations
@@ -22,7 +24,14 @@ from typing import Any, TextIO
 
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
-from lore.clients.asking_again import ask_again, menu_reason, menu_span, value_reason
+from lore.clients.asking_again import (
+    BACK_HINT,
+    GO_BACK,
+    ask_again,
+    menu_reason,
+    menu_span,
+    value_reason,
+)
 from lore.clients.chat_commands import CHAT_HELP, SLASHES, chat_text
 from lore.clients.safe_text import printable
 from lore.clients.seat import Frame, JoinError, SeatClient
@@ -52,6 +61,8 @@ class Asker:
     def start(self, who: str) -> None:
         title = self.spec["title"] + (f" (for {who})" if who else "")
         self.say(f"\n== {title}")
+        if self.spec.get("back"):  # (the answer before it may be taken back)
+            self.say(BACK_HINT)
         for text in self.spec["texts"]:
             if text["name"] == "map":
                 self.say("\n".join("   " + line for line in text["text"].splitlines()))
@@ -177,6 +188,10 @@ class Join:
     def handle(self, frame: Frame) -> None:
         if frame.get("ref") is not None and frame.get("ref") == self.waiting_ref:
             self.waiting_ref = None
+            if frame["type"] != "error":
+                # (Gone back: the question answered before is open again, to be asked.)
+                questions = self.client.state.questions
+                self.done = {q for q in self.done if q not in questions}
             if frame["type"] == "error":
                 # Refused: the question is asked again while it is open, as lore run does.
                 self.done.discard(self.answered)
@@ -200,7 +215,14 @@ class Join:
         if text.lstrip().startswith(SLASHES):  # a chat command, also while a question is asked
             self.chat(text.strip()[1:])
             return
-        if self.asking is not None:
+        if self.asking is not None and text.strip() == GO_BACK:
+            # Going back at this question: its answer before is taken back (or refused).
+            spec = self.asking.spec
+            self.done.add(spec["id"])
+            self.answered = spec["id"]
+            self.waiting_ref = self.client.send({"type": "back", "id": spec["id"]})
+            self.asking = None
+        elif self.asking is not None:
             if self.asking.feed(text):
                 spec = self.asking.spec
                 if spec["id"] not in self.client.state.questions:
@@ -249,6 +271,8 @@ def describe(message: Frame, label_of: Callable[[str], str] = str) -> str:
         if message.get("by") and message["by"] != message["from"]:
             who = f"{label_of(message['by'])} for {who}"
         return f"[{tick}] {who} answered {answer_text(message)}"
+    if kind == "back":
+        return f"[{tick}] {label_of(message['from'])} went back to: {message.get('title') or ''}"
     if kind == "assign":
         actor = message.get("name") or message.get("actor", "")
         moved = f"{label_of(message['from'])} to {label_of(message['to'])}"

@@ -18,9 +18,10 @@ from lore.engine import (
     odds_values,
     rollers,
     rolls,
+    withdrawal,
     world_natives,
 )
-from lore.engine.participants import NO_STREAM, PENDING, Pending, Refusal
+from lore.engine.participants import NO_STREAM, PENDING, Back, Pending, Refusal
 from lore.engine.queries import (
     MAX_CACHED_SHAPES,
     AnswerError,
@@ -414,6 +415,14 @@ def ask_new(
                 if asked is not None:
                     return answered(session, key, known, *asked, spec)
                 return answered_key(session, query, spec, known)
+            if isinstance(answer, Back):  # the last answer taken back: the step runs again
+                problem = withdrawal.withdraw(session, query, key)
+                if problem is None:
+                    rt.suspended = True
+                    raise _suspend(query.id)
+                if participant.rejected(query, {}, f"cannot go back: {problem}"):
+                    continue
+                raise _stop("error", f"{to} cannot go back at '{query.title}': {problem}")
             try:
                 filled = fill(query, spec, answer, session.place_problem)
             except AnswerError as error:
@@ -484,6 +493,9 @@ def record_answer(
     snapshot; a restored session fills the answers in again."""
     answers = session.step_answers
     answers[key] = answer
+    # What taking it back needs: who gave it, the title, what the step had told, the
+    # questions open (``withdrawal.refusal``).
+    session.answered[key] = (query.to, query.title, len(session.told), tuple(session.open))
     kept = session.step_filled
     if kept:
         for old in [k for k, (given, _) in kept.items() if answers.get(k) is not given]:

@@ -27,6 +27,18 @@ class Pending:
 PENDING = Pending()
 
 
+class Back:
+    """What ``ask`` returns for "take back my answer before this question": the seat's
+    last answer of the step is withdrawn, and the step asks that question again (see
+    ``engine/withdrawal.py``)."""
+
+    def __repr__(self) -> str:
+        return "BACK"
+
+
+BACK = Back()
+
+
 class NoStream(Stream):
     """What a participant that draws nothing is given in place of its stream (see
     ``Participant``): drawing from it is a mistake."""
@@ -49,10 +61,11 @@ class Participant(Protocol):
     always returns PENDING may say so with ``answers_later = True``: it is then not
     called."""
 
-    def ask(self, query: Query, stream: Stream) -> dict[str, Any] | Pending | None:
+    def ask(self, query: Query, stream: Stream) -> dict[str, Any] | Pending | Back | None:
         """The answer to ``query``; PENDING when it will come later (the step waits, and
-        the other handlers of the step are started meanwhile); None when there is none
-        (the run stops)."""
+        the other handlers of the step are started meanwhile); BACK to withdraw the last
+        answer instead (``engine/withdrawal.py``); None when there is none (the run
+        stops)."""
 
     def rejected(self, query: Query, answer: dict[str, Any], reason: str) -> bool:
         """An answer did not fit; True to ask again, False to give up."""
@@ -69,11 +82,13 @@ class Refusal(Exception):
 @dataclass(frozen=True)
 class Scripted1:
     """One scripted answer: its values, the question it is for (an id or a title; None:
-    whatever is asked) and where it was written (for errors)."""
+    whatever is asked) and where it was written (for errors). ``back``: not an answer but
+    going back (BACK), its values empty."""
 
     values: dict[str, Any]
     query: str | None = None
     where: str = ""
+    back: bool = False
 
 
 @dataclass
@@ -85,7 +100,7 @@ class Scripted:
     used: int = 0
     told: list[dict[str, Any]] = field(default_factory=list)
 
-    def ask(self, query: Query, stream: Stream) -> dict[str, Any] | None:
+    def ask(self, query: Query, stream: Stream) -> dict[str, Any] | Back | None:
         if self.used >= len(self.answers):
             return None
         answer = self.answers[self.used]
@@ -97,7 +112,7 @@ class Scripted:
                 f"{answer.where or 'an answer'} is for the question {answer.query!r}, but "
                 f"{query.to} is asked {query.title!r} (question {query.id})"
             )
-        return answer.values
+        return BACK if answer.back else answer.values
 
     def rejected(self, query: Query, answer: dict[str, Any], reason: str) -> bool:
         given = self.answers[self.used - 1] if self.used else None
@@ -228,11 +243,12 @@ class ReplayLog:
         self.source = source
         self.checked = checked
         self.used = [False] * len(answers)
-        self.by_id: dict[str, int] = {}
+        # (A question may have several: an answer, going back at it, another answer.)
+        self.by_id: dict[str, list[int]] = {}
         self.by_seat: dict[str, list[int]] = {}
         for index, answer in enumerate(answers):
             if answer.query:
-                self.by_id[answer.query] = index
+                self.by_id.setdefault(answer.query, []).append(index)
             else:
                 self.by_seat.setdefault(answer.seat, []).append(index)
         self.remaining = len(answers)
@@ -242,9 +258,14 @@ class ReplayLog:
     def replaying(self) -> bool:
         return self.remaining > 0
 
-    def take(self, query: Query) -> dict[str, Any] | None:
-        """The saved answer to ``query``, if any (raises Refusal on a mismatch)."""
-        index = self.by_id.pop(query.id, None) if query.id else None
+    def take(self, query: Query) -> dict[str, Any] | Back | None:
+        """The saved answer to ``query`` (or BACK, saved as going back at it), if any
+        (raises Refusal on a mismatch)."""
+        index = None
+        if query.id:
+            given = self.by_id.get(query.id)
+            if given:
+                index = given.pop(0)
         if index is None:
             waiting = self.by_seat.get(query.to)
             if waiting:
@@ -269,7 +290,7 @@ class ReplayLog:
         self.used[index] = True
         self.remaining -= 1
         self.last = index
-        return answer.values
+        return BACK if answer.back else answer.values
 
     def where(self, index: int) -> str:
         line = self.answers[index].line
@@ -301,7 +322,7 @@ class Replaying:
         """Whether the live participant draws (the log's answers draw nothing)."""
         return self.live is not None and getattr(self.live, "draws", True)
 
-    def ask(self, query: Query, stream: Stream) -> dict[str, Any] | Pending | None:
+    def ask(self, query: Query, stream: Stream) -> dict[str, Any] | Pending | Back | None:
         found = self.log.take(query)
         self.replayed = found is not None
         if found is not None:

@@ -70,13 +70,15 @@ MARK = "[saved session]"  # how a save's desc title begins
 @dataclass(frozen=True)
 class Answer:
     """One answer of the log: who gave it, its values, the question it answered (id and
-    title, when known) and, for an answer read from a save, its line there."""
+    title, when known) and, for an answer read from a save, its line there. ``back``: not
+    an answer but going back at the question (``engine/withdrawal.py``), no values."""
 
     seat: str
     values: dict[str, Any]
     query: str | None = None
     title: str | None = None
     line: int = 0
+    back: bool = False
 
     def record(self) -> dict[str, Any]:
         found: dict[str, Any] = {"from": self.seat}
@@ -84,7 +86,10 @@ class Answer:
             found["query"] = self.query
         if self.title is not None:
             found["title"] = self.title
-        found["values"] = self.values
+        if self.back:
+            found["back"] = True
+        else:
+            found["values"] = self.values
         return found
 
 
@@ -425,17 +430,23 @@ def _answer(reader: _Reader, text: str, node: ast.Node) -> Answer:
         record = loads(text)
     except JSONError as error:
         raise reader.error(node, f"a stored answer is not valid: {error.message}") from None
+    back = isinstance(record, dict) and record.get("back") is True and "values" not in record
     if (
         not isinstance(record, dict)
         or not isinstance(record.get("from"), str)
-        or not isinstance(record.get("values"), dict)
+        or not (back or isinstance(record.get("values"), dict))
     ):
-        raise reader.error(node, 'a stored answer is {"from": participant, "values": {...}}')
+        raise reader.error(
+            node,
+            'a stored answer is {"from": participant, "values": {...}}'
+            ' (or {"from": participant, "back": true})',
+        )
     query, title = record.get("query"), record.get("title")
     return Answer(
         record["from"],
-        record["values"],
+        {} if back else record["values"],
         query if isinstance(query, str) else None,
         title if isinstance(title, str) else None,
         line,
+        back,
     )

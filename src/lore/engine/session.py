@@ -28,7 +28,15 @@ from types import CodeType, TracebackType
 from typing import Any
 
 from lore.dice import RandomSource as DiceSource
-from lore.engine import continuation, happenings, natives, randomness, reach, world_natives
+from lore.engine import (
+    continuation,
+    happenings,
+    natives,
+    randomness,
+    reach,
+    withdrawal,
+    world_natives,
+)
 from lore.engine.participants import Participants
 from lore.engine.queries import AnswerError, Query, fill
 from lore.engine.randomness import (
@@ -676,7 +684,7 @@ class Session:
     HISTORY = frozenset({"answers", "errors", "answers_before"})
     # The step in progress: saved only while a step waits (a step that ran to its end
     # leaves them behind until the next one begins).
-    STEP = frozenset({"step_answers", "asked", "told", "open", "step_oid"})
+    STEP = frozenset({"step_answers", "answered", "asked", "told", "open", "step_oid"})
 
     def __init__(
         self,
@@ -727,6 +735,9 @@ class Session:
         self.asked_again = (0, 0)  # the step that went wrong after answers, how often
         self.step_oid = 1
         self.step_answers: dict[Key, dict[str, Any]] = {}
+        # Of each answer of the step: who, the title, what the step had told, the
+        # questions open then (what going back needs: engine/withdrawal.py).
+        self.answered: dict[Key, tuple[str, str, int, tuple[str, ...]]] = {}
         self.asked: set[Key] = set()
         self.told: set[Key] = set()
         self.open: dict[str, tuple[Key, Any, Any]] = {}
@@ -1057,6 +1068,7 @@ class Session:
             # What the last step asked and was answered (made anew only when it was not
             # empty: most steps ask nothing).
             self.step_answers, self.asked, self.told, self.open = {}, set(), set(), {}
+            self.answered = {}
         self.step_oid = self.next_oid
         rt.max_adds = self.limits.max_adds  # a step of one event (fire sets it per handler)
         if self.at_once > self.limits.max_steps_at_once:
@@ -1405,6 +1417,7 @@ class Session:
             return False
         self.asked_again = (self.steps, times)
         self.step_answers, self.step_filled, self.asked, self.told = {}, {}, set(), set()
+        self.answered = {}
         self.waiting = entries
         self.rerun = True
         return True
@@ -1734,6 +1747,20 @@ class Session:
             natives.record_answer(self, query, key, values, filled)
         self.rerun = True
         return None
+
+    def back(self, query_id: str, *, seat: str | None = None) -> str | None:
+        """Go back at the open question ``query_id``: the last answer of the step, which
+        its participant gave before it was asked, is taken back, and the next ``run()``
+        asks that question again; the reason when it cannot be (nothing followed from the
+        answer: see ``engine/withdrawal.py``; then nothing changes). With ``seat``, a
+        question asked of another seat is refused."""
+        entry = self.open.get(query_id)
+        if entry is None:
+            return f"there is no open question '{query_id}'"
+        query = entry[1]
+        if seat is not None and seat != query.to:
+            return f"question '{query_id}' is asked of {query.to}, not of {seat}"
+        return withdrawal.withdraw(self, query)
 
     def place_problem(self, text: str) -> str | None:
         """Why an answer's location ``text`` names no place of the session's world, or

@@ -1,7 +1,8 @@
 """The transcript of a session: one JSON object per happening, in order.
 
 Every record has ``tick`` and ``kind``: ``message`` (to, text, format), ``query`` (to,
-title, inputs), ``answer`` (from, values), ``error`` (message, where), ``end`` (reason).
+title, inputs), ``answer`` (from, values), ``back`` (from, title: an answer taken back,
+``engine/withdrawal.py``), ``error`` (message, where), ``end`` (reason).
 """
 
 from __future__ import annotations

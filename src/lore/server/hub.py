@@ -213,6 +213,9 @@ class Hub:
             committing = self.answer(room, connection, message)
             if committing is not None:
                 await committing
+        elif isinstance(message, protocol.Back):
+            data = {"seat": seat, "id": message.id}
+            await self.commit(room, connection, "back", data, message.ref)
         elif isinstance(message, protocol.Chat):
             await self.chat(room, connection, message)
         elif isinstance(message, protocol.Preview):

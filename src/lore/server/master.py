@@ -221,6 +221,15 @@ class Master:
             self.session.run()
         return problem
 
+    def back(self, query_id: str, seat: str) -> str | None:
+        """Go back at an open question of ``seat`` (the GM may for any seat): the answer
+        before it is taken back and run on; the reason when it cannot be (then nothing
+        changed)."""
+        problem = self.session.back(query_id, seat=None if seat == GM else seat)
+        if problem is None:
+            self.session.run()
+        return problem
+
     def assign(self, actor_label: str, participant: str) -> str | None:
         """Give an actor to another participant (``GM`` takes it back); the reason when
         there is no such actor. The actor's questions already open follow it."""

@@ -37,6 +37,7 @@ class Code(StrEnum):
     STALE = "stale"  # answered from an outdated view: update first
     UNKNOWN_QUESTION = "unknown_question"  # no open question of this seat has that id
     BAD_ANSWER = "bad_answer"  # the values do not fit the question
+    NO_BACK = "no_back"  # the answer before this question cannot be taken back (now)
     PAUSED = "paused"  # the GM paused the session
     ENDED = "ended"  # the session is over
     FORBIDDEN = "forbidden"  # only the GM may do that
@@ -59,6 +60,10 @@ class Answer(Message, tag="answer"):
     id: Text = ""
     values: Annotated[dict[Text, Value], msgspec.Meta(max_length=64)] = {}
     seq: Annotated[int, msgspec.Meta(ge=0)] = 0
+
+
+class Back(Message, tag="back"):
+    id: Text = ""  # the open question gone back at: the seat's answer before it is taken back
 
 
 class Chat(Message, tag="chat"):
@@ -120,6 +125,7 @@ class History(Message, tag="history"):
 ClientMessage = (
     Hello
     | Answer
+    | Back
     | Chat
     | Preview
     | Ping

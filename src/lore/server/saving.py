@@ -49,10 +49,13 @@ def scenario_entry(room: Room) -> str:
 
 
 def logged_answer(entry: LogEntry) -> Answer:
-    """The answer an answer entry of the log gave."""
+    """The answer an answer entry of the log gave (or, of a back entry, going back)."""
     data = entry.data
     to, title = data.get("to", data["seat"]), data.get("title")
-    return Answer(to, data["values"], data["id"], title if isinstance(title, str) else None)
+    title = title if isinstance(title, str) else None
+    if entry.kind == "back":
+        return Answer(to, {}, data["id"], title, back=True)
+    return Answer(to, data["values"], data["id"], title)
 
 
 async def answers_of(room: Room, store: Store) -> tuple[list[Answer], bytes]:
@@ -62,7 +65,7 @@ async def answers_of(room: Room, store: Store) -> tuple[list[Answer], bytes]:
     stored = room.program.stored
     found = list(stored.answers) if stored is not None else []
     entries = await store.log(room.id)
-    found.extend(logged_answer(entry) for entry in entries if entry.kind == "answer")
+    found.extend(logged_answer(entry) for entry in entries if entry.kind in ("answer", "back"))
     earlier = saved_chat(room.program.folder) if stored is not None else []
     return found, chat_lines(earlier, entries)
 

@@ -191,6 +191,7 @@ class Table:
         self.listening: set[str] | None = None
         # The answer applied last as people read it, for its transcript record.
         self.answer_shown: list[dict[str, Any]] | None = None
+        self.answer_title = ""  # the title of the question of ``answer_shown``
 
     # ------------------------------------------------------------ applying
 
@@ -233,6 +234,16 @@ class Table:
                 if data["seat"] == GM and query.to != GM:
                     self.proxy = query.to
                 self.answer_shown = answer_parts(query, data["values"], self.master)
+                self.answer_title = query.title
+            engine = True
+        elif kind == "back":
+            found = self.master.session.open.get(data["id"])
+            problem = self.master.back(data["id"], data["seat"])
+            if problem is not None:
+                return Refusal(Code.NO_BACK, problem)
+            if found is not None and isinstance(found[1], Query):  # (for a save: saving.py)
+                data.setdefault("to", found[1].to)
+                data.setdefault("title", found[1].title)
             engine = True
         elif kind == "assign":
             actor = next((a for a in self.master.actors() if a.label == data["actor"]), None)
@@ -263,7 +274,7 @@ class Table:
         """Why the entry is refused, or None (``question``: the open question an answer
         answers, if there is one)."""
         data, kind = entry.data, entry.kind
-        seat = data.get("seat") if kind == "answer" else data.get("from")
+        seat = data.get("seat") if kind in ("answer", "back") else data.get("from")
         # Over (ended by the GM or by its rules): the people at the table may still talk
         # and roll; nothing else goes on.
         if self.closed and kind not in ("chat", "roll"):
@@ -275,6 +286,8 @@ class Table:
                 )
             if self.paused and seat != GM:
                 return Refusal(Code.PAUSED, "the GM has paused the session")
+        elif kind == "back" and self.paused and seat != GM:
+            return Refusal(Code.PAUSED, "the GM has paused the session")
         elif kind in ("chat", "roll"):
             to = data.get("to")
             if to is not None and to not in self.streams:
@@ -623,10 +636,19 @@ class Table:
                         continue
                 elif kind == "answer":
                     tick, seat, values = _ANSWER(record)
-                    item = Answered(tick, seat, values, self.answer_shown)
-                    self.answer_shown = None
+                    shown = self.answer_shown
+                    item = Answered(tick, seat, values, shown)
+                    if shown is not None:
+                        # (The session log reads the answer as the seats were told it:
+                        # the question's title, the captions of what was chosen.)
+                        self.answer_shown = None
+                        record["title"], record["shown"] = self.answer_title, shown
                     if seat == self.proxy:
                         item.by, self.proxy = GM, None
+                elif kind == "back":
+                    seat = record["from"]
+                    item = {"kind": kind, "tick": record["tick"], "from": seat}
+                    item["title"] = record.get("title")
                 elif kind == "error":
                     seat = GM
                     text, where = record["message"], record.get("where", "")

@@ -15,6 +15,7 @@ from typing import Any
 import msgspec
 from msgspec import Raw
 
+from lore.engine import withdrawal
 from lore.engine.queries import Input, Query, plain
 from lore.engine.views import GM
 from lore.runtime.quantity import Quantity
@@ -172,9 +173,12 @@ def query_specs(query: Query, master: Master) -> tuple[dict[str, Any], Raw]:
     asked with them."""
     inputs = query.inputs
     key: Any = id(inputs[0]) if len(inputs) == 1 else tuple(map(id, inputs))
+    # Whether its dialog offers to go back (the first question of a step never does).
+    session = master.session
+    back = bool(session.step_answers) and withdrawal.refusal(session, query) is None
     menu = _MENUS.get(key)
     if menu is None:
-        return new_spec(query, master, key)
+        return new_spec(query, master, key, back)
     texts = []
     for name, text in query.texts:
         texts.append(Shown(name, text))
@@ -186,7 +190,9 @@ def query_specs(query: Query, master: Master) -> tuple[dict[str, Any], Raw]:
         spec["inputs"] = described
         if captions:
             spec["captions"] = captions
-        return spec, Raw(encode(Spec(qid, to, title, texts, None, menu[2], captions)))
+        if back:
+            spec["back"] = True
+        return spec, Raw(encode(Spec(qid, to, title, texts, None, menu[2], captions, back)))
     actor = actor_of(query.actor, master)
     actors = menu[3]
     found = actors.get(id(actor))
@@ -207,12 +213,16 @@ def query_specs(query: Query, master: Master) -> tuple[dict[str, Any], Raw]:
     }
     if captions:
         spec["captions"] = captions
-    return spec, Raw(encode(Spec(qid, to, title, texts, encoded, menu[2], captions)))
+    if back:
+        spec["back"] = True
+    return spec, Raw(encode(Spec(qid, to, title, texts, encoded, menu[2], captions, back)))
 
 
-def new_spec(query: Query, master: Master, key: Any) -> tuple[dict[str, Any], Raw]:
+def new_spec(
+    query: Query, master: Master, key: Any, back: bool = False
+) -> tuple[dict[str, Any], Raw]:
     """``query_specs`` of a question whose inputs are no menu known yet (made one when
-    they are ``_fixed``)."""
+    they are ``_fixed``); ``back``: its dialog offers to go back."""
     inputs = query.inputs
     described = [input_spec(item) for item in inputs]
     if all(map(_fixed, inputs)):
@@ -234,6 +244,8 @@ def new_spec(query: Query, master: Master, key: Any) -> tuple[dict[str, Any], Ra
         start = master.start_of(query.to, area)
         if start is not None:
             spec["from"] = start
+    if back:
+        spec["back"] = True
     return spec, Raw(encode(spec))
 
 
@@ -256,6 +268,7 @@ class Spec(msgspec.Struct, omit_defaults=True, gc=False):
     actor: Raw | None = None
     inputs: Raw | None = None
     captions: dict[str, str] | None = None
+    back: bool = False
 
 
 # The inputs' descriptions of questions whose inputs are all enums described by what

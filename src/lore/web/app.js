@@ -356,7 +356,7 @@ function errorText(problem) {
   // (a GM command's refusal says which seat or actor, and why: in every language, as
   // the server gives it)
   const detailed =
-    problem.code === "bad_command" || (["bad_answer", "bad_roll"].includes(problem.code) && currentLanguage() === "en");
+    problem.code === "bad_command" || (["bad_answer", "bad_roll", "no_back"].includes(problem.code) && currentLanguage() === "en");
   return detailed && problem.message ? `${t(key)} (${problem.message})` : t(key);
 }
 
@@ -382,7 +382,8 @@ function logLine(record) {
   const values = (found) => Object.entries(found || {}).map(([name, value]) => `${name}=${typeof value === "string" ? value : JSON.stringify(value)}`).join(", ");
   const lines = {
     query: () => `? ${seatLabel(record.to)}: ${record.title ?? ""}`,
-    answer: () => `> ${seatLabel(record.from)}: ${values(record.values)}`,
+    answer: () => `> ${seatLabel(record.from)}: ${record.shown ? answerLogText(record) : values(record.values)}`,
+    back: () => `< ${wentBackText(record)}`,
     message: () => `${record.to ? seatLabel(record.to) : t("everyone")}: ${record.text ?? ""}`,
     dice: () => `${record.by || seatLabel(record.seat)}: ${record.dice} [${(record.faces || []).join(",")}] = ${record.total}`,
     error: () => `! ${record.message ?? ""}${record.where ? ` (${record.where})` : ""}`,
@@ -440,6 +441,18 @@ function answeredLine(message) {
   return `${t("answeredFor").replace("{by}", seatLabel(message.by)).replace("{seat}", seatLabel(message.from))}: ${values}`;
 }
 
+// An answer in the session log as the seat saw its question: its title (a map question's
+// in this language), then the captions of what was chosen.
+function answerLogText(record) {
+  const purpose = (record.shown.find((part) => part.purpose) || {}).purpose;
+  return `${purpose ? t(`title_${purpose}`) : record.title} → ${answerText(record)}`;
+}
+
+// A seat took its answer back (the question asked again).
+function wentBackText(message) {
+  return tf("wentBack", { seat: seatLabel(message.from), title: message.title || "" });
+}
+
 function movedText(message) {
   const text = t("movedActor").replace("{actor}", message.name || message.actor);
   return text.replace("{from}", seatLabel(message.from)).replace("{to}", seatLabel(message.to));
@@ -477,6 +490,8 @@ function messageItem(message) {
     if (message.secret) item.classList.add("secret");
   } else if (message.kind === "answer") {
     node("span", { class: "body" }, item, answeredLine(message));
+  } else if (message.kind === "back") {
+    node("span", { class: "body" }, item, wentBackText(message));
   } else if (message.kind === "assign") {
     node("span", { class: "body" }, item, movedText(message));
   } else if (message.kind === "error") {
@@ -537,6 +552,15 @@ function renderDialogs() {
         if (ref === null) return;
         state.refs.set(ref, id);
         state.pending.set(ref, { id, others });
+        renderDialogs();
+      },
+      back: () => {
+        if (forLabel && !window.confirm(tf("confirmBackFor", { seat: forLabel }))) return;
+        state.problems.delete(id);
+        const ref = send({ type: "back", id });
+        if (ref === null) return;
+        state.refs.set(ref, id);
+        state.pending.set(ref, { id, others: [] });
         renderDialogs();
       },
       pick: (name, goal) => {

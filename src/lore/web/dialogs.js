@@ -128,7 +128,8 @@ function control(input, box, state) {
 
 // A dialog for `spec`; `actions.submit(values)` sends the answer; `actions.pick(name, value)`
 // tells the map a place was chosen (for the route preview); `actions.placeLabel(location)`
-// names a place for its button.
+// names a place for its button; `actions.back()` goes back (a spec with `back`: the answer
+// before this question may be taken back).
 export function buildDialog(spec, actions) {
   const box = node("article", { class: "dialog" });
   box.dataset.id = spec.id;
@@ -187,8 +188,17 @@ export function buildDialog(spec, actions) {
   box.appendChild(problem);
   box.appendChild(note);
   const hasLocation = spec.inputs.some((i) => i.type === "loc" && spec.area);
+  const buttons = node("div", { class: "dialog-buttons" }, box);
+  if (spec.back && actions.back) {
+    // The answer before this question taken back: that question is asked again.
+    const back = node("button", { type: "button", class: "back" }, buttons, t("back"));
+    back.title = t("backHelp");
+    back.addEventListener("click", () => {
+      if (!pending && locked === null) actions.back();
+    });
+  }
   if (!single || hasLocation) {
-    const button = node("button", { type: "button", class: "submit" }, box, t("answer"));
+    const button = node("button", { type: "button", class: "submit" }, buttons, t("answer"));
     button.addEventListener("click", submit);
   }
   return {
