@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import shutil
 import signal
 import subprocess
 import sys
@@ -180,3 +181,39 @@ def test_a_node_that_lost_its_locks_is_fenced_and_sends_its_clients_on(
             client.connect()
             assert str(b.port) in client.base
         assert sum(e.kind == "answer" for e in logged(postgres_url, session)) == 6
+
+
+def test_no_notify_on_the_answers_path(
+    tmp_path: Path, postgres_url: str, postgres_server: Server
+) -> None:
+    # Every statement the nodes send is logged by the database; 1,000 answers later none
+    # of them is a NOTIFY (which takes a lock of the whole database at commit).
+    database = postgres_url.rsplit("/", 1)[1]
+    postgres_server.psql(f"ALTER DATABASE {database} SET log_statement = 'all'")
+    log = postgres_server.folder / "log"
+    start = log.stat().st_size
+    longer = tmp_path / "round"
+    shutil.copytree(ROUND, longer)
+    scenario = longer / "scenario.lore"
+    text = scenario.read_text(encoding="utf-8")
+    scenario.write_text(text.replace("last = 60[sec];", "last = 400[sec];"), encoding="utf-8")
+    with node(postgres_url, tmp_path, "a") as a, node(postgres_url, tmp_path, "b") as b:
+        a.examples = b.examples = [longer]
+        started(a, b)
+        tables = []
+        for base in (a.base, b.base, a.base):
+            seated = players(create_session(base, "round"), base)
+            for client in seated:
+                client.connect()
+            tables.append(seated)
+        done = sum(play(seated, 340) for seated in tables)
+    assert done == 1020
+    with log.open("rb") as read:
+        read.seek(start)
+        statements = [
+            line
+            for line in read.read().decode(errors="replace").splitlines()
+            if "statement: " in line or "execute " in line
+        ]
+    assert sum("INSERT INTO log" in line for line in statements) > 0  # (it logged them)
+    assert [line for line in statements if "NOTIFY" in line.upper()] == []
