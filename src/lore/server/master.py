@@ -29,6 +29,7 @@ from lore.engine.saves import Answer, SaveData, Stored, save_text
 from lore.engine.seat_labels import actor_name
 from lore.engine.session import Limits, Session
 from lore.engine.snapshot import describe_queue
+from lore.engine.table_view import table_key
 from lore.engine.transcript import Record, Transcript
 from lore.engine.views import GM, all_areas, hidden_keys, placed_objects, view
 from lore.engine.world_natives import route_between, terrain_costs
@@ -296,7 +297,7 @@ class Master:
         except KeyError:
             self.view_getters(sizes)
             values = tuple(map(call, self.view_reads, dicts))
-        return (self.view_made, values)
+        return (self.view_made, values, table_key(self.session))  # (the table's too)
 
     def view_getters(self, sizes: tuple[int, ...]) -> None:
         """A getter per placed object of the view's members it has now (``view_key``)."""

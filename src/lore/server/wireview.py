@@ -16,6 +16,7 @@ import msgspec
 from msgspec import Raw
 
 from lore.engine.queries import Input, Query, plain
+from lore.engine.table_view import table_view
 from lore.engine.views import GM
 from lore.runtime.quantity import Quantity
 from lore.runtime.values import Range
@@ -46,7 +47,12 @@ def seat_view(master: Master, seat: str) -> dict[str, Any]:
         if marks:
             item = {**item, "hidden": marks["keys"], "seenBy": marks["seenBy"]}
         objects[item["id"]] = item
-    return {"tick": found["tick"], "actors": actors, "areas": areas, "objects": objects}
+    shown: dict[str, Any] = {"tick": found["tick"], "actors": actors, "areas": areas}
+    shown["objects"] = objects
+    table = table_view(master.session, seat)
+    if table is not None:
+        shown["table"] = table  # (sheets and trackers: sent whole when they change)
+    return shown
 
 
 def view_lists(found: dict[str, Any]) -> dict[str, Any]:
@@ -54,6 +60,7 @@ def view_lists(found: dict[str, Any]) -> dict[str, Any]:
     return {
         "tick": found["tick"],
         **{name: list(found[name].values()) for name in COLLECTIONS},
+        **({"table": found["table"]} if "table" in found else {}),
     }
 
 
@@ -76,6 +83,9 @@ def view_delta(before: dict[str, Any] | None, after: dict[str, Any]) -> dict[str
             drop[name] = gone
     if put:
         delta["put"] = put
+    table = after.get("table")
+    if table is not None and (before is None or before.get("table") != table):
+        delta["table"] = table
     if drop:
         delta["drop"] = drop
     return delta

@@ -1,0 +1,196 @@
+"""What a seat sees of the table: the sheets it may read, the trackers, whom the table
+waits for.
+
+A player's seat gets the sheets of its own actors (the lines shown to the owner and to
+everyone) and of the other objects it may see (the lines shown to everyone); the GM gets
+every sheet with every line. An object hidden from a seat by a secret has no sheet there,
+and an actor hidden from it is left out of a tracker's order and of whom the table waits
+for. A line's value is the member's value now: a field, or a derived value (an accessor
+without parameters) worked out as the view is made.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from lore.engine.natives import recipient
+from lore.engine.queries import Query, plain
+from lore.engine.table_decls import EVERYONE, GM_ONLY, SheetDecl, TableDecls, table_decls
+from lore.engine.views import GM, actors_of, is_hidden, known_keys, placed_objects
+from lore.errors import LoreError
+from lore.runtime.ops import rule_of
+from lore.runtime.values import LoreObject, TypedString
+
+if TYPE_CHECKING:
+    from lore.engine.session import Session
+
+
+def sheeted(session: Session, decls: TableDecls) -> list[LoreObject]:
+    """The objects that have a sheet: the actors, then the other placed objects."""
+    if not decls.sheets:
+        return []
+    found: list[LoreObject] = []
+    seen: set[int] = set()
+    for obj in (*actors_of(session, GM), *placed_objects(session)):
+        if id(obj) not in seen and decls.sheet_of(obj) is not None:
+            seen.add(id(obj))
+            found.append(obj)
+    return found
+
+
+def table_key(session: Session) -> tuple[Any, ...]:
+    """What the table views are made of: the members of every object with a sheet and
+    of every tracker, and who is asked. While it stays the same, so do the tables."""
+    decls = table_decls(session)
+    if not decls.sheets and not decls.trackers:
+        return ()
+    return (
+        tuple(tuple(obj.values.values()) for obj in sheeted(session, decls)),
+        tuple(tuple(tracker.values.values()) for tracker in decls.trackers),
+        tuple((q.to, q.actor) for q in session.open_questions() if isinstance(q, Query)),
+    )
+
+
+def table_view(session: Session, participant: str) -> dict[str, Any] | None:
+    """The seat's table (None when the program declares no sheet and no tracker)."""
+    decls = table_decls(session)
+    if not decls.sheets and not decls.trackers:
+        return None
+    is_gm = participant == GM
+    keys = None if is_gm else known_keys(actors_of(session, participant))
+    sheets = []
+    for obj in sheeted(session, decls):
+        if keys is not None and is_hidden(obj, keys):
+            continue
+        sheet = decls.sheet_of(obj)
+        assert sheet is not None
+        mine = recipient(obj) == participant
+        shown = sheet_of(session, obj, sheet, is_gm, mine)
+        if shown is not None:
+            sheets.append(shown)
+    trackers = [tracker_view(t, keys) for t in decls.trackers]
+    return {
+        "sheets": sheets,
+        "trackers": trackers,
+        "waiting": waiting(session, keys),
+    }
+
+
+def sheet_of(
+    session: Session, obj: LoreObject, sheet: SheetDecl, is_gm: bool, mine: bool
+) -> dict[str, Any] | None:
+    """An object's sheet as the seat may read it (None: no line of it)."""
+    sections = []
+    for section in sheet.sections:
+        entries = []
+        for entry in section.entries:
+            if not (is_gm or entry.shown == EVERYONE or (mine and entry.shown != GM_ONLY)):
+                continue
+            line: dict[str, Any] = {
+                "member": entry.member,
+                "label": entry.label,
+                "labelJa": entry.label_ja or entry.label,
+                "value": member_value(session, obj, entry.member),
+            }
+            if entry.max:
+                line["max"] = member_value(session, obj, entry.max)
+            entries.append(line)
+        if entries:
+            sections.append(
+                {
+                    "label": section.label,
+                    "labelJa": section.label_ja or section.label,
+                    "entries": entries,
+                }
+            )
+    if not sections:
+        return None
+    return {
+        "id": actor_id(obj),
+        "name": _name(obj),
+        "form": obj.form.name if obj.form is not None else "form",
+        "mine": mine,
+        "sections": sections,
+    }
+
+
+def member_value(session: Session, obj: LoreObject, name: str) -> Any:
+    """A member's value as plain data: a field's, or an accessor's worked out now (None
+    when it has none, or its rule fails)."""
+    values = obj.values
+    if name in values:
+        value = values[name]
+    elif obj.form is not None and any(name in f.accessors for f in obj.form.ancestors()):
+        try:
+            value = rule_of(obj, name)(session.rt, obj)
+        except LoreError:
+            return None
+    else:
+        return None
+    if isinstance(value, LoreObject):
+        return _name(value)
+    if isinstance(value, TypedString):
+        return str(value)
+    try:
+        return plain(value)
+    except LoreError:
+        return str(value)
+
+
+def tracker_view(tracker: LoreObject, keys: set[str] | None) -> dict[str, Any]:
+    """A tracker as a seat sees it (``keys``: what its actors know; None for the GM)."""
+    values = tracker.values
+
+    def seen(actors: Any) -> list[LoreObject]:
+        return [
+            actor
+            for actor in actors or ()
+            if isinstance(actor, LoreObject) and (keys is None or not is_hidden(actor, keys))
+        ]
+
+    round_ = values.get("round")
+    return {
+        "id": tracker.label or f"#{tracker.oid}",
+        "label": _text(values.get("label")),
+        "labelJa": _text(values.get("labelJa")) or _text(values.get("label")),
+        "round": round_ if isinstance(round_, int) else 0,
+        "phase": _text(values.get("phase")),
+        "order": [{"id": actor_id(a), "name": _name(a)} for a in seen(values.get("order"))],
+        "current": [actor_id(a) for a in seen(values.get("current"))],
+    }
+
+
+def waiting(session: Session, keys: set[str] | None) -> list[dict[str, str]]:
+    """Whom the table waits for: each actor asked (by name, as the seat may see it) or
+    seat asked (the GM, a player), once, in the order asked."""
+    found: list[dict[str, str]] = []
+    seen: set[tuple[str, str]] = set()
+    by_label = {a.label: a for a in actors_of(session, GM) if a.label}
+    for query in session.open_questions():
+        if not isinstance(query, Query):
+            continue
+        actor = by_label.get(query.actor) if query.actor else None
+        if actor is not None and keys is not None and is_hidden(actor, keys):
+            actor = None
+        item = {"seat": query.to}
+        if actor is not None:
+            item["actor"] = actor_id(actor)
+            item["name"] = _name(actor)
+        key = (query.to, item.get("actor", ""))
+        if key not in seen:
+            seen.add(key)
+            found.append(item)
+    return found
+
+
+def actor_id(obj: LoreObject) -> str:
+    return obj.label or f"#{obj.oid}"
+
+
+def _name(obj: LoreObject) -> str:
+    name = obj.values.get("name")
+    return str(name) if name is not None else actor_id(obj)
+
+
+def _text(value: object) -> str:
+    return value if isinstance(value, str) else ""
