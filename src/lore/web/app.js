@@ -7,6 +7,8 @@ import { drawMap, splitLocation } from "./map.js";
 import { rememberSession, showSessions } from "./sessions.js";
 import { lengthText } from "./units.js";
 import { answerText, arrivalText, downloadName } from "./shown.js";
+import { drawTokenBar, renderSheets, tokenBars } from "./sheets.js";
+import { renderTracker, waitingText } from "./tracker.js";
 
 const $ = (id) => document.getElementById(id);
 // A seat's link is /play?session=ID#TOKEN; the start page's may carry #host=TOKEN.
@@ -139,6 +141,7 @@ function collections(view) {
     actors: new Map(view.actors.map((a) => [a.id, a])),
     areas: new Map(view.areas.map((a) => [a.path, a])),
     objects: new Map(view.objects.map((o) => [o.id, o])),
+    table: view.table || null, // sheets and trackers (sheets.js, tracker.js)
   };
 }
 
@@ -185,6 +188,7 @@ function applyUpdate(frame) {
     for (const [name, keys] of Object.entries(delta.drop || {})) {
       for (const key of keys) state.view[name].delete(key);
     }
+    if (delta.table) state.view.table = delta.table;
   }
   Object.assign(state.maps, frame.maps || {});
   for (const id of frame.closed || []) {
@@ -468,6 +472,8 @@ function renderAll() {
   renderBanner(false);
   renderDialogs();
   renderMap();
+  renderSheets(state.view.table, state.role === "gm");
+  renderTracker(state.view.table);
   renderPresence();
   renderChatTargets();
   renderGm();
@@ -537,7 +543,7 @@ function renderDialogs() {
   let empty = box.querySelector(".empty");
   if (state.questions.size === 0 && !empty) empty = node("p", { class: "empty" }, box);
   if (state.questions.size > 0 && empty) empty.remove();
-  else if (empty) empty.textContent = t("waiting"); // (in the language shown now)
+  else if (empty) empty.textContent = waitingText(state.view.table, seatLabel) || t("waiting"); // (in the language shown now)
 }
 
 // The dialogs in the panel: a player's as they come; the GM's own first, then each
@@ -683,6 +689,7 @@ function renderMap() {
   const moves = [...state.moves.entries()]
     .filter(([id]) => { const a = state.view.actors.get(id); return a && splitLocation(a.location).area === state.area; })
     .map(([, move]) => move);
+  const bars = tokenBars(state.view.table);
   drawMap($("map"), map, {
     actors,
     objects: [...state.view.objects.values()],
@@ -692,6 +699,7 @@ function renderMap() {
     moves,
     hiddenText: t("hidden"),
     areaName,
+    onToken: (group, item, cx, cy) => drawTokenBar(bars, group, item, cx, cy),
     onPick: (place) => {
       if (!pickFor) return;
       const goal = place === null ? state.area : `${state.area}[${place}]`;

@@ -112,6 +112,15 @@ const TEXTS = {
     removeSeat: "Remove seat",
     confirmRemoveSeat: "Remove this seat? Its link stops working.",
     seatNameNeeded: "Give the new seat a name (the player's).",
+    // Sheets and trackers
+    sheets: "Your sheets",
+    sheetsAll: "Sheets",
+    sheetTab: "Sheet",
+    otherSheets: "Others",
+    tracker: "Order of play",
+    round: "Round {n}",
+    order: "order",
+    waitingFor: "Waiting for {names}.",
   },
   ja: {
     startTitle: "セッションを始める",
@@ -223,6 +232,15 @@ const TEXTS = {
     removeSeat: "席を外す",
     confirmRemoveSeat: "この席を外しますか？ 席のリンクは使えなくなります。",
     seatNameNeeded: "新しい席の名前（プレイヤーの名前）を入れてください。",
+    // Sheets and trackers
+    sheets: "あなたのシート",
+    sheetsAll: "シート",
+    sheetTab: "シート",
+    otherSheets: "ほかのキャラクター",
+    tracker: "手番",
+    round: "ラウンド {n}",
+    order: "手番の順",
+    waitingFor: "{names} を待っています。",
   },
 };
 
