@@ -19,7 +19,8 @@ from lore.engine.table_decls import EVERYONE, GM_ONLY, SheetDecl, TableDecls, ta
 from lore.engine.views import GM, actors_of, is_hidden, known_keys, placed_objects
 from lore.errors import LoreError
 from lore.runtime.ops import rule_of
-from lore.runtime.values import LoreObject, TypedString
+from lore.runtime.quantity import Quantity
+from lore.runtime.values import EnumValue, LoreObject, TypedString
 
 if TYPE_CHECKING:
     from lore.engine.session import Session
@@ -127,10 +128,21 @@ def member_value(session: Session, obj: LoreObject, name: str) -> Any:
             return None
     else:
         return None
+    return shown_value(value)
+
+
+def shown_value(value: Any) -> Any:
+    """A value as a sheet shows it: an object by its name, an enum value by its caption
+    (its name without one), a quantity with its unit, a list item by item."""
     if isinstance(value, LoreObject):
         return _name(value)
-    if isinstance(value, TypedString):
+    if isinstance(value, EnumValue):
+        caption = value.members.get("caption")
+        return caption if isinstance(caption, str) else value.name
+    if isinstance(value, TypedString | Quantity):
         return str(value)
+    if isinstance(value, tuple | list):
+        return [shown_value(item) for item in value]
     try:
         return plain(value)
     except LoreError:

@@ -4,16 +4,17 @@ program, and each of its lines a member of that form that has a value to show.
 A ``Sheet`` written as a form literal (``{ of = "Character"; sections = {...}; }:Sheet``)
 names its form by a string (qualified, or by its own name when one form alone has it);
 each ``SheetEntry`` in it names a member (``member``) and, for a bar, the member that
-holds the maximum (``max``). A member with a value to show is a field or an accessor
-without parameters (a derived value); a rule, an alter, or a member that is not there
-at all is an error here, not an empty line at the table.
+holds the maximum (``max``). A member with a value to show is a field (declared, or
+given a value in the form) or an accessor without parameters (a derived value); a rule,
+an alter, or a member that is not there at all is an error here, not an empty line at
+the table.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from lore.semantics.symbols import CallableSymbol, FieldSymbol, FormSymbol
+from lore.semantics.symbols import CallableSymbol, FieldSymbol, FormSymbol, VarSymbol
 from lore.syntax import ast
 from lore.syntax.diagnostics import with_article
 from lore.syntax.source import SourceFile, Span
@@ -67,8 +68,8 @@ def shown_members(form: FormSymbol) -> list[str]:
 
 
 def is_shown(symbol: object) -> bool:
-    if isinstance(symbol, FieldSymbol):
-        return True
+    if isinstance(symbol, FieldSymbol | VarSymbol):
+        return True  # (a member declared, or given a value in the form: each object has one)
     return (
         isinstance(symbol, CallableSymbol)
         and symbol.kind == "accessor"
