@@ -52,12 +52,13 @@ section t {
 
 
 def tables(raw: list[str]) -> list[dict[str, Any]]:
-    """Every table a seat was sent, in order."""
-    found = []
+    """The seat's table after each frame that changed it, in order (an update sends the
+    parts that changed)."""
+    found: list[dict[str, Any]] = []
     for frame in map(json.loads, raw):
         view = frame.get("view") or {}
         if "table" in view:
-            found.append(view["table"])
+            found.append({**(found[-1] if found else {}), **view["table"]})
     return found
 
 

@@ -11,6 +11,7 @@ without parameters) worked out as the view is made.
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING, Any
 
 from lore.engine.natives import recipient
@@ -27,54 +28,120 @@ if TYPE_CHECKING:
 
 
 def sheeted(session: Session, decls: TableDecls) -> list[LoreObject]:
-    """The objects that have a sheet: the actors, then the other placed objects."""
+    """The objects that have a sheet: the actors, then the other placed objects (found
+    again only when the actors or the objects rules made change: ``_SHEETED``)."""
     if not decls.sheets:
         return []
+    system = session.rt.system
+    actors = system.values.get("allPC", ()) if system is not None else ()
+    made = session.made
+    key = (id(actors), id(made), len(made))
+    kept = _SHEETED.get(session)
+    if kept is not None and kept[0] == key and kept[1] is actors:
+        return kept[2]
     found: list[LoreObject] = []
     seen: set[int] = set()
     for obj in (*actors_of(session, GM), *placed_objects(session)):
         if id(obj) not in seen and decls.sheet_of(obj) is not None:
             seen.add(id(obj))
             found.append(obj)
+    _SHEETED[session] = (key, actors, found)
     return found
 
 
+# The objects with a sheet, by session, with what they were found from: the list of
+# actors (kept alive here, so that its id is its own) and the objects rules made.
+_SHEETED: weakref.WeakKeyDictionary[Session, tuple[tuple[int, int, int], Any, list[LoreObject]]]
+_SHEETED = weakref.WeakKeyDictionary()
+
+
+# The parts of a table, each sent whole when it changed.
+PARTS = ("sheets", "trackers", "waiting")
+
+
 def table_key(session: Session) -> tuple[Any, ...]:
-    """What the table views are made of: the members of every object with a sheet and
-    of every tracker, and who is asked. While it stays the same, so do the tables."""
+    """What the table views are made of, part by part (``PARTS``): the members of every
+    object with a sheet, of every tracker, and who is asked. While a part's stays the
+    same, so does that part of every table."""
     decls = table_decls(session)
     if not decls.sheets and not decls.trackers:
         return ()
     return (
-        tuple(tuple(obj.values.values()) for obj in sheeted(session, decls)),
-        tuple(tuple(tracker.values.values()) for tracker in decls.trackers),
-        tuple((q.to, q.actor) for q in session.open_questions() if isinstance(q, Query)),
+        tuple([tuple(obj.values.values()) for obj in sheeted(session, decls)]),
+        tuple([tuple(tracker.values.values()) for tracker in decls.trackers]),
+        tuple([(q.to, q.actor) for q in session.open_questions() if isinstance(q, Query)]),
     )
 
 
-def table_view(session: Session, participant: str) -> dict[str, Any] | None:
-    """The seat's table (None when the program declares no sheet and no tracker)."""
+def table_view(
+    session: Session,
+    participant: str,
+    parts: tuple[str, ...] = PARTS,
+    shared: dict[Any, Any] | None = None,
+) -> dict[str, Any] | None:
+    """The seat's table, or those of its ``parts`` (None when the program declares no
+    sheet and no tracker). ``shared``: what the tables made at one time share (a sheet
+    as its owner, another seat or the GM reads it; the trackers and whom the table waits
+    for, as seats that know the same secrets see them), to be made once for every seat."""
     decls = table_decls(session)
     if not decls.sheets and not decls.trackers:
         return None
+    if shared is None:
+        shared = {}
     is_gm = participant == GM
     keys = None if is_gm else known_keys(actors_of(session, participant))
-    sheets = []
-    for obj in sheeted(session, decls):
-        if keys is not None and is_hidden(obj, keys):
-            continue
-        sheet = decls.sheet_of(obj)
-        assert sheet is not None
-        mine = recipient(obj) == participant
-        shown = sheet_of(session, obj, sheet, is_gm, mine)
-        if shown is not None:
-            sheets.append(shown)
-    trackers = [tracker_view(t, keys) for t in decls.trackers]
-    return {
-        "sheets": sheets,
-        "trackers": trackers,
-        "waiting": waiting(session, keys),
-    }
+    known = None if keys is None else frozenset(keys)
+    found: dict[str, Any] = {}
+    if "sheets" in parts:
+        sheets = []
+        for obj in sheeted(session, decls):
+            if keys is not None and is_hidden(obj, keys):
+                continue
+            mine = recipient(obj) == participant
+            role = (id(obj), is_gm, mine)
+            shown = shared.get(role, shared)
+            if shown is shared:
+                shown = shared[role] = kept_sheet(session, decls, obj, is_gm, mine)
+            if shown is not None:
+                sheets.append(shown)
+        found["sheets"] = sheets
+    if "trackers" in parts:
+        trackers = shared.get(("trackers", known))
+        if trackers is None:
+            trackers = shared[("trackers", known)] = [tracker_view(t, keys) for t in decls.trackers]
+        found["trackers"] = trackers
+    if "waiting" in parts:
+        asked = shared.get(("waiting", known))
+        if asked is None:
+            asked = shared[("waiting", known)] = waiting(session, keys)
+        found["waiting"] = asked
+    return found
+
+
+def kept_sheet(
+    session: Session, decls: TableDecls, obj: LoreObject, is_gm: bool, mine: bool
+) -> dict[str, Any] | None:
+    """``sheet_of``, made again only when the object's members changed (``_KEPT``): a
+    derived value is worked out again when its object's own members change."""
+    kept = _KEPT.get(session)
+    if kept is None:
+        kept = _KEPT[session] = {}
+    values = tuple(obj.values.values())
+    role = (id(obj), is_gm, mine)
+    found = kept.get(role)
+    if found is not None and found[0] is obj and found[1] == values:
+        made: dict[str, Any] | None = found[2]
+        return made
+    sheet = decls.sheet_of(obj)
+    assert sheet is not None
+    made = sheet_of(session, obj, sheet, is_gm, mine)
+    kept[role] = (obj, values, made)  # (the object kept alive with it: its id is its own)
+    return made
+
+
+# Each object's sheet as each kind of seat reads it, by session, with the members it
+# was made of.
+_KEPT: weakref.WeakKeyDictionary[Session, dict[Any, Any]] = weakref.WeakKeyDictionary()
 
 
 def sheet_of(

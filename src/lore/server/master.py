@@ -297,7 +297,11 @@ class Master:
         except KeyError:
             self.view_getters(sizes)
             values = tuple(map(call, self.view_reads, dicts))
-        return (self.view_made, values, table_key(self.session))  # (the table's too)
+        return (self.view_made, values)
+
+    def table_key(self) -> tuple[Any, ...]:
+        """What the seats' tables are made of (``engine.table_view.table_key``)."""
+        return table_key(self.session)
 
     def view_getters(self, sizes: tuple[int, ...]) -> None:
         """A getter per placed object of the view's members it has now (``view_key``)."""

@@ -16,7 +16,7 @@ import msgspec
 from msgspec import Raw
 
 from lore.engine.queries import Input, Query, plain
-from lore.engine.table_view import table_view
+from lore.engine.table_view import PARTS, table_view
 from lore.engine.views import GM
 from lore.runtime.quantity import Quantity
 from lore.runtime.values import Range
@@ -29,7 +29,7 @@ COLLECTIONS = ("actors", "areas", "objects")
 Items = dict[str, dict[str, Any]]
 
 
-def seat_view(master: Master, seat: str) -> dict[str, Any]:
+def seat_view(master: Master, seat: str, shared: dict[Any, Any] | None = None) -> dict[str, Any]:
     """The seat's view: ``tick`` and its collections (``actors``, ``areas``,
     ``objects``), each a dict from an item's id to the item."""
     found = master.view(seat)
@@ -49,10 +49,24 @@ def seat_view(master: Master, seat: str) -> dict[str, Any]:
         objects[item["id"]] = item
     shown: dict[str, Any] = {"tick": found["tick"], "actors": actors, "areas": areas}
     shown["objects"] = objects
-    table = table_view(master.session, seat)
-    if table is not None:
-        shown["table"] = table  # (sheets and trackers: sent whole when they change)
+    shown.update(table_part(master, seat, shared=shared))
     return shown
+
+
+def table_part(
+    master: Master,
+    seat: str,
+    before: dict[str, Any] | None = None,
+    parts: tuple[str, ...] = PARTS,
+    shared: dict[Any, Any] | None = None,
+) -> dict[str, Any]:
+    """The seat's ``table`` (sheets, trackers, whom the table waits for), as a view's
+    field, its ``parts`` made anew and the others as in ``before``; none when the rules
+    declare no sheet and no tracker."""
+    table = table_view(master.session, seat, parts, shared)
+    if table is None:
+        return {}
+    return {"table": {**before, **table} if before is not None else table}
 
 
 def view_lists(found: dict[str, Any]) -> dict[str, Any]:
@@ -84,8 +98,14 @@ def view_delta(before: dict[str, Any] | None, after: dict[str, Any]) -> dict[str
     if put:
         delta["put"] = put
     table = after.get("table")
-    if table is not None and (before is None or before.get("table") != table):
-        delta["table"] = table
+    old_table = before.get("table") if before is not None else None
+    if table is not None and old_table != table:
+        # Only the parts that changed (``sheets``, ``trackers``, ``waiting``), each whole.
+        delta["table"] = {
+            key: value
+            for key, value in table.items()
+            if old_table is None or old_table.get(key) != value
+        }
     if drop:
         delta["drop"] = drop
     return delta

@@ -188,7 +188,7 @@ function applyUpdate(frame) {
     for (const [name, keys] of Object.entries(delta.drop || {})) {
       for (const key of keys) state.view[name].delete(key);
     }
-    if (delta.table) state.view.table = delta.table;
+    if (delta.table) state.view.table = { ...(state.view.table || {}), ...delta.table }; // (its parts that changed)
   }
   Object.assign(state.maps, frame.maps || {});
   for (const id of frame.closed || []) {
