@@ -26,6 +26,7 @@ from lore.semantics.symbols import (
     Symbol,
     VarSymbol,
 )
+from lore.semantics.table_check import check_sheets
 from lore.semantics.types import (
     ANY,
     BOOLEAN,
@@ -135,7 +136,16 @@ class Checker:
             pending, self.deferred = self.deferred, []
             for task in pending:
                 task()
+        for module in self.program.modules:  # (the sheets' names: semantics/table_check.py)
+            check_sheets(
+                module.tree, module.source, self.declarer.forms, self.table_error, self.did_you_mean
+            )
         return self.diagnostics
+
+    def table_error(
+        self, source: SourceFile, span: Span, code: str, message: str, hint: str | None
+    ) -> None:
+        self.error(source, span, code, message, hint)
 
     def check_header(self, source: SourceFile, header: Iterable[ast.Header]) -> None:
         """The typed strings of a file's header (dates, urls, jids); imports are

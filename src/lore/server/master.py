@@ -29,6 +29,7 @@ from lore.engine.saves import Answer, SaveData, Stored, save_text
 from lore.engine.seat_labels import actor_name
 from lore.engine.session import Limits, Session
 from lore.engine.snapshot import describe_queue
+from lore.engine.table_view import table_key
 from lore.engine.transcript import Record, Transcript
 from lore.engine.views import GM, all_areas, hidden_keys, placed_objects, view
 from lore.engine.world_natives import route_between, terrain_costs
@@ -307,6 +308,10 @@ class Master:
             self.view_getters(sizes)
             values = tuple(map(call, self.view_reads, dicts))
         return (self.view_made, values, zones_key(self.session))
+
+    def table_key(self) -> tuple[Any, ...]:
+        """What the seats' tables are made of (``engine.table_view.table_key``)."""
+        return table_key(self.session)
 
     def view_getters(self, sizes: tuple[int, ...]) -> None:
         """A getter per placed object of the view's members it has now (``view_key``)."""

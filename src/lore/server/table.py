@@ -25,6 +25,7 @@ import msgspec
 
 from lore.engine.queries import Query
 from lore.engine.session import Limits
+from lore.engine.table_view import PARTS
 from lore.engine.views import GM
 from lore.runtime.compiler import CompiledProgram
 from lore.server.chat import clean_html
@@ -37,6 +38,7 @@ from lore.server.wireview import (
     query_spec,
     query_specs,
     seat_view,
+    table_part,
     view_delta,
     view_lists,
 )
@@ -178,6 +180,7 @@ class Table:
         self.seats_sent: dict[str, list[dict[str, Any]]] = {}
         self.seat_lists: tuple[list[dict[str, Any]], list[dict[str, Any]]] | None = None
         self.view_key: tuple[Any, ...] | None = None  # what the views were made of
+        self.table_key: tuple[Any, ...] = ()  # what the tables were made of (sheets.js)
         self.status_sent: dict[str, dict[str, Any]] = {}
         # The status as of the last update, and what it was made of (paused, closed, ended).
         self.status_now: dict[str, Any] = {}
@@ -363,7 +366,9 @@ class Table:
         streams = self.streams
         told = self.told(items)
         frames: Frames = {}
-        views = False
+        views = tables = False
+        parts: tuple[str, ...] = PARTS
+        shared: dict[Any, Any] = {}  # (what the seats' tables share: made once)
         opens: dict[str, list[Any]] = {}  # seat -> the questions it is asked, as sent
         closes: dict[str, list[str]] = {}  # seat -> the questions no longer open
         if engine:
@@ -372,6 +377,12 @@ class Table:
             if views:
                 self.seat_lists = None  # rules may have handed actors to other seats
             self.view_key = key
+            table_key = self.master.table_key()
+            tables = table_key != self.table_key  # (sheets, trackers: the views' table)
+            if tables:  # (the parts of the tables to make again)
+                old = self.table_key or ((),) * len(PARTS)
+                parts = tuple(p for p, a, b in zip(PARTS, old, table_key, strict=False) if a != b)
+            self.table_key = table_key
             self.questions(opens, closes)
         seat_lists = self.seat_lists
         seats_changed = seat_lists is None
@@ -389,7 +400,7 @@ class Table:
             self.status_state = (self.paused, self.closed, session.ended)
             self.status_now = self.status()
         status = self.status_now
-        every = views or seats_changed or status_changed
+        every = views or tables or seats_changed or status_changed
         tick = session.ticks
         shown = tick // SHOWN_TICKS
         listening = self.listening
@@ -442,7 +453,12 @@ class Table:
             new_seat = view is None  # (a seat added: nothing sent yet)
             sent: dict[str, Any] | None = status
             if views or new_seat:
-                changed_view = self.update_view(stream, update)
+                changed_view = self.update_view(stream, update, shared)
+                view = stream.view
+            elif tables:
+                # (Not a change that makes answers stale: whom the table waits for moves
+                # with every question.)
+                self.update_table(stream, update, parts, shared)
                 view = stream.view
             if status_changed or new_seat:
                 sent = status_sent.get(seat)
@@ -718,11 +734,13 @@ class Table:
             return seen // SHOWN_TICKS != self.master.tick // SHOWN_TICKS
         return seen != self.master.tick
 
-    def update_view(self, stream: Stream, update: dict[str, Any]) -> bool:
+    def update_view(
+        self, stream: Stream, update: dict[str, Any], shared: dict[Any, Any] | None = None
+    ) -> bool:
         """Put the seat's view delta in ``update`` (the time aside: ``publish`` sends it
         with the update, if there is one); whether the view changed."""
         before = stream.view
-        after = seat_view(self.master, stream.seat)
+        after = seat_view(self.master, stream.seat, shared)
         delta = view_delta(before, after)
         if before is not None:
             delta.pop("tick", None)
@@ -739,6 +757,28 @@ class Table:
             stream.maps.update(new_maps)
             update["maps"] = new_maps
         return set(delta) != {"tick"}
+
+    def update_table(
+        self,
+        stream: Stream,
+        update: dict[str, Any],
+        parts: tuple[str, ...],
+        shared: dict[Any, Any],
+    ) -> bool:
+        """Put the seat's table delta in ``update`` when only the tables may have changed
+        (the rest of its view as it was; of the tables, ``parts``); whether it changed."""
+        before = stream.view
+        assert before is not None
+        old = before.get("table")
+        made = table_part(self.master, stream.seat, old, parts, shared).get("table")
+        if made is None:
+            return False
+        stream.view = {**before, "table": made}
+        changed = {k: v for k, v in made.items() if old is None or old.get(k) != v}
+        if not changed:
+            return False
+        update["view"] = {"table": changed}  # (as ``view_delta`` puts it: the parts changed)
+        return True
 
     def map_of(self, path: str) -> dict[str, Any]:
         found = self.maps.get(path)

@@ -17,6 +17,7 @@ from msgspec import Raw
 
 from lore.engine import withdrawal
 from lore.engine.queries import Input, Query, plain
+from lore.engine.table_view import PARTS, table_view
 from lore.engine.views import GM
 from lore.runtime.quantity import Quantity
 from lore.runtime.values import Range
@@ -29,7 +30,7 @@ COLLECTIONS = ("actors", "areas", "objects", "zones")
 Items = dict[str, dict[str, Any]]
 
 
-def seat_view(master: Master, seat: str) -> dict[str, Any]:
+def seat_view(master: Master, seat: str, shared: dict[Any, Any] | None = None) -> dict[str, Any]:
     """The seat's view: ``tick`` and its collections (``actors``, ``areas``,
     ``objects``), each a dict from an item's id to the item."""
     found = master.view(seat)
@@ -48,13 +49,27 @@ def seat_view(master: Master, seat: str) -> dict[str, Any]:
             item = {**item, "hidden": marks["keys"], "seenBy": marks["seenBy"]}
         objects[item["id"]] = item
     zones: Items = {item["id"]: item for item in found.get("zones", ())}
-    return {
-        "tick": found["tick"],
-        "actors": actors,
-        "areas": areas,
-        "objects": objects,
-        "zones": zones,
-    }
+    shown: dict[str, Any] = {"tick": found["tick"], "actors": actors, "areas": areas}
+    shown["objects"] = objects
+    shown["zones"] = zones
+    shown.update(table_part(master, seat, shared=shared))
+    return shown
+
+
+def table_part(
+    master: Master,
+    seat: str,
+    before: dict[str, Any] | None = None,
+    parts: tuple[str, ...] = PARTS,
+    shared: dict[Any, Any] | None = None,
+) -> dict[str, Any]:
+    """The seat's ``table`` (sheets, trackers, whom the table waits for), as a view's
+    field, its ``parts`` made anew and the others as in ``before``; none when the rules
+    declare no sheet and no tracker."""
+    table = table_view(master.session, seat, parts, shared)
+    if table is None:
+        return {}
+    return {"table": {**before, **table} if before is not None else table}
 
 
 def view_lists(found: dict[str, Any]) -> dict[str, Any]:
@@ -62,6 +77,7 @@ def view_lists(found: dict[str, Any]) -> dict[str, Any]:
     return {
         "tick": found["tick"],
         **{name: list(found.get(name, {}).values()) for name in COLLECTIONS},
+        **({"table": found["table"]} if "table" in found else {}),
     }
 
 
@@ -84,6 +100,15 @@ def view_delta(before: dict[str, Any] | None, after: dict[str, Any]) -> dict[str
             drop[name] = gone
     if put:
         delta["put"] = put
+    table = after.get("table")
+    old_table = before.get("table") if before is not None else None
+    if table is not None and old_table != table:
+        # Only the parts that changed (``sheets``, ``trackers``, ``waiting``), each whole.
+        delta["table"] = {
+            key: value
+            for key, value in table.items()
+            if old_table is None or old_table.get(key) != value
+        }
     if drop:
         delta["drop"] = drop
     return delta

@@ -8,6 +8,8 @@ import { rememberSession, showSessions } from "./sessions.js";
 import { lengthText } from "./units.js";
 import { answerText, arrivalText, downloadName } from "./shown.js";
 import { renderCards } from "./cards.js";
+import { drawTokenBar, renderSheets, tokenBars } from "./sheets.js";
+import { renderTracker, waitingText } from "./tracker.js";
 
 const $ = (id) => document.getElementById(id);
 // A seat's link is /play?session=ID#TOKEN; the start page's may carry #host=TOKEN.
@@ -145,6 +147,7 @@ function collections(view) {
     areas: new Map(view.areas.map((a) => [a.path, a])),
     objects: new Map(view.objects.map((o) => [o.id, o])),
     zones: new Map((view.zones || []).map((z) => [z.id, z])),
+    table: view.table || null, // sheets and trackers (sheets.js, tracker.js)
   };
 }
 
@@ -191,6 +194,7 @@ function applyUpdate(frame) {
     for (const [name, keys] of Object.entries(delta.drop || {})) {
       for (const key of keys) state.view[name].delete(key);
     }
+    if (delta.table) state.view.table = { ...(state.view.table || {}), ...delta.table }; // (its parts that changed)
   }
   Object.assign(state.maps, frame.maps || {});
   for (const id of frame.closed || []) {
@@ -509,6 +513,8 @@ function renderAll() {
   renderDialogs();
   renderCards(state);
   renderMap();
+  renderSheets(state.view.table, state.role === "gm");
+  renderTracker(state.view.table);
   renderPresence();
   renderChatTargets();
   renderGm();
@@ -587,7 +593,7 @@ function renderDialogs() {
   let empty = box.querySelector(".empty");
   if (state.questions.size === 0 && !empty) empty = node("p", { class: "empty" }, box);
   if (state.questions.size > 0 && empty) empty.remove();
-  else if (empty) empty.textContent = t("waiting"); // (in the language shown now)
+  else if (empty) empty.textContent = waitingText(state.view.table, seatLabel) || t("waiting"); // (in the language shown now)
 }
 
 // The dialogs in the panel: a player's as they come; the GM's own first, then each
@@ -733,6 +739,7 @@ function renderMap() {
   const moves = [...state.moves.entries()]
     .filter(([id]) => { const a = state.view.actors.get(id); return a && splitLocation(a.location).area === state.area; })
     .map(([, move]) => move);
+  const bars = tokenBars(state.view.table);
   drawMap($("map"), map, {
     actors,
     objects: [...state.view.objects.values()],
@@ -742,6 +749,7 @@ function renderMap() {
     moves,
     hiddenText: t("hidden"),
     areaName,
+    onToken: (group, item, cx, cy) => drawTokenBar(bars, group, item, cx, cy),
     onPick: (place) => {
       if (!pickFor) return;
       const goal = place === null ? state.area : `${state.area}[${place}]`;

@@ -122,6 +122,15 @@ const TEXTS = {
     cardTurned: "{card}, turned sideways",
     cardCount: "{count} cards",
     noCards: "no cards",
+    // Sheets and trackers
+    sheets: "Your sheets",
+    sheetsAll: "Sheets",
+    sheetTab: "Sheet",
+    otherSheets: "Others",
+    tracker: "Order of play",
+    round: "Round {n}",
+    order: "order",
+    waitingFor: "Waiting for {names}.",
   },
   ja: {
     startTitle: "セッションを始める",
@@ -243,6 +252,15 @@ const TEXTS = {
     cardTurned: "{card} (横向き)",
     cardCount: "{count} 枚",
     noCards: "カードなし",
+    // Sheets and trackers
+    sheets: "あなたのシート",
+    sheetsAll: "シート",
+    sheetTab: "シート",
+    otherSheets: "ほかのキャラクター",
+    tracker: "手番",
+    round: "ラウンド {n}",
+    order: "手番の順",
+    waitingFor: "{names} を待っています。",
   },
 };
 

@@ -171,6 +171,7 @@ function drawTokens(svg, map, centers, options) {
       else el("rect", { x: cx - 9, y: cy - 9, width: 18, height: 18, rx: 3 }, group);
       text(group, cx, cy + 4, name.slice(0, 2), "token-mark");
       text(group, cx, cy + 24, name, "token-label");
+      if (options.onToken) options.onToken(group, item, cx, cy); // (sheets.js: its HP bar)
       const tip = el("title", {}, group);
       const known = seen ? ` — ${item.seenBy.join(", ")}` : "";
       tip.textContent = item.hidden ? `${name} (${options.hiddenText}: ${item.hidden.join(", ")}${known})` : name;
