@@ -16,7 +16,7 @@ section t {
  form Fighter extends Actor {
   hp : integer;
   foe : boolean = false;
-  mark : string;
+  mark : string = "";
   faction -> Faction { result = if (foe) Faction.foes else Faction.party; }
   tokenState -> TokenState {
    result = if (hp < 0) TokenState.dead else if (hp == 0) TokenState.downed else TokenState.up;

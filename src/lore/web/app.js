@@ -651,6 +651,8 @@ function renderMap() {
   if (!state.area || !state.view.areas.has(state.area) || (state.role !== "gm" && !ownArea(state.area))) {
     state.area = defaultArea();
   }
+  const followed = followActor(); // (the GM's map goes where the followed actor goes)
+  if (followed && followed.area && state.view.areas.has(followed.area)) state.area = followed.area;
   select.textContent = "";
   for (const path of paths) node("option", { value: path }, select, areaName(state.view.areas.get(path)));
   select.value = state.area || "";
@@ -691,6 +693,7 @@ function renderMap() {
     route,
     moves,
     hiddenText: t("hidden"),
+    stateText: (name) => t(`token_${name}`),
     areaName,
     onPick: (place) => {
       if (!pickFor) return;
@@ -705,6 +708,21 @@ function renderMap() {
       }
     },
   });
+}
+
+// The GM's choice of an actor whose map to follow (its select kept up to date), or null.
+function followActor() {
+  const select = $("followSelect");
+  $("followLabel").hidden = state.role !== "gm";
+  if (state.role !== "gm") return null;
+  const placed = [...state.view.actors.values()].filter((a) => a.location);
+  const options = [["", t("followNobody")], ...placed.map((a) => [a.id, a.name || a.id])];
+  if (select.options.length !== options.length || options.some(([id, name], i) => select.options[i].value !== id || select.options[i].textContent !== name)) {
+    select.textContent = "";
+    for (const [id, name] of options) node("option", { value: id }, select, name);
+  }
+  select.value = state.follow || "";
+  return state.follow ? state.view.actors.get(state.follow) || null : null;
 }
 
 // An actor of this seat's: a player's view holds its own actors alone (the GM, who
@@ -819,6 +837,11 @@ function wire() {
   $("log").addEventListener("scroll", askHistory);
   $("areaSelect").addEventListener("change", (event) => {
     state.area = event.target.value;
+    state.follow = ""; // (a map chosen by hand is followed no more)
+    renderMap();
+  });
+  $("followSelect").addEventListener("change", (event) => {
+    state.follow = event.target.value;
     renderMap();
   });
   $("chatForm").addEventListener("submit", (event) => {

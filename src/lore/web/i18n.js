@@ -60,6 +60,11 @@ const TEXTS = {
     youReconnecting: "you, reconnecting…",
     day: "Day",
     hidden: "hidden",
+    // map tokens and log export
+    follow: "Follow",
+    followNobody: "nobody",
+    token_downed: "down",
+    token_dead: "dead",
     rolledSecretly: "rolled dice secretly",
     ruleError: "rule error",
     answered: "answered",
@@ -171,6 +176,11 @@ const TEXTS = {
     youReconnecting: "あなた・再接続中…",
     day: "日目",
     hidden: "秘密",
+    // map tokens and log export
+    follow: "追従",
+    followNobody: "なし",
+    token_downed: "戦闘不能",
+    token_dead: "死亡",
     rolledSecretly: "がシークレットダイスを振りました",
     ruleError: "ルールエラー",
     answered: "回答",
