@@ -74,6 +74,10 @@ class Answered(msgspec.Struct, tag_field="kind", tag="answer", omit_defaults=Tru
     values: dict[str, Any] = msgspec.field(default_factory=dict)
     shown: list[dict[str, Any]] | None = None  # as people read it (``shown.answer_parts``)
     by: str | None = None
+    # The question answered (for the log and its export): its title, and the purpose of
+    # an engine's own question (which the client titles in its language).
+    question: str | None = None
+    purpose: str | None = None
 
 
 # An update of messages and questions alone (``Table.publish``'s common one): encoded as
@@ -191,6 +195,7 @@ class Table:
         self.listening: set[str] | None = None
         # The answer applied last as people read it, for its transcript record.
         self.answer_shown: list[dict[str, Any]] | None = None
+        self.answer_question: tuple[str, str | None] | None = None
 
     # ------------------------------------------------------------ applying
 
@@ -233,6 +238,7 @@ class Table:
                 if data["seat"] == GM and query.to != GM:
                     self.proxy = query.to
                 self.answer_shown = answer_parts(query, data["values"], self.master)
+                self.answer_question = (query.title, query.purpose or None)
             engine = True
         elif kind == "assign":
             actor = next((a for a in self.master.actors() if a.label == data["actor"]), None)
@@ -624,6 +630,9 @@ class Table:
                 elif kind == "answer":
                     tick, seat, values = _ANSWER(record)
                     item = Answered(tick, seat, values, self.answer_shown)
+                    if self.answer_question is not None:
+                        item.question, item.purpose = self.answer_question
+                        self.answer_question = None
                     self.answer_shown = None
                     if seat == self.proxy:
                         item.by, self.proxy = GM, None

@@ -4,6 +4,7 @@
 import { buildDialog, choiceId, node } from "./dialogs.js";
 import { clockText, initialLanguage, setLanguage, t, tf, currentLanguage } from "./i18n.js";
 import { drawMap, splitLocation } from "./map.js";
+import { download, fileName, logHtml, logMarkdown } from "./export.js";
 import { rememberSession, showSessions } from "./sessions.js";
 import { lengthText } from "./units.js";
 import { answerText, arrivalText, downloadName } from "./shown.js";
@@ -378,6 +379,29 @@ function showMessage(message) {
   drawMessage(message);
 }
 
+// The whole log of the seat (the earlier messages asked for first), downloaded as an
+// HTML page styled like the client or as Markdown.
+async function exportLog(format) {
+  while (state.first > 0) {
+    const before = state.first;
+    const answered = new Promise((resolve) => {
+      state.historyWaits = [...(state.historyWaits || []), resolve];
+      setTimeout(resolve, 10000); // (a history that does not come: the log as it is)
+    });
+    if (send({ type: "history", before }) === null) break;
+    await answered;
+    if (state.first >= before) break;
+  }
+  const items = state.messages.map(messageItem);
+  const title = $("title").textContent;
+  if (format === "md") {
+    download(fileName(title, "md"), logMarkdown(title, items), "text/markdown;charset=utf-8");
+    return;
+  }
+  const css = await (await fetch("/static/style.css")).text();
+  download(fileName(title, "html"), logHtml(title, currentLanguage(), items, css), "text/html;charset=utf-8");
+}
+
 // Earlier messages of the seat (asked for when the log is scrolled to its top), put
 // before those shown, the lines in view kept in place.
 function askHistory() {
@@ -389,6 +413,9 @@ function askHistory() {
 
 function showHistory(frame) {
   state.historyAsked = false;
+  const waiting = state.historyWaits || [];
+  state.historyWaits = [];
+  for (const resolve of waiting) queueMicrotask(resolve); // (once the earlier ones are in)
   if (frame.first >= state.first) return;
   const earlier = frame.messages.slice(0, state.first - frame.first);
   state.first = frame.first;
@@ -452,6 +479,8 @@ function messageItem(message) {
     if (message.secret) item.classList.add("secret");
   } else if (message.kind === "answer") {
     node("span", { class: "body" }, item, answeredLine(message));
+    const question = message.purpose ? t(`title_${message.purpose}`) : message.question;
+    if (question) node("span", { class: "question" }, item, `(${question})`);
   } else if (message.kind === "assign") {
     node("span", { class: "body" }, item, movedText(message));
   } else if (message.kind === "error") {
@@ -869,6 +898,8 @@ function wire() {
     event.preventDefault();
     send({ type: "assign", actor: $("assignActor").value, seat: $("assignSeat").value });
   });
+  $("exportHtml").addEventListener("click", () => exportLog("html"));
+  $("exportMarkdown").addEventListener("click", () => exportLog("md"));
   $("save").addEventListener("click", async () => {
     const response = await fetch(`/api/save${named()}`, { headers: { authorization: `Bearer ${token}` } });
     if (!response.ok) return;
