@@ -67,6 +67,41 @@ def test_axe_finds_no_serious_violation_on_any_page(tmp_path: Path, browser: Bro
         shot(gm, "a11y-2-orm-gm")
 
 
+# Whether a glyph is drawn (not the blank box of a font that lacks it) and in colour: its
+# width against a character no font has, and the colours of its pixels on a canvas.
+GLYPH = """(glyph) => {
+  const draw = (text) => {
+    const canvas = document.createElement('canvas');
+    canvas.width = canvas.height = 64;
+    const context = canvas.getContext('2d');
+    context.font = '40px "Noto Sans CJK JP", sans-serif';
+    context.fillStyle = '#000';
+    context.fillText(text, 4, 48);
+    return context.getImageData(0, 0, 64, 64).data;
+  };
+  const data = draw(glyph);
+  const missing = draw(String.fromCodePoint(0x10fffd));
+  let inked = 0, coloured = 0, differ = 0;
+  for (let i = 0; i < data.length; i += 4) {
+    if (data[i + 3] > 0) inked += 1;
+    if (data[i + 3] !== missing[i + 3]) differ += 1;
+    const [r, g, b] = [data[i], data[i + 1], data[i + 2]];
+    if (data[i + 3] > 0 && (Math.abs(r - g) > 40 || Math.abs(g - b) > 40)) coloured += 1;
+  }
+  return { drawn: inked > 20 && differ > 20, coloured: coloured > 20 };
+}"""
+
+
+def test_emoji_and_suits_render(tmp_path: Path, browser: Browser) -> None:
+    with ServerThread(tmp_path) as server:
+        page = browser.new_context().new_page()
+        page.goto(server.base + "/")
+        for emoji in ("🎲", "🏹", "👺"):
+            assert page.evaluate(GLYPH, emoji) == {"drawn": True, "coloured": True}, emoji
+        for suit in ("♠", "♥", "♦", "♣"):
+            assert page.evaluate(GLYPH, suit)["drawn"], suit
+
+
 def focus_on(page: Page, target: Locator, presses: int = 80) -> None:
     """Press Tab until ``target`` has the focus."""
     handle = target.element_handle()
