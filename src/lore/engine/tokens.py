@@ -142,6 +142,27 @@ def common_prefix(a: str, b: str) -> int:
     return n
 
 
+TOKEN_MEMBERS = ("faction", "tokenState", "mark")
+
+
+def token_objects(session: Session, placed: list[LoreObject]) -> list[LoreObject]:
+    """The placed objects whose forms have members of the map tokens (whose values may
+    change without any member the view reads changing: an accessor of the HP)."""
+    found = []
+    for obj in placed:
+        form = obj.form
+        if form is not None and any(
+            name in obj.values or form.resolve().get(name) is not None for name in TOKEN_MEMBERS
+        ):
+            found.append(obj)
+    return found
+
+
+def token_key(session: Session, obj: LoreObject) -> tuple[Any, ...]:
+    """What the tokens of ``obj`` are made of now (its faction, state and mark)."""
+    return tuple(member(session, obj, name) for name in TOKEN_MEMBERS)
+
+
 def mark_entries(
     session: Session,
     entries: list[tuple[dict[str, Any], LoreObject]],

@@ -29,6 +29,7 @@ from lore.engine.saves import Answer, SaveData, Stored, save_text
 from lore.engine.seat_labels import actor_name
 from lore.engine.session import Limits, Session
 from lore.engine.snapshot import describe_queue
+from lore.engine.tokens import token_key, token_objects
 from lore.engine.transcript import Record, Transcript
 from lore.engine.views import GM, all_areas, hidden_keys, placed_objects, view
 from lore.engine.world_natives import route_between, terrain_costs
@@ -112,6 +113,7 @@ class Master:
         )
         self.placed: list[LoreObject] | None = None
         self.placed_made: tuple[int, int] = (0, 0)  # (``view_key``) the made objects seen
+        self.token_objects: list[LoreObject] = []  # (``view_key``) those with token members
         # (``view_key``) the placed objects' members, a getter of each, their sizes, and
         # how many times the getters were made
         self.view_dicts: list[dict[str, Any]] = []
@@ -282,6 +284,7 @@ class Master:
                 *(node.obj for node in self.areas()),
             ]
             self.view_dicts = [obj.values for obj in self.placed]
+            self.token_objects = token_objects(self.session, self.placed)
         dicts = self.view_dicts
         # Each object's members are read by one ``itemgetter`` of those it has (a call
         # per object, not one per member). A member added or removed changes the
@@ -296,6 +299,13 @@ class Master:
         except KeyError:
             self.view_getters(sizes)
             values = tuple(map(call, self.view_reads, dicts))
+        if self.token_objects:  # (the rules' map tokens: their sides and states)
+            session = self.session
+            return (
+                self.view_made,
+                values,
+                tuple(token_key(session, o) for o in self.token_objects),
+            )
         return (self.view_made, values)
 
     def view_getters(self, sizes: tuple[int, ...]) -> None:
