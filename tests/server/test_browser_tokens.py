@@ -1,6 +1,6 @@
 """Map tokens in a real browser (as ``test_browser.py``): a player's map colours its own
 actor, allies, enemies and items apart, draws the downed and the dead so, gives 屍鬼A and
-屍鬼B marks of their own, lays four actors of one square out inside it, and puts every
+屍鬼B marks of their own, draws a mark that names a picture of the bundle, lays four actors of one square out inside it, and puts every
 label where it overlaps no other and stays inside the map (a long name at the map's
 edge too). The GM follows Aki into the cave (a sub-area): the GM's map goes with him.
 Screenshots go to ``test-artifacts/browser/`` (``tokens-*``). ORM's own map is checked
@@ -9,6 +9,7 @@ the same way.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -85,13 +86,18 @@ def test_tokens_have_sides_states_marks_and_labels_that_fit(
         assert marks == ["屍鬼A", "屍鬼B", "屍鬼C", "屍鬼D"]
         expect(token(me, "archer").locator(".token-mark")).to_have_text("🏹")
         expect(token(me, "ben").locator(".token-mark")).to_have_text("Ben")
+        # A mark that is a picture of the bundle: drawn, and it loads.
+        picture = token(me, "wolf").locator("image.token-image")
+        expect(picture).to_have_attribute("href", re.compile(r"^/bundle/\w+/wolf\.png$"))
+        href = picture.get_attribute("href")
+        assert me.request.get(server.base + str(href)).ok
         # Four in one square: inside it and apart.
         circles = me.evaluate(CIRCLES, [f"tokens.g{i}" for i in range(1, 5)])
         for i, (x, y, r) in enumerate(circles):
             assert x - r >= 44 + 4 and x + r <= 88 + 4 and y - r >= 4 and y + r <= 44 + 4
             for x2, y2, r2 in circles[i + 1 :]:
                 assert (x - x2) ** 2 + (y - y2) ** 2 >= (r + r2) ** 2
-        assert labels_fit(me) == 8
+        assert labels_fit(me) == 9
         shot(me, "tokens-1-player")
         token(me, "archer").screenshot(path=str(ARTIFACTS / "tokens-1-archer.png"))
 
@@ -100,7 +106,7 @@ def test_tokens_have_sides_states_marks_and_labels_that_fit(
         expect(token(gm, "aki")).to_have_class("token actor side-ally")
         gm.select_option("#followSelect", "tokens.aki")
         expect(gm.locator("#areaSelect")).to_have_value("/")
-        assert labels_fit(gm) == 8
+        assert labels_fit(gm) == 9
         shot(gm, "tokens-2-gm-hall")
         asked.locator("input[type=checkbox]").check()
         asked.locator(".submit").click()

@@ -9,7 +9,8 @@ The rules say it with members of the prelude's types (section "map tokens"):
   enemies. Items are ``item``. An actor without a faction is on the party when a player
   plays it.
 - ``tokenState`` (a ``TokenState``): ``downed`` and ``dead`` are drawn so; ``up`` is left out.
-- ``mark`` (a string): an icon (an emoji) or a short label; else the name. Marks are made
+- ``mark`` (a string): an image of the bundle (``icons/ghoul.png``: the entry's ``image``,
+  a path in the bundle), an icon (an emoji) or a short label; else the name. Marks are made
   unique among what the seat sees: a long name is cut to three characters, names alike
   keep what tells them apart (屍鬼A, 屍鬼B), and equal marks are numbered.
 
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     from lore.engine.session import Session
 
 MARK_LENGTH = 3
+IMAGES = (".png", ".jpg", ".jpeg", ".gif", ".webp")  # (as a bundle keeps and serves them)
 SIDES = ("own", "ally", "enemy", "neutral", "item")
 
 
@@ -92,9 +94,22 @@ def base_mark(session: Session, obj: LoreObject, fallback: str) -> tuple[str, bo
     given = member(session, obj, "mark")
     if isinstance(given, str | TypedString) and str(given).strip():
         return str(given).strip(), True
+    return name_of(obj, fallback), False
+
+
+def name_of(obj: LoreObject, fallback: str) -> str:
     name = obj.values.get("name")
     text = str(name).strip() if isinstance(name, str | TypedString) else ""
-    return text or fallback, False
+    return text or fallback
+
+
+def image_of(mark: str) -> str | None:
+    """The bundle's image a mark names (``icons/ghoul.png``: a path inside the bundle), or
+    None for a mark that is a label or an icon."""
+    lowered = mark.lower()
+    if not lowered.endswith(IMAGES) or ":" in mark or mark.startswith("/") or ".." in mark:
+        return None
+    return mark
 
 
 def short_marks(names: list[tuple[str, bool]]) -> list[str]:
@@ -174,7 +189,19 @@ def mark_entries(
     own_ids = {id(actor) for actor in own} if not is_gm else set()
     factions = None if is_gm else {faction_of(session, actor) for actor in own}
     placed = [(d, obj) for d, obj in entries if "location" in d]
-    bases = [base_mark(session, obj, d["id"].split(".")[-1]) for d, obj in placed]
+    bases = []
+    for described, obj in placed:
+        fallback = described["id"].split(".")[-1]
+        base = base_mark(session, obj, fallback)
+        image = image_of(base[0]) if base[1] else None
+        if image is not None:  # (an image: and a label made of the name, to tell it by)
+            described["image"] = image
+            name = obj.values.get("name")
+            base = (
+                (str(name).strip() if isinstance(name, str | TypedString) else "") or fallback,
+                False,
+            )
+        bases.append(base)
     for (described, obj), mark in zip(placed, short_marks(bases), strict=True):
         described["mark"] = mark
         described["side"] = side(session, obj, factions, id(obj) in own_ids)

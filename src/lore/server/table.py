@@ -709,7 +709,7 @@ class Table:
         """Put the seat's view delta in ``update`` (the time aside: ``publish`` sends it
         with the update, if there is one); whether the view changed."""
         before = stream.view
-        after = seat_view(self.master, stream.seat)
+        after = seat_view(self.master, stream.seat, self.image_base)
         delta = view_delta(before, after)
         if before is not None:
             delta.pop("tick", None)

@@ -243,7 +243,12 @@ function drawTokens(svg, map, centers, options, bounds, given) {
       group.dataset.id = item.id;
       if (kind === "actor") el("circle", { cx, cy, r }, group);
       else el("rect", { x: cx - r * 0.85, y: cy - r * 0.85, width: r * 1.7, height: r * 1.7, rx: 3 }, group);
-      const mark = text(group, cx, cy + r * 0.35, item.mark || name.slice(0, 3), "token-mark");
+      if (item.image) {
+        // The bundle's picture in the token, its border the side's colour.
+        const size = r * 1.6;
+        el("image", { href: item.image, x: cx - size / 2, y: cy - size / 2, width: size, height: size, preserveAspectRatio: "xMidYMid meet", class: "token-image" }, group);
+      }
+      const mark = text(group, cx, cy + r * 0.35, item.image ? "" : item.mark || name.slice(0, 3), "token-mark");
       mark.style.fontSize = `${Math.round(r * 0.95)}px`;
       if (mark.getComputedTextLength() > r * 1.8) {
         mark.setAttribute("textLength", String(r * 1.8)); // (squeezed into the token)
