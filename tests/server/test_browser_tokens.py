@@ -1,10 +1,10 @@
 """Map tokens in a real browser (as ``test_browser.py``): a player's map colours its own
 actor, allies, enemies and items apart, draws the downed and the dead so, gives 屍鬼A and
-屍鬼B marks of their own, draws a mark that names a picture of the bundle, lays four actors of one square out inside it, and puts every
-label where it overlaps no other and stays inside the map (a long name at the map's
-edge too). The GM follows Aki into the cave (a sub-area): the GM's map goes with him.
-Screenshots go to ``test-artifacts/browser/`` (``tokens-*``). ORM's own map is checked
-the same way.
+屍鬼B marks of their own, draws a mark that names a picture of the bundle, lays four
+actors of one square out inside it, and puts every label where it overlaps no other and
+stays inside the map (a long name at the map's edge too). The GM follows Aki into the
+cave (a sub-area): the GM's map goes with him. ORM's own map is checked the same way.
+Screenshots go to ``test-artifacts/browser/`` (``tokens-*``).
 """
 
 from __future__ import annotations
