@@ -78,11 +78,13 @@ def golden(update_golden: bool) -> Golden:
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     """One line for each kind of suite skipped for what the machine lacks: the
     conformance suites on a clone without the shared data, the PostgreSQL ones where
-    there is no PostgreSQL."""
+    there is no PostgreSQL, the accessibility checks without axe-core."""
     from tests.conformance.locate import NEEDED
+    from tests.server.axe import NEEDED as AXE
     from tests.server.postgres import NEEDED as POSTGRES
 
-    for what, needed in (("conformance", NEEDED), ("postgresql", POSTGRES)):
+    kinds = (("conformance", NEEDED), ("postgresql", POSTGRES), ("accessibility", AXE))
+    for what, needed in kinds:
         skipped = [
             report
             for report in terminalreporter.stats.get("skipped", [])

@@ -235,8 +235,8 @@ def test_a_turn_start_initiative_set_process_and_end() -> None:
         "Orc の先制値 5+[6] = 11",
         # A PC acts before an NPC of the same 先制値.
         "セットフェイズ: Aki (先制値 11)",
-        "Aki は /[0,2] へ移動 (2Sq)",
-        "Aki は /[1,2] へ移動 (1Sq)",
+        "Aki は [0,2] へ移動 (2Sq)",
+        "Aki は [1,2] へ移動 (1Sq)",
         "セットフェイズ: Orc (先制値 11)",
         "Orc 命中判定: 重武器攻撃 (戦斧) (筋力) ＞ [4 4]+2 ＞ 10",
         "Ben リアクション (反射) ＞ [2 1 1]+4 ＞ 8",

@@ -161,7 +161,7 @@ def test_a_gm_and_a_player_play_the_papers_scenario(
         expect(walk.locator(".route-line")).to_contain_text("4,2 → 3,2 → 2,2 → 1,2")
         assert me.locator(CHEST).count() == 0  # not found yet: not there at all
         gm.select_option("#areaSelect", "/region/dungeon")
-        expect(gm.locator(CHEST)).to_have_class("token object hidden")  # the GM sees it
+        expect(gm.locator(CHEST)).to_have_class("token object side-item hidden")  # the GM sees it
         snap(gm, "3-gm-dungeon-chest-hidden")
         snap(me, "3-player-dungeon")
         walk.locator(".submit").click()
@@ -181,7 +181,8 @@ def test_a_gm_and_a_player_play_the_papers_scenario(
         picture = me.locator("#log img")
         expect(picture).to_have_attribute("alt", "（宝箱のイメージ）")
         me.wait_for_function("document.querySelector('#log img').naturalWidth > 0")
-        expect(gm.locator(CHEST)).to_have_class("token object hidden seen")  # found by Chihiro
+        found = "token object side-item hidden seen"  # found by Chihiro
+        expect(gm.locator(CHEST)).to_have_class(found)
         snap(me, "4-player-chest-found")
         snap(gm, "4-gm-chest-found")
         assert me.locator("#log script").count() == 0

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import time
 from pathlib import Path
+from typing import Any
 
 from playwright.sync_api import Browser, Locator, Page, expect
 
@@ -23,12 +24,20 @@ __all__ = ["browser"]  # the fixture, used by the tests below
 TIMEOUT = 90.0  # seconds for the turn to be played
 
 
-def answer_first_dialog(page: Page, prefer: list[str]) -> bool:
-    """Answer the first open dialog of a page; whether there was one."""
+def answer_first_dialog(page: Page, prefer: list[str], tap: bool = False) -> bool:
+    """Answer the first open dialog of a page (by taps, on a touch screen, with
+    ``tap``); whether there was one."""
     dialogs = page.locator("article.dialog")
     if dialogs.count() == 0:
         return False
     box = dialogs.first
+
+    def press(target: Locator) -> None:
+        if tap:
+            target.tap(timeout=1000)
+        else:
+            target.click(timeout=1000)
+
     try:
         for many in box.locator("div.input").all():
             checks = many.locator("input[type=checkbox]")
@@ -36,16 +45,18 @@ def answer_first_dialog(page: Page, prefer: list[str]) -> bool:
             if checks.count() > 1 and hint.count() > 0:
                 least = int(re.split("[–-]", hint.first.inner_text(timeout=1000))[0] or 1)
                 for index in range(max(least, 1)):
-                    checks.nth(index).check(timeout=1000)
+                    if tap:
+                        checks.nth(index).tap(timeout=1000)
+                    else:
+                        checks.nth(index).check(timeout=1000)
         for group in box.locator("div.choices:not(.many)").all():
             buttons = group.locator("button.choice")
             captions = [text.strip() for text in buttons.all_inner_texts()]
             wanted = next((c for c in prefer if c in captions), None)
-            target = buttons.nth(captions.index(wanted)) if wanted else buttons.first
-            target.click(timeout=1000)
+            press(buttons.nth(captions.index(wanted)) if wanted else buttons.first)
         submit = box.locator("button.submit")
         if submit.count() > 0 and submit.is_visible():
-            submit.click(timeout=1000)
+            press(submit)
     except Exception:  # the dialog went away while being answered (a new view came)
         pass
     return True
@@ -64,8 +75,11 @@ def play_until(gm: Page, players: list[Page], text: str, prefer: list[str]) -> N
             page.wait_for_timeout(100)
 
 
-def start(server: ServerThread, browser: Browser, source: str) -> tuple[Page, list[Page]]:
-    """The GM starts a session of ``source``; every player opens its invitation."""
+def start(
+    server: ServerThread, browser: Browser, source: str, phones: bool = False
+) -> tuple[Page, list[Page]]:
+    """The GM starts a session of ``source``; every player opens its invitation (on a
+    360x640 touch screen, with ``phones``)."""
     gm = browser.new_context(viewport={"width": 1280, "height": 900}, locale="ja-JP").new_page()
     gm.goto(server.base + "/")
     gm.locator(f'button[data-source="{source}"]').click()
@@ -76,7 +90,11 @@ def start(server: ServerThread, browser: Browser, source: str) -> tuple[Page, li
     players = []
     for invite in invites:
         assert invite is not None
-        page = browser.new_context(viewport={"width": 900, "height": 800}).new_page()
+        screen: dict[str, Any] = {"viewport": {"width": 900, "height": 800}}
+        if phones:
+            screen = {"viewport": {"width": 360, "height": 640}, "has_touch": True}
+            screen.update(is_mobile=True, device_scale_factor=2, locale="ja-JP")
+        page = browser.new_context(**screen).new_page()
         page.goto(invite)
         players.append(page)
     expect(gm.locator("#presence li.online")).to_have_count(1 + len(players))

@@ -101,6 +101,7 @@ def test_an_answer_the_gm_gave_for_a_seat_says_so(scenario: Path) -> None:
         "values": {"move": "go"},
         "shown": [{"caption": None, "value": "進む"}],
         "by": "GM",
+        "question": "どうする？",  # (the question answered, for the log and its export)
     }
     for seat in ("GM", AKI):
         [answer, _] = messages(frames[seat])

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from lore.engine.natives import recipient
 from lore.engine.queries import AnswerError, plain
+from lore.engine.tokens import mark_entries
 from lore.engine.world_natives import destinations
 from lore.engine.zones import zone_views
 from lore.runtime.errors import RuleError
@@ -149,6 +150,7 @@ def view(session: Session, participant: str, *, messages: bool = True) -> dict[s
     world = session.world
     areas: dict[str, AreaNode] = {}
     actor_views = []
+    entries = []
     for actor in actors:
         described = describe(actor)
         place = _place(session, actor)
@@ -158,6 +160,7 @@ def view(session: Session, participant: str, *, messages: bool = True) -> dict[s
             described["area"] = area.path
             described["routes"] = [area.location(c).text for c in destinations(area, coordinate)]
         actor_views.append(described)
+        entries.append((described, actor))
     if is_gm and world is not None:
         areas = {node.path: node for node in all_areas(world.root)}
     area_views = [_area(node, world) for node in areas.values()]
@@ -170,6 +173,8 @@ def view(session: Session, participant: str, *, messages: bool = True) -> dict[s
             continue
         # Which secrets another participant's actor knows is not this one's to know.
         objects.append(describe(obj, secrets=is_gm))
+        entries.append((objects[-1], obj))
+    mark_entries(session, entries, actors, is_gm)
     found = {
         "participant": participant,
         "tick": session.ticks,

@@ -1,6 +1,7 @@
 """The engine's rules that work on the world: where actors are, routes, triggers.
 
 - ``system.areaOf(loc)`` (behind ``actor.currentArea``): the area a location lies in.
+- ``system.placeName(loc)``: a place as messages say it (``place_name``).
 - ``area.choiceRoute(actor)``: asks the actor's participant for a destination among the
   places reachable from the actor's place, and gives the shortest ``Route`` there (the
   cheapest, when the area gives its terrains movement costs).
@@ -34,6 +35,7 @@ def install(program: CompiledProgram) -> None:
     """Give the prelude's forms the world's native rules (``natives.prepare`` does)."""
     forms = program.form_by_name
     forms["System"].methods.setdefault("areaOf", area_of)
+    forms["System"].methods.setdefault("placeName", place_name)
     forms["Area"].methods.setdefault("choiceRoute", choice_route)
     forms["Actor"].methods.setdefault("action", action)
 
@@ -73,6 +75,29 @@ def world_of(rt: Runtime) -> World:
 
 def area_of(rt: Runtime, system: LoreObject, location: Any) -> LoreObject:
     return world_of(rt).resolve(location).area.obj
+
+
+def place_name(rt: Runtime, system: LoreObject, location: Any) -> str:
+    """A place as a message says it (as the client's buttons do): a square as ``[1,0]``
+    and its description, a node of a linked map by its description (else its label), a
+    point by its label; inside an area other than the root, the area's label first.
+    An area itself is its label (the root: ``/``)."""
+    place = world_of(rt).resolve(location)
+    area, coordinate = place.area, place.coordinate
+    prefix = area.label if area.parent is not None else ""
+    if coordinate is None:
+        return prefix or area.path
+    geometry = area.geometry
+    if isinstance(geometry, SectionedGeometry):
+        section = geometry.section(coordinate)
+        said = f"[{coordinate.replace(' ', '')}]"
+        if section is not None and section.description:
+            said = f"{said} {section.description}"
+    elif isinstance(geometry, LinkedGeometry):
+        said = geometry.description_of(coordinate) or coordinate
+    else:
+        said = coordinate
+    return f"{prefix} {said}" if prefix else said
 
 
 def place_of(rt: Runtime, actor: Any) -> Place:

@@ -30,6 +30,7 @@ from lore.engine.seat_labels import actor_name
 from lore.engine.session import Limits, Session
 from lore.engine.snapshot import describe_queue
 from lore.engine.table_view import table_key
+from lore.engine.tokens import token_key, token_objects
 from lore.engine.transcript import Record, Transcript
 from lore.engine.views import GM, all_areas, hidden_keys, placed_objects, view
 from lore.engine.world_natives import route_between, terrain_costs
@@ -114,6 +115,7 @@ class Master:
         )
         self.placed: list[LoreObject] | None = None
         self.placed_made: tuple[int, int] = (0, 0)  # (``view_key``) the made objects seen
+        self.token_objects: list[LoreObject] = []  # (``view_key``) those with token members
         # (``view_key``) the placed objects' members, a getter of each, their sizes, and
         # how many times the getters were made
         self.view_dicts: list[dict[str, Any]] = []
@@ -293,6 +295,7 @@ class Master:
                 *(node.obj for node in self.areas()),
             ]
             self.view_dicts = [obj.values for obj in self.placed]
+            self.token_objects = token_objects(self.session, self.placed)
         dicts = self.view_dicts
         # Each object's members are read by one ``itemgetter`` of those it has (a call
         # per object, not one per member). A member added or removed changes the
@@ -307,7 +310,11 @@ class Master:
         except KeyError:
             self.view_getters(sizes)
             values = tuple(map(call, self.view_reads, dicts))
-        return (self.view_made, values, zones_key(self.session))
+        tokens = ()
+        if self.token_objects:  # (the rules' map tokens: their sides and states)
+            session = self.session
+            tokens = tuple(token_key(session, o) for o in self.token_objects)
+        return (self.view_made, values, zones_key(self.session), tokens)
 
     def table_key(self) -> tuple[Any, ...]:
         """What the seats' tables are made of (``engine.table_view.table_key``)."""

@@ -76,6 +76,10 @@ class Answered(msgspec.Struct, tag_field="kind", tag="answer", omit_defaults=Tru
     values: dict[str, Any] = msgspec.field(default_factory=dict)
     shown: list[dict[str, Any]] | None = None  # as people read it (``shown.answer_parts``)
     by: str | None = None
+    # The question answered (for the log and its export): its title, and the purpose of
+    # an engine's own question (which the client titles in its language).
+    question: str | None = None
+    purpose: str | None = None
 
 
 # An update of messages and questions alone (``Table.publish``'s common one): encoded as
@@ -194,7 +198,8 @@ class Table:
         self.listening: set[str] | None = None
         # The answer applied last as people read it, for its transcript record.
         self.answer_shown: list[dict[str, Any]] | None = None
-        self.answer_title = ""  # the title of the question of ``answer_shown``
+        # The question of ``answer_shown``: its title and the purpose of an engine's own.
+        self.answer_question: tuple[str, str | None] | None = None
 
     # ------------------------------------------------------------ applying
 
@@ -237,7 +242,7 @@ class Table:
                 if data["seat"] == GM and query.to != GM:
                     self.proxy = query.to
                 self.answer_shown = answer_parts(query, data["values"], self.master)
-                self.answer_title = query.title
+                self.answer_question = (query.title, query.purpose or None)
             engine = True
         elif kind == "back":
             found = self.master.session.open.get(data["id"])
@@ -654,11 +659,16 @@ class Table:
                     tick, seat, values = _ANSWER(record)
                     shown = self.answer_shown
                     item = Answered(tick, seat, values, shown)
+                    question = self.answer_question
+                    if question is not None:
+                        item.question, item.purpose = question
+                        self.answer_question = None
                     if shown is not None:
                         # (The session log reads the answer as the seats were told it:
                         # the question's title, the captions of what was chosen.)
                         self.answer_shown = None
-                        record["title"], record["shown"] = self.answer_title, shown
+                        record["title"] = question[0] if question is not None else ""
+                        record["shown"] = shown
                     if seat == self.proxy:
                         item.by, self.proxy = GM, None
                 elif kind == "back":
@@ -740,7 +750,7 @@ class Table:
         """Put the seat's view delta in ``update`` (the time aside: ``publish`` sends it
         with the update, if there is one); whether the view changed."""
         before = stream.view
-        after = seat_view(self.master, stream.seat, shared)
+        after = seat_view(self.master, stream.seat, shared, self.image_base)
         delta = view_delta(before, after)
         if before is not None:
             delta.pop("tick", None)

@@ -11,6 +11,7 @@ theirs).
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote
 
 import msgspec
 from msgspec import Raw
@@ -30,10 +31,16 @@ COLLECTIONS = ("actors", "areas", "objects", "zones")
 Items = dict[str, dict[str, Any]]
 
 
-def seat_view(master: Master, seat: str, shared: dict[Any, Any] | None = None) -> dict[str, Any]:
+def seat_view(
+    master: Master, seat: str, shared: dict[Any, Any] | None = None, image_base: str = ""
+) -> dict[str, Any]:
     """The seat's view: ``tick`` and its collections (``actors``, ``areas``,
-    ``objects``), each a dict from an item's id to the item."""
+    ``objects``), each a dict from an item's id to the item. A token's image (a path in
+    the bundle) becomes its address under ``image_base``."""
     found = master.view(seat)
+    for item in (*found["actors"], *found["objects"]):
+        if "image" in item:
+            item["image"] = f"{image_base}/{quote(item['image'])}"
     actors: Items = {item["id"]: item for item in found["actors"]}
     areas: Items = {}
     for item in found["areas"]:

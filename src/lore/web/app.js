@@ -4,6 +4,7 @@
 import { buildDialog, choiceId, node } from "./dialogs.js";
 import { clockText, initialLanguage, setLanguage, t, tf, currentLanguage } from "./i18n.js";
 import { drawMap, splitLocation } from "./map.js";
+import { download, fileName, logHtml, logMarkdown } from "./export.js";
 import { rememberSession, showSessions } from "./sessions.js";
 import { lengthText } from "./units.js";
 import { answerText, arrivalText, downloadName } from "./shown.js";
@@ -408,6 +409,29 @@ function showMessage(message) {
   drawMessage(message);
 }
 
+// The whole log of the seat (the earlier messages asked for first), downloaded as an
+// HTML page styled like the client or as Markdown.
+async function exportLog(format) {
+  while (state.first > 0) {
+    const before = state.first;
+    const answered = new Promise((resolve) => {
+      state.historyWaits = [...(state.historyWaits || []), resolve];
+      setTimeout(resolve, 10000); // (a history that does not come: the log as it is)
+    });
+    if (send({ type: "history", before }) === null) break;
+    await answered;
+    if (state.first >= before) break;
+  }
+  const items = state.messages.map(messageItem);
+  const title = $("title").textContent;
+  if (format === "md") {
+    download(fileName(title, "md"), logMarkdown(title, items), "text/markdown;charset=utf-8");
+    return;
+  }
+  const css = await (await fetch("/static/style.css")).text();
+  download(fileName(title, "html"), logHtml(title, currentLanguage(), items, css), "text/html;charset=utf-8");
+}
+
 // Earlier messages of the seat (asked for when the log is scrolled to its top), put
 // before those shown, the lines in view kept in place.
 function askHistory() {
@@ -419,6 +443,9 @@ function askHistory() {
 
 function showHistory(frame) {
   state.historyAsked = false;
+  const waiting = state.historyWaits || [];
+  state.historyWaits = [];
+  for (const resolve of waiting) queueMicrotask(resolve); // (once the earlier ones are in)
   if (frame.first >= state.first) return;
   const earlier = frame.messages.slice(0, state.first - frame.first);
   state.first = frame.first;
@@ -494,6 +521,8 @@ function messageItem(message) {
     if (message.secret) item.classList.add("secret");
   } else if (message.kind === "answer") {
     node("span", { class: "body" }, item, answeredLine(message));
+    const question = message.purpose ? t(`title_${message.purpose}`) : message.question;
+    if (question) node("span", { class: "question" }, item, `(${question})`);
   } else if (message.kind === "back") {
     node("span", { class: "body" }, item, wentBackText(message));
   } else if (message.kind === "assign") {
@@ -707,6 +736,8 @@ function renderMap() {
   if (!state.area || !state.view.areas.has(state.area) || (state.role !== "gm" && !ownArea(state.area))) {
     state.area = defaultArea();
   }
+  const followed = followActor(); // (the GM's map goes where the followed actor goes)
+  if (followed && followed.area && state.view.areas.has(followed.area)) state.area = followed.area;
   select.textContent = "";
   for (const path of paths) node("option", { value: path }, select, areaName(state.view.areas.get(path)));
   select.value = state.area || "";
@@ -748,6 +779,7 @@ function renderMap() {
     route,
     moves,
     hiddenText: t("hidden"),
+    stateText: (name) => t(`token_${name}`),
     areaName,
     onToken: (group, item, cx, cy) => drawTokenBar(bars, group, item, cx, cy),
     onPick: (place) => {
@@ -763,6 +795,21 @@ function renderMap() {
       }
     },
   });
+}
+
+// The GM's choice of an actor whose map to follow (its select kept up to date), or null.
+function followActor() {
+  const select = $("followSelect");
+  $("followLabel").hidden = state.role !== "gm";
+  if (state.role !== "gm") return null;
+  const placed = [...state.view.actors.values()].filter((a) => a.location);
+  const options = [["", t("followNobody")], ...placed.map((a) => [a.id, a.name || a.id])];
+  if (select.options.length !== options.length || options.some(([id, name], i) => select.options[i].value !== id || select.options[i].textContent !== name)) {
+    select.textContent = "";
+    for (const [id, name] of options) node("option", { value: id }, select, name);
+  }
+  select.value = state.follow || "";
+  return state.follow ? state.view.actors.get(state.follow) || null : null;
 }
 
 // An actor of this seat's: a player's view holds its own actors alone (the GM, who
@@ -877,6 +924,11 @@ function wire() {
   $("log").addEventListener("scroll", askHistory);
   $("areaSelect").addEventListener("change", (event) => {
     state.area = event.target.value;
+    state.follow = ""; // (a map chosen by hand is followed no more)
+    renderMap();
+  });
+  $("followSelect").addEventListener("change", (event) => {
+    state.follow = event.target.value;
     renderMap();
   });
   $("chatForm").addEventListener("submit", (event) => {
@@ -904,6 +956,8 @@ function wire() {
     event.preventDefault();
     send({ type: "assign", actor: $("assignActor").value, seat: $("assignSeat").value });
   });
+  $("exportHtml").addEventListener("click", () => exportLog("html"));
+  $("exportMarkdown").addEventListener("click", () => exportLog("md"));
   $("save").addEventListener("click", async () => {
     const response = await fetch(`/api/save${named()}`, { headers: { authorization: `Bearer ${token}` } });
     if (!response.ok) return;
