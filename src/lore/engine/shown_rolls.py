@@ -111,6 +111,8 @@ def card(session: Session, made: LoreObject) -> dict[str, Any]:
         record["target"] = values["target"]
     if values["success"] or values["failure"]:
         record["outcome"] = "success" if values["success"] else "failure"
+    elif values["target"]:  # (not judged: a total that reaches the target meets it)
+        record["outcome"] = "success" if values["total"] >= values["target"] else "failure"
     for flag in ("critical", "fumble"):
         if values[flag]:
             record[flag] = True
