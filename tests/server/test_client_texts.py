@@ -34,6 +34,8 @@ def catalogue(source: str) -> dict[str, dict[str, str]]:
     for match in re.finditer(r"^  (\w+): \{\n(.*?)^  \},", body, re.M | re.S):
         entries = {}
         for line in match.group(2).splitlines():
+            if line.strip().startswith("//"):
+                continue  # (a comment heading a block of texts)
             entry = re.fullmatch(rf"\s*(\w+): {STRING},?\s*", line)
             assert entry is not None, f"i18n.js: not a text of the catalogue: {line!r}"
             key = entry.group(1)

@@ -7,6 +7,7 @@ import { drawMap, splitLocation } from "./map.js";
 import { rememberSession, showSessions } from "./sessions.js";
 import { lengthText } from "./units.js";
 import { answerText, arrivalText, downloadName } from "./shown.js";
+import { drawRollCard, isCard } from "./rollcard.js";
 
 const $ = (id) => document.getElementById(id);
 // A seat's link is /play?session=ID#TOKEN; the start page's may carry #host=TOKEN.
@@ -443,6 +444,8 @@ function messageItem(message) {
         image.addEventListener("load", () => { log.scrollTop = log.scrollHeight; }, { once: true }); // now taller
       }
     } else body.textContent = message.text;
+  } else if (isCard(message)) {
+    drawRollCard(item, message, seatLabel);
   } else if (message.kind === "chat" || message.kind === "roll") {
     node("span", { class: "from" }, item, seatLabel(message.from));
     if (message.to) node("span", { class: "to" }, item, `→ ${seatLabel(message.to)}`);
