@@ -11,7 +11,8 @@ otherwise: ``r.forGM`` (the GM alone), ``r.forRoller`` (the roller's seat and th
 The record is the roll's card: who rolled (``by``, ``seat``), for what (``title``), every
 die (``dice``: ``face`` and ``sides``, and ``dropped``, ``rerolled``, ``exploded`` for a
 die kept out, rolled again, or added by an explode), the ``modifiers``, the ``total``,
-the ``target``, the ``outcome`` (``success`` or ``failure``), ``critical`` and ``fumble``,
+the ``target``, the ``outcome`` (``success`` or ``failure``, for a roll with a target or
+a dice command that has one), ``critical`` and ``fumble``,
 and ``text``: BCDice's result text for a dice command, or the rule system's own. A
 secret roll's card says ``secret`` and its ``audience`` (``GM`` or ``roller``).
 """
@@ -109,10 +110,11 @@ def card(session: Session, made: LoreObject) -> dict[str, Any]:
     record["total"] = values["total"]
     if values["target"]:
         record["target"] = values["target"]
-    if values["success"] or values["failure"]:
-        record["outcome"] = "success" if values["success"] else "failure"
-    elif values["target"]:  # (not judged: a total that reaches the target meets it)
-        record["outcome"] = "success" if values["total"] >= values["target"] else "failure"
+    if values["target"] or values["command"]:  # (a verdict means nothing without a target)
+        if values["success"] or values["failure"]:
+            record["outcome"] = "success" if values["success"] else "failure"
+        elif values["target"]:  # (not judged: a total that reaches the target meets it)
+            record["outcome"] = "success" if values["total"] >= values["target"] else "failure"
     for flag in ("critical", "fumble"):
         if values[flag]:
             record[flag] = True

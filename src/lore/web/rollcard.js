@@ -40,9 +40,9 @@ function dieItem(die, parent) {
 export function drawRollCard(item, message, seatLabel) {
   item.classList.add("roll-card");
   const head = node("div", { class: "roll-head" }, item);
-  const who = message.by && message.by !== message.from && message.by !== "GM"
-    ? `${message.by} (${seatLabel(message.from)})`
-    : seatLabel(message.from);
+  // The actor that rolled, and the seat that plays it when its name is not the seat's.
+  const seat = seatLabel(message.from);
+  const who = message.by && message.by !== seat && message.by !== message.from ? `${message.by} (${seat})` : seat;
   node("span", { class: "from" }, head, `🎲 ${who}`);
   if (message.title) node("span", { class: "roll-title" }, head, message.title);
   if (message.secret) {
