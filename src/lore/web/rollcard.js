@@ -43,7 +43,7 @@ export function drawRollCard(item, message, seatLabel) {
   // The actor that rolled, and the seat that plays it when its name is not the seat's.
   const seat = seatLabel(message.from);
   const who = message.by && message.by !== seat && message.by !== message.from ? `${message.by} (${seat})` : seat;
-  node("span", { class: "from" }, head, `🎲 ${who}`);
+  node("span", { class: "from" }, head, who);
   if (message.title) node("span", { class: "roll-title" }, head, message.title);
   if (message.secret) {
     const whom = message.audience === "GM" ? t("rollForGM") : t("rollForRoller");
@@ -62,6 +62,6 @@ export function drawRollCard(item, message, seatLabel) {
   if (message.critical) node("span", { class: "roll-critical" }, line, t("rollCritical"));
   if (message.fumble) node("span", { class: "roll-fumble" }, line, t("rollFumble"));
   const comment = message.comment ? ` ${message.comment}` : "";
-  if (message.text) node("div", { class: "roll-text" }, item, message.text + comment);
+  if (message.text) node("div", { class: "roll-text" }, item, `🎲 ${message.text}${comment}`);
   return item;
 }
