@@ -92,6 +92,16 @@ def messages(session: Session, to: str | None = None) -> list[str]:
     ]
 
 
+def told(session: Session, to: str) -> list[str]:
+    """What a seat reads, in order: the rules' messages to it, and the text of every roll
+    card it is shown (``r.show``)."""
+    return [
+        r["text"]
+        for r in session.transcript.records
+        if (r["kind"] == "message" and r["to"] == to) or (r["kind"] == "roll" and to in r["to"])
+    ]
+
+
 def records(session: Session, kind: str) -> list[dict[str, Any]]:
     return [r for r in session.transcript.records if r["kind"] == kind]
 

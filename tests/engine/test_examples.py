@@ -78,10 +78,12 @@ def records_of(text: str) -> Records:
 
 
 def texts(records: Records, to: str | None = None) -> list[tuple[int, str]]:
+    """The rules' messages (to a seat) and the texts of the roll cards (it is shown)."""
     return [
         (r["tick"], r["text"])
         for r in records
-        if r["kind"] == "message" and (to is None or r["to"] == to)
+        if (r["kind"] == "message" and (to is None or r["to"] == to))
+        or (r["kind"] == "roll" and (to is None or to in r["to"]))
     ]
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from lore.dice import FixedSource
 from lore.engine.session import Session
 from lore.engine.system_commands import chat_roll
-from tests.engine.harness import Answers, faces, messages, offered, records, run_handler
+from tests.engine.harness import Answers, faces, messages, offered, records, run_handler, told
 
 ROW = " <line>" + "<section />" * 8 + "</line>\n"
 STREET = (
@@ -88,7 +88,7 @@ def run(
 
 
 def said(session: Session) -> list[str]:
-    return messages(session, "GM")
+    return told(session, "GM")
 
 
 # ------------------------------------------------------------ checks

@@ -10,7 +10,7 @@ from __future__ import annotations
 from lore.dice import FixedSource
 from lore.engine.session import Session
 from lore.engine.system_commands import chat_roll
-from tests.engine.harness import Answers, faces, messages, offered, records, run_handler
+from tests.engine.harness import Answers, faces, messages, offered, records, run_handler, told
 
 GRID = """<?xml version="1.0" encoding="UTF-8"?>
 <geometry xmlns="http://www.xgmtk.org/Lore/Sectioned2D" scale="1[m]" type="4">
@@ -102,7 +102,7 @@ def run(
 
 
 def said(session: Session) -> list[str]:
-    return messages(session, "GM")
+    return told(session, "GM")
 
 
 # ------------------------------------------------------------ 行為判定

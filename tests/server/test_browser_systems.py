@@ -76,17 +76,22 @@ def play_until(gm: Page, players: list[Page], text: str, prefer: list[str]) -> N
 
 
 def start(
-    server: ServerThread, browser: Browser, source: str, phones: bool = False
+    server: ServerThread,
+    browser: Browser,
+    source: str,
+    phones: bool = False,
+    wait: float = 5_000,
 ) -> tuple[Page, list[Page]]:
     """The GM starts a session of ``source``; every player opens its invitation (on a
-    360x640 touch screen, with ``phones``)."""
+    360x640 touch screen, with ``phones``; ``wait``: the milliseconds each page may take
+    to show it)."""
     gm = browser.new_context(viewport={"width": 1280, "height": 900}, locale="ja-JP").new_page()
     gm.goto(server.base + "/")
     gm.locator(f'button[data-source="{source}"]').click()
-    expect(gm.locator("a.invite-link")).to_have_count(2)
+    expect(gm.locator("a.invite-link")).to_have_count(2, timeout=wait)
     invites = [link.get_attribute("href") for link in gm.locator("a.invite-link").all()]
     gm.locator("a.open-gm").click()
-    expect(gm.locator("#gm")).to_be_visible()
+    expect(gm.locator("#gm")).to_be_visible(timeout=wait)
     players = []
     for invite in invites:
         assert invite is not None
@@ -97,7 +102,7 @@ def start(
         page = browser.new_context(**screen).new_page()
         page.goto(invite)
         players.append(page)
-    expect(gm.locator("#presence li.online")).to_have_count(1 + len(players))
+    expect(gm.locator("#presence li.online")).to_have_count(1 + len(players), timeout=wait)
     return gm, players
 
 

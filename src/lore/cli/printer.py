@@ -60,6 +60,9 @@ class Printer:
             if record.get("format") == "html":
                 text = " ".join(_TAG.sub(" ", text).split())
             print(f"[{at}] {label_of(self.session, record['to'])}: {text}", flush=True)
+        elif kind == "roll":  # a roll a rule showed: its card's text, for whom it is
+            seats = ", ".join(label_of(self.session, seat) for seat in record["to"])
+            print(f"[{at}] {seats}: 🎲 {record['text']}", flush=True)
         elif kind == "error":
             print(
                 f"[{at}] rule error at {record['where']}: {record['message']}",

@@ -41,14 +41,19 @@ def is_command(value: Any) -> bool:
     return isinstance(value, str) and (not isinstance(value, TypedString) or value.kind == "string")
 
 
-def roll_command(rt: Runtime, who: str, seat: str, text: Any) -> LoreObject:
-    """Roll the dice command ``text`` for ``who`` (played from ``seat``): a Roll, recorded."""
+def roll_command(
+    rt: Runtime, who: str, seat: str, text: Any, actor: LoreObject | None = None
+) -> LoreObject:
+    """Roll the dice command ``text`` for ``who`` (played from ``seat``; ``actor``, the
+    actor rolling, if one is): a Roll, recorded."""
     from lore.engine import system_commands
 
     command = str(text)
     made = system_commands.roll_in_rules(rt, who, seat, command)
     if made is None:
         made = roll_of_result(rt, who, seat, command, bcdice(rt, command))
+    if actor is not None:
+        made = copy_roll(rt, made, rolledBy=(actor,))
     record_command(rt, made)
     return made
 

@@ -18,6 +18,7 @@ from lore.engine import (
     odds_values,
     rollers,
     rolls,
+    shown_rolls,
     withdrawal,
     world_natives,
 )
@@ -97,6 +98,7 @@ def _prepared(program: CompiledProgram) -> Prepared:
     rolls.install(program)
     rollers.install(program)
     command_rolls.install(program)
+    shown_rolls.install(program)
     odds_values.install(program)
     happenings.install(program)
     map_queries.install(program)
@@ -180,6 +182,24 @@ def recipient(obj: LoreObject) -> str:
     return "GM"
 
 
+def told_first(rt: Runtime, kind: str, what: str) -> bool:
+    """Whether the handler's next message (or card) of ``kind`` is told now, not in an
+    earlier run of its step; a LimitExceeded past the step's limit of messages (``what``
+    the handler does, for the hint)."""
+    session = rt.session
+    key = rt.next_key(kind)
+    told = session.told
+    if key in told:
+        return False
+    if len(told) >= session.limits.max_messages:
+        raise LimitExceeded(
+            f"more than {session.limits.max_messages} messages in one step",
+            f"a handler probably {what} in a loop, or events that do multiply",
+        )
+    told.add(key)
+    return True
+
+
 def tell(rt: Runtime, to: str, text: Any) -> None:
     if type(text) is str:
         fmt = "text"
@@ -190,16 +210,8 @@ def tell(rt: Runtime, to: str, text: Any) -> None:
     else:
         raise RuleError(f"a message is a text, not {show(text)}")
     session = rt.session
-    key = rt.next_key("m")
-    told = session.told
-    if key in told:
+    if not told_first(rt, "m", "sends messages"):
         return  # told in an earlier run of this step
-    if len(told) >= session.limits.max_messages:
-        raise LimitExceeded(
-            f"more than {session.limits.max_messages} messages in one step",
-            "a handler probably sends messages in a loop, or events that do multiply",
-        )
-    told.add(key)
     record = {"tick": session.ticks, "kind": "message", "to": to, "text": text, "format": fmt}
     session.transcript.add(record)
     participants = session.participants

@@ -23,6 +23,8 @@ if TYPE_CHECKING:
     from lore.runtime.compiler import CompiledProgram
 
 MAX_EXPLOSIONS = 100  # rounds of dice added by explode
+# The marks of a die on a roll's card (``Roll.marks``: face, sides, these flags).
+DROPPED, REROLLED, EXPLODED = 1, 2, 4
 Test = Callable[[Any, int], Any]  # a Lore function of a face, called as fn(rt, face)
 
 
@@ -47,20 +49,22 @@ def actor_roll(rt: Runtime, actor: LoreObject, dice: Any) -> LoreObject:
 
     name = actor.values.get("name")
     who = str(name) if isinstance(name, str) and name else repr(actor)
-    return roll(rt, who, recipient(actor), dice)
+    return roll(rt, who, recipient(actor), dice, actor)
 
 
-def roll(rt: Runtime, who: str, seat: str, dice: Any) -> LoreObject:
-    """Roll ``dice`` (or a dice command) for ``who`` (played from ``seat``): a Roll,
-    recorded. While a system command runs, its dice are rolled in the name of the one
-    who rolls the command."""
+def roll(
+    rt: Runtime, who: str, seat: str, dice: Any, actor: LoreObject | None = None
+) -> LoreObject:
+    """Roll ``dice`` (or a dice command) for ``who`` (played from ``seat``; ``actor``,
+    the actor rolling, if one is): a Roll, recorded. While a system command runs, its
+    dice are rolled in the name of the one who rolls the command."""
     if rt.roller is not None:
         who, seat = rt.roller
     if not isinstance(dice, Dice):
         from lore.engine import command_rolls
 
         if command_rolls.is_command(dice):
-            return command_rolls.roll_command(rt, who, seat, dice)
+            return command_rolls.roll_command(rt, who, seat, dice, actor)
         raise RuleError(f'roll takes dice (3d6) or a dice command ("2D6+3>=10"), not {show(dice)}')
     faces: list[int] = []
     kinds: list[int] = []  # each die's sides, negative for a die that is subtracted
@@ -69,15 +73,24 @@ def roll(rt: Runtime, who: str, seat: str, dice: Any) -> LoreObject:
         for _ in range(abs(count)):
             faces.append(rt.roll(sides))
             kinds.append(sides if count > 0 else -sides)
-    made = make_roll(rt, dice, who, seat, faces, kinds)
+    made = make_roll(rt, dice, who, seat, faces, kinds, actor)
     record(rt, made, "roll")
     return made
 
 
 def make_roll(
-    rt: Runtime, dice: Dice, who: str, seat: str, faces: list[int], kinds: list[int]
+    rt: Runtime,
+    dice: Dice,
+    who: str,
+    seat: str,
+    faces: list[int],
+    kinds: list[int],
+    actor: LoreObject | None = None,
 ) -> LoreObject:
     total = dice.bonus + sum(f if k > 0 else -f for f, k in zip(faces, kinds, strict=True))
+    marks: list[int] = []
+    for face, sides in zip(faces, kinds, strict=True):
+        marks += (face, sides, 0)
     values = {
         "rolled": dice,
         "by": who,
@@ -92,6 +105,13 @@ def make_roll(
         "critical": False,
         "fumble": False,
         "secret": False,
+        # (rolls at the table: ``lore.engine.shown_rolls``)
+        "title": "",
+        "modifiers": (),
+        "target": 0,
+        "audience": "",
+        "marks": tuple(marks),
+        "rolledBy": (actor,) if actor is not None else (),
     }
     return LoreObject(rt.session.program.form_by_name["Roll"], values, rt.session.new_oid())
 
@@ -129,9 +149,25 @@ def _parts(made: LoreObject) -> tuple[list[int], list[int]]:
     return list(made.values["faces"]), list(made.values["kinds"])
 
 
-def _again(rt: Runtime, made: LoreObject, faces: list[int], kinds: list[int]) -> LoreObject:
+def _again(
+    rt: Runtime, made: LoreObject, faces: list[int], kinds: list[int], marks: list[int]
+) -> LoreObject:
+    """A plain roll of these faces, still for what ``made`` was for (its title, modifiers,
+    target and audience), with ``marks``: every die rolled, as its card shows them."""
     values = made.values
-    return make_roll(rt, values["rolled"], values["by"], values["seat"], faces, kinds)
+    again = make_roll(rt, values["rolled"], values["by"], values["seat"], faces, kinds)
+    fresh = again.values
+    for name in ("title", "modifiers", "target", "audience", "rolledBy"):
+        fresh[name] = values[name]
+    fresh["total"] += sum(values["modifiers"])
+    fresh["marks"] = tuple(marks)
+    return again
+
+
+def _live(marks: list[int]) -> list[int]:
+    """Where the dice that count are in ``marks`` (triples of face, sides, flags): those
+    neither dropped nor rolled again, in the order of the roll's faces."""
+    return [i for i in range(0, len(marks), 3) if not marks[i + 2] & (DROPPED | REROLLED)]
 
 
 def _test(rt: Runtime, fn: Test, face: int) -> bool:
@@ -164,6 +200,7 @@ def explode(rt: Runtime, made: LoreObject, fn: Test) -> LoreObject:
     """Each die whose face ``fn`` accepts adds a die of its kind; so do the added dice,
     for at most ``MAX_EXPLOSIONS`` rounds."""
     faces, kinds = _parts(made)
+    first = len(faces)
     fresh = list(range(len(faces)))
     for _ in range(MAX_EXPLOSIONS):
         exploding = [i for i in fresh if _test(rt, fn, faces[i])]
@@ -183,7 +220,10 @@ def explode(rt: Runtime, made: LoreObject, fn: Test) -> LoreObject:
                 f"dice kept exploding for {MAX_EXPLOSIONS} rounds",
                 "explode on faces that a die does not always show",
             )
-    again = _again(rt, made, faces, kinds)
+    marks = list(made.values["marks"])
+    for i in range(first, len(faces)):
+        marks += (faces[i], kinds[i], EXPLODED)
+    again = _again(rt, made, faces, kinds, marks)
     if len(faces) > len(made.values["faces"]):
         record(rt, again, "explode")
     return again
@@ -191,12 +231,22 @@ def explode(rt: Runtime, made: LoreObject, fn: Test) -> LoreObject:
 
 def reroll(rt: Runtime, made: LoreObject, fn: Test) -> LoreObject:
     faces, kinds = _parts(made)
+    old = list(made.values["marks"])
+    live = _live(old)
+    marks: list[int] = []
+    shown = 0  # the next mark not yet copied to ``marks``
     changed = False
     for i, face in enumerate(faces):
         if _test(rt, fn, face):
             faces[i] = rt.roll(abs(kinds[i]))
             changed = True
-    again = _again(rt, made, faces, kinds)
+            at = live[i]
+            marks += old[shown : at + 3]
+            marks[-1] |= REROLLED
+            marks += (faces[i], kinds[i], old[at + 2] & EXPLODED)
+            shown = at + 3
+    marks += old[shown:]
+    again = _again(rt, made, faces, kinds, marks)
     if changed:
         record(rt, again, "reroll")
     return again
@@ -210,7 +260,12 @@ def _kept(rt: Runtime, made: LoreObject, n: int, highest: bool, keep: bool) -> L
     order = sorted(range(len(faces)), key=lambda i: (-faces[i] if highest else faces[i], i))
     chosen = set(order[:n])
     indexes = [i for i in range(len(faces)) if (i in chosen) == keep]
-    return _again(rt, made, [faces[i] for i in indexes], [kinds[i] for i in indexes])
+    marks = list(made.values["marks"])
+    kept = set(indexes)
+    for i, at in enumerate(_live(marks)):
+        if i not in kept:
+            marks[at + 2] |= DROPPED
+    return _again(rt, made, [faces[i] for i in indexes], [kinds[i] for i in indexes], marks)
 
 
 def keep_highest(rt: Runtime, made: LoreObject, n: int) -> LoreObject:
@@ -238,7 +293,10 @@ def remap(rt: Runtime, made: LoreObject, fn: Callable[[Any, int], Any]) -> LoreO
         if not isinstance(value, int) or isinstance(value, bool):
             raise RuleError(f"remap must give every face a whole number, not {show(value)}")
         mapped.append(value)
-    return _again(rt, made, mapped, kinds)
+    marks = list(made.values["marks"])
+    for value, at in zip(mapped, _live(marks), strict=True):
+        marks[at] = value
+    return _again(rt, made, mapped, kinds, marks)
 
 
 _ROLL_RULES: dict[str, Callable[..., Any]] = {

@@ -310,7 +310,7 @@ class Master:
         except KeyError:
             self.view_getters(sizes)
             values = tuple(map(call, self.view_reads, dicts))
-        tokens = ()
+        tokens: tuple[Any, ...] = ()
         if self.token_objects:  # (the rules' map tokens: their sides and states)
             session = self.session
             tokens = tuple(token_key(session, o) for o in self.token_objects)

@@ -32,6 +32,7 @@ from lore.server.chat import clean_html
 from lore.server.master import Master
 from lore.server.protocol import Code, encode
 from lore.server.shown import answer_parts
+from lore.server.shown_cards import chat_card, shown_card
 from lore.server.store import LogEntry
 from lore.server.wireview import (
     area_map,
@@ -344,6 +345,8 @@ class Table:
         if to is not None:
             item["to"] = to
         item["text"] = data["text"]
+        if entry.kind == "roll" and "roll" in data:
+            item.update(chat_card(data["roll"]))
         if data.get("comment"):
             item["comment"] = data["comment"]
         if data.get("secret"):
@@ -679,6 +682,12 @@ class Table:
                     seat = GM
                     text, where = record["message"], record.get("where", "")
                     item = {"kind": kind, "tick": record["tick"], "text": text, "where": where}
+                elif kind == "roll":  # a roll a rule shows: to the seats that may see it
+                    card = shown_card(record)
+                    for seat in record["to"]:
+                        if seat in streams:
+                            told.setdefault(seat, []).append(card)
+                    continue
                 else:
                     continue
                 to_gm.append(item)

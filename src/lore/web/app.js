@@ -11,6 +11,7 @@ import { answerText, arrivalText, downloadName } from "./shown.js";
 import { renderCards } from "./cards.js";
 import { drawTokenBar, renderSheets, tokenBars } from "./sheets.js";
 import { renderTracker, waitingText } from "./tracker.js";
+import { drawRollCard, isCard } from "./rollcard.js";
 
 const $ = (id) => document.getElementById(id);
 // A seat's link is /play?session=ID#TOKEN; the start page's may carry #host=TOKEN.
@@ -512,6 +513,8 @@ function messageItem(message) {
         image.addEventListener("load", () => { log.scrollTop = log.scrollHeight; }, { once: true }); // now taller
       }
     } else body.textContent = message.text;
+  } else if (isCard(message)) {
+    drawRollCard(item, message, seatLabel);
   } else if (message.kind === "chat" || message.kind === "roll") {
     node("span", { class: "from" }, item, seatLabel(message.from));
     if (message.to) node("span", { class: "to" }, item, `→ ${seatLabel(message.to)}`);
