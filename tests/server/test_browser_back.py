@@ -51,5 +51,8 @@ def test_the_player_goes_back_from_the_route_and_chooses_otherwise(
         expect(log).to_contain_text("< Chihiroが戻りました: どうしますか？")
         expect(log).to_contain_text("> Chihiro: どうしますか？ → 探す")
         expect(log).not_to_contain_text("action=")
+        # (the engine's own route question titled in the GM's language, not "route in …")
+        expect(log).to_contain_text("? Chihiro: どこへ行きますか？")
+        expect(log).not_to_contain_text("route in")
         shot(gm, "back-3-gm-session-log")
         assert errors == []

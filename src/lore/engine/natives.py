@@ -387,6 +387,8 @@ def ask_new(
             "to": to,
             "title": query.title,
         }
+        if query.purpose:  # (an engine's own question: clients title it in their language)
+            record["purpose"] = query.purpose
         if offered is None:
             offered = query.offered()
         if offered:

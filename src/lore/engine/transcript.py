@@ -1,8 +1,9 @@
 """The transcript of a session: one JSON object per happening, in order.
 
 Every record has ``tick`` and ``kind``: ``message`` (to, text, format), ``query`` (to,
-title, inputs), ``answer`` (from, values), ``back`` (from, title: an answer taken back,
-``engine/withdrawal.py``), ``error`` (message, where), ``end`` (reason).
+title, purpose of an engine's own question, inputs), ``answer`` (from, values), ``back``
+(from, title: an answer taken back, ``engine/withdrawal.py``), ``error`` (message,
+where), ``end`` (reason).
 """
 
 from __future__ import annotations

@@ -387,10 +387,11 @@ function logLine(record) {
   const time = record.tick !== undefined ? clockText(record.tick) : "";
   const values = (found) => Object.entries(found || {}).map(([name, value]) => `${name}=${typeof value === "string" ? value : JSON.stringify(value)}`).join(", ");
   const lines = {
-    query: () => `? ${seatLabel(record.to)}: ${record.title ?? ""}`,
+    query: () => `? ${seatLabel(record.to)}: ${record.purpose ? t(`title_${record.purpose}`) : record.title ?? ""}`,
     answer: () => `> ${seatLabel(record.from)}: ${record.shown ? answerLogText(record) : values(record.values)}`,
     back: () => `< ${wentBackText(record)}`,
     message: () => `${record.to ? seatLabel(record.to) : t("everyone")}: ${record.text ?? ""}`,
+    roll: () => `🎲 ${record.title ? `${record.title}: ` : ""}${record.text ?? ""}`,
     dice: () => `${record.by || seatLabel(record.seat)}: ${record.dice} [${(record.faces || []).join(",")}] = ${record.total}`,
     error: () => `! ${record.message ?? ""}${record.where ? ` (${record.where})` : ""}`,
     end: () => `# ${record.reason ?? ""}`,
