@@ -200,9 +200,10 @@ def test_texts_follow_the_language_and_the_status(tmp_path: Path, browser: Brows
         expect(gm.locator("#assignSeat option", has_text="Aki")).to_have_count(1)
         gm.select_option("#assignSeat", label="Aki")
         gm.locator("#assignForm button[type=submit]").click()
-        expect(me.locator("#dialogs .empty")).to_have_text("Nothing to decide now.")
+        # (nothing to decide: the table says whom it waits for, Chihiro now played by Aki)
+        expect(me.locator("#dialogs .empty")).to_have_text("Waiting for Chihiro.")
         me.locator("#lang").click()
-        expect(me.locator("#dialogs .empty")).to_have_text("いま決めることはありません。")
+        expect(me.locator("#dialogs .empty")).to_have_text("Chihiro を待っています。")
         expect(me.locator("#chatTo")).to_have_attribute("aria-label", "宛先")
         # A server's error, in Japanese; switched back, in English.
         me.locator("#chatText").fill("/roll")
@@ -212,7 +213,7 @@ def test_texts_follow_the_language_and_the_status(tmp_path: Path, browser: Brows
         shot(me, "dialogs-5-errors-in-japanese")
         me.locator("#lang").click()
         expect(me.locator("#log li.msg-notice").last).to_contain_text("Those dice cannot be rolled")
-        expect(me.locator("#dialogs .empty")).to_have_text("Nothing to decide now.")
+        expect(me.locator("#dialogs .empty")).to_have_text("Waiting for Chihiro.")
         assert errors == []
 
 

@@ -21,7 +21,7 @@ from lore.clients.seat import SeatClient, acknowledged
 from lore.server.store import ENDED
 from tests.server.postgres import Server, postgres_server, postgres_url
 from tests.server.serving import GONE, ServeProcess, create_session, links, reconnect
-from tests.server.test_crash import decide, reference
+from tests.server.test_crash import as_run, decide, reference
 from tests.server.test_crash_postgres import stored
 from tests.server.test_nodes import node
 
@@ -146,7 +146,9 @@ def check_ended(tables: list[Seated], url: str, any_node: ServeProcess) -> None:
         records = gm.request({"type": "log"})["records"]
         gm.close()
         expected = reference(seeds[session], table.number)
-        assert json.dumps(records, ensure_ascii=False) == json.dumps(expected, ensure_ascii=False)
+        assert json.dumps(as_run(records), ensure_ascii=False) == json.dumps(
+            expected, ensure_ascii=False
+        )
         log = stored(url, lambda s, at=session: s.log(at))
         assert [e.index for e in log] == list(range(1, len(log) + 1))
         assert sum(e.kind == "answer" for e in log) == 61

@@ -20,7 +20,7 @@ from lore.server.postgres_store import PostgresStore
 from lore.server.store import ENDED, Store
 from tests.server.postgres import postgres_server, postgres_url
 from tests.server.serving import ServeProcess
-from tests.server.test_crash import ROUND, play_through, reference
+from tests.server.test_crash import ROUND, as_run, play_through, reference
 
 __all__ = ["postgres_server", "postgres_url"]  # (fixtures this file uses)
 
@@ -49,7 +49,7 @@ def test_sigkill_at_random_moments_loses_nothing_acknowledged(
             assert found is not None and found[0].status == ENDED
             session = found[0].id
             expected = reference(seeds[session], table.number)
-            assert json.dumps(records, ensure_ascii=False) == json.dumps(
+            assert json.dumps(as_run(records), ensure_ascii=False) == json.dumps(
                 expected, ensure_ascii=False
             )
             answers = [r for r in records if r["kind"] == "answer"]

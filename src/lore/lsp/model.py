@@ -107,6 +107,11 @@ class ModelChecker(Checker):
         if id(symbol.source) not in self.skipped:
             super().check_symbol(symbol)
 
+    def check_tables(self, module: Module) -> None:
+        # (an unchanged import's sheets were checked with it: its accessors are not now)
+        if id(module.source) not in self.skipped:
+            super().check_tables(module)
+
     def resolve_named_type(self, node: ast.NamedType, ctx: Context) -> Type:
         found = super().resolve_named_type(node, ctx)
         self.named_types.append((ctx.source, node.span, found))

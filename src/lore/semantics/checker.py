@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Iterator
 from lore.semantics.context import Context
 from lore.semantics.declare import Declarer
 from lore.semantics.nesting import check_nesting
-from lore.semantics.program import Program
+from lore.semantics.program import Module, Program
 from lore.semantics.symbols import (
     BuiltinTypeSymbol,
     CallableSymbol,
@@ -137,10 +137,13 @@ class Checker:
             for task in pending:
                 task()
         for module in self.program.modules:  # (the sheets' names: semantics/table_check.py)
-            check_sheets(
-                module.tree, module.source, self.declarer.forms, self.table_error, self.did_you_mean
-            )
+            self.check_tables(module)
         return self.diagnostics
+
+    def check_tables(self, module: Module) -> None:
+        check_sheets(
+            module.tree, module.source, self.declarer.forms, self.table_error, self.did_you_mean
+        )
 
     def table_error(
         self, source: SourceFile, span: Span, code: str, message: str, hint: str | None

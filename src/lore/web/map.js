@@ -256,7 +256,11 @@ function drawTokens(svg, map, centers, options, bounds, given) {
       }
       obstacles.push({ x: cx - r, y: cy - r, width: 2 * r, height: 2 * r });
       if (item.state) el("path", { d: `M${cx - r} ${cy - r}L${cx + r} ${cy + r}M${cx + r} ${cy - r}L${cx - r} ${cy + r}`, class: "token-cross" }, group);
-      if (options.onToken) options.onToken(group, item, cx, cy); // (sheets.js: its HP bar)
+      if (options.onToken) {
+        options.onToken(group, item, cx, cy); // (sheets.js: its HP bar)
+        const box = group.getBBox(); // (no label on the bar either)
+        obstacles.push({ x: box.x, y: box.y, width: box.width, height: box.height });
+      }
       const tip = el("title", {}, group);
       const seen = item.hidden && item.seenBy && item.seenBy.length > 0;
       const known = seen ? ` — ${item.seenBy.join(", ")}` : "";
