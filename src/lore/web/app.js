@@ -210,7 +210,19 @@ function applyUpdate(frame) {
   for (const actor of state.arrivals.splice(0)) {
     showMessage({ kind: "notice", tick: state.view.tick, text: arrivalText(actor, placeLabel(actor.location)) });
   }
-  renderAll();
+  renderSoon();
+}
+
+// Updates that come together (a burst of chat lines, a catch-up) are drawn once: the map,
+// the sheets, the tracker and the dialogs drawn again for each took seconds for 300 lines.
+let renderDue = false;
+function renderSoon() {
+  if (renderDue) return;
+  renderDue = true;
+  setTimeout(() => {
+    renderDue = false;
+    renderAll();
+  }, 10);
 }
 
 // ------------------------------------------------------------ the connection

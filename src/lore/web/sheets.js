@@ -26,7 +26,8 @@ function panel() {
     found.classList.toggle("open", open);
     tab.setAttribute("aria-expanded", String(open));
   });
-  node("div", { id: "sheetList", class: "sheet-list" }, found);
+  // (it scrolls: reachable by keyboard, and named for screen readers)
+  node("div", { id: "sheetList", class: "sheet-list", tabindex: "0", role: "region", "aria-label": t("sheetsAll") }, found);
   return found;
 }
 
