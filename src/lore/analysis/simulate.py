@@ -23,6 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from lore.analysis.intervals import Interval, wilson
+from lore.analysis.policies import Plan, Policies, PolicyError, play
+from lore.analysis.policies import participants as planned_participants
 from lore.engine.participants import Bot, Participant, Participants
 from lore.engine.session import Limits, Session
 from lore.engine.transcript import Record, Transcript
@@ -203,11 +205,25 @@ def _bot(who: str) -> Participant:
     return Bot()
 
 
-def run_session(program: CompiledProgram, seed: int, limits: Limits) -> RunResult:
-    """One session with bots for everyone. Ctrl-C stops the simulation, not just the run."""
+def run_session(
+    program: CompiledProgram, seed: int, limits: Limits, policies: Policies | None = None
+) -> RunResult:
+    """One session with bots for everyone (random ones, or as ``policies`` and the
+    rules' SimBots say). Ctrl-C stops the simulation, not just the run."""
     transcript = CountingTranscript()
-    session = Session(program, seed, Participants(default=_bot), limits, transcript)
-    reason = session.run()
+    policies = policies or Policies()  # (none given: as the rules' SimBots say)
+    if policies.all_random:
+        session = Session(program, seed, Participants(default=_bot), limits, transcript)
+        reason = session.run()
+    else:
+        plan = Plan(policies)
+        made: list[Session] = []
+        session = Session(program, seed, planned_participants(plan, made), limits, transcript)
+        made.append(session)
+        try:
+            reason = play(session, plan)
+        except PolicyError as error:
+            raise SimulationError(str(error)) from None
     detail: str = getattr(session, "detail", "")
     if reason == "stopped" and detail == "interrupted":
         raise KeyboardInterrupt
@@ -249,6 +265,7 @@ def simulate(
     limits: Limits | None = None,
     jobs: int = 1,
     progress: Callable[[RunResult], None] | None = None,
+    policies: Policies | None = None,
 ) -> list[RunResult]:
     """Run ``runs`` sessions (seeds ``seed``, ``seed + 1``, ...) in ``jobs`` processes.
 
@@ -261,7 +278,7 @@ def simulate(
     if jobs == 1:
         results = []
         for one in seeds:
-            result = run_session(program, one, limits)
+            result = run_session(program, one, limits, policies)
             if progress is not None:
                 progress(result)
             results.append(result)
@@ -275,7 +292,10 @@ def simulate(
     # concurrent.futures rather than multiprocessing.Pool: when a run fails, the runs
     # not started are cancelled and the workers stop (Pool.terminate can hang there).
     pool = ProcessPoolExecutor(
-        jobs, mp_context=context, initializer=_start_worker, initargs=(list(paths), limits)
+        jobs,
+        mp_context=context,
+        initializer=_start_worker,
+        initargs=(list(paths), limits, policies),
     )
     try:
         futures = [pool.submit(_run_in_worker, one) for one in seeds]
@@ -296,10 +316,10 @@ class SimulationError(LoreError):
 
 
 # A worker process's program and limits (or why it has none), set by ``_start_worker``.
-_worker: tuple[CompiledProgram, Limits] | str = "the worker has not started"
+_worker: tuple[CompiledProgram, Limits, Policies | None] | str = "the worker has not started"
 
 
-def _start_worker(paths: list[Path], limits: Limits) -> None:
+def _start_worker(paths: list[Path], limits: Limits, policies: Policies | None) -> None:
     # A failing initializer would make the pool start workers without end: the failure
     # is kept, and reported by the first run asked of this worker.
     global _worker
@@ -309,14 +329,14 @@ def _start_worker(paths: list[Path], limits: Limits) -> None:
         _worker = "the program changed and no longer checks: " + "; ".join(problems[:3])
         return
     settle()
-    _worker = (program, limits)
+    _worker = (program, limits, policies)
 
 
 def _run_in_worker(seed: int) -> RunResult:
     if isinstance(_worker, str):
         raise SimulationError(_worker)
-    program, limits = _worker
-    return run_session(program, seed, limits)
+    program, limits, policies = _worker
+    return run_session(program, seed, limits, policies)
 
 
 def settle() -> None:

@@ -1,7 +1,10 @@
-"""``lore sim FILE --runs N [--seed S] [--max-ticks T] [--max-steps K] [--jobs J] [--json]``.
+"""``lore sim FILE --runs N [--seed S] [--max-ticks T] [--max-steps K] [--jobs J] [--json]
+[--policy [SEAT=]POLICY]...``.
 
 Runs N sessions of FILE with a bot answering for the GM and every player (at random,
-among the valid answers), session i with the seed S+i, and prints what they did: how
+among the valid answers; or, with --policy greedy or montecarlo, or as the rules' SimBot
+values say, for the best score the rules declare), session i with the seed S+i, and
+prints what they did, every rate with its Wilson 95% interval: how
 they ended, the rule errors met (by place, with counts), the game time and steps
 reached, the messages sent and the queries asked. A session stops after K steps
 (default 10,000; 0 for no limit) or once the game time passes T ticks, so that a
@@ -20,6 +23,12 @@ from typing import Any
 from tqdm import tqdm
 
 from lore.analysis.intervals import Interval
+from lore.analysis.policies import (
+    DEFAULT_CANDIDATES,
+    DEFAULT_HORIZON,
+    DEFAULT_PLAYOUTS,
+    Policies,
+)
 from lore.analysis.simulate import (
     DEFAULT_MAX_STEPS,
     RunResult,
@@ -70,6 +79,37 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--jobs", type=int, default=1, metavar="J", help="run the sessions in J processes"
     )
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+    parser.add_argument(
+        "--policy",
+        action="append",
+        default=[],
+        metavar="[SEAT=]POLICY",
+        help="how the bots answer: random, greedy (the best by the rules' SimBot score one "
+        "step ahead) or montecarlo (the best mean score over random playouts), for every "
+        "seat or for SEAT (GM, a player's seat); repeatable (default: as the rules' SimBot "
+        "values say, else random)",
+    )
+    parser.add_argument(
+        "--candidates",
+        type=int,
+        default=DEFAULT_CANDIDATES,
+        metavar="C",
+        help=f"answers a planning bot weighs per question, at most (default {DEFAULT_CANDIDATES})",
+    )
+    parser.add_argument(
+        "--playouts",
+        type=int,
+        default=DEFAULT_PLAYOUTS,
+        metavar="P",
+        help=f"random playouts per answer of a montecarlo bot (default {DEFAULT_PLAYOUTS})",
+    )
+    parser.add_argument(
+        "--horizon",
+        type=int,
+        default=DEFAULT_HORIZON,
+        metavar="H",
+        help=f"steps a montecarlo playout runs, at most (default {DEFAULT_HORIZON})",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -77,6 +117,17 @@ def run(args: argparse.Namespace) -> int:
     problem = unreadable(path)
     if problem is None:
         problem = bad_numbers(args)
+    policies = None
+    if problem is None:
+        try:
+            policies = Policies.parse(
+                args.policy,
+                candidates=args.candidates,
+                playouts=args.playouts,
+                horizon=args.horizon,
+            )
+        except ValueError as error:
+            problem = str(error)
     if problem is not None:
         usage_error(problem)
         return 2
@@ -104,7 +155,14 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         results = simulate(
-            program, [path], args.runs, args.seed, limits, args.jobs, progress=advance
+            program,
+            [path],
+            args.runs,
+            args.seed,
+            limits,
+            args.jobs,
+            progress=advance,
+            policies=policies,
         )
     except SimulationError as error:
         bar.close()
