@@ -397,7 +397,7 @@ def reseed(session: Session, seed: int) -> None:
     session.rt.choices_key = stream_key(seed, CHOICES_SALT)
 
 
-def score(session: Session, seat: str, plan: Plan) -> float:
+def score(session: Session, seat: str, plan: Plan | None) -> float:
     """The seat's score of the session as it stands (read from this session's SimBot)."""
     bots = sim_bots(session)
     bot = bots.get(seat) or bots.get(ALL_SEATS)
@@ -411,3 +411,24 @@ def score(session: Session, seat: str, plan: Plan) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise PolicyError(f"the score of seat {seat} is not a number: {value!r}")
     return float(value)
+
+
+def final_scores(session: Session) -> tuple[tuple[str, float], ...]:
+    """Each seat's score as the session stands (at its end), for the seats a SimBot
+    scores; none when the rules have no SimBot or a score fails (a planning seat would
+    have said so)."""
+    bots = sim_bots(session)
+    if not bots:
+        return ()
+    try:
+        seats = session.seats()
+    except LoreError:
+        return ()
+    found = []
+    for seat in seats:
+        if seat in bots or ALL_SEATS in bots:
+            try:
+                found.append((seat, score(session, seat, None)))
+            except PolicyError:
+                return ()
+    return tuple(found)

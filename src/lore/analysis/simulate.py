@@ -16,14 +16,15 @@ from __future__ import annotations
 
 import gc
 import statistics
+import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from lore.analysis.intervals import Interval, wilson
-from lore.analysis.policies import Plan, Policies, PolicyError, play
+from lore.analysis.intervals import Comparison, Interval, two_proportions, wilson
+from lore.analysis.policies import Plan, Policies, PolicyError, final_scores, play
 from lore.analysis.policies import participants as planned_participants
 from lore.engine.participants import Bot, Participant, Participants
 from lore.engine.session import Limits, Session
@@ -58,6 +59,21 @@ class RunResult:
     outcome: str | None = None  # what system.end gave
     # The session's counters and values (system.count, system.record): (name, kind, number).
     stats: tuple[tuple[str, str, float], ...] = ()
+    first_seat: str | None = None  # the seat asked the first question
+    # Each seat's score at the end, by the rules' SimBot values (none without them).
+    scores: tuple[tuple[str, float], ...] = ()
+    cpu: float = field(default=0.0, compare=False)  # the run's CPU seconds
+
+    @property
+    def winners(self) -> tuple[str, ...]:
+        """The seats whose score is highest at the end (the players of one side share
+        it), when some other seat's is lower: none for a draw or without scores."""
+        if not self.scores:
+            return ()
+        best = max(value for _, value in self.scores)
+        if all(value == best for _, value in self.scores):
+            return ()
+        return tuple(seat for seat, value in self.scores if value == best)
 
 
 @dataclass(frozen=True)
@@ -123,6 +139,70 @@ class ErrorGroup:
 
 
 @dataclass(frozen=True)
+class SeatFigures:
+    """One seat over the sessions that scored it: how often it won (had the highest
+    score), its mean score, and its wins when it was asked first and when not."""
+
+    seat: str
+    sessions: int
+    wins: int
+    mean_score: float
+    first: int  # sessions in which it was asked the first question
+    wins_first: int
+
+    def to_json(self) -> dict[str, Any]:
+        others = self.sessions - self.first
+        return {
+            "sessions": self.sessions,
+            "wins": self.wins,
+            **wilson(self.wins, self.sessions).to_json(),
+            "mean_score": self.mean_score,
+            "first": {"sessions": self.first, **wilson(self.wins_first, self.first).to_json()},
+            "not_first": {
+                "sessions": others,
+                **wilson(self.wins - self.wins_first, others).to_json(),
+            },
+            "first_advantage": _advantage(
+                two_proportions(self.wins - self.wins_first, others, self.wins_first, self.first)
+            ),
+        }
+
+
+def _advantage(test: Comparison) -> dict[str, float]:
+    """Going first against not: the difference of the win rates, z and its p-value."""
+    return {"difference": test.difference, "z": test.z, "p": test.p_value}
+
+
+@dataclass(frozen=True)
+class Bin:
+    """Sessions whose figure is from ``low`` to ``high`` (both included)."""
+
+    low: int
+    high: int
+    sessions: int
+
+    def to_json(self) -> dict[str, int]:
+        return {"low": self.low, "high": self.high, "sessions": self.sessions}
+
+
+MAX_BINS = 20
+
+
+def histogram(values: Sequence[int]) -> tuple[Bin, ...]:
+    """Up to ``MAX_BINS`` bins of equal width (whole numbers) over the values."""
+    if not values:
+        return ()
+    low, high = min(values), max(values)
+    width = max(1, -(-(high - low + 1) // MAX_BINS))
+    counts = Counter((value - low) // width for value in values)
+    bins = (high - low) // width + 1
+    return tuple(
+        Bin(low + i * width, min(high, low + (i + 1) * width - 1), counts.get(i, 0))
+        for i in range(bins)
+    )
+
+
+@dataclass(frozen=True)
 class Summary:
     runs: int
     first_seed: int
@@ -135,6 +215,9 @@ class Summary:
     limits: dict[str, int | None] = field(default_factory=dict)
     outcomes: dict[str, int] = field(default_factory=dict)  # how many sessions ended so
     statistics: tuple[Statistic, ...] = ()
+    seats: tuple[SeatFigures, ...] = ()
+    step_bins: tuple[Bin, ...] = ()
+    tick_bins: tuple[Bin, ...] = ()
 
     @property
     def messages_per_run(self) -> float:
@@ -173,6 +256,11 @@ class Summary:
                 for outcome, count in self.outcomes.items()
             },
             "statistics": {stat.name: stat.to_json() for stat in self.statistics},
+            "seats": {seat.seat: seat.to_json() for seat in self.seats},
+            "histograms": {
+                "steps": [one.to_json() for one in self.step_bins],
+                "ticks": [one.to_json() for one in self.tick_bins],
+            },
         }
 
 
@@ -194,9 +282,13 @@ class CountingTranscript(Transcript):
     def __init__(self) -> None:
         super().__init__()
         self.kinds: Counter[str] = Counter()
+        self.first_seat: str | None = None
 
     def add(self, record: Record) -> None:
-        self.kinds[record["kind"]] += 1
+        kind = record["kind"]
+        self.kinds[kind] += 1
+        if kind == "query" and self.first_seat is None:
+            self.first_seat = record.get("to")
         for listener in self.listeners:
             listener(record)
 
@@ -210,6 +302,7 @@ def run_session(
 ) -> RunResult:
     """One session with bots for everyone (random ones, or as ``policies`` and the
     rules' SimBots say). Ctrl-C stops the simulation, not just the run."""
+    started = time.process_time()
     transcript = CountingTranscript()
     policies = policies or Policies()  # (none given: as the rules' SimBots say)
     if policies.all_random:
@@ -242,6 +335,9 @@ def run_session(
         errors=tuple(errors),
         outcome=session.outcome[1] if session.outcome is not None else None,
         stats=_stats_of(session),
+        first_seat=transcript.first_seat,
+        scores=final_scores(session),
+        cpu=time.process_time() - started,
     )
 
 
@@ -382,6 +478,31 @@ def summarize(
         else {},
         outcomes=dict(sorted(Counter(r.outcome for r in ordered if r.outcome).items())),
         statistics=_statistics(ordered),
+        seats=_seats(ordered),
+        step_bins=histogram([result.steps for result in ordered]),
+        tick_bins=histogram([result.ticks for result in ordered]),
+    )
+
+
+def _seats(ordered: list[RunResult]) -> tuple[SeatFigures, ...]:
+    scores: dict[str, list[float]] = {}
+    wins: Counter[str] = Counter()
+    first: Counter[str] = Counter()
+    wins_first: Counter[str] = Counter()
+    for result in ordered:
+        winners = result.winners
+        for seat, value in result.scores:
+            scores.setdefault(seat, []).append(value)
+            won = seat in winners
+            wins[seat] += won
+            if result.first_seat == seat:
+                first[seat] += 1
+                wins_first[seat] += won
+    return tuple(
+        SeatFigures(
+            seat, len(values), wins[seat], statistics.fmean(values), first[seat], wins_first[seat]
+        )
+        for seat, values in scores.items()
     )
 
 

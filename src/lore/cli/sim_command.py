@@ -22,7 +22,7 @@ from typing import Any
 
 from tqdm import tqdm
 
-from lore.analysis.intervals import Interval
+from lore.analysis.intervals import Interval, wilson
 from lore.analysis.policies import (
     DEFAULT_CANDIDATES,
     DEFAULT_HORIZON,
@@ -255,6 +255,22 @@ def format_outcomes(summary: Summary) -> list[str]:
         for outcome, count in summary.outcomes.items():
             padding = " " * (width - display_width(outcome))
             lines.append(f"  {outcome}{padding}  {count:>7,}  {rate_text(summary.rate(count))}")
+    if summary.seats:
+        lines.append("seats (won: the highest score the rules' SimBot gives at the end):")
+        width = max(display_width(seat.seat) for seat in summary.seats)
+        for seat in summary.seats:
+            padding = " " * (width - display_width(seat.seat))
+            others = seat.sessions - seat.first
+            lines.append(
+                f"  {seat.seat}{padding}  won {seat.wins:,} of {seat.sessions:,}  "
+                f"{rate_text(wilson(seat.wins, seat.sessions))}  mean score "
+                f"{seat.mean_score:,.3f}"
+            )
+            lines.append(
+                f"  {' ' * width}  asked first in {seat.first:,}: won "
+                f"{rate_text(wilson(seat.wins_first, seat.first)).strip()}; in the other "
+                f"{others:,}: {rate_text(wilson(seat.wins - seat.wins_first, others)).strip()}"
+            )
     if summary.statistics:
         lines.append("statistics:")
         for stat in summary.statistics:
