@@ -1,0 +1,94 @@
+"""BCDice's game systems in Lore (``lore.dice.systems``): a few cases of each, with
+BCDice's texts and flags, that need no data beside the checkout."""
+
+from __future__ import annotations
+
+import pytest
+
+from lore.dice import FixedSource
+from lore.dice.systems import SYSTEMS, evaluate_in, find
+
+
+def roll(system: str, line: str, *faces: int) -> tuple[str, list[str]]:
+    source = FixedSource(faces)
+    result = evaluate_in(system, line, source)
+    assert result is not None, line
+    assert source.left == 0
+    flags = [
+        f for f in ("secret", "success", "failure", "critical", "fumble") if getattr(result, f)
+    ]
+    return result.text, flags
+
+
+CASES = [
+    (
+        "Emoklore",
+        "2DM<=5",
+        (1, 6),
+        "(2DM<=5) ＞ [1, 6] ＞ 2 ＞ 成功数2 ダブル",
+        ["success", "critical"],
+    ),
+    (
+        "Emoklore",
+        "2DA3+1",
+        (8, 5, 6),
+        "(2DA3+1) ＞ (3DM<=5) ＞ [8, 5, 6] ＞ 1 ＞ 成功数1 成功",
+        ["success"],
+    ),
+    (
+        "Emoklore",
+        "1DM<=5E-2",
+        (),
+        "(1DM<=5E-2) ＞ ダイス数が0以下 ＞ 確定失敗",
+        ["failure", "fumble"],
+    ),
+    (
+        "Emoklore",
+        "S3DM<=3",
+        (10, 10, 5),
+        "(3DM<=3) ＞ [10, 10, 5] ＞ -2 ＞ 成功数-2 ファンブル",
+        ["secret", "failure", "fumble"],
+    ),
+    (
+        "DoubleCross",
+        "3DX+1@5>=14",
+        (1, 1, 1),
+        "(3DX5+1>=14) ＞ 1[1,1,1]+1 ＞ 0 (ファンブル) ＞ 失敗",
+        ["failure", "fumble"],
+    ),
+    (
+        "DoubleCross",
+        "3DX@5>=13",
+        (2, 10, 9, 1, 3),
+        "(3DX5>=13) ＞ 10[2,9,10]+3[1,3] ＞ 13 ＞ 成功",
+        ["success", "critical"],
+    ),
+    ("DoubleCross", "4d+12", (9, 2, 3, 9), "(4D10+12) ＞ 23[9,2,3,9]+12 ＞ 35", []),
+    (
+        "DoubleCross",
+        "1DX@1",
+        (),
+        "(1DX1) ＞ クリティカル値が低すぎます。2以上を指定してください。",
+        [],
+    ),
+]
+
+
+@pytest.mark.parametrize(("system", "line", "faces", "text", "flags"), CASES)
+def test_system_commands(
+    system: str, line: str, faces: tuple[int, ...], text: str, flags: list[str]
+) -> None:
+    assert roll(system, line, *faces) == (text, flags)
+
+
+@pytest.mark.parametrize("line", ["10DX@1XXX", "10DX10@10", "CCさくら", "DM", "hello"])
+def test_not_commands(line: str) -> None:
+    for system in SYSTEMS:
+        assert evaluate_in(system, line, FixedSource([])) is None or line == "DM"
+
+
+def test_ids_are_bcdice_s() -> None:
+    assert find("doublecross") is SYSTEMS["DoubleCross"]
+    assert find("Nope") is None
+    with pytest.raises(KeyError):
+        evaluate_in("Nope", "2D6", FixedSource([]))
