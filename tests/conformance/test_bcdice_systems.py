@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from lore.dice.systems import evaluate_in
+from lore.dice.systems import evaluate_in, find
 from tests.conformance.locate import shared_dir
 from tests.conformance.test_bcdice import check_case
 
@@ -24,28 +24,33 @@ EXPECTED = {
     "Emoklore": 33,
 }
 
-# The commands of these systems Lore does not roll yet (their tables' texts): their
-# cases are left out, and must fail (so that the list is shortened when one is done).
+# The commands Lore does not roll yet (the tables' texts), and the systems not in
+# ``SYSTEMS`` yet: their cases are left out, and must fail (so that the list is
+# shortened when one is done).
 NOT_YET: dict[str, frozenset[str]] = {
     "DoubleCross": frozenset({"ET", "HC", "PCP", "PCN"}),
 }
 
 
 def pending(system: str, case: dict[str, Any]) -> bool:
+    """A case of a command (or of a whole system) Lore does not roll yet."""
+    if find(system) is None:
+        return True
     words = case["input"].split()
     return bool(words) and words[0].upper() in NOT_YET.get(system, frozenset())
 
 
-def load(system: str) -> list[dict[str, Any]]:
-    path = Path(shared_dir("conformance", "bcdice")) / f"{system}.toml"
+def load(file: str) -> list[dict[str, Any]]:
+    path = Path(shared_dir("conformance", "bcdice")) / f"{file}.toml"
     with path.open("rb") as file:
         return list(tomllib.load(file)["test"])
 
 
-@pytest.mark.parametrize("system", sorted(EXPECTED))
-def test_bcdice_game_system(system: str) -> None:
-    cases = load(system)
-    assert len(cases) == EXPECTED[system]
+@pytest.mark.parametrize("file", sorted(EXPECTED))
+def test_bcdice_game_system(file: str) -> None:
+    cases = load(file)
+    assert len(cases) == EXPECTED[file]
+    system = cases[0]["game_system"]  # BCDice's id: "SwordWorld2.5" in SwordWorld2_5.toml
     failures = []
     for number, case in enumerate(cases, 1):
         assert case["game_system"] == system

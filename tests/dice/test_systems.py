@@ -22,6 +22,18 @@ def roll(system: str, line: str, *faces: int) -> tuple[str, list[str]]:
 
 CASES = [
     (
+        "Cthulhu",
+        "CC<=60",
+        (1,),
+        "(1D100<=60) ＞ 1 ＞ 決定的成功/スペシャル",
+        ["success", "critical"],
+    ),
+    ("Cthulhu", "CCB<=50", (96,), "(1D100<=50) ＞ 96 ＞ 致命的失敗", ["failure", "fumble"]),
+    ("Cthulhu", "CC(94)<=98", (97,), "(1D100<=98) 故障ナンバー[94] ＞ 97 ＞ 故障", ["failure"]),
+    ("Cthulhu", "SRES(18-11)", (47,), "(1d100<=85) ＞ 47 ＞ 成功", ["secret", "success"]),
+    ("Cthulhu", "RES(30-11)", (), "(1d100<=145) ＞ 自動成功", ["success"]),
+    ("Cthulhu", "CBR(70,30)", (31,), "(1d100<=70,30) ＞ 31[成功,失敗] ＞ 部分的成功", ["success"]),
+    (
         "Emoklore",
         "2DM<=5",
         (1, 6),

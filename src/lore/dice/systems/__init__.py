@@ -21,7 +21,7 @@ from lore.dice.add_dice import IMPLICIT_SIDES
 from lore.dice.commands import evaluate
 from lore.dice.result import RollResult
 from lore.dice.source import RandomSource, Tray
-from lore.dice.systems import doublecross, emoklore
+from lore.dice.systems import cthulhu, doublecross, emoklore
 
 Own = Callable[[str, Tray], RollResult | None]
 
@@ -42,6 +42,13 @@ SYSTEMS: dict[str, GameSystem] = {
     system.id: system
     for system in (
         GameSystem(
+            "Cthulhu",
+            "クトゥルフ神話TRPG",
+            "Call of Cthulhu 6th edition",
+            ("CC<=60", "CCB<=50", "CC(98)<=80", "RES(12-10)", "CBR(70,30)"),
+            cthulhu.roll,
+        ),
+        GameSystem(
             "DoubleCross",
             "ダブルクロス3rd",
             "Double Cross 3rd",
@@ -57,12 +64,16 @@ SYSTEMS: dict[str, GameSystem] = {
 
 
 def find(name: str) -> GameSystem | None:
-    """The system of the id ``name`` (BCDice's spelling; case does not matter)."""
+    """The system of the id ``name`` (BCDice's spelling; case does not matter, and
+    ``_`` may stand for ``.``, as in BCDice's file names: ``SwordWorld2_5``)."""
     found = SYSTEMS.get(name)
     if found is not None:
         return found
-    folded = name.casefold()
-    return next((system for key, system in SYSTEMS.items() if key.casefold() == folded), None)
+    folded = name.casefold().replace("_", ".")
+    return next(
+        (system for key, system in SYSTEMS.items() if key.casefold().replace("_", ".") == folded),
+        None,
+    )
 
 
 def evaluate_in(system_id: str, text: str, source: RandomSource) -> RollResult | None:
