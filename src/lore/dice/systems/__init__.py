@@ -21,7 +21,7 @@ from lore.dice.add_dice import IMPLICIT_SIDES
 from lore.dice.commands import evaluate
 from lore.dice.result import RollResult
 from lore.dice.source import RandomSource, Tray
-from lore.dice.systems import cthulhu, doublecross, emoklore
+from lore.dice.systems import cthulhu, cthulhu7th, doublecross, emoklore
 
 Own = Callable[[str, Tray], RollResult | None]
 
@@ -47,6 +47,13 @@ SYSTEMS: dict[str, GameSystem] = {
             "Call of Cthulhu 6th edition",
             ("CC<=60", "CCB<=50", "CC(98)<=80", "RES(12-10)", "CBR(70,30)"),
             cthulhu.roll,
+        ),
+        GameSystem(
+            "Cthulhu7th",
+            "新クトゥルフ神話TRPG",
+            "Call of Cthulhu 7th edition",
+            ("CC<=50", "CC(1)<=50", "CC(-2)<=50h", "CBR(70,30)"),
+            cthulhu7th.roll,
         ),
         GameSystem(
             "DoubleCross",
