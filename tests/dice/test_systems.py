@@ -126,3 +126,31 @@ def test_ids_are_bcdice_s() -> None:
     assert find("Nope") is None
     with pytest.raises(KeyError):
         evaluate_in("Nope", "2D6", FixedSource([]))
+
+
+def test_odds_agree_with_every_roll_of_few_dice() -> None:
+    """The exact odds of small checks, against rolling every combination of faces."""
+    from collections import Counter
+    from fractions import Fraction
+    from itertools import product
+
+    from lore.dice.systems.odds import system_odds
+
+    for system, line, dice in (("Emoklore", "2DM<=4", 2), ("Cthulhu7th", "CC(-1)<=40", 3)):
+        counted: Counter[int] = Counter()
+        successes = 0
+        for faces in product(range(1, 11), repeat=dice):
+            result = evaluate_in(system, line, FixedSource(faces))
+            assert result is not None and result.total is not None
+            counted[result.total] += 1
+            successes += result.success
+        found = system_odds(system, line)
+        assert found is not None
+        total = 10**dice
+        assert dict(found.outcomes) == {value: Fraction(n, total) for value, n in counted.items()}
+        assert found.success == Fraction(successes, total)
+    one = system_odds("DoubleCross", "1DX")
+    assert one is not None
+    chances = dict(one.outcomes)
+    assert chances[0] == chances[5] == Fraction(1, 10)  # a 1 is a fumble: 0
+    assert chances[19] == Fraction(1, 100) and chances[29] == Fraction(1, 1000)
