@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 
+from lore.analysis.intervals import wilson
+from lore.analysis.simulate import ENDS
 from lore.cli.main import main
 from lore.syntax.source import display_width
 
@@ -75,12 +77,12 @@ def test_hello_summary(capsys: pytest.CaptureFixture[str]) -> None:
     assert out == (
         f"{HELLO}: 4 sessions with bots (seeds 0..3)\n"
         "ended:\n"
-        "  ended by a rule               0\n"
-        "  no events left                4\n"
-        "  no answer                     0\n"
-        "  stopped at --max-ticks        0\n"
-        "  stopped at --max-steps        0\n"
-        "  error                         0\n"
+        "  ended by a rule               0    0.0%  (95% CI 0.0-49.0%)\n"
+        "  no events left                4  100.0%  (95% CI 51.0-100.0%)\n"
+        "  no answer                     0    0.0%  (95% CI 0.0-49.0%)\n"
+        "  stopped at --max-ticks        0    0.0%  (95% CI 0.0-49.0%)\n"
+        "  stopped at --max-steps        0    0.0%  (95% CI 0.0-49.0%)\n"
+        "  error                         0    0.0%  (95% CI 0.0-49.0%)\n"
         "rule errors: none\n"
         "ticks:    min 0  mean 0.0  max 0\n"
         "steps:    min 1  mean 1.0  max 1\n"
@@ -103,6 +105,7 @@ def test_hello_json(capsys: pytest.CaptureFixture[str]) -> None:
             "max-steps": 0,
             "error": 0,
         },
+        "end_rates": {end: wilson(2 if end == "no-events" else 0, 2).to_json() for end in ENDS},
         "errors": [],
         "ticks": {"min": 0, "mean": 0.0, "max": 0},
         "steps": {"min": 1, "mean": 1.0, "max": 1},
@@ -144,13 +147,20 @@ def test_rule_errors_are_grouped_by_place(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = simulated(tmp_path, monkeypatch, FAILING, "failing.lore", 3, capsys)
-    assert "  no events left                3\n" in out
+    assert "  no events left                3  100.0%  (95% CI 43.9-100.0%)\n" in out
     assert (
-        "rule errors: 3 (1 kind)\n  failing.lore:12:29: division by zero  (3 times in 3 sessions)\n"
+        "rule errors: 3 (1 kind)\n  failing.lore:12:29: division by zero  (3 times in 3 sessions: "
+        "100.0%  (95% CI 43.9-100.0%))\n"
     ) in out
     found = figures(["sim", "failing.lore", "--runs", "3"], capsys)
     assert found["errors"] == [
-        {"where": "failing.lore:12:29", "message": "division by zero", "count": 3, "sessions": 3}
+        {
+            "where": "failing.lore:12:29",
+            "message": "division by zero",
+            "count": 3,
+            "sessions": 3,
+            **wilson(3, 3).to_json(),
+        }
     ]
     assert found["ticks"] == {"min": 120, "mean": 120.0, "max": 120}
 
@@ -200,6 +210,7 @@ def test_a_flood_of_events_is_a_rule_error_and_the_sessions_go_on(
             "message": "one handler scheduled more than 10000 events",
             "count": 8,
             "sessions": 2,
+            **wilson(2, 2).to_json(),
         }
     ]
     assert found["ticks"]["max"] == 4
@@ -280,5 +291,5 @@ def test_outcomes_line_up_by_the_columns_a_terminal_shows(
     lines = out[out.index("outcomes:\n") :].splitlines()[1:3]
     assert sorted(line.split()[0] for line in lines) == ["draw", "勝利"]
     # "勝利" is four columns wide, like "draw": the counts end in one column.
-    columns = [display_width(line[: line.index("(")]) for line in lines]
-    assert columns[0] == columns[1] == len("  draw  ") + 7 + 2, lines
+    columns = [display_width(line[: line.index("%")]) for line in lines]
+    assert columns[0] == columns[1] == len("  draw  ") + 7 + 2 + 5, lines

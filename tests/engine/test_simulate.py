@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from lore.analysis.intervals import wilson
 from lore.analysis.simulate import (
     ENDS,
     RunResult,
@@ -173,7 +174,13 @@ def test_a_rule_error_is_counted_at_its_place(tmp_path: Path) -> None:
     assert summary.messages == 4 * 4  # n = 3, 2, 1, 0
     assert summary.ticks.high == 180
     assert summary.to_json()["errors"] == [
-        {"where": f"{path}:15:8", "message": "division by zero", "count": 4, "sessions": 4}
+        {
+            "where": f"{path}:15:8",
+            "message": "division by zero",
+            "count": 4,
+            "sessions": 4,
+            **wilson(4, 4).to_json(),
+        }
     ]
 
 

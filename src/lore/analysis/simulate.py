@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from lore.analysis.intervals import Interval, wilson
 from lore.engine.participants import Bot, Participant, Participants
 from lore.engine.session import Limits, Session
 from lore.engine.transcript import Record, Transcript
@@ -109,12 +110,13 @@ class ErrorGroup:
     count: int
     runs: int
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, runs: int) -> dict[str, Any]:
         return {
             "where": self.where,
             "message": self.message,
             "count": self.count,
             "sessions": self.runs,
+            **wilson(self.runs, runs).to_json(),
         }
 
 
@@ -140,19 +142,32 @@ class Summary:
     def queries_per_run(self) -> float:
         return self.queries / self.runs if self.runs else 0.0
 
+    def rate(self, count: int) -> Interval:
+        """The rate of ``count`` sessions of the summary's, with its 95% interval."""
+        return wilson(count, self.runs)
+
+    def rates(self) -> dict[str, Interval]:
+        """Every rate the summary gives, by a name (``ends/no-answer``,
+        ``outcomes/won``, ``errors/file:line:col``): what ``--until-ci`` waits on."""
+        found = {f"ends/{end}": self.rate(count) for end, count in self.ends.items()}
+        found.update((f"outcomes/{o}", self.rate(n)) for o, n in self.outcomes.items())
+        found.update((f"errors/{g.where}: {g.message}", self.rate(g.runs)) for g in self.errors)
+        return found
+
     def to_json(self) -> dict[str, Any]:
         return {
             "sessions": self.runs,
             "seeds": [self.first_seed, self.first_seed + self.runs - 1] if self.runs else [],
             "limits": self.limits,
             "ends": self.ends,
-            "errors": [group.to_json() for group in self.errors],
+            "end_rates": {end: self.rate(count).to_json() for end, count in self.ends.items()},
+            "errors": [group.to_json(self.runs) for group in self.errors],
             "ticks": self.ticks.to_json(),
             "steps": self.steps.to_json(),
             "messages": {"total": self.messages, "per_session": self.messages_per_run},
             "queries": {"total": self.queries, "per_session": self.queries_per_run},
             "outcomes": {
-                outcome: {"sessions": count, "rate": count / self.runs if self.runs else 0.0}
+                outcome: {"sessions": count, **self.rate(count).to_json()}
                 for outcome, count in self.outcomes.items()
             },
             "statistics": {stat.name: stat.to_json() for stat in self.statistics},

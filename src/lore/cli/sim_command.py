@@ -19,6 +19,7 @@ from typing import Any
 
 from tqdm import tqdm
 
+from lore.analysis.intervals import Interval
 from lore.analysis.simulate import (
     DEFAULT_MAX_STEPS,
     RunResult,
@@ -143,7 +144,9 @@ def format_summary(summary: Summary, name: str) -> str:
     ]
     width = max(len(label) for label in LABELS.values())
     for end, count in summary.ends.items():
-        lines.append(f"  {LABELS.get(end, end):<{width}}  {count:>7,}")
+        lines.append(
+            f"  {LABELS.get(end, end):<{width}}  {count:>7,}  {rate_text(summary.rate(count))}"
+        )
     total = sum(group.count for group in summary.errors)
     if not summary.errors:
         lines.append("rule errors: none")
@@ -152,7 +155,10 @@ def format_summary(summary: Summary, name: str) -> str:
         lines.append(f"rule errors: {total:,} ({kinds} kind{'s' if kinds != 1 else ''})")
         for group in summary.errors:
             sessions = f"{group.runs:,} session{'s' if group.runs != 1 else ''}"
-            lines.append(f"  {group.where}: {group.message}  ({group.count:,} times in {sessions})")
+            lines.append(
+                f"  {group.where}: {group.message}  ({group.count:,} times in {sessions}: "
+                f"{rate_text(summary.rate(group.runs))})"
+            )
     for label, spread in (("ticks", summary.ticks), ("steps", summary.steps)):
         lines.append(
             f"{label + ':':<10}min {_whole(spread.low)}  mean {_whole(spread.mean, 1)}  "
@@ -166,6 +172,11 @@ def format_summary(summary: Summary, name: str) -> str:
     )
     lines.extend(format_outcomes(summary))
     return "\n".join(lines)
+
+
+def rate_text(rate: Interval) -> str:
+    """A rate with its Wilson 95% interval: ``26.0% (95% CI 15.9-39.6%)``."""
+    return f"{100 * rate.rate:5.1f}%  (95% CI {100 * rate.low:.1f}-{100 * rate.high:.1f}%)"
 
 
 def _whole(value: float, decimals: int = 0) -> str:
@@ -184,9 +195,8 @@ def format_outcomes(summary: Summary) -> list[str]:
         # Outcomes are often Japanese ("勝利"): pad by the columns a terminal shows.
         width = max(display_width(outcome) for outcome in summary.outcomes)
         for outcome, count in summary.outcomes.items():
-            rate = 100 * count / summary.runs if summary.runs else 0.0
             padding = " " * (width - display_width(outcome))
-            lines.append(f"  {outcome}{padding}  {count:>7,}  ({rate:.1f}%)")
+            lines.append(f"  {outcome}{padding}  {count:>7,}  {rate_text(summary.rate(count))}")
     if summary.statistics:
         lines.append("statistics:")
         for stat in summary.statistics:
