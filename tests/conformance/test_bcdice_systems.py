@@ -32,6 +32,7 @@ NOT_YET: dict[str, frozenset[str]] = {
     "DoubleCross": frozenset({"ET", "HC", "PCP", "PCN"}),
     # FAR: full-auto fire, not yet; the rest are tables
     "Cthulhu7th": frozenset({"FAR", "BMS", "BMR", "PH", "MA", "FCL", "FCM"}),
+    "SwordWorld2.5": frozenset({"ABT", "AABT"}),
 }
 
 

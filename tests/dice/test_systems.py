@@ -21,6 +21,29 @@ def roll(system: str, line: str, *faces: int) -> tuple[str, list[str]]:
 
 
 CASES = [
+    ("SwordWorld2.5", "K20+5", (5, 2), "KeyNo.20c[10]+5 ＞ 2D:[5,2]=7 ＞ 5+5 ＞ 10", []),
+    (
+        "SwordWorld2.5",
+        "K20+5#1",
+        (5, 4, 2, 2),
+        "KeyNo.20c[10]a[+1]+5 ＞ 2D:[5,4 2,2]=10,5 ＞ 8,3+5 ＞ 1回転 ＞ 16",
+        ["critical"],
+    ),
+    ("SwordWorld2.5", "hk10[9]+10", (2, 4), "KeyNo.10c[9]+10 ＞ 2D:[2,4]=6 ＞ (3+10)/2 ＞ 7", []),
+    (
+        "SwordWorld2.5",
+        "SK20sz4",
+        (1, 1),
+        "KeyNo.20c[10]sz[4] ＞ 2D:[1,1]=2 ＞ ** ＞ 自動的失敗",
+        ["secret", "fumble"],
+    ),
+    (
+        "SwordWorld2.5",
+        "2D6@10+16>=30",
+        (6, 4, 5, 5, 1, 4),
+        "(2D6@10+16>=30) ＞ 25[6,4][5,5][1,4]+16 ＞ 41 ＞ 超成功",
+        ["success"],
+    ),
     (
         "Cthulhu7th",
         "CC(-1)<=93",
