@@ -177,3 +177,16 @@ def test_odds_agree_with_every_roll_of_few_dice() -> None:
     chances = dict(one.outcomes)
     assert chances[0] == chances[5] == Fraction(1, 10)  # a 1 is a fumble: 0
     assert chances[19] == Fraction(1, 100) and chances[29] == Fraction(1, 1000)
+
+
+def test_a_chat_line_rolls_as_the_game_system_given() -> None:
+    from lore.server.chat import chat_line_roll
+
+    found = chat_line_roll("CCB<=50 目星", FixedSource([5]), game="Cthulhu")
+    assert found is not None
+    assert (found.result.text, found.comment) == (
+        "(1D100<=50) ＞ 5 ＞ 決定的成功/スペシャル",
+        "目星",
+    )
+    plain = chat_line_roll("CCB<=50", FixedSource([5]))
+    assert plain is None  # without the system, CCB is no command
