@@ -21,6 +21,16 @@ def roll(system: str, line: str, *faces: int) -> tuple[str, list[str]]:
 
 
 CASES = [
+    (
+        "Cthulhu7th",
+        "FAR(7,80,98)",
+        (1, 10),
+        "ボーナス・ペナルティダイス[0]\n1回目: ＞ 10 ＞ イクストリーム成功"
+        "\u3000（4発が命中、3発が貫通）"
+        "\n＞ 4発が通常命中、3発が貫通、残弾0発",
+        [],
+    ),
+    ("Cthulhu7th", "FAR(0,0,98)", (), "弾薬は正の数です。", []),
     ("SwordWorld2.5", "K20+5", (5, 2), "KeyNo.20c[10]+5 ＞ 2D:[5,2]=7 ＞ 5+5 ＞ 10", []),
     (
         "SwordWorld2.5",
