@@ -155,7 +155,7 @@ def parse_rate(word: str) -> Rate | None:
 
 def header(rate: Rate, critical: int) -> str:
     parts = [f"KeyNo.{rate.power}"]
-    if critical < NO_CRITICAL:
+    if rate.critical is not None or critical < NO_CRITICAL:
         parts.append(f"c[{critical}]")
     if rate.first:
         parts.append(f"m[{rate.first}]")
