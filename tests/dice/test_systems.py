@@ -200,3 +200,25 @@ def test_a_chat_line_rolls_as_the_game_system_given() -> None:
     )
     plain = chat_line_roll("CCB<=50", FixedSource([5]))
     assert plain is None  # without the system, CCB is no command
+
+
+def test_rate_table_odds_agree_with_every_roll() -> None:
+    from collections import Counter
+    from fractions import Fraction
+    from itertools import product
+
+    from lore.dice.systems.odds import system_odds
+
+    for line in ("HK10+3", "K30@13#1sz5"):
+        counted: Counter[int] = Counter()
+        for faces in product(range(1, 7), repeat=2):
+            result = evaluate_in("SwordWorld2.5", line, FixedSource(faces))
+            assert result is not None and result.total is not None
+            counted[result.total] += 1
+        found = system_odds("SwordWorld2.5", line)
+        assert found is not None
+        assert dict(found.outcomes) == {value: Fraction(n, 36) for value, n in counted.items()}
+    again = system_odds("SwordWorld2.5", "K20")
+    assert again is not None and again.critical == Fraction(1, 6)
+    # a first 10 (power 20: 8) then a 7 (5): 13 is reached so, among other ways
+    assert dict(again.outcomes)[13] > Fraction(3, 36) * Fraction(6, 36)

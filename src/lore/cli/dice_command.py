@@ -82,7 +82,7 @@ def add_odds_arguments(chances: argparse.ArgumentParser) -> None:
         "--system",
         metavar="ID",
         help="a BCDice game system's id: the odds of its checks (Cthulhu, Cthulhu7th,"
-        " DoubleCross, Emoklore)",
+        " SwordWorld2.5, DoubleCross, Emoklore)",
     )
     chances.add_argument("--json", action="store_true", help="print the odds as JSON")
 
