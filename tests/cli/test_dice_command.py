@@ -212,6 +212,8 @@ def test_roll_a_bcdice_game_systems_commands(capsys: pytest.CaptureFixture[str])
     found = json.loads(out)
     assert found["text"] == "(2DM<=5) ＞ [1, 6] ＞ 2 ＞ 成功数2 ダブル"
     assert (found["success"], found["critical"]) == (True, True)
+    code, _, err = run(["roll", "CCB<=50"], capsys)
+    assert code == 1 and "did you mean --system Cthulhu?" in err
     code, _, err = run(["roll", "XYZ", "--system", "Cthulhu"], capsys)
     assert code == 1 and "not a dice command of Cthulhu" in err and "Traceback" not in err
 

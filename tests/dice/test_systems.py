@@ -23,6 +23,39 @@ def roll(system: str, line: str, *faces: int) -> tuple[str, list[str]]:
 CASES = [
     (
         "Cthulhu7th",
+        "FAR(7,80,98)",
+        (1, 10),
+        "ボーナス・ペナルティダイス[0]\n1回目: ＞ 10 ＞ イクストリーム成功"
+        "\u3000（4発が命中、3発が貫通）"
+        "\n＞ 4発が通常命中、3発が貫通、残弾0発",
+        [],
+    ),
+    ("Cthulhu7th", "FAR(0,0,98)", (), "弾薬は正の数です。", []),
+    ("SwordWorld2.5", "K20+5", (5, 2), "KeyNo.20c[10]+5 ＞ 2D:[5,2]=7 ＞ 5+5 ＞ 10", []),
+    (
+        "SwordWorld2.5",
+        "K20+5#1",
+        (5, 4, 2, 2),
+        "KeyNo.20c[10]a[+1]+5 ＞ 2D:[5,4 2,2]=10,5 ＞ 8,3+5 ＞ 1回転 ＞ 16",
+        ["critical"],
+    ),
+    ("SwordWorld2.5", "hk10[9]+10", (2, 4), "KeyNo.10c[9]+10 ＞ 2D:[2,4]=6 ＞ (3+10)/2 ＞ 7", []),
+    (
+        "SwordWorld2.5",
+        "SK20sz4",
+        (1, 1),
+        "KeyNo.20c[10]sz[4] ＞ 2D:[1,1]=2 ＞ ** ＞ 自動的失敗",
+        ["secret", "fumble"],
+    ),
+    (
+        "SwordWorld2.5",
+        "2D6@10+16>=30",
+        (6, 4, 5, 5, 1, 4),
+        "(2D6@10+16>=30) ＞ 25[6,4][5,5][1,4]+16 ＞ 41 ＞ 超成功",
+        ["success"],
+    ),
+    (
+        "Cthulhu7th",
         "CC(-1)<=93",
         (9, 7, 2),
         "(1D100<=93) ボーナス・ペナルティダイス[-1] ＞ 92, 72 ＞ 92 ＞ レギュラー成功",
@@ -154,3 +187,38 @@ def test_odds_agree_with_every_roll_of_few_dice() -> None:
     chances = dict(one.outcomes)
     assert chances[0] == chances[5] == Fraction(1, 10)  # a 1 is a fumble: 0
     assert chances[19] == Fraction(1, 100) and chances[29] == Fraction(1, 1000)
+
+
+def test_a_chat_line_rolls_as_the_game_system_given() -> None:
+    from lore.server.chat import chat_line_roll
+
+    found = chat_line_roll("CCB<=50 目星", FixedSource([5]), game="Cthulhu")
+    assert found is not None
+    assert (found.result.text, found.comment) == (
+        "(1D100<=50) ＞ 5 ＞ 決定的成功/スペシャル",
+        "目星",
+    )
+    plain = chat_line_roll("CCB<=50", FixedSource([5]))
+    assert plain is None  # without the system, CCB is no command
+
+
+def test_rate_table_odds_agree_with_every_roll() -> None:
+    from collections import Counter
+    from fractions import Fraction
+    from itertools import product
+
+    from lore.dice.systems.odds import system_odds
+
+    for line in ("HK10+3", "K30@13#1sz5"):
+        counted: Counter[int] = Counter()
+        for faces in product(range(1, 7), repeat=2):
+            result = evaluate_in("SwordWorld2.5", line, FixedSource(faces))
+            assert result is not None and result.total is not None
+            counted[result.total] += 1
+        found = system_odds("SwordWorld2.5", line)
+        assert found is not None
+        assert dict(found.outcomes) == {value: Fraction(n, 36) for value, n in counted.items()}
+    again = system_odds("SwordWorld2.5", "K20")
+    assert again is not None and again.critical == Fraction(1, 6)
+    # a first 10 (power 20: 8) then a 7 (5): 13 is reached so, among other ways
+    assert dict(again.outcomes)[13] > Fraction(3, 36) * Fraction(6, 36)

@@ -33,6 +33,7 @@ from lore.cli.io import print_diagnostics, usage_error
 from lore.dice import DiceError, FixedSource, RandomSource, RollResult, evaluate, seeded, system
 from lore.dice.distribution import OddsError
 from lore.dice.odds import Odds, Opposed, odds, opposed
+from lore.dice.source import Tray
 from lore.dice.systems import SYSTEMS as SYSTEMS_BY_ID
 from lore.dice.systems import GameSystem, evaluate_in
 from lore.dice.systems import find as find_game
@@ -81,7 +82,7 @@ def add_odds_arguments(chances: argparse.ArgumentParser) -> None:
         "--system",
         metavar="ID",
         help="a BCDice game system's id: the odds of its checks (Cthulhu, Cthulhu7th,"
-        " DoubleCross, Emoklore)",
+        " SwordWorld2.5, DoubleCross, Emoklore)",
     )
     chances.add_argument("--json", action="store_true", help="print the odds as JSON")
 
@@ -218,13 +219,29 @@ def system_hint(command: str, given: str | None) -> str:
         session = start_system(LIBRARY_DIR / f"{name}.lore", report=False)
         if session is not None and match(session, command.strip()) is not None:
             found.append(f"--system {name}")
-    if not found:
+    games = [f"--system {game.id}" for game in SYSTEMS_BY_ID.values() if reads(game, command)]
+    if not found and not games:
         return ""
-    here = f"the rule system {given}" if given else "BCDice"
-    return (
-        f"{command!r} is not a dice command of {here} but of a bundled rule system:"
-        f" did you mean {' or '.join(found)}?"
+    here = (
+        f"the rule system {given}" if given else "BCDice's common commands" if games else "BCDice"
     )
+    kinds = " or ".join(
+        kind
+        for kind, there in (("a bundled rule system", found), ("a BCDice game system", games))
+        if there
+    )
+    return (
+        f"{command!r} is not a dice command of {here} but of {kinds}:"
+        f" did you mean {' or '.join(found + games)}?"
+    )
+
+
+def reads(game: GameSystem, command: str) -> bool:
+    """Whether the line is one of the game system's own commands (rolled on trial dice)."""
+    try:
+        return game.roll(command, Tray(seeded(0))) is not None
+    except DiceError:
+        return True
 
 
 def known_commands(session: Session | None) -> str:

@@ -21,7 +21,7 @@ from lore.dice.add_dice import IMPLICIT_SIDES
 from lore.dice.commands import evaluate
 from lore.dice.result import RollResult
 from lore.dice.source import RandomSource, Tray
-from lore.dice.systems import cthulhu, cthulhu7th, doublecross, emoklore
+from lore.dice.systems import cthulhu, cthulhu7th, doublecross, emoklore, swordworld2_5
 
 Own = Callable[[str, Tray], RollResult | None]
 
@@ -54,6 +54,13 @@ SYSTEMS: dict[str, GameSystem] = {
             "Call of Cthulhu 7th edition",
             ("CC<=50", "CC(1)<=50", "CC(-2)<=50h", "CBR(70,30)"),
             cthulhu7th.roll,
+        ),
+        GameSystem(
+            "SwordWorld2.5",
+            "ソード・ワールド2.5",
+            "Sword World 2.5",
+            ("K20+5@10", "K40+24@8$+1r10", "HK10+5", "2D6@10+15>=30", "gr"),
+            swordworld2_5.roll,
         ),
         GameSystem(
             "DoubleCross",

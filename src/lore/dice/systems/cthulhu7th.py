@@ -11,6 +11,7 @@
   extreme, x/5; critical, 0): 成功 or 失敗, with クリティカル and ファンブル.
 - ``CBR(x,y)``: one 1D100 against two values: 成功 when both succeed, 部分的成功 when
   one does, 失敗 when none.
+- ``FAR(...)``: full-auto fire (``lore.dice.systems.full_auto``).
 """
 
 from __future__ import annotations
@@ -95,6 +96,11 @@ def percentile(tray: Tray, bonus: int) -> list[int]:
 
 
 def roll_word(word: str, tray: Tray) -> RollResult | None:
+    if word.startswith("FAR"):
+        from lore.dice.systems import full_auto
+
+        fire = full_auto.parse(word)
+        return None if fire is None else full_auto.roll_fire(fire, tray)
     if not word.startswith(("CC", "CBR")):
         return None
     command = parse(word)

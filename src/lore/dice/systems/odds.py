@@ -10,9 +10,12 @@ outcome's flags (success, failure, critical, fumble) as the system's roll sets t
 - ``DoubleCross``: ``DX``: the chance of each total (totals past a cap counted as one
   "that or more" outcome, exactly), of a critical (a reroll), a fumble and a success.
 - ``Emoklore``: ``DM``, ``DA``: the chance of each count of successes.
+- ``SwordWorld2.5``: the rate tables (``K20+5@10`` with their options): the chance of
+  each damage (past a cap counted as one "that or more" outcome), of a critical and of
+  an automatic failure.
 
-Other commands of a system (and ``SwordWorld2.5``'s) have no odds here; the common
-commands are left to ``lore.dice.odds``.
+Other commands of a system have no odds here; the common commands are left to
+``lore.dice.odds``.
 """
 
 from __future__ import annotations
@@ -25,8 +28,9 @@ from math import comb
 from lore.dice.distribution import OddsError
 from lore.dice.lexer import first_word
 from lore.dice.odds import Odds
-from lore.dice.systems import cthulhu, cthulhu7th, doublecross, emoklore
+from lore.dice.systems import cthulhu, cthulhu7th, doublecross, emoklore, swordworld2_5
 from lore.dice.systems.base import STEP
+from lore.dice.systems.sw25_rates import MAX_POWER, RATES
 
 Row = tuple[int, Fraction, bool, bool, bool, bool]  # value, chance, and the four flags
 MAX_DX_DICE = 60
@@ -248,3 +252,121 @@ def system_odds(system_id: str, command: str) -> Odds | None:
 
 
 __all__ = ["STEP", "system_odds"]
+
+
+SW_CAP = 150  # damage counted one by one at least up to this
+
+
+def sw_rounds(rate: swordworld2_5.Rate, first: bool) -> list[tuple[Fraction, bool, int]]:
+    """The outcomes of one roll of the rate table: chance, a natural 2, the modified roll."""
+    if rate.great:
+        pairs = [((face, face), Fraction(1, 6)) for face in range(1, 7)]
+    else:
+        fixed = rate.fixed if rate.fixed is not None else (rate.first_fixed if first else None)
+        if fixed is not None:
+            pairs = [((face, min(fixed, 6)), Fraction(1, 6)) for face in range(1, 7)]
+        else:
+            pairs = [((a, b), Fraction(1, 36)) for a in range(1, 7) for b in range(1, 7)]
+    return [
+        (chance, a + b == 2, swordworld2_5.modified(a + b, rate, first)) for (a, b), chance in pairs
+    ]
+
+
+def sw_value(rate: swordworld2_5.Rate, power: int, total: int) -> int:
+    if rate.zero is not None and total <= rate.zero:
+        return 0
+    return RATES[power][min(max(total, 3), 12) - 3]
+
+
+def sw_damage(rate: swordworld2_5.Rate, critical: int, cap: int) -> tuple[list[Fraction], Fraction]:
+    """The chance of each damage before modifiers (the last index: ``cap`` or more), and
+    the chance of a fumble (a first natural 2)."""
+
+    def power(round_number: int) -> int:
+        rise = (rate.rise or 0) * round_number
+        return min(max(rate.power + rise, 0), MAX_POWER)
+
+    steady = 1
+    while steady < 200 and power(steady) != power(steady + 1):
+        steady += 1
+    later = sw_rounds(rate, first=False)
+    extra = rate.extra or 0
+    # the rounds from ``steady`` on repeat themselves: solved in increasing damage
+    base = [Fraction(0)] * (cap + 1)
+    again: list[tuple[Fraction, int]] = []
+    loop = Fraction(0)
+    for chance, natural, total in later:
+        if natural:
+            base[0] += chance
+        elif total >= critical:
+            value = sw_value(rate, power(steady), total) + extra
+            if value == 0:
+                loop += chance
+            else:
+                again.append((chance, value))
+        else:
+            base[min(sw_value(rate, power(steady), total), cap)] += chance
+    if loop + sum((chance for chance, _ in again), Fraction(0)) >= 1:
+        raise OddsError("every roll of this rate table rolls again: it never ends")
+    tail = [Fraction(0)] * (cap + 1)
+    for damage in range(cap):
+        found = base[damage] + sum(
+            (chance * tail[damage - value] for chance, value in again if value <= damage),
+            Fraction(0),
+        )
+        tail[damage] = found / (1 - loop)
+    tail[cap] = 1 - sum(tail[:cap], Fraction(0))
+    following = tail
+    fumble = Fraction(0)
+    for round_number in range(steady - 1, -1, -1):
+        first = round_number == 0
+        made = [Fraction(0)] * (cap + 1)
+        for chance, natural, total in sw_rounds(rate, first):
+            if natural:
+                made[0] += chance
+                fumble += chance if first else 0
+                continue
+            value = sw_value(rate, power(round_number), total)
+            if total < critical:
+                made[min(value, cap)] += chance
+                continue
+            for damage, share in enumerate(following):
+                made[min(damage + value + extra, cap)] += chance * share
+        following = made
+    return following, fumble
+
+
+def swordworld_odds(word: str) -> Odds | None:
+    rate = swordworld2_5.parse_rate(word)
+    if rate is None:
+        return None
+    critical = rate.critical if rate.critical is not None else rate.limit
+    if critical < swordworld2_5.lowest_critical(rate):
+        raise OddsError(f"the critical value of {word} is too low")
+    damage, fumble = sw_damage(rate, critical, SW_CAP)
+    first = sw_rounds(rate, first=True)
+    rerolls = sum(
+        (c for c, natural, total in first if not natural and total >= critical), Fraction(0)
+    )
+
+    def final(base: int) -> int:
+        value = base + rate.inner
+        if rate.half == "H":
+            value = -(-value // 2)
+        elif rate.half == "OH":
+            value = -(-value * 3 // 2)
+        elif rate.half == "DB":
+            value *= 2
+        return value + rate.outer
+
+    rows: list[Row] = [(0, fumble, False, False, False, True)]
+    for base, chance in enumerate(damage):
+        if base == 0:
+            chance -= fumble  # a first natural 2 deals nothing: told apart
+        if chance:
+            rows.append((final(base), chance, False, False, False, False))
+    found = gather(word, "total", rows, final(SW_CAP))
+    return Odds(found.command, "total", found.outcomes, found.tail, None, None, rerolls, fumble)
+
+
+ODDS["SwordWorld2.5"] = swordworld_odds
