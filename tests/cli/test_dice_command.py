@@ -196,3 +196,36 @@ def test_opposed_odds(capsys: pytest.CaptureFixture[str]) -> None:
     assert "equal: 35/324 = 0.108024691 (10.80%)" in out
     status, out, _ = run(["odds", "2D6+4", "--against", "2D6+3", "--json"], capsys)
     assert json.loads(out)["lower"]["fraction"] == "145/432"
+
+
+def test_roll_a_bcdice_game_systems_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["roll", "CC(1)<=53", "--system", "Cthulhu7th", "--dice", "9,5,2"], capsys)
+    assert (code, out.strip()) == (
+        0,
+        "(1D100<=53) ボーナス・ペナルティダイス[1] ＞ 92, 52 ＞ 52 ＞ レギュラー成功",
+    )
+    code, out, _ = run(["roll", "8D", "--system", "doublecross", "--dice", "1,2", "--json"], capsys)
+    assert code == 1  # 8D rolls eight d10 there: two faces are too few
+    code, out, _ = run(
+        ["roll", "2DM<=5", "--system", "Emoklore", "--dice", "1,6", "--json"], capsys
+    )
+    found = json.loads(out)
+    assert found["text"] == "(2DM<=5) ＞ [1, 6] ＞ 2 ＞ 成功数2 ダブル"
+    assert (found["success"], found["critical"]) == (True, True)
+    code, _, err = run(["roll", "CCB<=50"], capsys)
+    assert code == 1 and "did you mean --system Cthulhu?" in err
+    code, _, err = run(["roll", "XYZ", "--system", "Cthulhu"], capsys)
+    assert code == 1 and "not a dice command of Cthulhu" in err and "Traceback" not in err
+
+
+def test_odds_of_a_bcdice_game_systems_checks(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["odds", "CCB<=50", "--system", "Cthulhu"], capsys)
+    assert code == 0 and "critical: 1/20" in out and "fumble: 1/20" in out
+    code, out, _ = run(["odds", "CC(1)<=50", "--system", "Cthulhu7th", "--json"], capsys)
+    found = json.loads(out)
+    assert found["success"]["fraction"] == "3/4"  # one of two tens dice under 5
+    assert found["critical"]["fraction"] == "19/1000"
+    code, out, _ = run(["odds", "3DX+2@8>=12", "--system", "DoubleCross", "--json"], capsys)
+    assert json.loads(out)["success"]["fraction"] == "657/1000"  # only a critical reaches 12
+    code, _, err = run(["odds", "2D6", "--system", "Nope"], capsys)
+    assert code == 2 and "Cthulhu7th" in err

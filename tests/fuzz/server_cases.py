@@ -3,7 +3,9 @@ and zip uploads, each a ``Probe`` that can be saved as JSON and sent again.
 
 A probe's bytes may hold the placeholders ``@GM@``, ``@PLAYER@`` (the seats' tokens of
 the session attacked), ``@SESSION@`` (its id), and ``@Q@`` and ``"@SEQ@"`` (the id of the
-player's open question and the player's last ``seq``), filled in when it is sent, so that
+player's open question and the player's last ``seq``; ``@INPUT@`` its first input's name,
+``"@VALUES@"`` an answer to it that the client would send: in BlackPoker a card's id as
+the seat sees it), filled in when it is sent, so that
 a saved probe works against a fresh server. Messages start from valid ones of every type
 of ``docs/protocol.md`` and are changed the ways that broke servers before: wrong types,
 huge numbers, NaN, deep nesting, bytes that are not UTF-8, unknown fields, other seats'
@@ -91,6 +93,11 @@ def templates() -> list[dict[str, Any]]:
         {"type": "new_link", "seat": "seat-2", "ref": 13},
         {"type": "log", "ref": 14},
         {"type": "history", "before": 10, "ref": 15},
+        {"type": "back", "id": "@Q@", "ref": 16},
+        {"type": "answer", "id": "@Q@", "values": "@VALUES@", "seq": "@SEQ@", "ref": 17},
+        {"type": "answer", "id": "@Q@", "values": {"@INPUT@": "♠A#2"}, "seq": "@SEQ@"},
+        {"type": "answer", "id": "@Q@", "values": {"@INPUT@": "?3"}, "seq": "@SEQ@"},
+        {"type": "answer", "id": "@Q@", "values": {"@INPUT@": ["♥K", "♥K"]}, "seq": "@SEQ@"},
     ]
 
 

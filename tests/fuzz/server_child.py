@@ -30,7 +30,11 @@ from lore.server.rooms import Rooms
 from lore.server.sqlite_store import SQLiteStore
 
 REPO = Path(__file__).resolve().parents[2]
-EXAMPLES = [REPO / "examples" / "paper", REPO / "examples" / "hello.lore"]
+EXAMPLES = [
+    REPO / "examples" / "paper",
+    REPO / "examples" / "blackpoker",
+    REPO / "examples" / "hello.lore",
+]
 _HOARD: list[bytearray] = []
 
 

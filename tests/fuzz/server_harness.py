@@ -36,6 +36,7 @@ REPO = Path(__file__).resolve().parents[2]
 TRACEBACK = "Traceback (most recent call last)"
 SYNC_REF = 4_242_424_242  # the ping after a probe's frames: its pong ends the probe
 BURST, RATE = Limits().burst, Limits().rate  # the server's rate limit of messages
+VICTIMS = ("paper", "blackpoker")  # the sessions attacked, in turn
 
 
 @dataclass(frozen=True)
@@ -144,6 +145,7 @@ class Target:
         self.log_at = 0
         self.canary: Canary | None = None
         self.victim: Seats | None = None
+        self.renewals = 0
         self.last_check = time.monotonic()
 
     # ------------------------------------------------------------ the server
@@ -208,11 +210,13 @@ class Target:
     def ws_url(self, session: str) -> str:
         return f"ws://127.0.0.1:{self.port}/ws?session={session}"
 
-    def create(self) -> Seats:
-        """A new session of the paper: its id and its GM's and player's tokens."""
+    def create(self, source: str = "paper") -> Seats:
+        """A new session of ``source`` (an example the server was given): its id and its
+        GM's and (first) player's tokens."""
+        body = json.dumps({"source": source}).encode()
         reply = self.http(
             b"POST /api/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
-            b'Content-Type: application/json\r\nContent-Length: 19\r\n\r\n{"source": "paper"}',
+            b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body),
             30,
         )
         status, body = reply
@@ -222,11 +226,13 @@ class Target:
         tokens: dict[str, str] = {}
         for seat in made["seats"]:
             link = urllib.parse.urlsplit(seat["link"])
-            tokens["GM" if seat["seat"] == "GM" else "player"] = link.fragment
+            tokens.setdefault("GM" if seat["seat"] == "GM" else "player", link.fragment)
         return Seats(made["session"], tokens)
 
-    def asked(self) -> tuple[str, int]:
-        """The id of the player's open question (``0/0/0`` if none) and the seat's seq."""
+    def asked(self) -> tuple[str, int, dict[str, Any]]:
+        """The id of the player's open question (``0/0/0`` if none), the seat's seq, and
+        an answer to it as the client would send it (its first input's last choice: in a
+        card game, a card's id as the seat sees it)."""
         assert self.victim is not None
         try:
             with connect(self.ws_url(self.victim.session), open_timeout=5, max_size=None) as ws:
@@ -235,13 +241,16 @@ class Target:
                     frame = json.loads(ws.recv(timeout=5))
                     if frame.get("type") == "snapshot":
                         questions = frame.get("questions") or [{"id": "0/0/0"}]
-                        return str(questions[0]["id"]), int(frame["seq"])
+                        return str(questions[0]["id"]), int(frame["seq"]), _answer(questions[0])
         except Exception:  # (a probe may have revoked the seat: any question, then)
             pass
-        return "0/0/0", 0
+        return "0/0/0", 0, {}
 
     def renew_victim(self) -> None:
-        self.victim = self.create()
+        """A new session attacked: the paper and BlackPoker (cards in zones, option ids
+        that name cards) in turn."""
+        self.renewals += 1
+        self.victim = self.create(VICTIMS[self.renewals % len(VICTIMS)])
 
     def rss(self) -> int:
         """The server's resident memory in bytes (0 when it cannot be read)."""
@@ -302,8 +311,13 @@ class Target:
                 for frame in frames:
                     payload = seats.fill(frame.payload)
                     if asked is not None:
-                        payload = payload.replace(b"@Q@", asked[0].encode())
-                        payload = payload.replace(b'"@SEQ@"', str(asked[1]).encode())
+                        qid, seq, answer = asked
+                        payload = payload.replace(b"@Q@", qid.encode())
+                        payload = payload.replace(b'"@SEQ@"', str(seq).encode())
+                        name = next(iter(answer), "action")
+                        payload = payload.replace(b"@INPUT@", name.encode())
+                        values = json.dumps(answer, ensure_ascii=False).encode()
+                        payload = payload.replace(b'"@VALUES@"', values)
                     sock.sendall(encode(Frame(payload, *astuple(frame))))
                 if len(frames) > BURST:  # (the ping after a burst would be rate-limited)
                     time.sleep(BURST / RATE + 0.5)
@@ -350,6 +364,19 @@ class Target:
             return ""
         self.log_at += len(data)
         return data.decode("utf-8", errors="replace")
+
+
+def _answer(question: dict[str, Any]) -> dict[str, Any]:
+    """An answer to a question as the snapshot describes it: its first input's last
+    choice (``{}`` when it has none)."""
+    inputs = question.get("inputs") or []
+    if not inputs or not isinstance(inputs[0], dict) or "name" not in inputs[0]:
+        return {}
+    choices = inputs[0].get("choices") or []
+    if not choices:
+        return {}
+    last = choices[-1]
+    return {str(inputs[0]["name"]): last.get("id", last) if isinstance(last, dict) else last}
 
 
 def astuple(frame: Frame) -> tuple[int, bool, bool, int, int | None]:

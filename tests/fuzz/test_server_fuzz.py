@@ -177,3 +177,21 @@ def test_a_body_that_cannot_be_read_or_is_left_unfinished_logs_no_traceback() ->
                 sent_in_two(target, f"{left}\r\nContent-Length: 1000\r\n\r\nPK".encode(), b"")
         time.sleep(0.5)
         assert target.judge(Reply("answered")) == []
+
+
+def test_a_card_answer_and_a_back_in_blackpoker_are_judged_clean() -> None:
+    # The BlackPoker victim: option ids that name cards as the seat sees them; the player's
+    # answer from its own question is taken (no error code), and "back" after it is refused
+    # or taken, but never a traceback.
+    with Target() as target:
+        target.victim = target.create("blackpoker")
+        qid, _, answer = target.asked()
+        assert qid != "0/0/0" and answer, (qid, answer)
+        sent = {"type": "answer", "id": "@Q@", "values": "@VALUES@", "seq": "@SEQ@", "ref": 17}
+        frames = (Frame(json.dumps(sent).encode()),)
+        reply = target.send(Probe("a card answer", "message", "player", True, frames))
+        assert reply.how == "answered" and reply.codes == (), reply
+        back = Frame(json.dumps({"type": "back", "id": "@Q@", "ref": 16}).encode())
+        reply = target.send(Probe("back", "message", "player", True, (back,)))
+        assert reply.how == "answered", reply
+        assert target.judge(reply) == []

@@ -12,6 +12,10 @@ question: an answers file cannot silently shift. ``{"back": true}`` (optionally 
 answer of the step is taken back and its question asked again (``engine/withdrawal.py``).
 The file is read strictly (``engine/answer_json.py``): NaN, infinities, numbers too
 long, nesting too deep are errors naming the place; a byte-order mark is fine.
+
+A member named ``"$test"`` is no participant: it is the header of a play-through test
+(``lore test``: the Lore file it plays and the seed, ``cli/playtest.py``), which
+``lore run`` leaves aside.
 """
 
 from __future__ import annotations
@@ -26,9 +30,18 @@ from lore.syntax.files import describe, read_bytes
 
 Answers = dict[str, list[Scripted1]]
 
+# The member of an answers file that is a play-through test's header, not a participant.
+HEADER = "$test"
+
 
 def load_answers(path: Path) -> Answers:
     """Read ANSWERS.json; raises ValueError with a message that names the place."""
+    return load_answers_file(path)[0]
+
+
+def load_answers_file(path: Path) -> tuple[Answers, Any]:
+    """Read ANSWERS.json: the answers and the ``"$test"`` header (None without one, else
+    as written: ``lore test`` checks it); raises ValueError naming the place."""
     problem = unreadable(path)
     if problem is not None:
         raise ValueError(problem)
@@ -45,6 +58,7 @@ def load_answers(path: Path) -> Answers:
     if not isinstance(data, dict):
         raise ValueError(f'{path}: expected an object like {{"GM": [{{...}}, ...]}}')
     found: Answers = {}
+    header = data.pop(HEADER, None)
     for who, answers in data.items():
         if not isinstance(answers, list) or not all(isinstance(a, dict) for a in answers):
             raise ValueError(
@@ -52,7 +66,7 @@ def load_answers(path: Path) -> Answers:
                 '(input name to value), like [{"action": "move"}]'
             )
         found[who] = [_answer(path, who, index, answer) for index, answer in enumerate(answers)]
-    return found
+    return found, header
 
 
 def _answer(path: Path, who: str, index: int, answer: dict[str, Any]) -> Scripted1:

@@ -4,14 +4,18 @@
 command and prints BCDice's result text. ``--dice`` gives the faces to roll, in order (to
 replay a roll); ``--json`` prints the text, every die with its sides, and the flags.
 ``--system`` adds the chat commands of a rule system written in Lore: a bundled one
-(``orm``, ``ninja``) or a ``.lore`` file, whose ``Command`` values are tried first.
+(``orm``, ``ninja``) or a ``.lore`` file, whose ``Command`` values are tried first; or
+it names one of BCDice's game systems by its id (``Cthulhu``, ``Cthulhu7th``,
+``SwordWorld2.5``, ``DoubleCross``, ``Emoklore``), whose commands are tried first.
 
 ``lore odds "7R10[10]>=8" [--successes N] [--critical COND] [--fumble COND]
-[--against COMMAND] [--json]`` prints the exact odds of a command's outcomes: a table of
-each total (or count of successes) with its chance, as a fraction and a percentage.
+[--against COMMAND] [--system ID] [--json]`` prints the exact odds of a command's
+outcomes: a table of each total (or count of successes) with its chance, as a fraction
+and a percentage.
 ``--successes N`` adds the chance of N or more successes; ``--critical`` and
 ``--fumble`` take face conditions such as ``[6]>=2`` (two or more 6s) or ``[1]=all``;
-``--against`` compares the command with another (an opposed check).
+``--against`` compares the command with another (an opposed check). ``--system`` with
+a BCDice id gives the odds of that system's checks (``CC<=60``, ``DX``, ``DM``...).
 
 Exit status: 0 done, 1 not a dice command (or dice that do not fit it), 2 usage error.
 """
@@ -26,9 +30,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lore.cli.io import print_diagnostics, usage_error
-from lore.dice import DiceError, FixedSource, RandomSource, evaluate, seeded, system
+from lore.dice import DiceError, FixedSource, RandomSource, RollResult, evaluate, seeded, system
 from lore.dice.distribution import OddsError
 from lore.dice.odds import Odds, Opposed, odds, opposed
+from lore.dice.source import Tray
+from lore.dice.systems import SYSTEMS as SYSTEMS_BY_ID
+from lore.dice.systems import GameSystem, evaluate_in
+from lore.dice.systems import find as find_game
 from lore.runtime.errors import RuleError
 
 if TYPE_CHECKING:
@@ -52,7 +60,8 @@ def add_roll_arguments(roll: argparse.ArgumentParser) -> None:
     roll.add_argument(
         "--system",
         metavar="SYSTEM",
-        help="also the chat commands of a rule system: orm, ninja, or a .lore file",
+        help="also the chat commands of a rule system: orm, ninja, a .lore file, or a BCDice"
+        " game system's id (Cthulhu, Cthulhu7th, SwordWorld2.5, DoubleCross, Emoklore)",
     )
 
 
@@ -68,6 +77,12 @@ def add_odds_arguments(chances: argparse.ArgumentParser) -> None:
     chances.add_argument("--fumble", metavar="COND", help="a fumble: such as [1]=all")
     chances.add_argument(
         "--against", metavar="COMMAND", help="an opposed check: the passive side's command"
+    )
+    chances.add_argument(
+        "--system",
+        metavar="ID",
+        help="a BCDice game system's id: the odds of its checks (Cthulhu, Cthulhu7th,"
+        " SwordWorld2.5, DoubleCross, Emoklore)",
     )
     chances.add_argument("--json", action="store_true", help="print the odds as JSON")
 
@@ -89,6 +104,9 @@ def run_roll(args: argparse.Namespace) -> int:
         source = fixed = FixedSource(faces)
     else:
         source = system() if args.seed is None else seeded(args.seed)
+    game = find_game(args.system) if args.system is not None else None
+    if game is not None:
+        return roll_game(game, args.command, source, fixed, args.json)
     session: Session | None = None
     if args.system is not None:
         made = system_session(args.system)
@@ -112,15 +130,41 @@ def run_roll(args: argparse.Namespace) -> int:
         hint = system_hint(args.command, args.system)
         usage_error(hint or f"{args.command!r} is not a dice command ({known_commands(session)})")
         return 1
+    return print_roll(result, fixed, args.json)
+
+
+def print_roll(result: RollResult, fixed: FixedSource | None, as_json: bool) -> int:
     if fixed is not None and fixed.left:
         used = len(result.dice)
         usage_error(f"--dice gave {used + fixed.left} faces, but the command rolled {used}")
         return 1
-    if args.json:
+    if as_json:
         print(json.dumps(result.to_json(), ensure_ascii=False))
     else:
         print(result.text)
     return 0
+
+
+def roll_game(
+    game: GameSystem, command: str, source: RandomSource, fixed: FixedSource | None, as_json: bool
+) -> int:
+    """``lore roll --system ID``: a line rolled as BCDice's game system ``game`` does."""
+    try:
+        result = evaluate_in(game.id, command, source)
+    except DiceError as error:
+        usage_error(str(error))
+        return 1
+    if result is None:
+        usage_error(
+            f"{command!r} is not a dice command of {game.id} ({game.name}): its own are"
+            f" such as {', '.join(game.commands)}; {EXAMPLES}"
+        )
+        return 1
+    return print_roll(result, fixed, as_json)
+
+
+def game_ids() -> str:
+    return ", ".join(SYSTEMS_BY_ID)
 
 
 def system_session(name: str) -> Session | int:
@@ -133,7 +177,10 @@ def system_session(name: str) -> Session | int:
     path = bundled if "/" not in name and bundled.is_file() else Path(name)
     if not path.is_file():
         systems = ", ".join(sorted(p.stem for p in LIBRARY_DIR.glob("*.lore") if p.stem in SYSTEMS))
-        usage_error(f"--system: no rule system {name!r} (bundled: {systems}; or a .lore file)")
+        usage_error(
+            f"--system: no rule system {name!r} (bundled: {systems}; or a .lore file;"
+            f" or BCDice's {game_ids()})"
+        )
         return 2
     return start_system(path) or 1
 
@@ -172,13 +219,29 @@ def system_hint(command: str, given: str | None) -> str:
         session = start_system(LIBRARY_DIR / f"{name}.lore", report=False)
         if session is not None and match(session, command.strip()) is not None:
             found.append(f"--system {name}")
-    if not found:
+    games = [f"--system {game.id}" for game in SYSTEMS_BY_ID.values() if reads(game, command)]
+    if not found and not games:
         return ""
-    here = f"the rule system {given}" if given else "BCDice"
-    return (
-        f"{command!r} is not a dice command of {here} but of a bundled rule system:"
-        f" did you mean {' or '.join(found)}?"
+    here = (
+        f"the rule system {given}" if given else "BCDice's common commands" if games else "BCDice"
     )
+    kinds = " or ".join(
+        kind
+        for kind, there in (("a bundled rule system", found), ("a BCDice game system", games))
+        if there
+    )
+    return (
+        f"{command!r} is not a dice command of {here} but of {kinds}:"
+        f" did you mean {' or '.join(found + games)}?"
+    )
+
+
+def reads(game: GameSystem, command: str) -> bool:
+    """Whether the line is one of the game system's own commands (rolled on trial dice)."""
+    try:
+        return game.roll(command, Tray(seeded(0))) is not None
+    except DiceError:
+        return True
 
 
 def known_commands(session: Session | None) -> str:
@@ -200,7 +263,25 @@ def read_faces(text: str) -> list[int] | None:
 
 
 def run_odds(args: argparse.Namespace) -> int:
+    game = None
+    if args.system is not None:
+        game = find_game(args.system)
+        if game is None:
+            usage_error(f"--system: no BCDice game system {args.system!r} ({game_ids()})")
+            return 2
     try:
+        if game is not None:
+            from lore.dice.systems.odds import system_odds
+
+            own = system_odds(game.id, args.command)
+            if own is not None:
+                if args.against is not None or args.successes is not None:
+                    usage_error(
+                        f"--against and --successes are for the common commands, not {game.id}'s"
+                    )
+                    return 2
+                print_json(odds_json(own, None)) if args.json else print_odds(own, None)
+                return 0
         if args.against is not None:
             if args.successes is not None or args.critical or args.fumble:
                 usage_error(

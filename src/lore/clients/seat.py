@@ -191,7 +191,10 @@ class SeatClient:
                 message = welcome.get("message") if welcome else "no answer"
                 raise JoinError(f"the server refused the link: {message}")
             self.session = str(welcome["session"]["id"])
-            self.nodes = [str(url) for url in welcome.get("nodes", [])]
+            # A node just started names only itself until it hears from the others: the
+            # nodes known before are kept after those it names, to go on at when it fails.
+            named = [str(url) for url in welcome.get("nodes", [])]
+            self.nodes = named + [url for url in self.nodes if url not in named]
             return
         raise JoinError("the server named another place for the session again")
 

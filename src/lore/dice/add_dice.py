@@ -111,6 +111,10 @@ def has_dice(node: Node) -> bool:
 
 
 class Parser(TokenParser):
+    def __init__(self, word: str, implicit_sides: int = IMPLICIT_SIDES) -> None:
+        super().__init__(word)
+        self.implicit_sides = implicit_sides
+
     def command(self) -> AddDice:
         secret = self.accept("S") is not None
         left = self.add()
@@ -166,6 +170,8 @@ class Parser(TokenParser):
         if has_dice(times):
             raise ParseError("dice in a count of dice")
         explicit = self.plain_term() if self.peek().kind in (NUMBER, "(") else None
+        if explicit is None and self.implicit_sides != IMPLICIT_SIDES:
+            explicit = Num(self.implicit_sides)  # a game system's own (DoubleCross: 10)
         return self.filtered(times, explicit)
 
     def filtered(self, times: Node, sides: Node | None) -> Roll:
@@ -198,15 +204,17 @@ class Parser(TokenParser):
         return Num(self.number())
 
 
-def parse(text: str) -> AddDice | None:
+def parse(text: str, implicit_sides: int = IMPLICIT_SIDES) -> AddDice | None:
+    """The sum ``text`` is (None: not one); ``implicit_sides`` are the sides of ``2D``
+    (a game system may change them)."""
     try:
-        return Parser(first_word(text)).command()
+        return Parser(first_word(text), implicit_sides).command()
     except ParseError:
         return None
 
 
-def prepare(text: str) -> Prepared | None:
-    command = parse(text)
+def prepare(text: str, implicit_sides: int = IMPLICIT_SIDES) -> Prepared | None:
+    command = parse(text, implicit_sides)
     if command is None:
         return None
     try:

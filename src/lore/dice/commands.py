@@ -8,7 +8,7 @@ reads a line. Parsing depends on the text alone, so the parse of recent lines is
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from lore.dice import add_dice, pools, reroll, small
@@ -18,6 +18,7 @@ from lore.dice.source import RandomSource, Tray
 
 Parse = Callable[[str], Any]
 Roll = Callable[[Any, Tray], RollResult | None]
+Own = Callable[[str, Tray], RollResult | None]  # a game system's own commands
 
 # Each command with a letter its text must hold (upper-cased), so that a line is only
 # parsed by the commands that could read it.
@@ -34,14 +35,18 @@ COMMANDS: tuple[tuple[str, Parse, Roll], ...] = (
 
 
 @lru_cache(maxsize=4096)
-def plan(text: str) -> tuple[Roll | None, Any]:
+def plan(text: str, implicit_sides: int = add_dice.IMPLICIT_SIDES) -> tuple[Roll | None, Any]:
     """How ``text`` is rolled: the roll function of the command that reads it and its
-    parse, or (None, None) when no command does (then it is not a command)."""
+    parse, or (None, None) when no command does (then it is not a command).
+    ``implicit_sides`` are the sides of a die written without them (``2D``)."""
     upper = text.upper()
     for letters, parse, roll_parsed in COMMANDS:
         if letters not in upper:
             continue
-        parsed = parse(text)
+        if parse is add_dice.prepare:
+            parsed = add_dice.prepare(text, implicit_sides)
+        else:
+            parsed = parse(text)
         if parsed is not None:
             return roll_parsed, parsed
     repeat = parse_repeat(text)
@@ -50,15 +55,23 @@ def plan(text: str) -> tuple[Roll | None, Any]:
     return None, None
 
 
-def evaluate(text: str, source: RandomSource) -> RollResult | None:
+def evaluate(
+    text: str,
+    source: RandomSource,
+    own: Own | None = None,
+    implicit_sides: int = add_dice.IMPLICIT_SIDES,
+) -> RollResult | None:
     """Roll the BCDice command ``text`` with dice from ``source``.
+
+    ``own`` is a game system's own commands (``lore.dice.systems``), tried first, and
+    ``implicit_sides`` its sides of a die written without them.
 
     Returns None when ``text`` is not a command (no die is rolled then, and it is no
     error: in a chat most lines are not commands). Only the first word counts, except
     for ``choice`` and repeats, which read the whole line. Raises ``TooManyDice`` when
     the command would roll more than 10,000 dice, and whatever ``source`` raises."""
     tray = Tray(source)
-    result = roll_text(text, tray)
+    result = roll_text(text, tray, False, own, implicit_sides)
     if result is None or len(result.dice) == len(tray.dice):
         return result  # the roll took its dice from the tray itself
     return RollResult(
@@ -73,13 +86,23 @@ def evaluate(text: str, source: RandomSource) -> RollResult | None:
     )
 
 
-def roll_text(text: str, tray: Tray, nested: bool = False) -> RollResult | None:
-    roll_parsed, parsed = plan(text)
+def roll_text(
+    text: str,
+    tray: Tray,
+    nested: bool = False,
+    own: Own | None = None,
+    implicit_sides: int = add_dice.IMPLICIT_SIDES,
+) -> RollResult | None:
     try:
+        if own is not None:
+            found = own(text, tray)
+            if found is not None:
+                return found
+        roll_parsed, parsed = plan(text, implicit_sides)
         if isinstance(parsed, Repeat):
             if nested:
                 return None
-            return roll_repeat(parsed, tray, roll_nested)
+            return roll_repeat(parsed, tray, partial(roll_nested, own, implicit_sides))
         if roll_parsed is None:
             return None
         return roll_parsed(parsed, tray)
@@ -87,5 +110,5 @@ def roll_text(text: str, tray: Tray, nested: bool = False) -> RollResult | None:
         return None
 
 
-def roll_nested(text: str, tray: Tray) -> RollResult | None:
-    return roll_text(text, tray, nested=True)
+def roll_nested(own: Own | None, implicit_sides: int, text: str, tray: Tray) -> RollResult | None:
+    return roll_text(text, tray, True, own, implicit_sides)

@@ -66,11 +66,13 @@ class FixedSource:
 
     Each face may be a number or a ``Die``; with a ``Die`` the command must ask for a die
     of those sides. Asking for more dice than given, or a face larger than the die asked
-    for, raises ``DiceError``; ``left`` tells how many faces were not used."""
+    for, raises ``DiceError``; ``left`` tells how many faces were not used. With
+    ``zeros`` a face may be 0 (BCDice's own tests give a d10 read as a digit 0 for 10)."""
 
-    def __init__(self, faces: Iterable[int | Die]) -> None:
+    def __init__(self, faces: Iterable[int | Die], zeros: bool = False) -> None:
         self._faces = list(faces)
         self._next = 0
+        self._lowest = 0 if zeros else 1
 
     @property
     def left(self) -> int:
@@ -88,7 +90,7 @@ class FixedSource:
                     f"die {number} was given as a d{face.sides}, but a d{sides} is rolled"
                 )
             face = face.value
-        if not 1 <= face <= sides:
+        if not self._lowest <= face <= sides:
             raise DiceError(f"die {number} is given as {face}, but a d{sides} is rolled")
         return face
 

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from lore.dice import DiceError, RandomSource, RollResult, evaluate
 from lore.dice.patterns import CommandPattern, Matched, PatternError, match_line, parse_pattern
 from lore.dice.source import MAX_RANDS, Die, die_of
+from lore.dice.systems import evaluate_in
 from lore.engine.session import Runtime
 from lore.runtime.errors import Frame, LimitExceeded, RuleError
 from lore.runtime.values import LoreObject, show
@@ -188,9 +189,13 @@ class ChatRuntime(Runtime):
         )
 
 
-def chat_roll(session: Session, line: str, seat: str, source: RandomSource) -> RollResult | None:
+def chat_roll(
+    session: Session, line: str, seat: str, source: RandomSource, game: str | None = None
+) -> RollResult | None:
     """The roll a chat line makes in this session: one of the rule system's commands, or
-    else one of BCDice's; None when the line is no command (a plain chat line).
+    else one of BCDice's (those of the BCDice game system ``game``, an id such as
+    ``Cthulhu7th``, then the common ones); None when the line is no command (a plain
+    chat line).
 
     ``seat`` is who typed it (a player's jid, or "GM"); ``source`` gives the dice (the
     server's own random source; the result is kept in the chat's log). Raises
@@ -199,7 +204,7 @@ def chat_roll(session: Session, line: str, seat: str, source: RandomSource) -> R
     rolls too many dice."""
     found = match(session, line)
     if found is None:
-        return evaluate(line, source)
+        return evaluate(line, source) if game is None else evaluate_in(game, line, source)
     command, matched = found
     session.settle()  # a step kept waiting runs again after the command's rules
     rt = ChatRuntime(session, source)

@@ -29,6 +29,7 @@ from urllib.parse import quote, urlsplit
 import nh3
 
 from lore.dice import DiceError, RandomSource, RollResult, evaluate, system
+from lore.dice.systems import evaluate_in
 from lore.engine import system_commands
 from lore.engine.session import Session
 from lore.runtime.errors import RuleError
@@ -84,13 +85,15 @@ def chat_roll(
     source: RandomSource | None = None,
     session: Session | None = None,
     seat: str = "GM",
+    game: str | None = None,
 ) -> RollResult | None:
     """The roll a chat line makes, or None when it is a plain line (RollError when it
     is ``/roll`` with no command after it, or a command that cannot be rolled).
 
     With the ``session``, the line may also be one of its rule system's commands
     (``NJ7@2``: ``lore.engine.system_commands``), rolled for ``seat``; call it on the
-    engine's side (it runs the command's Lore rule)."""
+    engine's side (it runs the command's Lore rule). ``game`` is a BCDice game system's
+    id (``lore.dice.systems``): its commands are tried before the common ones."""
     found = ROLL_RE.match(read_command(text).strip())
     command = (found.group(1) or "").strip() if found is not None else read_command(text).strip()
     dice = source or system()
@@ -98,7 +101,9 @@ def chat_roll(
         if not command:
             result = None
         elif session is not None:
-            result = system_commands.chat_roll(session, command, seat, dice)
+            result = system_commands.chat_roll(session, command, seat, dice, game)
+        elif game is not None:
+            result = evaluate_in(game, command, dice)
         else:
             result = evaluate(command, dice)
     except DiceError as error:
@@ -111,10 +116,14 @@ def chat_roll(
 
 
 def chat_line_roll(
-    text: str, source: RandomSource | None = None, session: Session | None = None, seat: str = "GM"
+    text: str,
+    source: RandomSource | None = None,
+    session: Session | None = None,
+    seat: str = "GM",
+    game: str | None = None,
 ) -> ChatRoll | None:
     """``chat_roll`` of a line typed in the chat, with the comment after its command."""
-    result = chat_roll(text, source, session, seat)
+    result = chat_roll(text, source, session, seat, game)
     if result is None:
         return None
     line = text.strip()
