@@ -27,6 +27,7 @@ from lore.analysis.intervals import Comparison, Interval, two_proportions, wilso
 from lore.analysis.policies import Plan, Policies, PolicyError, final_scores, play
 from lore.analysis.policies import participants as planned_participants
 from lore.engine.participants import Bot, Participant, Participants
+from lore.engine.queries import plain
 from lore.engine.session import Limits, Session
 from lore.engine.transcript import Record, Transcript
 from lore.errors import LoreError
@@ -237,6 +238,7 @@ class Summary:
         found = {f"ends/{end}": self.rate(count) for end, count in self.ends.items()}
         found.update((f"outcomes/{o}", self.rate(n)) for o, n in self.outcomes.items())
         found.update((f"errors/{g.where}: {g.message}", self.rate(g.runs)) for g in self.errors)
+        found.update((f"seats/{s.seat}", wilson(s.wins, s.sessions)) for s in self.seats)
         return found
 
     def to_json(self) -> dict[str, Any]:
@@ -303,20 +305,7 @@ def run_session(
     """One session with bots for everyone (random ones, or as ``policies`` and the
     rules' SimBots say). Ctrl-C stops the simulation, not just the run."""
     started = time.process_time()
-    transcript = CountingTranscript()
-    policies = policies or Policies()  # (none given: as the rules' SimBots say)
-    if policies.all_random:
-        session = Session(program, seed, Participants(default=_bot), limits, transcript)
-        reason = session.run()
-    else:
-        plan = Plan(policies)
-        made: list[Session] = []
-        session = Session(program, seed, planned_participants(plan, made), limits, transcript)
-        made.append(session)
-        try:
-            reason = play(session, plan)
-        except PolicyError as error:
-            raise SimulationError(str(error)) from None
+    session, transcript, reason = played(program, seed, limits, policies)
     detail: str = getattr(session, "detail", "")
     if reason == "stopped" and detail == "interrupted":
         raise KeyboardInterrupt
@@ -339,6 +328,46 @@ def run_session(
         scores=final_scores(session),
         cpu=time.process_time() - started,
     )
+
+
+def played(
+    program: CompiledProgram, seed: int, limits: Limits, policies: Policies | None = None
+) -> tuple[Session, CountingTranscript, str]:
+    """A session of the simulation run to its end, its transcript's counts, its end."""
+    transcript = CountingTranscript()
+    policies = policies or Policies()  # (none given: as the rules' SimBots say)
+    if policies.all_random:
+        session = Session(program, seed, Participants(default=_bot), limits, transcript)
+        return session, transcript, session.run()
+    plan = Plan(policies)
+    made: list[Session] = []
+    session = Session(program, seed, planned_participants(plan, made), limits, transcript)
+    made.append(session)
+    try:
+        return session, transcript, play(session, plan)
+    except PolicyError as error:
+        raise SimulationError(str(error)) from None
+
+
+def answers_of(
+    program: CompiledProgram, seed: int, limits: Limits, policies: Policies | None = None
+) -> dict[str, list[dict[str, Any]]]:
+    """The answers each seat gave in run ``seed`` (run again: the same run), as an answers
+    file of ``lore run`` holds them: each with the id of its question."""
+    session, _, _ = played(program, seed, limits, policies)
+    found: dict[str, list[dict[str, Any]]] = {}
+    for answer in session.answers:
+        entry: dict[str, Any] = (
+            {"back": True} if answer.back else {"values": _plain_values(answer.values)}
+        )
+        if answer.query is not None:
+            entry["query"] = answer.query
+        found.setdefault(answer.seat, []).append(entry)
+    return found
+
+
+def _plain_values(values: dict[str, Any]) -> dict[str, Any]:
+    return {name: plain(value) for name, value in values.items()}
 
 
 def _stats_of(session: Session) -> tuple[tuple[str, str, float], ...]:
