@@ -82,7 +82,7 @@ def render(
 STYLE = """
 body{font-family:system-ui,"Noto Sans CJK JP",sans-serif;margin:0;color:#1d2330;background:#f6f7f9}
 main{max-width:60rem;margin:0 auto;padding:1rem 1.5rem 3rem}
-h1{font-size:1.5rem;margin:.5rem 0}h2{font-size:1.15rem;margin:1.6rem 0 .4rem;
+h1{font-size:1.5rem;margin:.5rem 0}h2{font-size:1.15rem;margin:.8rem 0 .4rem;
 border-bottom:1px solid #c9ced8;padding-bottom:.2rem}
 section{background:#fff;border:1px solid #dde1e8;border-radius:6px;padding:.4rem 1rem 1rem;
 margin:1rem 0}
@@ -118,7 +118,8 @@ def _intro(figures: dict[str, Any], t: Mapping[str, str]) -> str:
             sessions=f"{figures['sessions']:,}", first=seeds[0], last=seeds[-1], policy=policy
         ),
         t["limits"].format(
-            steps=_limit(limits.get("max_steps"), t), ticks=_limit(limits.get("max_ticks"), t)
+            steps=_limit(limits.get("max_steps"), t["stepLimit"], t["noStepLimit"]),
+            ticks=_limit(limits.get("max_ticks"), t["tickLimit"], t["noTickLimit"]),
         ),
         t["intervalNote"],
     ]
@@ -129,8 +130,8 @@ def _intro(figures: dict[str, Any], t: Mapping[str, str]) -> str:
     return "".join(f'<p class="note">{escape(line)}</p>' for line in lines)
 
 
-def _limit(value: Any, t: Mapping[str, str]) -> str:
-    return t["noLimit"] if value is None else f"{value:,}"
+def _limit(value: Any, text: str, none: str) -> str:
+    return none if value is None else text.format(count=f"{value:,}")
 
 
 Row = tuple[str, str, int, dict[str, Any]]  # key, label, sessions, {rate, low, high}
@@ -307,9 +308,22 @@ def _statistics(figures: dict[str, Any], t: Mapping[str, str]) -> str:
         )
         distribution = stat.get("distribution")
         if distribution:
-            parts.append(histogram_chart(list(distribution.items())))
+            parts.append(histogram_chart(_filled(distribution)))
     parts.append("</section>")
     return "".join(parts)
+
+
+def _filled(distribution: dict[str, int]) -> list[tuple[str, int]]:
+    """A distribution's bars, with the whole numbers between its values that no session
+    had as empty bars (so that the bars stand where their values are)."""
+    try:
+        values = {int(key): count for key, count in distribution.items()}
+    except ValueError:  # (not whole numbers)
+        return list(distribution.items())
+    low, high = min(values), max(values)
+    if high - low > 120:
+        return list(distribution.items())
+    return [(str(value), values.get(value, 0)) for value in range(low, high + 1)]
 
 
 def _errors(figures: dict[str, Any], t: Mapping[str, str]) -> str:
