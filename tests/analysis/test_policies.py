@@ -130,3 +130,24 @@ def test_policies_by_seat() -> None:
     assert found.seats == (("GM", "random"), ("rin@example.org", "montecarlo"))
     assert not found.all_random
     assert Policies.parse(["random", "GM=random"]).all_random
+
+
+FAILING_SCORE = """\
+import "basic.lore":url;
+
+section quiz {
+ zero = 0;
+ bot = { policy = SimBot.Policy.greedy; score = @ -> real 1.0 / zero.toReal; }:SimBot;
+ start = { ticks = 0; priority = 0; handler = @{
+  answer = GM.query("Pick", { n = integer.input((1,...,3), 1); });
+ }; }:Event;
+}
+"""
+
+
+def test_a_failing_score_is_an_error_at_its_place(tmp_path: Path) -> None:
+    path = tmp_path / "quiz.lore"
+    path.write_text(FAILING_SCORE, encoding="utf-8")
+    with pytest.raises(SimulationError) as found:
+        simulate(load(path), [path], 1)
+    assert str(found.value) == f"{path}:5:59: the score of seat GM failed: division by zero"

@@ -32,6 +32,7 @@ from lore.engine.session import CHOICES_SALT, Limits, Session
 from lore.engine.transcript import Record, Transcript
 from lore.errors import LoreError
 from lore.runtime.compiler import CompiledProgram
+from lore.runtime.errors import RuleError
 from lore.runtime.ops import callee
 from lore.runtime.values import EnumValue, FormInfo, LoreObject
 
@@ -406,6 +407,11 @@ def score(session: Session, seat: str, plan: Plan | None) -> float:
     try:
         code, first = callee(bot.score)
         value = code(session.rt, first)
+    except RuleError as error:
+        located = session.rule_error(error, error.__traceback__)
+        raise PolicyError(
+            f"{located.location()}: the score of seat {seat} failed: {located.message}"
+        ) from None
     except LoreError as error:
         raise PolicyError(f"the score of seat {seat} failed: {error}") from None
     if isinstance(value, bool) or not isinstance(value, int | float):
