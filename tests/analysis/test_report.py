@@ -73,6 +73,9 @@ def test_the_reports_figures_are_the_json_ones(
         assert float(row["data-rate"]) == entry["rate"]
     for seat, entry in figures["seats"].items():
         assert int(rows.rows[f"seats/{seat}"]["data-sessions"]) == entry["wins"]
+    assert list(figures["sides"]) == ["GM", "rin@example.org + goro@example.org"]
+    for side, entry in figures["sides"].items():
+        assert float(rows.rows[f"sides/{side}"]["data-rate"]) == entry["rate"]
     assert "<script src" not in page and "http://" not in page.replace(
         'xmlns="http://www.w3.org/2000/svg"', ""
     )

@@ -114,6 +114,7 @@ def test_hello_json(capsys: pytest.CaptureFixture[str]) -> None:
         "outcomes": {},
         "statistics": {},
         "seats": {},
+        "sides": {},
         "histograms": {
             "steps": [{"low": 1, "high": 1, "sessions": 2}],
             "ticks": [{"low": 0, "high": 0, "sessions": 2}],

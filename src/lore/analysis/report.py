@@ -168,7 +168,7 @@ def rate_chart(rows: Sequence[Row]) -> str:
         mid = y + ROW / 2 - 2
         out.append(
             f'<text x="{label_width - 6}" y="{mid + 4:.1f}" text-anchor="end">'
-            f"{escape(_short(label, 30))}</text>"
+            f"<title>{escape(label)}</title>{escape(_short(label, 26))}</text>"
             f'<rect class="bar" x="{x0}" y="{y + 3}" width="{bar:.1f}" height="{ROW - 10}"/>'
             f'<line class="whisker" x1="{low:.1f}" x2="{high:.1f}" y1="{mid:.1f}" y2="{mid:.1f}"/>'
             f'<line class="whisker" x1="{low:.1f}" x2="{low:.1f}" y1="{mid - 4:.1f}" '
@@ -225,9 +225,13 @@ def _seats(figures: dict[str, Any], t: Mapping[str, str]) -> str:
         f"<th>{escape(t['notFirst'])}</th><th>{escape(t['difference'])}</th>"
         f"<th>{escape(t['pValue'])}</th></tr>"
     )
+    sides = figures.get("sides") or {}
+    side_rows = [(f"sides/{name}", name, e["wins"], e) for name, e in sides.items()]
     return (
         f"<section><h2>{escape(t['seats'])}</h2><p class='note'>{escape(t['seatsNote'])}</p>"
         f"{rate_chart(rows)}{_rate_table(rows, t)}"
+        f"<h2>{escape(t['sides'])}</h2><p class='note'>{escape(t['sidesNote'])}</p>"
+        f"{rate_chart(side_rows)}{_rate_table(side_rows, t)}"
         f"<table><tr><th>{escape(t['seat'])}</th><th>{escape(t['meanScore'])}</th></tr>"
         f"{scores}</table>"
         f"<h2>{escape(t['firstPlayer'])}</h2><p class='note'>{escape(t['firstNote'])}</p>"

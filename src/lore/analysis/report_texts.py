@@ -41,6 +41,8 @@ TEXTS = Catalogue(
             "at the end; the seats of one side share it.",
             "noSeats": "The rules declare no SimBot score: no win rates per seat.",
             "seat": "seat",
+            "sides": "Win rates per side",
+            "sidesNote": "A side is the seats whose scores were equal in every session.",
             "meanScore": "mean score",
             "firstPlayer": "First-player advantage",
             "firstNote": "Wins of a seat when it was asked the first question of the session, "
@@ -107,6 +109,8 @@ TEXTS = Catalogue(
             "同じ陣営の席は勝ちを共有します。",
             "noSeats": "ルールに SimBot のスコアがないため、席ごとの勝率はありません。",
             "seat": "席",
+            "sides": "陣営ごとの勝率",
+            "sidesNote": "陣営は、すべてのセッションでスコアが等しかった席の集まりです。",
             "meanScore": "平均スコア",
             "firstPlayer": "先手の有利",
             "firstNote": "セッションで最初に質問された席の勝率と、そうでなかったときの勝率"

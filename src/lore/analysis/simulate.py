@@ -217,6 +217,9 @@ class Summary:
     outcomes: dict[str, int] = field(default_factory=dict)  # how many sessions ended so
     statistics: tuple[Statistic, ...] = ()
     seats: tuple[SeatFigures, ...] = ()
+    # The sides: seats whose scores were equal in every session, with the sessions their
+    # side won (``+``-joined seats -> (seats, sessions, wins)).
+    sides: tuple[tuple[str, tuple[str, ...], int, int], ...] = ()
     step_bins: tuple[Bin, ...] = ()
     tick_bins: tuple[Bin, ...] = ()
 
@@ -239,6 +242,7 @@ class Summary:
         found.update((f"outcomes/{o}", self.rate(n)) for o, n in self.outcomes.items())
         found.update((f"errors/{g.where}: {g.message}", self.rate(g.runs)) for g in self.errors)
         found.update((f"seats/{s.seat}", wilson(s.wins, s.sessions)) for s in self.seats)
+        found.update((f"sides/{side[0]}", wilson(side[3], side[2])) for side in self.sides)
         return found
 
     def to_json(self) -> dict[str, Any]:
@@ -259,6 +263,15 @@ class Summary:
             },
             "statistics": {stat.name: stat.to_json() for stat in self.statistics},
             "seats": {seat.seat: seat.to_json() for seat in self.seats},
+            "sides": {
+                name: {
+                    "seats": list(seats),
+                    "sessions": sessions,
+                    "wins": wins,
+                    **wilson(wins, sessions).to_json(),
+                }
+                for name, seats, sessions, wins in self.sides
+            },
             "histograms": {
                 "steps": [one.to_json() for one in self.step_bins],
                 "ticks": [one.to_json() for one in self.tick_bins],
@@ -508,9 +521,27 @@ def summarize(
         outcomes=dict(sorted(Counter(r.outcome for r in ordered if r.outcome).items())),
         statistics=_statistics(ordered),
         seats=_seats(ordered),
+        sides=_sides(ordered),
         step_bins=histogram([result.steps for result in ordered]),
         tick_bins=histogram([result.ticks for result in ordered]),
     )
+
+
+def _sides(ordered: list[RunResult]) -> tuple[tuple[str, tuple[str, ...], int, int], ...]:
+    """Seats on one side: their scores were the same in every session that scored them."""
+    by_seat: dict[str, list[float]] = {}
+    for result in ordered:
+        for seat, value in result.scores:
+            by_seat.setdefault(seat, []).append(value)
+    groups: dict[tuple[float, ...], list[str]] = {}
+    for seat, values in by_seat.items():
+        groups.setdefault(tuple(values), []).append(seat)
+    found = []
+    for seats in groups.values():
+        sessions = len(by_seat[seats[0]])
+        wins = sum(1 for result in ordered if seats[0] in result.winners)
+        found.append((" + ".join(seats), tuple(seats), sessions, wins))
+    return tuple(found)
 
 
 def _seats(ordered: list[RunResult]) -> tuple[SeatFigures, ...]:

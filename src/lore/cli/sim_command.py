@@ -284,6 +284,7 @@ def comparison(first: Summary, second: Summary, name: str) -> dict[str, Any]:
         found = {f"ends/{end}": n for end, n in summary.ends.items()}
         found.update((f"outcomes/{outcome}", n) for outcome, n in summary.outcomes.items())
         found.update((f"seats/{seat.seat}", seat.wins) for seat in summary.seats)
+        found.update((f"sides/{side[0]}", side[3]) for side in summary.sides)
         counts.append(found)
     keys = list(dict.fromkeys([*counts[0], *counts[1]]))
     return {
@@ -451,6 +452,15 @@ def format_outcomes(summary: Summary) -> list[str]:
                 f"  {' ' * width}  asked first in {seat.first:,}: won "
                 f"{rate_text(wilson(seat.wins_first, seat.first)).strip()}; in the other "
                 f"{others:,}: {rate_text(wilson(seat.wins - seat.wins_first, others)).strip()}"
+            )
+    if summary.sides:
+        lines.append("sides (seats whose scores were always equal):")
+        width = max(display_width(side[0]) for side in summary.sides)
+        for name, _, sessions, wins in summary.sides:
+            padding = " " * (width - display_width(name))
+            lines.append(
+                f"  {name}{padding}  won {wins:,} of {sessions:,}  "
+                f"{rate_text(wilson(wins, sessions))}"
             )
     if summary.statistics:
         lines.append("statistics:")
