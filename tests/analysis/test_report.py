@@ -148,3 +148,15 @@ def test_until_ci_runs_until_every_interval_is_narrow_enough(
     assert figures["sessions"] == 40
     for rate in figures["end_rates"].values():
         assert (rate["high"] - rate["low"]) / 2 <= 0.05
+
+
+def test_a_report_that_would_replace_the_rules_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rules = tmp_path / "hello.lore"
+    rules.write_text((REPO / "examples" / "hello.lore").read_text("utf-8"), encoding="utf-8")
+    assert main(["sim", str(rules), "--runs", "1", "--report", str(rules)]) == 2
+    assert f"--report {rules} would overwrite {rules}" in capsys.readouterr().err
+    missing = tmp_path / "no" / "r.html"
+    assert main(["sim", str(rules), "--runs", "1", "--report", str(missing)]) == 2
+    assert "does not exist" in capsys.readouterr().err

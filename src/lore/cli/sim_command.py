@@ -48,6 +48,7 @@ from lore.cli.io import no_events_note, print_diagnostics, read_failure, unreada
 from lore.cli.language import chosen_language
 from lore.engine.session import Limits
 from lore.runtime.compiler import CompiledProgram
+from lore.syntax.files import describe
 from lore.syntax.source import display_width
 
 LABELS = {
@@ -154,6 +155,8 @@ def run(args: argparse.Namespace) -> int:
     problem = next(filter(None, map(unreadable, paths)), None)
     if problem is None:
         problem = bad_numbers(args)
+    if problem is None and args.report is not None:
+        problem = refused_report(args.report, paths)
     policies = Policies()
     if problem is None:
         try:
@@ -206,7 +209,10 @@ def run(args: argparse.Namespace) -> int:
                 args.report, render(figures, args.lang or chosen_language(), saved, compared)
             )
         except OSError as error:
-            print(f"lore: error: cannot write the report {args.report}: {error}", file=sys.stderr)
+            print(
+                f"lore: error: cannot write the report {args.report}: {describe(error)}",
+                file=sys.stderr,
+            )
             return 1
     if args.json:
         print(json.dumps(figures, ensure_ascii=False, indent=2))
@@ -359,6 +365,19 @@ def pick_runs(results: list[RunResult]) -> list[tuple[str, RunResult, str, str]]
         why, detail = "length", f"{odd.steps:,}"
     picked.append(("oddest", odd, why, detail))
     return picked
+
+
+def refused_report(report: Path, inputs: list[Path]) -> str | None:
+    """Why the report cannot be written at ``report`` (or would replace a file simulated)."""
+    from lore.cli.run_command import same_file, unwritable
+
+    problem = unwritable(report)
+    if problem is not None:
+        return f"cannot write --report {report}: {problem}"
+    for source in inputs:
+        if same_file(report, source):
+            return f"--report {report} would overwrite {source}, a file simulated"
+    return None
 
 
 def bad_numbers(args: argparse.Namespace) -> str | None:
