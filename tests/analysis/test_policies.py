@@ -52,6 +52,7 @@ def test_the_same_seeds_give_the_same_planned_runs(orm: CompiledProgram) -> None
     policies = Policies.parse(["GM=greedy"])
     first = simulate(orm, [ORM], 2, seed=3, policies=policies)
     assert simulate(orm, [ORM], 2, seed=3, policies=policies) == first
+    assert simulate(orm, [ORM], 2, seed=3, jobs=2, policies=policies) == first
     assert simulate(orm, [ORM], 2, seed=3) != first  # (the GM plays another way)
 
 
