@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from benchmarks import answers, engine, hub, memory, server, sessions, startup
+from benchmarks import answers, engine, hub, memory, server, sessions, sim, startup
 
 
 def test_engine_benchmark_reports_both_shapes(capsys: pytest.CaptureFixture[str]) -> None:
@@ -63,6 +63,23 @@ def test_memory_benchmark_compares_retained_memory(capsys: pytest.CaptureFixture
     figures = json.loads(capsys.readouterr().out)
     assert set(figures["retained_bytes"]) == {"10", "50"}
     assert figures["ratio"] > 0
+
+
+def test_sim_benchmark_reports_lore_sim_beside_the_engine_loop(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert sim.main(["--runs", "2", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    rows = {row["name"]: row for row in figures["rows"]}
+    assert list(rows) == [
+        sim.BASELINE,
+        "lore sim --jobs 1",
+        "lore sim --jobs 2",
+        "lore sim --policy greedy",
+    ]
+    assert rows[sim.BASELINE]["vs_baseline"] == 1.0
+    assert all(row["runs_per_cpu_s"] > 0 for row in rows.values())
+    assert figures["jobs_2_wall_speedup"] > 0
 
 
 def test_answers_benchmark_times_the_table_the_engine_and_the_baseline(

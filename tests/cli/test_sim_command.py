@@ -113,6 +113,12 @@ def test_hello_json(capsys: pytest.CaptureFixture[str]) -> None:
         "queries": {"total": 0, "per_session": 0.0},
         "outcomes": {},
         "statistics": {},
+        "seats": {},
+        "sides": {},
+        "histograms": {
+            "steps": [{"low": 1, "high": 1, "sessions": 2}],
+            "ticks": [{"low": 0, "high": 0, "sessions": 2}],
+        },
     }
 
 

@@ -16,14 +16,18 @@ from __future__ import annotations
 
 import gc
 import statistics
+import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from lore.analysis.intervals import Interval, wilson
+from lore.analysis.intervals import Comparison, Interval, two_proportions, wilson
+from lore.analysis.policies import Plan, Policies, PolicyError, final_scores, play
+from lore.analysis.policies import participants as planned_participants
 from lore.engine.participants import Bot, Participant, Participants
+from lore.engine.queries import plain
 from lore.engine.session import Limits, Session
 from lore.engine.transcript import Record, Transcript
 from lore.errors import LoreError
@@ -56,6 +60,21 @@ class RunResult:
     outcome: str | None = None  # what system.end gave
     # The session's counters and values (system.count, system.record): (name, kind, number).
     stats: tuple[tuple[str, str, float], ...] = ()
+    first_seat: str | None = None  # the seat asked the first question
+    # Each seat's score at the end, by the rules' SimBot values (none without them).
+    scores: tuple[tuple[str, float], ...] = ()
+    cpu: float = field(default=0.0, compare=False)  # the run's CPU seconds
+
+    @property
+    def winners(self) -> tuple[str, ...]:
+        """The seats whose score is highest at the end (the players of one side share
+        it), when some other seat's is lower: none for a draw or without scores."""
+        if not self.scores:
+            return ()
+        best = max(value for _, value in self.scores)
+        if all(value == best for _, value in self.scores):
+            return ()
+        return tuple(seat for seat, value in self.scores if value == best)
 
 
 @dataclass(frozen=True)
@@ -121,6 +140,70 @@ class ErrorGroup:
 
 
 @dataclass(frozen=True)
+class SeatFigures:
+    """One seat over the sessions that scored it: how often it won (had the highest
+    score), its mean score, and its wins when it was asked first and when not."""
+
+    seat: str
+    sessions: int
+    wins: int
+    mean_score: float
+    first: int  # sessions in which it was asked the first question
+    wins_first: int
+
+    def to_json(self) -> dict[str, Any]:
+        others = self.sessions - self.first
+        return {
+            "sessions": self.sessions,
+            "wins": self.wins,
+            **wilson(self.wins, self.sessions).to_json(),
+            "mean_score": self.mean_score,
+            "first": {"sessions": self.first, **wilson(self.wins_first, self.first).to_json()},
+            "not_first": {
+                "sessions": others,
+                **wilson(self.wins - self.wins_first, others).to_json(),
+            },
+            "first_advantage": _advantage(
+                two_proportions(self.wins - self.wins_first, others, self.wins_first, self.first)
+            ),
+        }
+
+
+def _advantage(test: Comparison) -> dict[str, float]:
+    """Going first against not: the difference of the win rates, z and its p-value."""
+    return {"difference": test.difference, "z": test.z, "p": test.p_value}
+
+
+@dataclass(frozen=True)
+class Bin:
+    """Sessions whose figure is from ``low`` to ``high`` (both included)."""
+
+    low: int
+    high: int
+    sessions: int
+
+    def to_json(self) -> dict[str, int]:
+        return {"low": self.low, "high": self.high, "sessions": self.sessions}
+
+
+MAX_BINS = 20
+
+
+def histogram(values: Sequence[int]) -> tuple[Bin, ...]:
+    """Up to ``MAX_BINS`` bins of equal width (whole numbers) over the values."""
+    if not values:
+        return ()
+    low, high = min(values), max(values)
+    width = max(1, -(-(high - low + 1) // MAX_BINS))
+    counts = Counter((value - low) // width for value in values)
+    bins = (high - low) // width + 1
+    return tuple(
+        Bin(low + i * width, min(high, low + (i + 1) * width - 1), counts.get(i, 0))
+        for i in range(bins)
+    )
+
+
+@dataclass(frozen=True)
 class Summary:
     runs: int
     first_seed: int
@@ -133,6 +216,12 @@ class Summary:
     limits: dict[str, int | None] = field(default_factory=dict)
     outcomes: dict[str, int] = field(default_factory=dict)  # how many sessions ended so
     statistics: tuple[Statistic, ...] = ()
+    seats: tuple[SeatFigures, ...] = ()
+    # The sides: seats whose scores were equal in every session, with the sessions their
+    # side won (``+``-joined seats -> (seats, sessions, wins)).
+    sides: tuple[tuple[str, tuple[str, ...], int, int], ...] = ()
+    step_bins: tuple[Bin, ...] = ()
+    tick_bins: tuple[Bin, ...] = ()
 
     @property
     def messages_per_run(self) -> float:
@@ -152,6 +241,8 @@ class Summary:
         found = {f"ends/{end}": self.rate(count) for end, count in self.ends.items()}
         found.update((f"outcomes/{o}", self.rate(n)) for o, n in self.outcomes.items())
         found.update((f"errors/{g.where}: {g.message}", self.rate(g.runs)) for g in self.errors)
+        found.update((f"seats/{s.seat}", wilson(s.wins, s.sessions)) for s in self.seats)
+        found.update((f"sides/{side[0]}", wilson(side[3], side[2])) for side in self.sides)
         return found
 
     def to_json(self) -> dict[str, Any]:
@@ -171,6 +262,20 @@ class Summary:
                 for outcome, count in self.outcomes.items()
             },
             "statistics": {stat.name: stat.to_json() for stat in self.statistics},
+            "seats": {seat.seat: seat.to_json() for seat in self.seats},
+            "sides": {
+                name: {
+                    "seats": list(seats),
+                    "sessions": sessions,
+                    "wins": wins,
+                    **wilson(wins, sessions).to_json(),
+                }
+                for name, seats, sessions, wins in self.sides
+            },
+            "histograms": {
+                "steps": [one.to_json() for one in self.step_bins],
+                "ticks": [one.to_json() for one in self.tick_bins],
+            },
         }
 
 
@@ -192,9 +297,13 @@ class CountingTranscript(Transcript):
     def __init__(self) -> None:
         super().__init__()
         self.kinds: Counter[str] = Counter()
+        self.first_seat: str | None = None
 
     def add(self, record: Record) -> None:
-        self.kinds[record["kind"]] += 1
+        kind = record["kind"]
+        self.kinds[kind] += 1
+        if kind == "query" and self.first_seat is None:
+            self.first_seat = record.get("to")
         for listener in self.listeners:
             listener(record)
 
@@ -203,11 +312,13 @@ def _bot(who: str) -> Participant:
     return Bot()
 
 
-def run_session(program: CompiledProgram, seed: int, limits: Limits) -> RunResult:
-    """One session with bots for everyone. Ctrl-C stops the simulation, not just the run."""
-    transcript = CountingTranscript()
-    session = Session(program, seed, Participants(default=_bot), limits, transcript)
-    reason = session.run()
+def run_session(
+    program: CompiledProgram, seed: int, limits: Limits, policies: Policies | None = None
+) -> RunResult:
+    """One session with bots for everyone (random ones, or as ``policies`` and the
+    rules' SimBots say). Ctrl-C stops the simulation, not just the run."""
+    started = time.process_time()
+    session, transcript, reason = played(program, seed, limits, policies)
     detail: str = getattr(session, "detail", "")
     if reason == "stopped" and detail == "interrupted":
         raise KeyboardInterrupt
@@ -226,7 +337,50 @@ def run_session(program: CompiledProgram, seed: int, limits: Limits) -> RunResul
         errors=tuple(errors),
         outcome=session.outcome[1] if session.outcome is not None else None,
         stats=_stats_of(session),
+        first_seat=transcript.first_seat,
+        scores=final_scores(session),
+        cpu=time.process_time() - started,
     )
+
+
+def played(
+    program: CompiledProgram, seed: int, limits: Limits, policies: Policies | None = None
+) -> tuple[Session, CountingTranscript, str]:
+    """A session of the simulation run to its end, its transcript's counts, its end."""
+    transcript = CountingTranscript()
+    policies = policies or Policies()  # (none given: as the rules' SimBots say)
+    if policies.all_random:
+        session = Session(program, seed, Participants(default=_bot), limits, transcript)
+        return session, transcript, session.run()
+    plan = Plan(policies)
+    made: list[Session] = []
+    session = Session(program, seed, planned_participants(plan, made), limits, transcript)
+    made.append(session)
+    try:
+        return session, transcript, play(session, plan)
+    except PolicyError as error:
+        raise SimulationError(str(error)) from None
+
+
+def answers_of(
+    program: CompiledProgram, seed: int, limits: Limits, policies: Policies | None = None
+) -> dict[str, list[dict[str, Any]]]:
+    """The answers each seat gave in run ``seed`` (run again: the same run), as an answers
+    file of ``lore run`` holds them: each with the id of its question."""
+    session, _, _ = played(program, seed, limits, policies)
+    found: dict[str, list[dict[str, Any]]] = {}
+    for answer in session.answers:
+        entry: dict[str, Any] = (
+            {"back": True} if answer.back else {"values": _plain_values(answer.values)}
+        )
+        if answer.query is not None:
+            entry["query"] = answer.query
+        found.setdefault(answer.seat, []).append(entry)
+    return found
+
+
+def _plain_values(values: dict[str, Any]) -> dict[str, Any]:
+    return {name: plain(value) for name, value in values.items()}
 
 
 def _stats_of(session: Session) -> tuple[tuple[str, str, float], ...]:
@@ -249,6 +403,7 @@ def simulate(
     limits: Limits | None = None,
     jobs: int = 1,
     progress: Callable[[RunResult], None] | None = None,
+    policies: Policies | None = None,
 ) -> list[RunResult]:
     """Run ``runs`` sessions (seeds ``seed``, ``seed + 1``, ...) in ``jobs`` processes.
 
@@ -261,7 +416,7 @@ def simulate(
     if jobs == 1:
         results = []
         for one in seeds:
-            result = run_session(program, one, limits)
+            result = run_session(program, one, limits, policies)
             if progress is not None:
                 progress(result)
             results.append(result)
@@ -275,7 +430,10 @@ def simulate(
     # concurrent.futures rather than multiprocessing.Pool: when a run fails, the runs
     # not started are cancelled and the workers stop (Pool.terminate can hang there).
     pool = ProcessPoolExecutor(
-        jobs, mp_context=context, initializer=_start_worker, initargs=(list(paths), limits)
+        jobs,
+        mp_context=context,
+        initializer=_start_worker,
+        initargs=(list(paths), limits, policies),
     )
     try:
         futures = [pool.submit(_run_in_worker, one) for one in seeds]
@@ -296,10 +454,10 @@ class SimulationError(LoreError):
 
 
 # A worker process's program and limits (or why it has none), set by ``_start_worker``.
-_worker: tuple[CompiledProgram, Limits] | str = "the worker has not started"
+_worker: tuple[CompiledProgram, Limits, Policies | None] | str = "the worker has not started"
 
 
-def _start_worker(paths: list[Path], limits: Limits) -> None:
+def _start_worker(paths: list[Path], limits: Limits, policies: Policies | None) -> None:
     # A failing initializer would make the pool start workers without end: the failure
     # is kept, and reported by the first run asked of this worker.
     global _worker
@@ -309,14 +467,14 @@ def _start_worker(paths: list[Path], limits: Limits) -> None:
         _worker = "the program changed and no longer checks: " + "; ".join(problems[:3])
         return
     settle()
-    _worker = (program, limits)
+    _worker = (program, limits, policies)
 
 
 def _run_in_worker(seed: int) -> RunResult:
     if isinstance(_worker, str):
         raise SimulationError(_worker)
-    program, limits = _worker
-    return run_session(program, seed, limits)
+    program, limits, policies = _worker
+    return run_session(program, seed, limits, policies)
 
 
 def settle() -> None:
@@ -362,6 +520,49 @@ def summarize(
         else {},
         outcomes=dict(sorted(Counter(r.outcome for r in ordered if r.outcome).items())),
         statistics=_statistics(ordered),
+        seats=_seats(ordered),
+        sides=_sides(ordered),
+        step_bins=histogram([result.steps for result in ordered]),
+        tick_bins=histogram([result.ticks for result in ordered]),
+    )
+
+
+def _sides(ordered: list[RunResult]) -> tuple[tuple[str, tuple[str, ...], int, int], ...]:
+    """Seats on one side: their scores were the same in every session that scored them."""
+    by_seat: dict[str, list[float]] = {}
+    for result in ordered:
+        for seat, value in result.scores:
+            by_seat.setdefault(seat, []).append(value)
+    groups: dict[tuple[float, ...], list[str]] = {}
+    for seat, values in by_seat.items():
+        groups.setdefault(tuple(values), []).append(seat)
+    found = []
+    for seats in groups.values():
+        sessions = len(by_seat[seats[0]])
+        wins = sum(1 for result in ordered if seats[0] in result.winners)
+        found.append((" + ".join(seats), tuple(seats), sessions, wins))
+    return tuple(found)
+
+
+def _seats(ordered: list[RunResult]) -> tuple[SeatFigures, ...]:
+    scores: dict[str, list[float]] = {}
+    wins: Counter[str] = Counter()
+    first: Counter[str] = Counter()
+    wins_first: Counter[str] = Counter()
+    for result in ordered:
+        winners = result.winners
+        for seat, value in result.scores:
+            scores.setdefault(seat, []).append(value)
+            won = seat in winners
+            wins[seat] += won
+            if result.first_seat == seat:
+                first[seat] += 1
+                wins_first[seat] += won
+    return tuple(
+        SeatFigures(
+            seat, len(values), wins[seat], statistics.fmean(values), first[seat], wins_first[seat]
+        )
+        for seat, values in scores.items()
     )
 
 
