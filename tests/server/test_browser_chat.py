@@ -8,6 +8,7 @@ die is drawn in colour. Screenshots go to ``test-artifacts/browser/``.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
@@ -186,3 +187,35 @@ def test_full_width_commands_are_rolled_with_their_comments_and_a_coloured_die(
         shot(me, "chat-5-player-full-width-rolls")
         shot(gm, "chat-5-gm-full-width-rolls")
         assert json.dumps(errors) == "[]"
+
+
+def test_the_start_page_chooses_a_dice_system_and_the_chat_rolls_its_commands(
+    tmp_path: Path, browser: Browser
+) -> None:
+    """The GM picks 新クトゥルフ神話TRPG on the start page; the session's chat hints at its
+    commands and rolls ``CC(1)<=50`` as BCDice's Cthulhu7th does, for the GM and a player."""
+    with ServerThread(tmp_path) as server:
+        errors: list[str] = []
+        gm, me = gm_and_player(browser, "ja-JP", errors)
+        gm.goto(server.base + "/")
+        expect(gm.locator("#diceSystem option")).to_have_count(6)
+        gm.locator("#diceSystem").select_option("Cthulhu7th")
+        expect(gm.locator("#diceHelp")).to_contain_text("CC<=50")
+        shot(gm, "chat-dice-system-chosen")
+        gm.locator('button[data-source="paper"]').click()
+        invite = gm.locator("a.invite-link").get_attribute("href")
+        assert invite is not None
+        gm.locator("a.open-gm").click()
+        expect(gm.locator("#chatText")).to_have_attribute("placeholder", re.compile("新クトゥルフ"))
+        me.goto(invite)
+        expect(me.locator("#chatText")).to_have_attribute(
+            "placeholder", re.compile("Call of Cthulhu 7th")
+        )
+        me.locator("#chatText").fill("CC(1)<=50 目星")
+        me.locator("#chatText").press("Enter")
+        rolled = gm.locator("#log li", has_text="(1D100<=50) ボーナス・ペナルティダイス[1]")
+        expect(rolled).to_have_count(1)
+        expect(rolled).to_contain_text("目星")
+        expect(me.locator("#log li", has_text="(1D100<=50)")).to_have_count(1)
+        shot(gm, "chat-dice-system-rolled")
+        assert errors == []

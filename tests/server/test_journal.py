@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lore.server import journal
-from lore.server.sqlite_store import SQLiteStore
+from lore.server.sqlite_store import VERSION, SQLiteStore
 from lore.server.store import (
     LogEntry,
     MemoryStore,
@@ -187,7 +187,7 @@ def test_a_database_of_the_earlier_layout_is_migrated_when_opened(tmp_path: Path
         await play(store, "new", 1, 3)
 
     with_store(db, reopen)
-    assert rows(db, "PRAGMA user_version") == [(1,)]
+    assert rows(db, "PRAGMA user_version") == [(VERSION,)]
     assert rows(db, "SELECT name FROM sqlite_master WHERE name = 'log'") == []
     number = dict(rows(db, "SELECT session, number FROM numbers"))
     assert number == {"older": 1, "old": 2, "new": 3}  # in the order they were made

@@ -8,6 +8,7 @@ import json
 import sqlite3
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -377,3 +378,18 @@ def test_a_tokens_session_and_seat_are_found_open_or_ended(opener: Opener, kind:
         await store.close()
 
     asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_sessions_dice_system_is_kept(opener: Opener, kind: str) -> None:
+    async def scenario() -> tuple[str, str]:
+        store = await opener()
+        try:
+            await store.create(replace(record(), dice="SwordWorld2.5"), FILES, seats("s1"))
+            holder = await store.holder("t-gm")
+            assert holder is not None
+            return (await store.sessions())[0].dice, holder[0].dice
+        finally:
+            await store.close()
+
+    assert asyncio.run(scenario()) == ("SwordWorld2.5", "SwordWorld2.5")

@@ -5,9 +5,11 @@
   a referrer, the session named so that the request goes to the worker that owns it).
   Any request may name its session (``session=ID``) for that routing (``workers.py``).
 - ``GET /api/sources``: what a session can be started from.
-- ``POST /api/sessions``: start a session, of a source (``{"source": NAME}``) or of an
-  uploaded zip (the body, ``application/zip``). The bundle is checked first: its errors
-  come back (422) with file, line, column and the caret, and nothing is created.
+- ``GET /api/dice``: the BCDice game systems a session's chat may roll the commands of.
+- ``POST /api/sessions``: start a session, of a source (``{"source": NAME}``, with
+  ``"dice": SYSTEM`` to roll a game system's commands in its chat) or of an uploaded zip
+  (the body, ``application/zip``; ``?dice=SYSTEM``). The bundle is checked first: its
+  errors come back (422) with file, line, column and the caret, and nothing is created.
 - ``GET /api/save?session=ID`` with the GM's token (``Authorization: Bearer TOKEN``):
   the session as a zip of its bundle and a Lore save ``save.lore``, which starts a new
   session when uploaded (421 with the session's id: it is another worker's, ask naming it).
@@ -40,6 +42,8 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from lore.dice.systems import SYSTEMS
+from lore.dice.systems import find as find_system
 from lore.engine.views import GM
 from lore.server import sources as catalog
 from lore.server.admission import Admission
@@ -54,6 +58,7 @@ from lore.server.bundles import (
     safe_name,
     title_of,
 )
+from lore.server.chat import dice_json
 from lore.server.checking import Uploads
 from lore.server.claiming import Moved, reach, watch_lost
 from lore.server.connection import Limits
@@ -148,6 +153,9 @@ def create_app(server: Server) -> ASGIApp:
             [{"name": s.name, "kind": s.kind, "title": s.title} for s in server.sources]
         )
 
+    async def list_dice(request: Request) -> Response:
+        return JSONResponse([dice_json(system) for system in SYSTEMS.values()])
+
     async def create(request: Request) -> Response:
         if not same_origin(request.headers.get("origin"), request.headers.get("host")):
             refused = Problem("a page of another site may not start sessions here")
@@ -164,7 +172,7 @@ def create_app(server: Server) -> ASGIApp:
             return JSONResponse(refusal, denied.status, headers={"connection": "close"})
         try:
             try:
-                bundle = await bundle_of(request, server)
+                bundle, dice = await bundle_of(request, server)
             finally:
                 admission.done_reading(client)
             uploaded = sum(map(len, bundle.files.values())) if bundle.uploaded else 0
@@ -172,7 +180,7 @@ def create_app(server: Server) -> ASGIApp:
             if denied is not None:
                 refusal = {"problems": [problem_json(Problem(denied.message))]}
                 return JSONResponse(refusal, denied.status)
-            room = await server.rooms.create(bundle)
+            room = await server.rooms.create(bundle, dice=dice)
         except BundleError as error:
             problems = {"problems": [problem_json(p) for p in error.problems]}
             if isinstance(error, Stalled):  # (and its connection closed)
@@ -241,6 +249,7 @@ def create_app(server: Server) -> ASGIApp:
         Route("/", page),
         Route("/play", page),
         Route("/api/sources", list_sources),
+        Route("/api/dice", list_dice),
         Route("/api/sessions", create, methods=["POST"]),
         Route("/api/save", save),
         Route("/api/status", status),
@@ -321,9 +330,10 @@ async def body_of(request: Request, limit: int, what: str) -> bytes:
     return bytes(data)
 
 
-def source_named(body: bytes, server: Server) -> Source:
-    """The example a JSON body names (``{"source": NAME}``), or BundleError saying why,
-    quoting no more of the body than a name's length."""
+def source_named(body: bytes, server: Server) -> tuple[Source, str]:
+    """The example a JSON body names (``{"source": NAME}``, with ``"dice": SYSTEM`` for
+    its dice system), or BundleError saying why, quoting no more of the body than a name's
+    length."""
     try:
         found = json.loads(body)
     except (ValueError, UnicodeDecodeError):
@@ -333,21 +343,44 @@ def source_named(body: bytes, server: Server) -> Source:
         raise BundleError([Problem('send {"source": NAME}, NAME one of /api/sources')])
     source = next((s for s in server.sources if s.name == name), None)
     if source is None:
-        shown = name if len(name) <= 80 else name[:80] + "…"
-        raise BundleError([Problem(f"there is no example {shown!r}")])
-    return source
+        raise BundleError([Problem(f"there is no example {shortened(name)!r}")])
+    assert isinstance(found, dict)
+    return source, dice_named(found.get("dice", ""))
 
 
-async def bundle_of(request: Request, server: Server) -> Bundle:
+def dice_named(name: object) -> str:
+    """The id of the BCDice game system ``name`` names ("" for none: the common commands
+    only), or BundleError naming the ones there are."""
+    if name in ("", None):
+        return ""
+    known = ", ".join(SYSTEMS)
+    if not isinstance(name, str):
+        raise BundleError([Problem(f'"dice" is the name of a dice system: one of {known}')])
+    found = find_system(name)
+    if found is None:
+        raise BundleError([Problem(f"there is no dice system {shortened(name)!r}: one of {known}")])
+    return found.id
+
+
+def shortened(name: str) -> str:
+    return name if len(name) <= 80 else name[:80] + "…"
+
+
+async def bundle_of(request: Request, server: Server) -> tuple[Bundle, str]:
+    """The bundle a request starts a session of, and the dice system it chose (the JSON
+    body's ``dice``, or an upload's ``?dice=SYSTEM``)."""
     kind = request.headers.get("content-type", "").split(";")[0].strip()
     if kind == "application/json":
-        source = source_named(await body_of(request, MAX_JSON_BODY, "the request"), server)
-        return await asyncio.to_thread(catalog.load, source.path)
+        body = await body_of(request, MAX_JSON_BODY, "the request")
+        source, dice = source_named(body, server)
+        return await asyncio.to_thread(catalog.load, source.path), dice
+    dice = dice_named(request.query_params.get("dice", ""))
     files = read_zip(await body_of(request, MAX_UPLOAD, "the upload"))
     entry = choose_entry(files)
     if (bundle_digest(files), entry) not in server.rooms.programs:  # (not checked before)
         await server.uploads.check(files, entry)
-    return Bundle(files, entry, title_of(files, entry, "uploaded session"), uploaded=True)
+    title = title_of(files, entry, "uploaded session")
+    return Bundle(files, entry, title, uploaded=True), dice
 
 
 def problem_json(problem: Problem) -> dict[str, Any]:
@@ -366,7 +399,12 @@ def created(room: Room) -> dict[str, Any]:
         for s in room.seats.values()
         if s.token is not None
     ]
-    return {"session": room.id, "title": room.record.title, "seats": seats}
+    return {
+        "session": room.id,
+        "title": room.record.title,
+        "dice": room.record.dice,
+        "seats": seats,
+    }
 
 
 def room_status(room: Room) -> dict[str, Any]:
@@ -376,6 +414,7 @@ def room_status(room: Room) -> dict[str, Any]:
     return {
         "session": room.id,
         "title": room.record.title,
+        "dice": room.record.dice,
         "state": state,
         "paused": status["paused"],
         "ended": status["ended"],

@@ -24,12 +24,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import quote, urlsplit
 
 import nh3
 
 from lore.dice import DiceError, RandomSource, RollResult, evaluate, system
-from lore.dice.systems import evaluate_in
+from lore.dice.systems import GameSystem, evaluate_in
 from lore.engine import system_commands
 from lore.engine.session import Session
 from lore.runtime.errors import RuleError
@@ -131,6 +132,16 @@ def chat_line_roll(
     if found is not None:  # (the command after ``/roll``)
         line = line[found.start(1) :] if found.group(1) is not None else ""
     return ChatRoll(result, comment_of(line, read_command(line)))
+
+
+def dice_json(system: GameSystem) -> dict[str, Any]:
+    """A dice system as the start page offers it (``GET /api/dice``) and a welcome names it."""
+    return {
+        "id": system.id,
+        "name": system.name,
+        "english": system.english,
+        "commands": list(system.commands),
+    }
 
 
 def clean_html(html: str, image_base: str) -> str:

@@ -29,10 +29,11 @@ from typing import Any
 
 import msgspec
 
+from lore.dice.systems import find as find_system
 from lore.engine.views import GM
 from lore.server import protocol
 from lore.server.admission import MAX_SEATS
-from lore.server.chat import MAX_CHAT, RollError, chat_line_roll
+from lore.server.chat import MAX_CHAT, RollError, chat_line_roll, dice_json
 from lore.server.claiming import Moved, depose, moved_frame, reach
 from lore.server.connection import CLOSE_ELSEWHERE, CLOSE_ERROR, CLOSE_REVOKED, Connection
 from lore.server.protocol import MAX_MESSAGE, Code, Refused, decoder, encode, error_frame
@@ -128,6 +129,9 @@ class Hub:
             "label": room.seats[seat].label,
             "role": "gm" if seat == GM else "player",
         }
+        system = find_system(room.record.dice) if room.record.dice else None
+        if system is not None:  # (the game system its chat rolls)
+            frame["session"]["dice"] = dice_json(system)
         if self.rooms.nodes is not None:  # (where to go when this node cannot be reached)
             frame["nodes"] = [self.rooms.nodes.url, *self.rooms.nodes.known]
         return encode(frame)
@@ -301,11 +305,14 @@ class Hub:
             raise Refused(Code.TOO_LARGE, f"a chat line is at most {MAX_CHAT} characters")
         data: dict[str, Any] = {"from": connection.seat, "to": message.to, "at": time.time()}
         master = room.table.master
+        dice = room.record.dice or None
         try:
             # The rule system's own commands run its Lore rules: on the engine's side.
             async with room.lock:
                 roll = await self.rooms.in_engine(
-                    lambda: chat_line_roll(text, session=master.session, seat=connection.seat)
+                    lambda: chat_line_roll(
+                        text, session=master.session, seat=connection.seat, game=dice
+                    )
                 )
         except RollError as error:
             raise Refused(Code.BAD_ROLL, str(error)) from None

@@ -293,8 +293,10 @@ _decode = msgspec.json.Decoder().decode
 
 def migrate(db: sqlite3.Connection, journal: Journal) -> None:
     """Move a log of the earlier layout (table ``log``, clustered by the session's id) into
-    chunks, and drop it; number the sessions; mark the snapshots kept uncompressed (in the
-    caller's transaction)."""
+    chunks, and drop it; number the sessions; mark the snapshots kept uncompressed; give
+    the sessions of before layout 2 no dice system (in the caller's transaction)."""
+    if "dice" not in [row[1] for row in db.execute("PRAGMA table_info(sessions)")]:
+        db.execute("ALTER TABLE sessions ADD COLUMN dice TEXT NOT NULL DEFAULT ''")
     columns = [row[1] for row in db.execute("PRAGMA table_info(snapshots)")]
     if "packed" not in columns:  # (0: kept as they are; 1: compressed with zlib)
         db.execute("ALTER TABLE snapshots ADD COLUMN packed INTEGER NOT NULL DEFAULT 0")

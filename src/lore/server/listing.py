@@ -39,8 +39,10 @@ def read(path: Path) -> list[Listed]:
     except sqlite3.Error as error:
         raise StoreError(f"cannot read {path}: {error}") from None
     try:
+        columns = [row[1] for row in connection.execute("PRAGMA table_info(sessions)")]
+        dice = "dice" if "dice" in columns else "''"  # (a file of before layout 2 has none)
         sessions = connection.execute(
-            "SELECT id, title, digest, entry, seed, created, status FROM sessions"
+            f"SELECT id, title, digest, entry, seed, created, status, {dice} FROM sessions"
         ).fetchall()
         seats = connection.execute(
             "SELECT session, seat, label, token, added FROM seats ORDER BY added, rowid"

@@ -109,6 +109,10 @@ MIGRATIONS: tuple[str, ...] = (
         node TEXT NOT NULL
     );
     """,
+    # 3: the BCDice game system of a session's chat rolls ('': the common commands only).
+    """
+    ALTER TABLE sessions ADD COLUMN dice TEXT NOT NULL DEFAULT '';
+    """,
 )
 
 _INSERT_LOG = (
@@ -171,8 +175,8 @@ class PostgresStore:
                     [(record.digest, path, data) for path, data in sorted(files.items())],
                 )
                 await cursor.execute(
-                    "INSERT INTO sessions (id, title, digest, entry, seed, created, status)"
-                    " VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                    "INSERT INTO sessions (id, title, digest, entry, seed, created, status,"
+                    " dice) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
                     (
                         record.id,
                         record.title,
@@ -181,6 +185,7 @@ class PostgresStore:
                         record.seed,
                         record.created,
                         record.status,
+                        record.dice,
                     ),
                 )
                 await cursor.executemany(
@@ -267,7 +272,7 @@ class PostgresStore:
 
     async def sessions(self, status: str = OPEN) -> list[SessionRecord]:
         rows = await self._fetch(
-            "SELECT id, title, digest, entry, seed, created, status FROM sessions"
+            "SELECT id, title, digest, entry, seed, created, status, dice FROM sessions"
             " WHERE status = %s ORDER BY created, id",
             (status,),
         )
@@ -295,7 +300,7 @@ class PostgresStore:
 
     async def holder(self, token: str) -> tuple[SessionRecord, SeatRecord] | None:
         rows = await self._fetch(
-            "SELECT s.id, s.title, s.digest, s.entry, s.seed, s.created, s.status,"
+            "SELECT s.id, s.title, s.digest, s.entry, s.seed, s.created, s.status, s.dice,"
             " t.session, t.seat, t.label, t.token, t.added"
             " FROM seats t JOIN sessions s ON s.id = t.session WHERE t.token = %s",
             (token,),
@@ -303,7 +308,7 @@ class PostgresStore:
         if not rows:
             return None
         row = rows[0]
-        return SessionRecord(*row[:7]), SeatRecord(*row[7:])
+        return SessionRecord(*row[:8]), SeatRecord(*row[8:])
 
     async def snapshot(self, session: str) -> Snapshot | None:
         rows = await self._fetch("SELECT idx, data FROM snapshots WHERE session = %s", (session,))

@@ -396,9 +396,10 @@ class Rooms:
         players = [(s.seat, s.label) for s in seats if s.seat != GM and not s.added]
         return Table(master, players, record.digest)
 
-    async def create(self, bundle: Bundle, seed: int | None = None) -> Room:
+    async def create(self, bundle: Bundle, seed: int | None = None, dice: str = "") -> Room:
         """A new session of a bundle, kept in the store (BundleError when the bundle is
-        refused: then nothing is created)."""
+        refused: then nothing is created); its chat rolls the commands of the BCDice game
+        system ``dice`` (an id of ``lore.dice.systems``; "": only the common ones)."""
         digest = bundle_digest(bundle.files)
         program = await self.program(digest, bundle.entry, bundle.files)
         if program.stored is not None:
@@ -406,7 +407,7 @@ class Rooms:
         elif seed is None:
             seed = secrets.randbits(48)
         record = SessionRecord(
-            self.owned_id(), bundle.title, digest, bundle.entry, seed, time.time()
+            self.owned_id(), bundle.title, digest, bundle.entry, seed, time.time(), dice=dice
         )
         # (The probe is dropped: it keeps no step waiting in a greenlet of its own.)
         probe = Master(program.compiled, seed, program.stored, self.limits, resumable=False)

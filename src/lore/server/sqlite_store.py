@@ -55,7 +55,7 @@ Operation = Callable[[sqlite3.Connection], Any]
 Item = tuple[Operation, "asyncio.Future[Any] | None"]  # (None: ``LogRows``' own waiters)
 Result = tuple["asyncio.Future[Any] | Waiter", Any, BaseException | None]
 # The layout's version (``PRAGMA user_version``): 0 was the log clustered by session.
-VERSION = 1
+VERSION = 2  # 2: sessions.dice
 # The connection's page cache: the journal's live rows (read again when a snapshot moves
 # them into a chunk, a hundred entries later) stay in it rather than being read back from
 # the file (SQLite's default is 2 MiB).
@@ -76,7 +76,8 @@ CREATE TABLE IF NOT EXISTS sessions (
     entry TEXT NOT NULL,
     seed INTEGER NOT NULL,
     created REAL NOT NULL,
-    status TEXT NOT NULL
+    status TEXT NOT NULL,
+    dice TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE IF NOT EXISTS seats (
     session TEXT NOT NULL REFERENCES sessions(id),
@@ -331,8 +332,8 @@ class SQLiteStore:
                 [(record.digest, path, data) for path, data in sorted(files.items())],
             )
             db.execute(
-                "INSERT INTO sessions (id, title, digest, entry, seed, created, status)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO sessions (id, title, digest, entry, seed, created, status, dice)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     record.id,
                     record.title,
@@ -341,6 +342,7 @@ class SQLiteStore:
                     record.seed,
                     record.created,
                     record.status,
+                    record.dice,
                 ),
             )
             db.executemany(
@@ -412,7 +414,7 @@ class SQLiteStore:
     async def sessions(self, status: str = OPEN) -> list[SessionRecord]:
         def operation(db: sqlite3.Connection) -> list[SessionRecord]:
             rows = db.execute(
-                "SELECT id, title, digest, entry, seed, created, status FROM sessions"
+                "SELECT id, title, digest, entry, seed, created, status, dice FROM sessions"
                 " WHERE status = ? ORDER BY created, id",
                 (status,),
             ).fetchall()
@@ -452,15 +454,15 @@ class SQLiteStore:
     async def holder(self, token: str) -> tuple[SessionRecord, SeatRecord] | None:
         def operation(db: sqlite3.Connection) -> tuple[SessionRecord, SeatRecord] | None:
             row = db.execute(
-                "SELECT sessions.id, title, digest, entry, seed, created, status, seat, label,"
-                " added FROM seats JOIN sessions ON sessions.id = seats.session"
+                "SELECT sessions.id, title, digest, entry, seed, created, status, dice, seat,"
+                " label, added FROM seats JOIN sessions ON sessions.id = seats.session"
                 " WHERE seats.token = ?",
                 (token,),
             ).fetchone()
             if row is None:
                 return None
-            seat = SeatRecord(row[0], row[7], row[8], token, row[9])
-            return SessionRecord(*row[:7]), seat
+            seat = SeatRecord(row[0], row[8], row[9], token, row[10])
+            return SessionRecord(*row[:8]), seat
 
         return await self._run(operation)
 

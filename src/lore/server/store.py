@@ -35,6 +35,7 @@ class SessionRecord:
     seed: int
     created: float
     status: str = OPEN
+    dice: str = ""  # the BCDice game system its chat rolls ("": only the common commands)
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,10 +36,32 @@ function hostToken() {
   return sessionStorage.getItem("loreHost");
 }
 
+// The BCDice game systems a session's chat may roll, as the start page offers them.
+let diceSystems = [];
+
+function diceName(system) {
+  return `${currentLanguage() === "ja" ? system.name : system.english} (${system.id})`;
+}
+
+function fillDice() {
+  const select = $("diceSystem");
+  const chosen = select.value;
+  select.textContent = "";
+  node("option", { value: "", "data-i18n": "diceCommon" }, select, t("diceCommon"));
+  for (const system of diceSystems) node("option", { value: system.id }, select, diceName(system));
+  keepChoice(select, chosen);
+  const system = diceSystems.find((s) => s.id === select.value);
+  $("diceHelp").textContent = system ? tf("diceExamples", { commands: system.commands.join(" ") }) : t("diceCommonHelp");
+}
+
 async function startPage() {
   $("start").hidden = false;
   hostToken();
   listSessions();
+  const dice = await fetch("/api/dice");
+  diceSystems = dice.ok ? await dice.json() : [];
+  fillDice();
+  $("diceSystem").addEventListener("change", fillDice);
   const list = $("sources");
   const response = await fetch("/api/sources");
   for (const source of await response.json()) {
@@ -49,22 +71,34 @@ async function startPage() {
     const button = node("button", { type: "button", "data-i18n": "start" }, item, t("start"));
     button.dataset.source = source.name;
     button.addEventListener("click", () =>
-      create(JSON.stringify({ source: source.name }), "application/json"),
+      create(JSON.stringify({ source: source.name, dice: $("diceSystem").value }), "application/json"),
     );
   }
   $("upload").addEventListener("change", (event) => {
     const file = event.target.files[0];
-    if (file) create(file, "application/zip");
+    if (file) create(file, "application/zip", $("diceSystem").value);
   });
 }
 
-async function create(body, type) {
+// The chat's hint: the game system its rolls read (the welcome names it).
+function showDice() {
+  const system = state.dice;
+  $("chatText").placeholder = system
+    ? tf("chatDiceHint", {
+        system: currentLanguage() === "ja" ? system.name : system.english,
+        commands: system.commands.slice(0, 3).join(" "),
+      })
+    : t("chatHint");
+}
+
+async function create(body, type, dice = "") {
   $("problems").hidden = true;
   $("created").hidden = true;
   const headers = { "content-type": type };
   const host = hostToken();
   if (host) headers.authorization = `Bearer ${host}`;
-  const response = await fetch("/api/sessions", { method: "POST", body, headers });
+  const query = dice ? `?dice=${encodeURIComponent(dice)}` : "";
+  const response = await fetch(`/api/sessions${query}`, { method: "POST", body, headers });
   const found = await response.json();
   if (!response.ok) {
     $("problems").hidden = false;
@@ -279,8 +313,11 @@ function receive(frame) {
       state.label = frame.label;
       state.retry = 500;
       state.failed = 0;
-      state.nodes = frame.nodes || [];
+      // A node just started names only itself: the nodes known before stay, after it.
+      state.nodes = [...new Set([...(frame.nodes || []), ...state.nodes])];
       session = frame.session.id;
+      state.dice = frame.session.dice || null;
+      showDice();
       $("title").textContent = frame.session.title;
       document.title = `${frame.session.title} — Lore`;
       document.body.classList.toggle("is-gm", frame.role === "gm");
@@ -927,7 +964,9 @@ function keepChoice(select, value) {
 function wire() {
   $("lang").addEventListener("click", () => {
     setLanguage(currentLanguage() === "ja" ? "en" : "ja");
+    if (!$("start").hidden) fillDice();
     if (state.seq !== null) {
+      showDice();
       for (const dialog of state.dialogs.values()) dialog.element.remove();
       state.dialogs.clear(); // made again in the new language
       renderAll();

@@ -4,6 +4,12 @@
 const TEXTS = {
   en: {
     startTitle: "Start a session",
+    diceSystem: "Dice system of the chat",
+    diceCommon: "BCDice's common commands only",
+    diceCommonHelp: "The chat rolls 2D6+3>=10, 5B10>=8, CHOICE and the other common commands, and the rules' own.",
+    diceExamples: "Besides the common commands and the rules' own, the chat rolls this system's: {commands}",
+    chatHint: "Chat, or a roll: 2D6+3>=10",
+    chatDiceHint: "Chat, or a roll of {system}: {commands}",
     start: "Start",
     uploadTitle: "Or upload a bundle",
     uploadHelp: "A zip of .lore and .xml files (and images), or a session downloaded from Lore to go on with it.",
@@ -155,6 +161,12 @@ const TEXTS = {
   },
   ja: {
     startTitle: "セッションを始める",
+    diceSystem: "チャットのダイスシステム",
+    diceCommon: "BCDice の共通コマンドのみ",
+    diceCommonHelp: "チャットでは 2D6+3>=10、5B10>=8、CHOICE などの共通コマンドと、ルール独自のコマンドを振れます。",
+    diceExamples: "共通コマンドとルール独自のコマンドに加えて、このシステムのコマンドを振れます: {commands}",
+    chatHint: "チャット、またはダイス: 2D6+3>=10",
+    chatDiceHint: "チャット、または{system}のダイス: {commands}",
     start: "開始",
     uploadTitle: "またはバンドルをアップロード",
     uploadHelp: ".lore と .xml（と画像）の zip、または Lore からダウンロードしたセッション（続きから遊べます）。",
