@@ -9,6 +9,7 @@ from pathlib import Path
 
 from lore.analysis.report import STYLE
 from lore.server.simulating import MAX_RUNS
+from tests.analysis.test_report import CHECKS
 from tests.server.serving import PLAYER, ServerThread, http, links
 
 
@@ -55,3 +56,19 @@ def test_a_simulation_is_bounded_in_runs_and_in_time(tmp_path: Path) -> None:
         server.server.simulations.time_limit = 0.05
         status, body = asked(server.base, session, gm, f"runs={MAX_RUNS}")
         assert status == 504 and b"longer than 0.05 seconds" in body
+
+
+def test_the_places_in_the_report_are_the_bundles(tmp_path: Path) -> None:
+    folder = tmp_path / "checks"
+    folder.mkdir()
+    (folder / "scenario.lore").write_text(CHECKS, "utf-8")
+    with ServerThread(tmp_path, [folder]) as server:
+        created = server.create("checks")
+        gm = links(created, server.base)["GM"].split("#")[1]
+        status, body = asked(server.base, created["session"], gm, "runs=5")
+        assert status == 200, body
+        page = body.decode("utf-8")
+        assert (
+            "<code>scenario.lore:17:4</code>" in page and "<code>scenario.lore:18:4</code>" in page
+        )
+        assert str(tmp_path) not in page

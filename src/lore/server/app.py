@@ -242,7 +242,7 @@ def create_app(server: Server) -> ASGIApp:
         try:
             runs = runs_asked(request.query_params.get("runs"))
             page = await server.simulations.report(
-                room.program.folder / room.record.entry,
+                room.program.folder,
                 room.record.entry,
                 runs,
                 language_asked(request.query_params.get("lang")),

@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import lore
 from lore.analysis.report import render
 from lore.analysis.report_texts import LANGUAGES
 
@@ -61,28 +63,31 @@ class Simulations:
     time_limit: float = TIME_LIMIT
     running: asyncio.Lock = field(default_factory=asyncio.Lock)
 
-    async def report(self, entry: Path, name: str, runs: int, language: str) -> str:
-        """The report page of ``runs`` sessions of ``entry`` (named ``name`` in it)."""
+    async def report(self, folder: Path, entry: str, runs: int, language: str) -> str:
+        """The report page of ``runs`` sessions of the bundle ``folder``'s ``entry``."""
         if self.running.locked():
             raise SimulationRefused(503, "another simulation is running: try again soon")
         async with self.running:
-            figures = await self.figures(entry, runs)
-        figures["file"] = name
+            figures = await self.figures(folder, entry, runs)
         return render(figures, language)
 
-    async def figures(self, entry: Path, runs: int) -> dict[str, Any]:
+    async def figures(self, folder: Path, entry: str, runs: int) -> dict[str, Any]:
+        """``lore sim --json`` in the bundle's folder, so that every place it names is the
+        bundle's (``scenario.lore:12:5``), no path of the server."""
         process = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
             "lore",
             "sim",
-            str(entry),
+            entry,
             "--runs",
             str(runs),
             "--json",
             stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
+            cwd=folder,
+            env=_same_lore(),
         )
         try:
             out, err = await asyncio.wait_for(process.communicate(), self.time_limit)
@@ -100,3 +105,11 @@ class Simulations:
             raise SimulationRefused(500, f"the simulation failed: {reason[:300]}")
         found: dict[str, Any] = json.loads(out)
         return found
+
+
+def _same_lore() -> dict[str, str]:
+    """The environment in which ``python -m lore`` is this Lore, whatever the folder."""
+    env = dict(os.environ)
+    here = str(Path(lore.__file__).resolve().parents[1])
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [here, env.get("PYTHONPATH", "")]))
+    return env
