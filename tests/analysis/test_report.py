@@ -160,3 +160,72 @@ def test_a_report_that_would_replace_the_rules_is_refused(
     missing = tmp_path / "no" / "r.html"
     assert main(["sim", str(rules), "--runs", "1", "--report", str(missing)]) == 2
     assert "does not exist" in capsys.readouterr().err
+
+
+# A check by a dice command in a function, a check by a roll's card, and plain dice.
+CHECKS = """\
+import "basic.lore":url;
+
+section checks {
+ hero = { name = "Aki"; location = "/[0]":loc;
+  features = list<Feature>.empty; items = list<Item>.empty;
+  knownSecrets = list<string>.empty; }:Actor;
+ place = { location = "/":loc; geometry = [=[<?xml version="1.0" encoding="UTF-8"?>
+<geometry xmlns="http://www.xgmtk.org/Point"><point label="0" /></geometry>]=]:xml; }:Area;
+ function attack() : boolean {
+  result = roll("1D100<=50").success;
+ }
+ start = {
+  ticks = 0;
+  priority = 0;
+  handler = @{
+   GM.roll("2D6");
+   attack();
+   hero.roll(2d6).withTarget(8).show;
+  };
+ }:Event;
+}
+"""
+
+
+def test_checks_per_rule_and_dice_outcomes_are_the_json_ones(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rules = tmp_path / "checks.lore"
+    rules.write_text(CHECKS, "utf-8")
+    report = tmp_path / "checks.html"
+    args = ["sim", str(rules), "--runs", "40", "--seed", "3"]
+    figures = json.loads(lore([*args, "--json"], capsys))
+    text = lore(args, capsys)
+    lore([*args, "--report", str(report)], capsys)
+    page = report.read_text("utf-8")
+    assert embedded(page) == figures
+    checks = figures["checks"]
+    assert [(c["where"].rsplit(":", 2)[-2], c.get("via"), c["checks"]) for c in checks] == [
+        ("17", "function checks.attack", 40),
+        ("18", None, 40),
+    ]
+    rows = Rows()
+    rows.feed(page)
+    for check in checks:
+        row = rows.rows[f"checks/{check['rule']} @ {check['where']}"]
+        assert int(row["data-checks"]) == check["checks"]
+        assert int(row["data-successes"]) == check["successes"]
+        assert [float(row[f"data-{k}"]) for k in ("rate", "low", "high")] == [
+            check["rate"],
+            check["low"],
+            check["high"],
+        ]
+        assert f"{check['successes']} of {check['checks']} succeeded" in text
+    dice = figures["dice"]
+    assert list(dice) == ["2D6", "1D100<=50"]
+    assert dice["2D6"]["rolls"] == 80  # GM.roll("2D6") and hero.roll(2d6) in each session
+    assert dice["2D6"]["exact"]["outcomes"]["7"] == 1 / 6
+    assert dice["1D100<=50"]["exact"]["success"] == 0.5
+    for command, entry in dice.items():
+        exact = entry["exact"]["outcomes"]
+        for total in range(int(min(exact)), int(max(exact)) + 1):
+            bar = rows.rows[f"dice/{command}/{total}"]
+            assert int(bar["data-rolls"]) == entry["totals"].get(str(total), 0)
+            assert float(bar["data-exact"]) == exact[str(total)]
+        assert f"{command}: {entry['rolls']} rolls" in text

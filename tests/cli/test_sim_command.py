@@ -119,6 +119,8 @@ def test_hello_json(capsys: pytest.CaptureFixture[str]) -> None:
             "steps": [{"low": 1, "high": 1, "sessions": 2}],
             "ticks": [{"low": 0, "high": 0, "sessions": 2}],
         },
+        "checks": [],
+        "dice": {},
     }
 
 

@@ -64,6 +64,8 @@ def render(
     parts.append(_seats(figures, t))
     parts.append(_lengths(figures, t))
     parts.append(_statistics(figures, t))
+    parts.append(_checks(figures, t))
+    parts.append(_dice(figures, t))
     parts.append(_errors(figures, t))
     if saved:
         parts.append(_saved(saved, t))
@@ -91,7 +93,7 @@ border-bottom:1px solid #eceef2;vertical-align:top}th{font-weight:600;color:#434
 td.n{text-align:right;font-variant-numeric:tabular-nums}
 .note{color:#4a5263;font-size:.9rem}code{background:#eef0f4;padding:0 .25rem;border-radius:3px}
 svg text{font-size:11px;fill:#1d2330}.bar{fill:#4c78a8}.whisker{stroke:#1d2330;stroke-width:1.5}
-.hist{fill:#59a14f}.axis{stroke:#8a93a5}pre{max-height:20rem;overflow:auto;font-size:.8rem}
+.hist{fill:#59a14f}.exact{fill:#e15759}.axis{stroke:#8a93a5}pre{max-height:20rem;overflow:auto;font-size:.8rem}
 """
 
 
@@ -328,6 +330,106 @@ def _filled(distribution: dict[str, int]) -> list[tuple[str, int]]:
     if high - low > 120:
         return list(distribution.items())
     return [(str(value), values.get(value, 0)) for value in range(low, high + 1)]
+
+
+def _checks(figures: dict[str, Any], t: Mapping[str, str]) -> str:
+    checks = figures.get("checks") or []
+    title = f"<section><h2>{escape(t['checks'])}</h2>"
+    if not checks:
+        return f"{title}<p>{escape(t['noChecks'])}</p></section>"
+    rows = [(f"checks/{c['rule']} @ {c['where']}", c["rule"], c["checks"], c) for c in checks]
+    head = (
+        f"<tr><th>{escape(t['rule'])}</th><th>{escape(t['place'])}</th>"
+        f"<th>{escape(t['made'])}</th><th>{escape(t['succeeded'])}</th>"
+        f"<th>{escape(t['rate'])}</th><th>{escape(t['interval'])}</th></tr>"
+    )
+    body = "".join(
+        f'<tr data-key="{escape(key)}" data-checks="{c["checks"]}" '
+        f'data-successes="{c["successes"]}" data-rate="{c["rate"]!r}" data-low="{c["low"]!r}" '
+        f'data-high="{c["high"]!r}"><td>{escape(c["rule"])}'
+        + (
+            f"<br><small>{escape(t['via'].format(function=c['via']))}</small>"
+            if c.get("via")
+            else ""
+        )
+        + f"</td><td><code>{escape(c['where'])}</code></td>"
+        f'<td class="n">{c["checks"]:,}</td><td class="n">{c["successes"]:,}</td>'
+        f'<td class="n">{_percent(c["rate"])}</td>'
+        f'<td class="n">{_percent(c["low"])} – {_percent(c["high"])}</td></tr>'
+        for key, _, _, c in rows
+    )
+    labels = [(key, f"{c['where'].rsplit('/', 1)[-1]} {c['rule']}", n, c) for key, _, n, c in rows]
+    return (
+        f"{title}<p class='note'>{escape(t['checksNote'])}</p>{rate_chart(labels)}"
+        f"<table>{head}{body}</table></section>"
+    )
+
+
+def _dice(figures: dict[str, Any], t: Mapping[str, str]) -> str:
+    dice = figures.get("dice") or {}
+    title = f"<section><h2>{escape(t['dice'])}</h2>"
+    if not dice:
+        return f"{title}<p>{escape(t['noDice'])}</p></section>"
+    parts = [title, f"<p class='note'>{escape(t['diceNote'])}</p>"]
+    for command, entry in dice.items():
+        exact = entry.get("exact")
+        mean = t["noExact"] if exact is None or exact["mean"] is None else _number(exact["mean"], 3)
+        summary = t["rolls"].format(
+            rolls=f"{entry['rolls']:,}", mean=_number(entry["mean"], 3), exact=mean
+        )
+        parts.append(
+            f"<h3><code>{escape(command)}</code></h3><p class='note'>{escape(summary)}</p>"
+            + dice_chart(command, entry, t)
+        )
+    parts.append("</section>")
+    return "".join(parts)
+
+
+def dice_chart(command: str, entry: dict[str, Any], t: Mapping[str, str]) -> str:
+    """Bars of the share of rolls that gave each total, a dot at each total's exact chance."""
+    rolls = entry["rolls"] or 1
+    seen = {int(k): n for k, n in entry["totals"].items()}
+    exact_entry = entry.get("exact") or {}
+    exact = {int(k): p for k, p in (exact_entry.get("outcomes") or {}).items()}
+    tail = exact_entry.get("tail")
+    values = sorted(set(seen) | set(exact))
+    if values and values[-1] - values[0] <= 120:
+        values = list(range(values[0], values[-1] + 1))
+    top = max([n / rolls for n in seen.values()] + list(exact.values()) + [1e-9])
+    width = max(1.5, (HIST_WIDTH - 40) / len(values))
+    out = [
+        f'<svg role="img" width="{HIST_WIDTH}" height="{HIST_HEIGHT + 30}" '
+        f'viewBox="0 0 {HIST_WIDTH} {HIST_HEIGHT + 30}" xmlns="http://www.w3.org/2000/svg">'
+    ]
+    for i, value in enumerate(values):
+        count = seen.get(value, 0)
+        x = 30 + i * width
+        height = (HIST_HEIGHT - 14) * (count / rolls) / top
+        label = t["orMore"].format(value=value) if value == tail else str(value)
+        chance = exact.get(value)
+        note = f"{escape(t['exact'])} {_percent(chance)}" if chance is not None else ""
+        out.append(
+            f'<rect class="hist" data-key="dice/{escape(command)}/{value}" data-rolls="{count}" '
+            f'data-exact="{"" if chance is None else repr(chance)}" x="{x:.1f}" '
+            f'y="{HIST_HEIGHT - height:.1f}" width="{max(width - 1, 1):.1f}" '
+            f'height="{height:.1f}"><title>{escape(t["total"])} {escape(label)}: '
+            f"{escape(t['seen'])} {count:,} ({_percent(count / rolls)}) {note}</title></rect>"
+        )
+        if chance is not None:
+            y = HIST_HEIGHT - (HIST_HEIGHT - 14) * chance / top
+            out.append(
+                f'<circle class="exact" cx="{x + width / 2:.1f}" cy="{y:.1f}" '
+                f'r="{min(3.0, max(width / 2, 1.5)):.1f}"/>'
+            )
+    out.append(
+        f'<line class="axis" x1="30" x2="{HIST_WIDTH - 10}" y1="{HIST_HEIGHT}" '
+        f'y2="{HIST_HEIGHT}"/>'
+        f'<text x="32" y="10">{_percent(top)}</text>'
+        f'<text x="30" y="{HIST_HEIGHT + 14}">{values[0]}</text>'
+        f'<text x="{HIST_WIDTH - 10}" y="{HIST_HEIGHT + 14}" text-anchor="end">'
+        f"{values[-1]}</text></svg>"
+    )
+    return "".join(out)
 
 
 def _errors(figures: dict[str, Any], t: Mapping[str, str]) -> str:

@@ -23,6 +23,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from lore.analysis.dice_tally import (
+    CheckRate,
+    DiceOutcomes,
+    DiceTally,
+    check_rates,
+    dice_outcomes,
+)
 from lore.analysis.intervals import Comparison, Interval, two_proportions, wilson
 from lore.analysis.policies import Plan, Policies, PolicyError, final_scores, play
 from lore.analysis.policies import participants as planned_participants
@@ -63,6 +70,10 @@ class RunResult:
     first_seat: str | None = None  # the seat asked the first question
     # Each seat's score at the end, by the rules' SimBot values (none without them).
     scores: tuple[tuple[str, float], ...] = ()
+    # The checks of each rule: (rule, file:line:col, function via, made, succeeded).
+    checks: tuple[tuple[str, str, str, int, int], ...] = ()
+    # The totals of each dice command as written: (command, total, rolls).
+    totals: tuple[tuple[str, int, int], ...] = ()
     cpu: float = field(default=0.0, compare=False)  # the run's CPU seconds
 
     @property
@@ -222,6 +233,8 @@ class Summary:
     sides: tuple[tuple[str, tuple[str, ...], int, int], ...] = ()
     step_bins: tuple[Bin, ...] = ()
     tick_bins: tuple[Bin, ...] = ()
+    checks: tuple[CheckRate, ...] = ()
+    dice: tuple[DiceOutcomes, ...] = ()
 
     @property
     def messages_per_run(self) -> float:
@@ -276,6 +289,8 @@ class Summary:
                 "steps": [one.to_json() for one in self.step_bins],
                 "ticks": [one.to_json() for one in self.tick_bins],
             },
+            "checks": [check.to_json() for check in self.checks],
+            "dice": {one.command: one.to_json() for one in self.dice},
         }
 
 
@@ -292,18 +307,22 @@ def load_program(paths: Sequence[Path]) -> tuple[CompiledProgram | None, list[Di
 
 
 class CountingTranscript(Transcript):
-    """Counts the records of each kind instead of keeping them (a run can be long)."""
+    """Counts the records of each kind instead of keeping them (a run can be long),
+    and the checks and dice totals among them."""
 
     def __init__(self) -> None:
         super().__init__()
         self.kinds: Counter[str] = Counter()
         self.first_seat: str | None = None
+        self.dice = DiceTally()
 
     def add(self, record: Record) -> None:
         kind = record["kind"]
         self.kinds[kind] += 1
         if kind == "query" and self.first_seat is None:
             self.first_seat = record.get("to")
+        elif kind == "dice" or kind == "roll":
+            self.dice.note(record)
         for listener in self.listeners:
             listener(record)
 
@@ -339,6 +358,8 @@ def run_session(
         stats=_stats_of(session),
         first_seat=transcript.first_seat,
         scores=final_scores(session),
+        checks=transcript.dice.check_counts(),
+        totals=transcript.dice.total_counts(),
         cpu=time.process_time() - started,
     )
 
@@ -351,11 +372,13 @@ def played(
     policies = policies or Policies()  # (none given: as the rules' SimBots say)
     if policies.all_random:
         session = Session(program, seed, Participants(default=_bot), limits, transcript)
+        transcript.dice.session = session
         return session, transcript, session.run()
     plan = Plan(policies)
     made: list[Session] = []
     session = Session(program, seed, planned_participants(plan, made), limits, transcript)
     made.append(session)
+    transcript.dice.session = session
     try:
         return session, transcript, play(session, plan)
     except PolicyError as error:
@@ -524,6 +547,8 @@ def summarize(
         sides=_sides(ordered),
         step_bins=histogram([result.steps for result in ordered]),
         tick_bins=histogram([result.ticks for result in ordered]),
+        checks=check_rates([result.checks for result in ordered]),
+        dice=dice_outcomes([result.totals for result in ordered]),
     )
 
 

@@ -494,6 +494,28 @@ def format_outcomes(summary: Summary) -> list[str]:
                     f"{_short(value)}: {count:,}" for value, count in stat.distribution.items()
                 )
                 lines.append(f"    {shown}")
+    lines.extend(format_dice(summary))
+    return lines
+
+
+def format_dice(summary: Summary) -> list[str]:
+    """The checks each rule made, and the mean total of each dice command beside the
+    exact one."""
+    lines = []
+    if summary.checks:
+        lines.append("checks (rolls with a target, by the rule that made them):")
+        lines.extend(
+            f"  {one.rule} at {one.where}{f' via {one.via}' if one.via else ''}: "
+            f"{one.successes:,} of {one.checks:,} succeeded  "
+            + rate_text(wilson(one.successes, one.checks))
+            for one in summary.checks
+        )
+    if summary.dice:
+        lines.append("dice (totals seen, mean beside the exact one):")
+        for one in summary.dice:
+            mean = one.exact.mean() if one.exact is not None else None
+            exact = "no exact odds" if mean is None else f"exact {float(mean):,.3f}"
+            lines.append(f"  {one.command}: {one.rolls:,} rolls, mean {one.mean:,.3f} ({exact})")
     return lines
 
 

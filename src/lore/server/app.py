@@ -17,6 +17,9 @@
   the session's state (open or ended, paused) and its seats' links, for the start page's
   list of the sessions this browser started (403 without the GM's token: a server lists
   no session to whoever asks; 421 as for the save).
+- ``GET /simulate?session=ID#TOKEN``: the GM's simulation page; it asks
+  ``GET /api/simulate?session=ID&runs=N&lang=LANG`` with the GM's token for the report of
+  ``lore sim`` on the session's rules (``simulating.py``; 403 without the GM's token).
 - ``GET /bundle/DIGEST/PATH``: the images of a bundle (for rules' HTML messages).
 - ``/ws``: the WebSocket (``docs/protocol.md``), served by Lore's own protocol on
   uvicorn's connection (``websocket.py``), not through ASGI.
@@ -25,6 +28,8 @@
 from __future__ import annotations
 
 import asyncio
+import base64
+import hashlib
 import json
 import logging
 import time
@@ -37,11 +42,12 @@ from typing import Any
 import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from lore.analysis.report import STYLE as REPORT_STYLE
 from lore.dice.systems import SYSTEMS
 from lore.dice.systems import find as find_system
 from lore.engine.views import GM
@@ -67,6 +73,7 @@ from lore.server.hub import Hub
 from lore.server.origins import same_origin
 from lore.server.rooms import Room, Rooms, seat_link
 from lore.server.saving import answers_of, save_disposition, save_zip
+from lore.server.simulating import SimulationRefused, Simulations, language_asked, runs_asked
 from lore.server.sources import Source
 from lore.server.store import ENDED, OPEN, SeatRecord, SessionRecord, StoreError, bundle_digest
 from lore.server.unloading import Watch
@@ -74,11 +81,15 @@ from lore.server.websocket import socket_protocol
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 log = logging.getLogger("lore.server")
+# The simulation report's own style sheet, the one inline style the pages may have.
+REPORT_HASH = base64.b64encode(hashlib.sha256(REPORT_STYLE.encode()).digest())
 
 HEADERS = [
     (
         b"content-security-policy",
-        b"default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self';"
+        b"default-src 'self'; img-src 'self' data:; style-src 'self' 'sha256-"
+        + REPORT_HASH
+        + b"'; script-src 'self';"
         b" connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
     ),
     (b"x-content-type-options", b"nosniff"),
@@ -97,6 +108,7 @@ class Server:
     admission: Admission = field(default_factory=Admission)  # who may start sessions
     late: Late = field(default_factory=Late)  # connections closed before saying anything
     let_go: Callable[[], object] | None = None  # rooms were unloaded (``unloading.Watch``)
+    simulations: Simulations = field(default_factory=Simulations)  # the GM's ``lore sim``
 
     def __post_init__(self) -> None:
         self.hub = Hub(self.rooms)
@@ -226,6 +238,27 @@ def create_app(server: Server) -> ASGIApp:
         seats = await server.rooms.store.seats(record.id)
         return JSONResponse(stored_status(record, seats))
 
+    async def simulation_page(request: Request) -> Response:
+        return FileResponse(WEB / "simulate.html")
+
+    async def simulate(request: Request) -> Response:
+        room = await gm_room(request, server.rooms)
+        if isinstance(room, Moved):
+            return moved_response(room)
+        if room is None:
+            return JSONResponse({"problems": [{"message": "the GM's token is needed"}]}, 403)
+        try:
+            runs = runs_asked(request.query_params.get("runs"))
+            page = await server.simulations.report(
+                room.program.folder,
+                room.record.entry,
+                runs,
+                language_asked(request.query_params.get("lang")),
+            )
+        except SimulationRefused as refused:
+            return JSONResponse({"problems": [{"message": refused.message}]}, refused.status)
+        return HTMLResponse(page)
+
     async def image(request: Request) -> Response:
         digest = request.path_params["digest"]
         path = safe_name(request.path_params["path"])
@@ -253,6 +286,8 @@ def create_app(server: Server) -> ASGIApp:
         Route("/api/sessions", create, methods=["POST"]),
         Route("/api/save", save),
         Route("/api/status", status),
+        Route("/simulate", simulation_page),
+        Route("/api/simulate", simulate),
         Route("/bundle/{digest}/{path:path}", image),
         Mount("/static", StaticFiles(directory=WEB), name="static"),
     ]

@@ -322,6 +322,7 @@ function receive(frame) {
       document.title = `${frame.session.title} — Lore`;
       document.body.classList.toggle("is-gm", frame.role === "gm");
       $("gm").hidden = frame.role !== "gm";
+      if (frame.role === "gm") $("simulateLink").href = `/simulate${named()}#${encodeURIComponent(token)}`;
       $("secretLabel").hidden = frame.role !== "gm";
       if (frame.role === "gm") {
         rememberSession(session, frame.session.title, location.pathname + location.search + location.hash);

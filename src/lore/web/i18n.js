@@ -158,6 +158,18 @@ const TEXTS = {
     rollFumble: "fumble!",
     rollForGM: "GM only",
     rollForRoller: "secret: you and the GM",
+    // The GM's simulation page
+    simulateLink: "Simulate the rules",
+    simulateTitle: "Simulate this session's rules",
+    simulateHelp: "Runs the session's rules many times with bots (lore sim) and shows the report: how sessions end, win rates, checks, dice. The session itself goes on meanwhile.",
+    simulateRuns: "Sessions to run",
+    simulateRun: "Run",
+    simulateRunning: "Simulating…",
+    simulateDone: "Simulated {runs} sessions.",
+    simulateGmOnly: "Only the GM can simulate the rules: open this page from the GM's link.",
+    simulateBusy: "Another simulation is running: try again in a moment.",
+    simulateTooLong: "The simulation took too long and was stopped: ask fewer sessions.",
+    simulateFailed: "The simulation failed: {why}",
   },
   ja: {
     startTitle: "セッションを始める",
@@ -315,6 +327,18 @@ const TEXTS = {
     rollFumble: "ファンブル！",
     rollForGM: "GM のみ",
     rollForRoller: "シークレット：本人と GM",
+    // The GM's simulation page
+    simulateLink: "ルールをシミュレート",
+    simulateTitle: "このセッションのルールをシミュレート",
+    simulateHelp: "セッションのルールをボットで何度も実行し（lore sim）、報告を表示します: セッションの終わり方、勝率、判定、ダイス。その間もセッションは続きます。",
+    simulateRuns: "実行するセッション数",
+    simulateRun: "実行",
+    simulateRunning: "シミュレート中…",
+    simulateDone: "{runs} セッションをシミュレートしました。",
+    simulateGmOnly: "ルールをシミュレートできるのは GM だけです。GM のリンクからこのページを開いてください。",
+    simulateBusy: "別のシミュレーションを実行中です。少し待ってからもう一度どうぞ。",
+    simulateTooLong: "シミュレーションに時間がかかりすぎたため止めました。セッション数を減らしてください。",
+    simulateFailed: "シミュレーションに失敗しました: {why}",
   },
 };
 
