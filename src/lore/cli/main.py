@@ -36,6 +36,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "fmt": ("lore.cli.fmt_command", "print Lore files in the canonical layout"),
     "run": ("lore.cli.run_command", "run a session in the terminal"),
     "sim": ("lore.cli.sim_command", "run many sessions with bots and sum up what happened"),
+    "test": (
+        "lore.cli.playtest_command",
+        "play answers files again and compare their transcripts with the blessed ones",
+    ),
     "serve": ("lore.cli.serve_command", "serve online sessions to browsers"),
     "sessions": (
         "lore.cli.sessions_command",
