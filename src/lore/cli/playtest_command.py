@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import sys
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -64,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
         outcome = judged(test, args.bless)
         counts[outcome.status] = counts.get(outcome.status, 0) + 1
         status = TEXTS.text(f"status_{outcome.status}")
-        print(f"{status:<7} {test.answers}")
+        print(f"{status}{' ' * (8 - width(status))}{test.answers}")
         for line in outcome.lines:
             print(f"  {line}" if line else "")
         sys.stdout.flush()
@@ -72,6 +73,11 @@ def run(args: argparse.Namespace) -> int:
     parts = [TEXTS.text(f"count_{s}", count=counts[s]) for s in order if counts.get(s)]
     print(TEXTS.text("separator").join(parts))
     return 0 if set(counts) <= {OK, BLESSED} else 1
+
+
+def width(text: str) -> int:
+    """Columns ``text`` takes in a terminal (wide characters two: 失敗)."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
 
 def collected(paths: list[Path]) -> list[PlayTest] | None:
