@@ -57,10 +57,21 @@ def test_run_commands_work_in_order(
     assert "session resumed" in capsys.readouterr().err
 
 
+def test_the_play_through_tests_it_shows_pass_as_it_says(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    (command,) = [c for c in lore_commands() if c[0] == "test"]
+    monkeypatch.chdir(REPO)
+    assert main(command) == 0
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert f"lore {' '.join(command)}             # {last}" in readme
+
+
 def test_server_commands_are_understood() -> None:
     from lore.cli.main import build_parser
 
-    others = [c for c in lore_commands() if c[0] != "run"]
+    others = [c for c in lore_commands() if c[0] not in ("run", "test")]
     assert [c[0] for c in others] == ["serve", "join", "sessions", "sim", "serve"]
     for command in others:
         build_parser().parse_args(command)

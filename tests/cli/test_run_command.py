@@ -14,7 +14,7 @@ from lore.cli.main import main
 
 REPO = Path(__file__).resolve().parents[2]
 TOKAIDO = REPO / "examples" / "tokaido" / "scenario.lore"
-TOKAIDO_GOLDEN = REPO / "tests" / "engine" / "golden" / "tokaido.jsonl"
+TOKAIDO_GOLDEN = REPO / "examples" / "tokaido" / "transcript.jsonl"
 
 HELLO = """\
 docinfo{encoding="UTF-8", version="http://xgmtk.org/lore/1.0":url}

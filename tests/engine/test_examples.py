@@ -1,8 +1,10 @@
 """The examples under ``examples/`` run with ``lore run`` and their answers files.
 
-Each transcript is pinned in ``golden/<name>.jsonl`` (``pytest --update-golden`` rewrites
-them). The goldens were read by eye and their numbers worked out by hand; the tests below
-them say the same numbers again in Python, so a golden is never the only witness.
+Each transcript is pinned beside its answers file, ``examples/<name>/transcript.jsonl``,
+where ``lore test`` compares it (``lore test --bless`` or ``pytest --update-golden``
+rewrites them; ``hello``'s, without answers, is ``golden/hello.jsonl``). The goldens were
+read by eye and their numbers worked out by hand; the tests below them say the same
+numbers again in Python, so a golden is never the only witness.
 """
 
 from __future__ import annotations
@@ -59,6 +61,15 @@ CASES = {
 Records = list[dict[str, Any]]
 
 
+def blessed(name: str) -> Path:
+    """The transcript pinned for an example: beside its answers file, where ``lore test``
+    compares it (``hello`` has no answers: its own is here)."""
+    answers = CASES[name].answers
+    if answers is None:
+        return GOLDEN / f"{name}.jsonl"
+    return answers.with_name("transcript.jsonl")
+
+
 def run_example(name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> str:
     example = CASES[name]
     transcript = tmp_path / f"{name}.jsonl"
@@ -98,7 +109,7 @@ def test_example_transcript_is_pinned(
     name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], golden: Golden
 ) -> None:
     text = run_example(name, tmp_path, capsys)
-    golden(text, GOLDEN / f"{name}.jsonl")
+    golden(text, blessed(name))
     records = records_of(text)
     assert all(r["kind"] != "error" for r in records)
     assert records[-1]["kind"] == "end"
@@ -307,3 +318,12 @@ def test_duel_asks_everyone_in_one_step(tmp_path: Path, capsys: pytest.CaptureFi
         "槍 1D6+3: 4〜9、平均 6.5",
         "金棒 2D6+2: 4〜14、平均 9.0",
     ]
+
+
+def test_lore_test_plays_every_example_to_its_blessed_transcript(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["test", str(EXAMPLES)]) == 0
+    out = capsys.readouterr().out
+    folders = sorted(path.name for path in EXAMPLES.iterdir() if path.is_dir())
+    assert out.splitlines()[-1] in (f"{len(folders)} ok", f"OK {len(folders)}")

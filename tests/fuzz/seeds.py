@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from lore.cli.answers_file import HEADER
 from lore.cli.main import main
 
 REPO = Path(__file__).resolve().parents[2]
@@ -78,7 +79,10 @@ def save_seeds() -> list[Seed]:
         if seed.answers is None:
             continue
         answers = json.loads(seed.files[seed.answers])
-        cut = {who: given[: len(given) // 2] for who, given in answers.items()}
+        cut = {  # (the "$test" header is kept as it is)
+            who: given if who == HEADER else given[: len(given) // 2]
+            for who, given in answers.items()
+        }
         for label, given in (("whole", answers), ("cut", cut)):
             save = _save_of(seed, given)
             if save is not None:

@@ -112,4 +112,4 @@ def test_transcript_is_pinned(
 ) -> None:
     _, text = run_example(tmp_path)
     capsys.readouterr()
-    golden(text, Path(__file__).parent / "golden" / "expedition.jsonl")
+    golden(text, EXAMPLE / "transcript.jsonl")  # (where ``lore test`` compares it)

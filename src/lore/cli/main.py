@@ -36,6 +36,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "fmt": ("lore.cli.fmt_command", "print Lore files in the canonical layout"),
     "run": ("lore.cli.run_command", "run a session in the terminal"),
     "sim": ("lore.cli.sim_command", "run many sessions with bots and sum up what happened"),
+    "test": ("lore.cli.playtest_command", "replay answers files against their blessed transcripts"),
     "serve": ("lore.cli.serve_command", "serve online sessions to browsers"),
     "sessions": (
         "lore.cli.sessions_command",
