@@ -24,7 +24,7 @@ def test_the_orm_report_renders(
     tmp_path: Path, browser: Browser, capsys: pytest.CaptureFixture[str]
 ) -> None:
     report = tmp_path / "orm.html"
-    args = ["sim", str(ORM), "--runs", "60", "--jobs", "2"]
+    args = ["sim", str(ORM), "--runs", "1000", "--jobs", "2"]  # (as the issue asks)
     assert main([*args, "--report", str(report), "--lang", "en", "--json"]) == 0
     figures = json.loads(capsys.readouterr().out)
     page = browser.new_page(viewport={"width": 1100, "height": 900})
