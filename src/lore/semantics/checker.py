@@ -415,7 +415,7 @@ class Checker:
                         deeper.symbol.span,
                         "check.circular",
                         f"the value of '{deeper.symbol.name}' depends on itself",
-                        "values may not be defined in a circle; rules and forms may",
+                        "values may not be defined in a circle (rules and forms may be): make one a rule",
                     )
                     deeper.symbol.type = UNKNOWN
                 else:
@@ -442,7 +442,7 @@ class Checker:
                 symbol.span,
                 "check.circular",
                 message,
-                "values may not be defined in a circle; rules and forms may",
+                "values may not be defined in a circle (rules and forms may be): make one a rule",
             )
             symbol.type = UNKNOWN
             return UNKNOWN
