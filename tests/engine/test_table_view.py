@@ -127,3 +127,29 @@ def test_a_program_without_sheets_or_trackers_has_no_table() -> None:
     session = session_of('section t { aki = { name = "Aki"; }:Actor; }')
     session.run()
     assert table_view(session, GM) is None and table_key(session) == ()
+
+
+HELD = """
+section t {
+ form Pile { count : integer = 3; alter grow(by : list<integer>) { self.count := count + by.sum; } }
+ form Hero extends Actor {
+  piles : list<Pile> = {};
+  size -> integer { result = piles.get1st.count; }
+ }
+ pile = { }:Pile;
+ aki = { name = "Aki"; player = "aki@example.org":jid; piles = {pile}; }:Hero;
+ sheet = { of = "Hero"; sections = { { label = "Cards"; entries = {
+   { member = "size"; label = "Size"; }:SheetEntry }; }:SheetSection }; }:Sheet;
+ grow = { ticks = 1; priority = 0; handler = @{ pile.grow(2); }; }:Event;
+}
+"""
+
+
+def test_a_derived_line_follows_the_objects_its_object_holds() -> None:
+    session = session_of(HELD)
+    session.start()
+    key = table_key(session)
+    assert lines(sheets(table_view(session, AKI))["t.aki"])["size"]["value"] == 3
+    session.step()
+    assert table_key(session) != key
+    assert lines(sheets(table_view(session, AKI))["t.aki"])["size"]["value"] == 5

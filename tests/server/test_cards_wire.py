@@ -138,3 +138,44 @@ def test_a_hidden_card_is_offered_by_its_back(tmp_path: Path) -> None:
     after = zones_of(table, seat)["deck"]["cards"]
     assert len([c for c in after if "face" in c]) == 1
     assert not {c["id"] for c in after if c.get("back")} & {c["id"] for c in deck}
+
+
+def table_of(table: Table, seat: str) -> dict[str, Any]:
+    found: dict[str, Any] = json.loads(table.snapshot(seat))["view"]["table"]
+    return found
+
+
+def sheet_values(seen: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {
+        sheet["name"]: {e["member"]: e["value"] for s in sheet["sections"] for e in s["entries"]}
+        for sheet in seen["sheets"]
+    }
+
+
+def test_every_seat_reads_both_players_life_hand_and_graveyard_and_whose_chance_it_is() -> None:
+    """BlackPoker's sheet and tracker: the life (a bar of the 16 cards dealt), the hand's
+    and the graveyard's sizes for every seat; the turn with its player first, and the
+    chance's holder while that player's question is open."""
+    table = blackpoker()
+    start = {"lifeLeft": 9, "handSize": 7, "graveSize": 0}
+    for seat in ("aoi@example.org", "ren@example.org", "GM"):
+        seen = table_of(table, seat)
+        assert sheet_values(seen) == {"アオイ": start, "レン": start}
+        life = seen["sheets"][0]["sections"][0]["entries"][0]
+        assert life["max"] == 16 and life["labelJa"] == "ライフ"
+        (tracker,) = seen["trackers"]
+        assert [a["name"] for a in tracker["order"]] == ["アオイ", "レン"]
+        assert tracker["current"] == ["blackpoker.match.aoi"] and tracker["round"] == 1
+    assert table.master.open_questions()[0].to == "aoi@example.org"
+    answer(table, {"request": "attack"})
+    # Ren has the chance to answer the attack: every seat sees it, and a request on the stage.
+    assert table.master.open_questions()[0].to == "ren@example.org"
+    tracker = table_of(table, "aoi@example.org")["trackers"][0]
+    assert tracker["current"] == ["blackpoker.match.ren"]
+    assert tracker["phase"] == "ターン: アオイ、ステージに 1 件"
+    answer(table, {"request": "pass"})
+    assert table.master.open_questions()[0].to == "aoi@example.org"
+    answer(table, {"request": "pass"})  # (both passed: the attack is resolved)
+    hurt = sheet_values(table_of(table, "ren@example.org"))
+    assert hurt["レン"]["lifeLeft"] == 7 and hurt["レン"]["graveSize"] == 2
+    assert hurt["アオイ"] == start

@@ -27,6 +27,20 @@ if TYPE_CHECKING:
     from lore.engine.session import Session
 
 
+def members_key(obj: LoreObject) -> tuple[Any, ...]:
+    """What an object's sheet is made of: its members, and the members of the objects
+    they hold (a derived line may read them: a player's life is the size of a zone it
+    holds). A derived value reading further than that is not followed."""
+    values = tuple(obj.values.values())
+    held: list[Any] = []
+    for value in values:
+        if isinstance(value, LoreObject):
+            held.append(tuple(value.values.values()))
+        elif isinstance(value, tuple):
+            held += [tuple(x.values.values()) for x in value if isinstance(x, LoreObject)]
+    return (values, tuple(held)) if held else values
+
+
 def sheeted(session: Session, decls: TableDecls) -> list[LoreObject]:
     """The objects that have a sheet: the actors, then the other placed objects (found
     again only when the actors or the objects rules made change: ``_SHEETED``)."""
@@ -67,7 +81,7 @@ def table_key(session: Session) -> tuple[Any, ...]:
     if not decls.sheets and not decls.trackers:
         return ()
     return (
-        tuple([tuple(obj.values.values()) for obj in sheeted(session, decls)]),
+        tuple([members_key(obj) for obj in sheeted(session, decls)]),
         tuple([tuple(tracker.values.values()) for tracker in decls.trackers]),
         tuple([(q.to, q.actor) for q in session.open_questions() if isinstance(q, Query)]),
     )
@@ -122,11 +136,12 @@ def kept_sheet(
     session: Session, decls: TableDecls, obj: LoreObject, is_gm: bool, mine: bool
 ) -> dict[str, Any] | None:
     """``sheet_of``, made again only when the object's members changed (``_KEPT``): a
-    derived value is worked out again when its object's own members change."""
+    derived value is worked out again when its object's own members change, or those of
+    the objects it holds (``members_key``)."""
     kept = _KEPT.get(session)
     if kept is None:
         kept = _KEPT[session] = {}
-    values = tuple(obj.values.values())
+    values = members_key(obj)
     role = (id(obj), is_gm, mine)
     found = kept.get(role)
     if found is not None and found[0] is obj and found[1] == values:

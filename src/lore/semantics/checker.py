@@ -56,6 +56,8 @@ MAX_DIAGNOSTICS = 1000
 # How many values (`a = b; b = c; ...`) the inference of one value follows at a time.
 MAX_VALUE_CHAIN = 64
 
+CIRCLE_HINT = "values may not be defined in a circle (rules and forms may be): make one a rule"
+
 
 class Checker:
     """Check a loaded program; ``diagnostics`` holds what it found."""
@@ -415,7 +417,7 @@ class Checker:
                         deeper.symbol.span,
                         "check.circular",
                         f"the value of '{deeper.symbol.name}' depends on itself",
-                        "values may not be defined in a circle (rules and forms may be): make one a rule",
+                        CIRCLE_HINT,
                     )
                     deeper.symbol.type = UNKNOWN
                 else:
@@ -442,7 +444,7 @@ class Checker:
                 symbol.span,
                 "check.circular",
                 message,
-                "values may not be defined in a circle (rules and forms may be): make one a rule",
+                CIRCLE_HINT,
             )
             symbol.type = UNKNOWN
             return UNKNOWN
