@@ -29,6 +29,7 @@ from typing import Any
 from lore.dice import RandomSource as DiceSource
 from lore.engine import (
     continuation,
+    event_queue,
     happenings,
     natives,
     reach,
@@ -44,7 +45,6 @@ from lore.engine.event_queue import (
     Bucket,
     Entry,
     entries_of,
-    priority_error,
 )
 from lore.engine.handler_runtime import CHOICES_SALT, GivenDice, Key, Runtime, Suspend
 from lore.engine.limits import Limits
@@ -306,66 +306,22 @@ class Session:
         self.push(*natives.event_parts(self, event))
 
     def push(self, ticks: int, priority: int, fn: Any, arg: Any) -> None:
-        if not -self.bias <= priority < self.bias:
-            self.fit(priority)
-        key = (ticks << self.shift) + priority + self.bias
-        bucket = self.buckets.get(key)
-        entry = (next(self.seqs), fn, arg)
-        if bucket is None:
-            self.buckets[key] = entry
-            heapq.heappush(self.keys, key)
-        elif isinstance(bucket, list):
-            bucket.append(entry)
-        else:
-            self.buckets[key] = [bucket, entry]
-        self.queued += 1
+        event_queue.push(self, ticks, priority, fn, arg)
 
     def fit(self, priority: int) -> None:
-        """Make the queue's keys hold ``priority``: a narrow queue turns wide (see
-        ``KEY_SHIFT``); a priority past 64 bits is an error. A step of one event being run
-        (``singles``) sees ``rt.rare`` and takes the new layout."""
-        if -self.bias <= priority < self.bias:
-            return
-        if not -BIAS <= priority < BIAS:
-            raise priority_error(priority)
-        self.rekey(KEY_SHIFT, BIAS)
-        self.rt.rare = True
+        event_queue.fit(self, priority)
 
     def key_parts(self, key: int) -> tuple[int, int]:
-        """The (ticks, priority) of a step's key in the queue."""
-        return key >> self.shift, (key & ((1 << self.shift) - 1)) - self.bias
+        return event_queue.key_parts(self, key)
 
     def rekey(self, shift: int, bias: int) -> None:
-        """Give the queue's keys the layout of ``shift`` and ``bias``, in place (a step
-        being run holds the heap and the buckets). The order of the keys stays, so the
-        heap needs no sorting."""
-        parts = self.key_parts
-        self.keys[:] = [(t << shift) + p + bias for t, p in map(parts, self.keys)]
-        buckets = list(self.buckets.items())
-        self.buckets.clear()
-        for key, bucket in buckets:
-            ticks, priority = parts(key)
-            self.buckets[(ticks << shift) + priority + bias] = bucket
-        self.shift, self.bias = shift, bias
+        event_queue.rekey(self, shift, bias)
 
     def wide_queue(self) -> tuple[list[int], dict[int, Bucket]]:
-        """The queue's heap and buckets with wide keys (what a snapshot holds)."""
-        if self.shift == KEY_SHIFT:
-            return self.keys, self.buckets
-        parts = self.key_parts
-
-        def wide(key: int) -> int:
-            ticks, priority = parts(key)
-            return (ticks << KEY_SHIFT) + priority + BIAS
-
-        return [wide(key) for key in self.keys], {wide(k): b for k, b in self.buckets.items()}
+        return event_queue.wide_queue(self)
 
     def narrow_restored(self) -> None:
-        """After a restore put a snapshot's (wide) keys in the queue: narrow them when
-        every priority waiting fits (as a session that never saw a wide one has them)."""
-        self.shift, self.bias = KEY_SHIFT, BIAS
-        if all(-NARROW_BIAS <= self.key_parts(key)[1] < NARROW_BIAS for key in self.buckets):
-            self.rekey(NARROW_SHIFT, NARROW_BIAS)
+        event_queue.narrow_restored(self)
 
     def new_oid(self) -> int:
         """The id of an object made now."""
@@ -374,13 +330,10 @@ class Session:
         return oid
 
     def pending(self) -> int:
-        """How many events wait (not counting a step that waits for answers). While a step
-        of one event runs, it may count that event too (see ``singles``)."""
-        return self.queued
+        return event_queue.pending(self)
 
     def count_waiting(self) -> int:
-        """How many events wait, counted in the queue (``pending`` while a step runs)."""
-        return sum(len(b) if isinstance(b, list) else 1 for b in self.buckets.values())
+        return event_queue.count_waiting(self)
 
     @property
     def answer_count(self) -> int:
@@ -888,38 +841,7 @@ class Session:
         return True
 
     def queue(self, adds: list[tuple[int, int, Any, Any]]) -> None:
-        """Queue the events a step added (and empty ``adds``). They are taken from the end
-        of the reversed list, so that a big step does not hold them all and all the
-        entries they become at once."""
-        buckets, keys, seqs = self.buckets, self.keys, self.seqs
-        last_ticks: int | None = None
-        last_priority = 0
-        key = 0
-        bucket: list[Entry] | None = None  # the list of the last key, once it has one
-        self.queued += len(adds)
-        adds.reverse()
-        pop = adds.pop
-        while adds:
-            ticks, priority, fn, arg = pop()
-            entry = (next(seqs), fn, arg)
-            if ticks != last_ticks or priority != last_priority:
-                last_ticks, last_priority = ticks, priority
-                if not -self.bias <= priority < self.bias:
-                    self.fit(priority)
-                key = (ticks << self.shift) + priority + self.bias
-                bucket = None
-            elif bucket is not None:
-                bucket.append(entry)
-                continue
-            found = buckets.get(key)
-            if found is None:
-                buckets[key] = entry
-                heapq.heappush(keys, key)
-            elif isinstance(found, list):
-                found.append(entry)
-                bucket = found
-            else:
-                bucket = buckets[key] = [found, entry]
+        event_queue.queue(self, adds)
 
     def drop_runaway(self, entries: list[Entry]) -> None:
         """Drop a step past the limit of steps at one time (its events do not run, so the
@@ -934,25 +856,7 @@ class Session:
         self.at_once = 0
 
     def drop_waiting(self, handlers: set[Any]) -> int:
-        """Drop the waiting events whose handler is one of ``handlers`` (events that
-        multiply: dropping only the step that passed the limit would leave the others
-        to multiply again); how many were dropped."""
-        dropped = 0
-        for key in list(self.buckets):
-            bucket = entries_of(self.buckets[key])
-            kept = [entry for entry in bucket if entry[1] not in handlers]
-            dropped += len(bucket) - len(kept)
-            if len(kept) > 1:
-                self.buckets[key] = kept
-            elif kept:
-                self.buckets[key] = kept[0]
-            else:
-                del self.buckets[key]
-        if dropped:
-            self.keys = list(self.buckets)
-            heapq.heapify(self.keys)
-            self.queued -= dropped
-        return dropped
+        return event_queue.drop_waiting(self, handlers)
 
     def handler_frames(self, entries: list[Entry]) -> list[Frame]:
         """Where the first handler of a step is written (for an error of the whole step)."""
