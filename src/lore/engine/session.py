@@ -33,12 +33,13 @@ from lore.engine import (
     happenings,
     natives,
     reach,
+    single_steps,
+    update_phase,
     withdrawal,
     world_natives,
 )
 from lore.engine.event_queue import (
     BIAS,
-    FAR,
     KEY_SHIFT,
     NARROW_BIAS,
     NARROW_SHIFT,
@@ -51,12 +52,10 @@ from lore.engine.limits import Limits
 from lore.engine.participants import Participants
 from lore.engine.queries import AnswerError, Query, fill
 from lore.engine.saves import Answer
+from lore.engine.single_steps import HELD_NOW
 from lore.engine.transcript import Record, Transcript
 from lore.runtime.compiler import CompiledProgram
 from lore.runtime.errors import Frame, LimitExceeded, RuleError
-from lore.runtime.ops import (
-    GROUPED,
-)
 from lore.runtime.python_errors import plain_message
 from lore.runtime.quantity import Quantity
 from lore.runtime.values import FormInfo, LoreObject
@@ -87,15 +86,7 @@ __all__ = [
 # lambda on the way (`xs.map(@(x) f(x))`).
 FRAMES_PER_CALL = 4
 PRELUDE_NAME = "<lore>/prelude.lore"
-_MISSING = object()  # a member that had no value (to undo its modification)
 PAUSE_AT = 64  # steps of this many events or more run with the cyclic collector paused
-# The references to the clock's quantity (``schedule.current``) when the session holds it
-# alone: the schedule's ``ticks``, ``Runtime.now``, the step's local and getrefcount's
-# argument. A step of one event then gives it its new time in place rather than making a
-# new quantity each step (no rule can tell: none holds the old one).
-HELD_NOW = 4
-# The most steps one call of ``singles`` counts (a range of machine integers is the quick one).
-MAX_STEP = sys.maxsize - 1
 # How many times in a row a step that goes wrong after its answers is asked again.
 MAX_ASKED_AGAIN = 3
 
@@ -513,211 +504,7 @@ class Session:
                 self.fire(entries)
 
     def singles(self, max_steps: float, max_ticks: float) -> None:
-        """Run the next steps, while the run goes on (no answer awaited, no limit or
-        outcome reached, no stop asked for). A step of one event (most steps of a session)
-        is run right here, as ``begin``, ``fire`` and ``update`` would: it pays only for
-        what it uses (the step opened, its handler, its one alter when it requested one,
-        the queueing of what it added). Other steps return after ``begin``, and so does
-        a step after one that asked or told something (``opened`` clears what it kept)."""
-        rt = self.rt
-        keys, buckets, seqs = self.keys, self.buckets, self.seqs
-        limits = self.limits
-        max_events, max_at_once = limits.max_events, limits.max_steps_at_once
-        heappop, heapreplace = heapq.heappop, heapq.heapreplace
-        clock = rt.schedule.values  # type: ignore[union-attr]
-        time = self.time
-        adds = rt.adds
-        hooks = self.hooks  # (changed in place only)
-        # Handlers' one-event variants (see ``CompiledProgram.ones``): they add their one
-        # event without looking at the limit of events a handler adds, so not below one;
-        # and they may draw their first die as the seed's dice give it (not given dice).
-        ones = self.program.ones if limits.max_adds >= 1 and rt.own_dice else {}
-        rt.max_adds = limits.max_adds  # what opened sets (only fire changes it)
-        # A step of one event draws at place 0 (the first words of its group, not the
-        # step's own block): only the non-plain alter path moves to place 1, and puts
-        # these back when its alter is done.
-        rt.index = 0
-        rt.block = None
-        # (Globals as locals: quicker to read.)
-        held, refcount = HELD_NOW, getrefcount
-        shift, bias = self.shift, self.bias
-        low_bits = (1 << shift) - 1
-        grouped, tuple_ = GROUPED, tuple
-        # The first key past max_ticks (keys[0] >> shift > max_ticks, without a shift),
-        # as a whole number (quicker to compare with one than infinity is), and the step
-        # count to stop at (the loop counts the steps up to it; past the largest machine
-        # integer, singles returns after that many steps: run_steps still checks them).
-        end = FAR if max_ticks == math.inf else (int(max_ticks) + 1) << shift
-        last = MAX_STEP if max_steps >= MAX_STEP else int(max_steps)
-        if self.step_answers or self.asked or self.told or self.open or rt.counts is not None:
-            key = heappop(keys)  # the last step asked or told: ``opened`` clears that
-            self.begin(key, entries_of(buckets.pop(key)))
-            return
-        # (What set it is gone now, unless the session comes with it: an outcome restored.)
-        rt.rare = self.outcome is not None or bool(rt.created) or bool(rt.removing)
-        self.step_size = 1  # (begin sets it for the other steps)
-        # While a step of one event runs, ``queued`` still counts its event (most such
-        # steps add one event: the count is then left as it was); the waiting limit is
-        # checked against one more, and the other ends of the step take it off.
-        over = max_events + 1
-        room = over - self.queued  # (as long as ``queued`` stays as it is)
-        low: int | None = None  # the priority part of the last key (its step's priority)
-        # The step's key stays at the top of the heap while its handler and alter run (no
-        # rule reaches the heap): a step that adds one event at a new time then replaces
-        # it there (one sift instead of a pop and a push). Every other way out takes it
-        # off first, and an error takes it off if it is still there (keys are unique).
-        # ``key``: the step's, read from the heap's top where the last step ended; ``now``:
-        # the clock's quantity, which the schedule's ``ticks`` holds (only the engine
-        # writes it: no alter of a Schedule does; a change from outside between runs, or
-        # a restore that made two equal quantities, is undone here, as a step would).
-        key = keys[0]
-        now: Any = rt.now  # (a Quantity, its value written in place below)
-        if clock["ticks"] is not now:
-            clock["ticks"] = now
-        for steps in range(self.steps + 1, last + 1):  # (the number of the step run now)
-            entry = buckets.pop(key)
-            if entry.__class__ is not tuple_:
-                heappop(keys)
-                self.begin(key, entries_of(entry))
-                return
-            # ``opened`` written out (``rt.counts`` is None: the last step asked nothing).
-            # The step's first object id is kept for the paths where it waits.
-            ticks = key >> shift
-            if ticks == self.ticks and steps > 1:
-                at_once = self.at_once + 1
-                if at_once > max_at_once:  # one step too many at this time: dropped
-                    heappop(keys)
-                    self.opened(key, [entry])
-                    return
-                self.at_once = at_once
-            else:
-                self.at_once = 1
-            self.ticks = rt.tick = ticks
-            if key & low_bits != low:  # (only the engine writes the priorities)
-                low = key & low_bits
-                self.priority = clock["priority"] = low - bias
-            self.steps = steps
-            if refcount(now) == held:
-                # Held by nothing else: the same object, moved on (its slot written as
-                # an attribute: far quicker than through the slot's descriptor).
-                now.value = ticks
-            else:
-                now = clock["ticks"] = rt.now = Quantity(ticks, "sec", time)
-            first_oid = self.next_oid
-            seq, fn, arg = entry
-            rt.seq = seq
-            rt.ops = 0
-            rt.state = None
-            try:
-                try:
-                    # (Its variant holds its one request and event, and applies the first
-                    # itself as this step's update would: only where that update would run
-                    # no hook and the event is room for one more.)
-                    if (one := ones.get(fn)) is not None and room > 0 and not hooks:
-                        event = one(rt, arg)
-                    else:
-                        fn(rt, arg)
-                        event = None
-                except Suspend:
-                    heappop(keys)
-                    self.queued -= 1
-                    rt.depth = 0
-                    self.step_oid = first_oid
-                    if len(adds) + self.queued > max_events:
-                        self.too_many([entry])
-                    self.wait_for_answers([entry])
-                    return
-                if event is not None:
-                    added = 1
-                    if rt.rare:  # (the general ending takes it, with what the step made)
-                        adds.append(event)
-                        event = None
-                    first = None
-                else:
-                    added = len(adds)  # (taken again where the update may add events)
-                    if added > room:
-                        self.too_many([entry])
-                    first = rt.first_request
-                if first is not None:
-                    if first is grouped or hooks:
-                        self.update()
-                        rt.index = 0  # (see above)
-                        rt.block = None
-                        added = len(adds)
-                    else:  # alter_one written out, to its common end
-                        rt.first_request = None
-                        obj, alter, value = first
-                        apply = obj.form.plain_table.get(alter)
-                        if apply is not None:  # it needs no place, and writes itself
-                            apply(rt, obj, (value,))
-                        else:
-                            form = obj.form
-                            rt.alter_index = 0
-                            rt.index = 1  # the place after the step's one handler
-                            rt.state = None
-                            rt.ops = 0
-                            apply = form.apply_table.get(alter)
-                            if apply is not None:  # it writes what it modifies itself
-                                modifications = apply(rt, obj, (value,))
-                                rt.alter_index = None
-                                if modifications is not None:  # it requested an alter
-                                    self.altered_one((obj, alter), modifications)
-                            else:
-                                run = form.vtable.get(alter) or form.resolve()[alter]
-                                modifications = run(rt, obj, (value,))
-                                rt.alter_index = None
-                                if rt.first_request is not None or "location" in modifications:
-                                    self.altered_one((obj, alter), modifications)
-                                else:
-                                    obj.values.update(modifications)
-                            rt.index = 0  # (see above)
-                            rt.block = None
-                            added = len(adds)
-                        if alter not in obj.altered:
-                            self.note_altered(((obj, alter),))
-                if rt.rare:
-                    if rt.created or rt.removing:
-                        happenings.after_step(self)
-                        added = len(adds)
-                    if self.shift != shift:  # a priority made the keys wide (``fit``)
-                        added = -1  # queued below by ``queue``, which keys them so
-            except BaseException as error:
-                if self.shift != shift:  # (as above: the step's key is wide now)
-                    key = ((key >> shift) << self.shift) + (key & low_bits) - bias + self.bias
-                if keys and keys[0] == key:
-                    heappop(keys)
-                self.queued -= 1
-                self.step_oid = first_oid
-                self.cut_short([entry], error)
-                return
-            if event is None and added == 1:
-                event = adds[0]
-                # (Not pop: a list that pop empties keeps a 0-byte buffer from the C
-                # allocator, which each append and pop then reallocates, far slower.)
-                adds.clear()
-            if event is not None:  # self.push written out (``queued`` is as it was)
-                ticks, priority, fn, arg = event
-                key = (ticks << shift) + priority + bias
-                entry = (next(seqs), fn, arg)
-                bucket = buckets.setdefault(key, entry)  # (one look-up of the key)
-                if bucket is entry:
-                    heapreplace(keys, key)  # the step's key goes, this one comes
-                else:
-                    heappop(keys)
-                    if bucket.__class__ is list:
-                        bucket.append(entry)
-                    else:
-                        buckets[key] = [bucket, entry]  # type: ignore[list-item]
-            else:
-                heappop(keys)
-                if adds:
-                    self.queue(adds)
-                self.queued -= 1
-                room = over - self.queued
-                if not keys:
-                    return
-            if (key := keys[0]) >= end or rt.rare or self.stop_requested:
-                return
+        single_steps.singles(self, max_steps, max_ticks)
 
     def fire(self, entries: list[Entry]) -> None:
         """The two phases of a step: its handlers, the update, then its new events."""
@@ -869,164 +656,23 @@ class Session:
         return []
 
     def update(self) -> None:
-        """Run each requested alter once with all values requested for it; their
-        modifications apply together, in the order of the alters' first requests (so
-        when two alters modify one member, the one requested later stands).
-
-        Alters that request alters (``addKnownSecret`` in an alter, say) start a further
-        round of the same update phase, after the modifications of this one; past
-        ``Limits.max_alter_rounds`` rounds the step is dropped, with a ``LimitExceeded``.
-        """
-        rt = self.rt
-        first = rt.first_request
-        if first is not GROUPED and first is not None and not self.hooks:
-            # One request (most steps): its alter runs as ``alter_one`` runs it, with no
-            # dict made for it; a plain one (no place, it writes itself) as ``singles``
-            # runs it.
-            obj, alter, value = first
-            apply = obj.form.plain_table.get(alter)
-            if apply is None:
-                self.alter_one(rt.take_requests())
-                return
-            rt.first_request = None
-            apply(rt, obj, (value,))
-            if alter not in obj.altered:
-                self.note_altered(((obj, alter),))
-            return
-        requests: dict[tuple[LoreObject, str], Any] = rt.take_requests()
-        if len(requests) != 1 or self.hooks:
-            if self.hooks or not self.plain_round(requests):
-                self.rounds(requests)
-            return
-        self.alter_one(requests)
+        update_phase.update(self)
 
     def plain_round(self, requests: dict[tuple[LoreObject, str], Any]) -> bool:
-        """The update of a step whose alters all have a value function (plain alters that
-        modify one member each: they neither request alters nor roll, ask or move), with
-        no hooks: each runs with its values, then the values are written in the order of
-        the requests (the later of two alters modifying one member stands), as ``rounds``
-        would. False, with nothing written, when an alter has none (a value function
-        does nothing but compute its value: the caller runs them all again in
-        ``rounds``)."""
-        rt = self.rt
-        results: list[tuple[str, Any]] = []  # each alter's member and its new value
-        add = results.append
-        for (obj, alter), values in requests.items():
-            found = obj.form.value_table.get(alter)  # type: ignore[union-attr]
-            if found is None:
-                return False
-            add((found[1], found[0](rt, obj, tuple(values))))
-        for (obj, alter), (member, value) in zip(requests, results, strict=True):
-            obj.values[member] = value
-            if alter not in obj.altered:
-                self.note_altered(((obj, alter),))
-        return True
+        return update_phase.plain_round(self, requests)
 
     def alter_one(self, requests: dict[tuple[LoreObject, str], Any]) -> None:
-        """The update of a step that requested one alter (most steps), with no hooks: it
-        runs at once, and applies at once when it requests no further alter (what it
-        requests goes to the runtime). (A step that goes wrong clears ``alter_index``.)"""
-        rt = self.rt
-        key, values = requests.popitem()
-        obj, alter = key
-        form = obj.form
-        assert form is not None
-        rt.alter_index = 0
-        rt.index = self.step_size
-        rt.state = None
-        rt.ops = 0
-        apply = form.apply_table.get(alter)
-        if apply is None:
-            run = form.vtable.get(alter) or form.resolve()[alter]
-            modifications = run(rt, obj, tuple(values))
-        elif (modifications := apply(rt, obj, tuple(values))) is None:  # written already
-            rt.alter_index = None
-            if alter not in obj.altered:
-                self.note_altered((key,))
-            return
-        rt.alter_index = None
-        self.altered_one(key, modifications)
+        update_phase.alter_one(self, requests)
 
     def altered_one(self, key: tuple[LoreObject, str], modifications: dict[str, Any]) -> None:
-        """After the one alter of ``alter_one`` ran: its modifications, applied now when
-        it requested no further alter (those the runtime holds)."""
-        rt = self.rt
-        obj, alter = key
-        if rt.first_request is not None:
-            self.rounds(rt.take_requests(), {key: modifications})
-            return
-        moves = "location" in modifications
-        before = obj.values.get("location") if moves else None
-        obj.values.update(modifications)
-        if alter not in obj.altered:
-            self.note_altered((key,))
-        if moves:
-            world_natives.after_moves(self, [(obj, before)])
+        update_phase.altered_one(self, key, modifications)
 
     def rounds(
         self,
         requests: dict[tuple[LoreObject, str], Any],
         done: dict[tuple[LoreObject, str], Any] | None = None,
     ) -> None:
-        """The rounds of an update, from ``requests``; ``done``: a first round that
-        already ran (each alter with what it modifies, not applied yet), when
-        ``requests`` are what it requested."""
-        rt = self.rt
-        rt.depth = 0
-        first = self.step_size  # the alters' places in the step come after the handlers'
-        ran = len(done or ())  # alters run so far in this update: each has its own place
-        # Each round: each (object, alter) with its requested values, replaced by what
-        # the alter modifies once it ran (so a big step holds the values no longer).
-        rounds: list[dict[tuple[LoreObject, str], Any]] = [done] if done else []
-        undo: list[tuple[LoreObject, dict[str, Any]]] = []  # what earlier rounds changed
-        moved: dict[LoreObject, Any] | None = None  # actors moved, with where they were
-        try:
-            if done:
-                moved = self.apply(done, undo, moved)
-            while requests:
-                if len(rounds) >= self.limits.max_alter_rounds:
-                    raise LimitExceeded(
-                        f"alters kept requesting alters for more than"
-                        f" {self.limits.max_alter_rounds} rounds of one update",
-                        "an alter probably requests itself, or two alters each other",
-                    )
-                rounds.append(requests)
-                for key, values in requests.items():
-                    obj, alter = key
-                    form: FormInfo = obj.form  # type: ignore[assignment]
-                    if alter not in form.plain_table:  # (a plain alter uses none of these)
-                        rt.alter_index = ran
-                        rt.index = first + ran
-                        rt.state = None
-                        rt.ops = 0  # each alter has its own budget
-                    ran += 1
-                    fn = form.vtable.get(alter) or form.resolve()[alter]
-                    requests[key] = fn(rt, obj, tuple(values))
-                if self.hooks:
-                    happenings.after_alters(self, requests)
-                # What these alters requested: the next round.
-                done, requests = requests, rt.take_requests()
-                if requests:
-                    moved = self.apply(done, undo, moved)
-                elif len(rounds) == 1:
-                    moved = self.apply(done, None, moved, note=True)  # (noted as it goes)
-                    rounds.clear()
-                else:
-                    moved = self.apply(done, None, moved)
-        except BaseException:
-            for obj, before in reversed(undo):
-                for name, value in before.items():
-                    if value is _MISSING:
-                        obj.values.pop(name, None)
-                    else:
-                        obj.values[name] = value
-            raise
-        finally:
-            rt.alter_index = None
-        for done_round in rounds:
-            self.note_altered(done_round)
-        if moved:
-            world_natives.after_moves(self, list(moved.items()))
+        update_phase.rounds(self, requests, done)
 
     def apply(
         self,
@@ -1035,32 +681,10 @@ class Session:
         moved: dict[LoreObject, Any] | None,
         note: bool = False,
     ) -> dict[LoreObject, Any] | None:
-        """Apply a round's modifications; keep in ``undo`` what they replace (when a
-        further round follows, which may fail), and note the alters that ran when
-        ``note`` (see ``note_altered``); the actors moved, with where they were."""
-        for (obj, alter), modifications in changes.items():
-            if "location" in modifications:
-                moved = moved if moved is not None else {}
-                moved.setdefault(obj, obj.values.get("location"))
-            if undo is not None:
-                undo.append((obj, {k: obj.values.get(k, _MISSING) for k in modifications}))
-            obj.values.update(modifications)
-            if note and alter not in obj.altered:
-                self.note_altered(((obj, alter),))
-        return moved
+        return update_phase.apply(self, changes, undo, moved, note)
 
     def note_altered(self, requests: Iterable[tuple[LoreObject, str]]) -> None:
-        """Note which alters ran on which objects (for the state shown in saves), on the
-        object itself: the session keeps no list of them, so an object nothing else
-        holds is freed (``changed`` finds the others)."""
-        for obj, alter in requests:
-            names = obj.altered
-            if not names:
-                # One tuple per alter name, shared by the objects it changed.
-                shared = self.alter_names.get(alter)
-                obj.altered = shared or self.alter_names.setdefault(alter, (alter,))
-            elif alter not in names:
-                obj.altered = (*names, alter)
+        update_phase.note_altered(self, requests)
 
     def changed(self) -> list[tuple[LoreObject, dict[str, Any]]]:
         """The objects alters have changed that the session still holds (reached from its
