@@ -55,6 +55,15 @@ class Suspend(Exception):
     """A body waits for an answer that will come later (its question id)."""
 
 
+class Stop(Exception):
+    """Ends the run (no answer left, interrupted)."""
+
+    def __init__(self, reason: str, detail: str = "") -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.detail = detail
+
+
 Key = tuple[Any, ...]
 
 

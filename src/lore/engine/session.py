@@ -28,14 +28,16 @@ from typing import Any
 
 from lore.dice import RandomSource as DiceSource
 from lore.engine import (
+    answering,
     continuation,
     event_queue,
     happenings,
     natives,
     reach,
+    rule_errors,
     single_steps,
+    step_failures,
     update_phase,
-    withdrawal,
     world_natives,
 )
 from lore.engine.event_queue import (
@@ -47,16 +49,16 @@ from lore.engine.event_queue import (
     Entry,
     entries_of,
 )
-from lore.engine.handler_runtime import CHOICES_SALT, GivenDice, Key, Runtime, Suspend
+from lore.engine.handler_runtime import CHOICES_SALT, GivenDice, Key, Runtime, Stop, Suspend
 from lore.engine.limits import Limits
 from lore.engine.participants import Participants
-from lore.engine.queries import AnswerError, Query, fill
+from lore.engine.queries import Query
 from lore.engine.saves import Answer
 from lore.engine.single_steps import HELD_NOW
+from lore.engine.step_failures import MAX_ASKED_AGAIN
 from lore.engine.transcript import Record, Transcript
 from lore.runtime.compiler import CompiledProgram
-from lore.runtime.errors import Frame, LimitExceeded, RuleError
-from lore.runtime.python_errors import plain_message
+from lore.runtime.errors import Frame, RuleError
 from lore.runtime.quantity import Quantity
 from lore.runtime.values import FormInfo, LoreObject
 from lore.syntax.recursion import collector_paused, room_for
@@ -85,19 +87,7 @@ __all__ = [
 # Python frames one nested Lore call may take: the rule's own, and a list member and
 # lambda on the way (`xs.map(@(x) f(x))`).
 FRAMES_PER_CALL = 4
-PRELUDE_NAME = "<lore>/prelude.lore"
 PAUSE_AT = 64  # steps of this many events or more run with the cyclic collector paused
-# How many times in a row a step that goes wrong after its answers is asked again.
-MAX_ASKED_AGAIN = 3
-
-
-class Stop(Exception):
-    """Ends the run (no answer left, interrupted)."""
-
-    def __init__(self, reason: str, detail: str = "") -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.detail = detail
 
 
 def trigger_handler(rt: Runtime, call: tuple[LoreObject, LoreObject]) -> None:
@@ -567,93 +557,25 @@ class Session:
         happenings.discard_step(self)
 
     def too_many(self, entries: list[Entry]) -> None:
-        """The step would make more events wait than the limit: it is dropped (raises),
-        with the waiting events of its handlers and of those it added."""
-        adds = self.rt.adds
-        dropped = self.drop_waiting({fn for _, fn, _ in entries} | {a[2] for a in adds})
-        error = LimitExceeded(
-            f"more than {self.limits.max_events} events would wait: events keep"
-            f" scheduling more events (this step and the {dropped:,} waiting events"
-            " of its handlers are dropped)",
-            "a handler probably schedules several events that each do the same",
-        )
-        error.frames = self.handler_frames(entries)
-        raise error
+        step_failures.too_many(self, entries)
 
     def cut_short(self, entries: list[Entry], error: BaseException) -> None:
-        """The step went wrong, or the run stops in its middle: the step is one whole,
-        and its effects go with it."""
-        rt = self.rt
-        suspended = rt.suspended
-        rt.rest()
-        happenings.discard_step(self)
-        if isinstance(error, Stop) or not isinstance(error, Exception):
-            # The run stops in the middle of the step (no answer left, interrupted):
-            # the step waits, as if for an answer, and runs again from its start
-            # when the session goes on (what it asked and told is not repeated).
-            self.waiting = entries
-            self.rerun = True
-            raise error
-        if suspended:
-            # A body waits for an answer, and a later one went wrong: the error is
-            # told when the step runs again with the answers, as it would have been
-            # had they come at once (the waiting body may also go wrong first).
-            self.waiting = entries
-            return
-        self.open = {}
-        found = self.rule_error(error, error.__traceback__)
-        # (Not past a limit: a rule that runs away does so whatever the answers.)
-        again = bool(self.step_answers) and not isinstance(error, LimitExceeded)
-        if again and self.ask_again(entries):
-            retried = "the step runs again: its questions are asked again"
-            found.hint = f"{found.hint}; {retried}" if found.hint else retried
-            self.report(found, again=True)
-        else:
-            self.report(found)
+        step_failures.cut_short(self, entries, error)
 
     def ask_again(self, entries: list[Entry]) -> bool:
-        """A step that went wrong after answers came (a number out of what the rules can
-        take, say; not a limit passed) runs again from its start, asking its questions
-        again (and telling again what it told: its answers differ), up to
-        ``MAX_ASKED_AGAIN`` times in a row; then it is dropped. Whether it runs again."""
-        step, times = self.asked_again
-        times = times + 1 if step == self.steps else 1
-        if times > MAX_ASKED_AGAIN:
-            return False
-        self.asked_again = (self.steps, times)
-        self.step_answers, self.step_filled, self.asked, self.told = {}, {}, set(), set()
-        self.answered = {}
-        self.waiting = entries
-        self.rerun = True
-        return True
+        return step_failures.ask_again(self, entries)
 
     def queue(self, adds: list[tuple[int, int, Any, Any]]) -> None:
         event_queue.queue(self, adds)
 
     def drop_runaway(self, entries: list[Entry]) -> None:
-        """Drop a step past the limit of steps at one time (its events do not run, so the
-        chain of events that keeps the time from moving on ends); the GM is told."""
-        error = LimitExceeded(
-            f"more than {self.limits.max_steps_at_once} steps at {self.ticks}[sec]: events"
-            " keep scheduling events at the same time",
-            "an event's handler probably schedules itself at schedule.current; give it a delay",
-        )
-        error.frames = self.handler_frames(entries)
-        self.report(error)
-        self.at_once = 0
+        step_failures.drop_runaway(self, entries)
 
     def drop_waiting(self, handlers: set[Any]) -> int:
         return event_queue.drop_waiting(self, handlers)
 
     def handler_frames(self, entries: list[Entry]) -> list[Frame]:
-        """Where the first handler of a step is written (for an error of the whole step)."""
-        for _, fn, _ in entries[:1]:
-            code = getattr(fn, "__code__", None)
-            line_map = self.program.line_maps.get(code.co_filename) if code else None
-            span = next((s for s in line_map.spans if s is not None), None) if line_map else None
-            if line_map is not None and span is not None:
-                return [Frame(line_map.rule, line_map.source, span)]
-        return []
+        return rule_errors.handler_frames(self, entries)
 
     def update(self) -> None:
         update_phase.update(self)
@@ -705,80 +627,24 @@ class Session:
         ]
 
     def open_questions(self) -> list[Query]:
-        """The questions the waiting step asked and has no answer to yet (in the order
-        they were asked); ``Query.record()`` gives each as plain data."""
-        return [query for _, query, _ in self.open.values()]
+        return answering.open_questions(self)
 
     def answer(
         self, query_id: str, values: dict[str, Any], *, seat: str | None = None
     ) -> str | None:
-        """Give the answer to an open question; the reason when it does not fit (and
-        then nothing changes). With ``seat``, a question asked of another seat is refused.
-
-        The next ``run()`` runs the waiting step again from its start, with this answer
-        (or, in a resumable session, goes on where the step asked, which is the same).
-        """
-        entry = self.open.get(query_id)
-        if entry is None:
-            return f"there is no open question '{query_id}'"
-        key, query, spec = entry
-        if seat is not None and seat != query.to:
-            return f"question '{query_id}' is asked of {query.to}, not of {seat}"
-        try:
-            filled = fill(query, spec, values, self.place_problem)
-        except AnswerError as error:
-            return str(error)
-        del self.open[query_id]
-        worker = self.worker
-        if worker is not None and worker.key is key and worker.kept is not None:
-            # The handler kept where it asked takes the spec filled in as it goes on
-            # (``continuation.wait_here``): it is not filled in again there, nor kept for
-            # a run of the step again (which fills the answer in again, if it comes to it).
-            worker.filled = filled
-            natives.record_answer(self, query, key, values)
-        else:
-            natives.record_answer(self, query, key, values, filled)
-        self.rerun = True
-        return None
+        return answering.answer(self, query_id, values, seat=seat)
 
     def back(self, query_id: str, *, seat: str | None = None) -> str | None:
-        """Go back at the open question ``query_id``: the last answer of the step, which
-        its participant gave before it was asked, is taken back, and the next ``run()``
-        asks that question again; the reason when it cannot be (nothing followed from the
-        answer: see ``engine/withdrawal.py``; then nothing changes). With ``seat``, a
-        question asked of another seat is refused."""
-        entry = self.open.get(query_id)
-        if entry is None:
-            return f"there is no open question '{query_id}'"
-        query = entry[1]
-        if seat is not None and seat != query.to:
-            return f"question '{query_id}' is asked of {query.to}, not of {seat}"
-        return withdrawal.withdraw(self, query)
+        return answering.back(self, query_id, seat=seat)
 
     def place_problem(self, text: str) -> str | None:
-        """Why an answer's location ``text`` names no place of the session's world, or
-        None when it does (how answers are checked: a bound method, made with no call)."""
-        return natives.place_problem(self, text)
+        return answering.place_problem(self, text)
 
     def reopen(self) -> None:
-        """Ask the open questions again, of the participants the session has now (after a
-        restore, say): the waiting step runs again at the next ``run()``. They are not
-        recorded in the transcript again."""
-        if self.waiting is not None and self.open:
-            self.settle()
-            self.open = {}
-            self.rerun = True
+        answering.reopen(self)
 
     def settle(self) -> None:
-        """Drop the step kept waiting where it asked (in a resumable session): it runs
-        again from its start when it goes on, as in any session. Whatever changes the
-        session from outside while a step waits (a GM's change to an object, a system
-        command run in the chat) calls this first. (The session already is as a waiting
-        step leaves it; only the kept handler goes.)"""
-        worker = self.worker
-        if worker is not None and worker.kept is not None:
-            self.worker = None
-            worker.kill()
+        answering.settle(self)
 
     # ------------------------------------------------------------ snapshots
 
@@ -851,88 +717,16 @@ class Session:
     # ------------------------------------------------------------ errors
 
     def rule_error(self, error: BaseException, trace: TracebackType | None) -> RuleError:
-        if isinstance(error, RuleError):
-            found = error
-        elif isinstance(error, RecursionError):
-            found = LimitExceeded(
-                "rules call each other too deeply", "a rule probably calls itself without end"
-            )
-        elif isinstance(error, ZeroDivisionError):
-            found = RuleError("division by zero")
-        elif isinstance(error, OverflowError | MemoryError):
-            found = LimitExceeded(f"a value grew too large ({type(error).__name__})")
-        elif isinstance(error, KeyError) and (owner := self.reader_of(trace)) is not None:
-            # A rule read a member of its own object (``_v[name]``) that has no value.
-            found = RuleError(
-                f"{owner!r} has no value for {error.args[0]!r}",
-                "give it a value where the object is written",
-            )
-        else:
-            found = RuleError(plain_message(error))
-        if not found.frames:
-            found.frames = self.frames(trace)
-            if isinstance(found, LimitExceeded) and found.at_entry and len(found.frames) > 1:
-                found.frames.pop()  # the rule just entered: the call that entered it is the place
-            while len(found.frames) > 1 and found.frames[-1].source.name == PRELUDE_NAME:
-                found.frames.pop()  # a prelude function (roll): the place is where it was called
-        return found
+        return rule_errors.rule_error(self, error, trace)
 
     def reader_of(self, trace: TracebackType | None) -> LoreObject | None:
-        """The object whose rule raised the error, if it was raised by generated code
-        itself (not by something it called)."""
-        if trace is None:
-            return None
-        while trace.tb_next is not None:
-            trace = trace.tb_next
-        frame = trace.tb_frame
-        if frame.f_code.co_filename not in self.program.line_maps:
-            return None
-        owner = frame.f_locals.get("self")
-        return owner if isinstance(owner, LoreObject) else None
+        return rule_errors.reader_of(self, trace)
 
     def frames(self, trace: TracebackType | None) -> list[Frame]:
-        frames: list[Frame] = []
-        # A runaway recursion passes the same places thousands of times: each is found once.
-        known: dict[tuple[CodeType, int, int], Frame | None] = {}
-        while trace is not None:
-            key = (trace.tb_frame.f_code, trace.tb_lineno, trace.tb_lasti)
-            if key not in known:
-                known[key] = self.frame_at(*key)
-            found = known[key]
-            if found is not None:
-                frames.append(found)
-            trace = trace.tb_next
-        return frames
+        return rule_errors.frames(self, trace)
 
     def frame_at(self, code: CodeType, line: int, instruction: int) -> Frame | None:
-        """The Lore place of a generated function's instruction, or None (not Lore's)."""
-        line_map = self.program.line_maps.get(code.co_filename)
-        if line_map is None:
-            return None
-        index = line - 1
-        span = line_map.span_at(index, code, instruction)
-        if span is None and 0 <= index < len(line_map.spans):
-            span = line_map.spans[index]
-        if span is None:
-            span = next((s for s in reversed(line_map.spans[:index]) if s), None)
-        if span is None:
-            return None
-        rule, source = line_map.origin(index)  # (a line may hold another function's code)
-        return Frame(rule, source, span)
+        return rule_errors.frame_at(self, code, line, instruction)
 
     def report(self, error: RuleError, again: bool = False) -> None:
-        """Tell the GM of a rule error; ``again``: its step runs again (``ask_again``)."""
-        self.errors.append(error)
-        record: Record = {
-            "tick": self.ticks,
-            "kind": "error",
-            "to": "GM",
-            "message": error.message,
-            "where": error.location(),
-        }
-        if again:
-            record["again"] = True
-        self.transcript.add(record)
-        gm = self.participants.get("GM")
-        if gm is not None:
-            gm.tell(record)
+        rule_errors.report(self, error, again)
