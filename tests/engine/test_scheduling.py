@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from lore.engine import handler_runtime
 from lore.engine import session as session_module
 from lore.engine.participants import Participants, Scripted
 from lore.engine.session import Limits, Session, entries_of
@@ -271,7 +272,7 @@ def test_schedule_events_are_the_events_waiting() -> None:
 
 
 def test_too_many_events_to_list_is_a_limit(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(session_module, "MAX_LIST", 3)
+    monkeypatch.setattr(handler_runtime, "MAX_LIST", 3)
     body = ' rule count { GM.message("waiting " + schedule.events.length); }\n' + start(
         "schedule.add({ ticks = 5; priority = 0; handler = @{ count; }; }:Event);"
         "schedule.add({ ticks = 6; priority = 0; handler = @{ count; }; }:Event);"

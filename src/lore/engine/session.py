@@ -21,627 +21,73 @@ import heapq
 import itertools
 import math
 import sys
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable
 from sys import getrefcount
 from types import CodeType, TracebackType
 from typing import Any
 
 from lore.dice import RandomSource as DiceSource
 from lore.engine import (
+    answering,
     continuation,
+    event_queue,
     happenings,
     natives,
-    randomness,
     reach,
-    withdrawal,
+    rule_errors,
+    single_steps,
+    step_failures,
+    update_phase,
     world_natives,
 )
-from lore.engine.participants import Participants
-from lore.engine.queries import AnswerError, Query, fill
-from lore.engine.randomness import (
-    GOLDEN,
-    GROUP_BITS,
-    LIMITS,
-    M1,
-    M2,
-    MASK,
-    STRIDE,
-    WORDS,
-    Stream,
-    mix,
+from lore.engine.event_queue import (
+    BIAS,
+    KEY_SHIFT,
+    NARROW_BIAS,
+    NARROW_SHIFT,
+    Bucket,
+    Entry,
+    entries_of,
 )
+from lore.engine.handler_runtime import CHOICES_SALT, GivenDice, Key, Runtime, Stop, Suspend
+from lore.engine.limits import Limits
+from lore.engine.participants import Participants
+from lore.engine.queries import Query
 from lore.engine.saves import Answer
+from lore.engine.single_steps import HELD_NOW
+from lore.engine.step_failures import MAX_ASKED_AGAIN
 from lore.engine.transcript import Record, Transcript
 from lore.runtime.compiler import CompiledProgram
-from lore.runtime.dice import RandomSource
-from lore.runtime.errors import Frame, LimitExceeded, RuleError
-from lore.runtime.ops import (
-    GROUPED,
-    MAX_LIST,
-    NARROW_PRIORITY,
-    Closure,
-    Handler,
-    callee,
-    field_callee,
-    rule_of,
-    run_entry,
-)
-from lore.runtime.python_errors import plain_message
+from lore.runtime.errors import Frame, RuleError
 from lore.runtime.quantity import Quantity
-from lore.runtime.values import FormInfo, LoreObject, RuntimeType, TypedString, show
+from lore.runtime.values import FormInfo, LoreObject
 from lore.syntax.recursion import collector_paused, room_for
 from lore.world.model import World
+
+# Names other modules import from here (defined in the modules of their concepts).
+__all__ = [
+    "BIAS",
+    "CHOICES_SALT",
+    "KEY_SHIFT",
+    "MAX_ASKED_AGAIN",
+    "NARROW_SHIFT",
+    "Bucket",
+    "Entry",
+    "GivenDice",
+    "Key",
+    "Limits",
+    "Runtime",
+    "Session",
+    "Stop",
+    "Suspend",
+    "entries_of",
+    "trigger_handler",
+]
 
 # Python frames one nested Lore call may take: the rule's own, and a list member and
 # lambda on the way (`xs.map(@(x) f(x))`).
 FRAMES_PER_CALL = 4
-PRELUDE_NAME = "<lore>/prelude.lore"
-_MISSING = object()  # a member that had no value (to undo its modification)
-CHOICES_SALT = 0x5DEECE66D  # sets the bots' random stream apart from the dice
-ALTERS_SALT = 0xA17E5  # and the streams of the alters' questions apart from the handlers'
 PAUSE_AT = 64  # steps of this many events or more run with the cyclic collector paused
-# The references to the clock's quantity (``schedule.current``) when the session holds it
-# alone: the schedule's ``ticks``, ``Runtime.now``, the step's local and getrefcount's
-# argument. A step of one event then gives it its new time in place rather than making a
-# new quantity each step (no rule can tell: none holds the old one).
-HELD_NOW = 4
-# A step's (ticks, priority) as the queue keys it: one whole number, ticks * 2^shift +
-# priority + bias, ordered as the pairs are (a heap of numbers is far quicker than one of
-# pairs). Priorities are whole numbers of 64 bits, checked where events are added. Two
-# layouts: *wide* (shift 64, bias 2^63) holds any priority; *narrow* (shift 8, bias 2^7)
-# holds priorities -128 to 127 (what rules use), and keeps the keys of the first 48 days of
-# game time within one digit of a Python number (2^30), where comparing, shifting and adding
-# take the interpreter's quick paths (a step of one event does a dozen of them). A session
-# starts narrow and turns wide for good when a priority outside that range comes
-# (``Session.fit``); both layouts order the keys alike, so the heap stays a heap. A snapshot
-# holds the wide keys, whichever the session has.
-KEY_SHIFT = 64
-BIAS = 1 << 63
-NARROW_SHIFT = 8
-NARROW_BIAS = NARROW_PRIORITY
-FAR = 1 << 1024  # past any key a session reaches
-# A word below FLOOR is below the dice limit of any number of sides up to FLOOR_SIDES (the
-# limit, WORDS - WORDS % sides, is more than WORDS - sides): no draw again.
-FLOOR_SIDES = 1 << 32
-FLOOR = WORDS - FLOOR_SIDES
-# The most steps one call of ``singles`` counts (a range of machine integers is the quick one).
-MAX_STEP = sys.maxsize - 1
-# How many times in a row a step that goes wrong after its answers is asked again.
-MAX_ASKED_AGAIN = 3
-
-
-@dataclass(frozen=True)
-class Limits:
-    max_ops: int = 1_000_000  # rule calls, list steps and dice of one handler
-    # Nested calls of rules, functions and lambdas in one handler: a resource limit (each
-    # takes a few Python frames) far above what rules that end need.
-    max_depth: int = 10_000
-    max_steps: int | None = None
-    max_ticks: int | None = None
-    # Steps at one game time: events that keep scheduling events at the same time would
-    # otherwise run forever without the time moving on.
-    max_steps_at_once: int = 100_000
-    # Events waiting at once: events that each schedule several more would otherwise fill
-    # the memory, and run the handlers of every doubling before the limit fired (with a
-    # long handler, a million such runs took half a minute). No table has a hundred
-    # thousand events waiting; a program that needs more passes its own Limits.
-    max_events: int = 100_000
-    # Events one handler may schedule: a handler that schedules in a loop, or through rules
-    # that each schedule and call others, would otherwise add a million (seconds of work)
-    # before the waiting limit sees them, and do it again in every step it runs.
-    max_adds: int = 10_000
-    # Questions asked in one step: no table answers a thousand at once; events that
-    # multiply, each asking, would otherwise keep bots (or people) busy for minutes, and
-    # a step runs again from its start for each answer, so its cost grows with the square
-    # of its questions (10,000 questions in a deep recursion took a sim 20 s a step).
-    max_questions: int = 1_000
-    # Messages sent in one step, for the same reason (a million printed take a minute; events
-    # that multiply, each step sending ten thousand, took a 400-step run two minutes).
-    max_messages: int = 1_000
-    # Rounds of one update phase: alters that request alters run in a further round, and
-    # alters that keep requesting each other would otherwise never end.
-    max_alter_rounds: int = 100
-
-
-class Suspend(Exception):
-    """A body waits for an answer that will come later (its question id)."""
-
-
-Key = tuple[Any, ...]
-Entry = tuple[int, Handler, Any]  # an event waiting: seq, fn, arg (run as fn(rt, arg))
-# The events of one (ticks, priority) in the queue: the entry of the only one (most
-# steps), or a list of several in seq order.
-Bucket = Entry | list[Entry]
-
-
-class Stop(Exception):
-    """Ends the run (no answer left, interrupted)."""
-
-    def __init__(self, reason: str, detail: str = "") -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.detail = detail
-
-
-class Runtime:
-    """What compiled rules see as ``rt``: the session, and the handler being run."""
-
-    # Slotted: compiled rules and the steps read and write these many times an event.
-    __slots__ = (
-        "GM", "adds", "alter_index", "block", "choices_key", "counts",
-        "created", "depth", "first_request", "first_step", "firsts", "g", "index",
-        "kept_choices", "max_adds", "max_depth", "max_ops", "now", "ops", "path",
-        "path_key", "pausable", "rare", "removing", "requests", "roller", "schedule",
-        "seq", "session", "state", "suspended", "system", "tick",
-    )  # fmt: skip
-    # Whether rolls are written to the transcript (a chat command's are kept by the chat).
-    records_dice = True
-    own_dice = True  # dice from the seed's streams (not from a source a subclass gives)
-    # What a snapshot keeps of it (the rest is the handler being run, or derived).
-    SAVED = ("GM", "schedule", "system", "now", "tick")
-    # The engine's rules that compiled rules call as ``rt.<name>(obj, ...)`` when nothing
-    # else can answer for them (``compiler.NATIVE_METHODS``): with no look-up per call.
-    actor_message = natives.actor_message
-    actor_query = natives.actor_query
-    participant_message = natives.participant_message
-    participant_query = natives.participant_query
-
-    def __init__(self, session: Session) -> None:
-        self.session = session
-        # Who rolls while a system command runs (its dice are the roller's).
-        self.roller: tuple[str, str] | None = None
-        # Whether the handler run now runs in the session's worker, where a question
-        # that waits keeps it (see ``engine/continuation.py``).
-        self.pausable = False
-        self.g: list[Any] = []
-        self.GM: LoreObject | None = None
-        self.schedule: LoreObject | None = None
-        self.system: LoreObject | None = None
-        self.depth = 0
-        self.ops = 0
-        self.max_depth = session.limits.max_depth
-        self.max_ops = session.limits.max_ops
-        # The length ``adds`` may reach before the handler run now has scheduled more than
-        # ``Limits.max_adds`` (set as each handler of a step starts).
-        self.max_adds = session.limits.max_adds
-        self.seq = 0  # the event whose handler runs
-        # The handler's dice: its place in the step, and the state of its stream (None
-        # before its first draw, which is word `index` of the step's block).
-        self.index = 0
-        self.state: int | None = None
-        self.block: Sequence[int] | None = None
-        # The first words of the first places of a group of steps, from step
-        # ``first_step`` on (see ``word``; none yet: any step reads past the end).
-        self.first_step = 0
-        self.firsts: Sequence[int] = ()
-        self.choices_key = randomness.stream_key(session.seed, CHOICES_SALT)
-        self.now: Quantity | None = None  # the time of the step, as schedule.current
-        self.tick = 0  # the same, in ticks
-        # What the step's handlers ask for: alter requests grouped by (object, alter) in
-        # the order of the first request (objects compare by identity), and new events
-        # as (ticks, priority, fn, arg). The first request waits alone, as (object,
-        # alter, value), in ``first_request`` (most steps make one): a second one groups
-        # it in ``requests`` and leaves ``GROUPED`` there (see ``take_requests``).
-        self.first_request: Any = None
-        self.requests: dict[tuple[LoreObject, str], list[Any]] = {}
-        self.adds: list[tuple[int, int, Any, Any]] = []
-        # Objects the step made while hooks were subscribed or that have a location (they
-        # join the map: ``Session.made``), and the objects it removes (see
-        # happenings.after_step).
-        self.created: list[LoreObject] = []
-        self.removing: list[LoreObject] = []
-        # Where a handler is, for naming its questions and messages: the event (or, while
-        # alters run, the alter's place in the update), the foreach elements it is in,
-        # and how many of each it made there.
-        self.alter_index: int | None = None
-        self.path: tuple[int, ...] = ()
-        self.path_key = 0  # the key of the dice stream of the body at ``path`` (see foreach)
-        self.counts: dict[Key, int] | None = None
-        # Set when a step does what a run of steps of one event must stop after (it asks or
-        # tells, makes objects hooks see, removes objects, or ends the session): the
-        # step's end looks at this alone (see ``Session.singles``).
-        self.rare = False
-        # The stream ``choices`` gave last, with its owner (see ``choices``).
-        self.kept_choices: tuple[Any, Stream] | None = None
-        self.suspended = False  # whether a body of the step run now waits for an answer
-
-    # -- per handler
-
-    def reset(self, seq: int, index: int = 0) -> None:
-        self.depth = 0
-        self.ops = 0
-        self.seq = seq
-        self.index = index
-        self.state = None
-        self.alter_index = None
-        self.path = ()
-        self.counts = None
-
-    def rest(self) -> None:
-        """Clear what a step cut short leaves behind (its requests and additions, the
-        depth and the ``foreach`` place of the handler that stopped)."""
-        self.first_request = None
-        # (New containers only for those holding something: a handler kept where it
-        # asked has most often asked for nothing yet, and an empty one is left as it is.)
-        if self.requests:
-            self.requests = {}
-        if self.adds:
-            self.adds = []
-        self.depth = 0
-        self.path = ()
-        self.alter_index = None
-        self.suspended = False
-
-    def next_key(self, kind: str) -> Key:
-        """The name of the next question or message of this handler: the same on every
-        re-run of the step, so a re-run neither asks nor tells anything twice."""
-        counts = self.counts
-        if counts is None:
-            counts = self.counts = {}
-            self.rare = True
-        owner = self.seq if self.alter_index is None else ("alter", self.alter_index)
-        path = self.path
-        where = (kind, owner, path)
-        number = counts.get(where, 0)
-        counts[where] = number + 1
-        return (kind, owner, path, number)
-
-    def word(self, index: int) -> int:
-        """The first word of place ``index`` of the step (see ``engine/randomness.py``):
-        place 0's from the block of its group of steps, the others' from the step's own
-        block (made, or made longer, when first needed)."""
-        session = self.session
-        steps = session.steps
-        if not index:
-            group = steps >> GROUP_BITS
-            first = group << GROUP_BITS
-            if first != self.first_step or not self.firsts:
-                # As Python numbers: the first die of most steps reads one.
-                self.firsts = list(randomness.first_words(session.seed, group))
-                self.first_step = first
-            return self.firsts[steps - first]
-        found = self.block
-        if found is None or index >= len(found):
-            size = max(index + 1, 2 * len(found) if found else session.step_size)
-            found = self.block = randomness.block(session.seed, steps, size)
-        return found[index]
-
-    def draw(self) -> int:
-        """The next 64-bit word of this handler's stream."""
-        state = self.state
-        if state is None:
-            self.state = z = self.word(self.index)
-            return z
-        state = self.state = (state + GOLDEN) & MASK
-        return mix(state)
-
-    def roll(self, sides: int) -> int:
-        """One die of ``sides`` sides (``randint(1, sides)`` written out: this is the
-        path of most dice rolled)."""
-        state = self.state
-        if state is None:
-            if self.index:
-                index = self.index
-                try:
-                    z = state = self.block[index]  # type: ignore[index]
-                except (TypeError, IndexError):  # no block yet (None), or too short
-                    z = state = self.word(index)
-            else:  # the first die of a step's first handler (most dice)
-                # ``steps`` never goes down while a runtime lives (a restore makes a new
-                # session), so the index is never below 0: past the end, a new group.
-                try:
-                    z = state = self.firsts[self.session.steps - self.first_step]
-                except IndexError:
-                    z = state = self.word(0)
-        else:
-            state = (state + GOLDEN) & MASK
-            z = ((state ^ (state >> 30)) * M1) & MASK
-            z = ((z ^ (z >> 27)) * M2) & MASK
-            z ^= z >> 31
-        if z >= FLOOR or sides > FLOOR_SIDES:  # (else below the limit, WORDS - WORDS % sides)
-            limit = LIMITS.get(sides) or WORDS - WORDS % sides
-            while z >= limit:
-                state = (state + GOLDEN) & MASK
-                z = ((state ^ (state >> 30)) * M1) & MASK
-                z = ((z ^ (z >> 27)) * M2) & MASK
-                z ^= z >> 31
-        self.state = state
-        return 1 + z % sides
-
-    def rolls(self, count: int, sides: int) -> int:
-        """The sum of ``count`` dice of ``sides`` sides: the same dice as ``count`` calls
-        of ``roll``, drawn in one loop (a pool of 10,000 dice costs a few milliseconds)."""
-        if count < 1:
-            return 0
-        total = self.roll(sides)  # starts the stream when it is not yet
-        if not self.own_dice:
-            return total + sum(self.roll(sides) for _ in range(count - 1))
-        state = self.state
-        assert state is not None
-        limit = LIMITS.get(sides) or WORDS - WORDS % sides
-        for _ in range(count - 1):
-            while True:
-                state = (state + GOLDEN) & MASK
-                z = ((state ^ (state >> 30)) * M1) & MASK
-                z = ((z ^ (z >> 27)) * M2) & MASK
-                z ^= z >> 31
-                if z < limit:
-                    break
-            total += 1 + z % sides
-        self.state = state
-        return total
-
-    def randint(self, low: int, high: int) -> int:
-        """A uniform integer in [low, high] from this handler's stream."""
-        return low + randomness.below(self.draw, high - low + 1)
-
-    @property
-    def random(self) -> RandomSource:
-        """This handler's random stream (what ``Dice.roll`` draws from)."""
-        return self
-
-    def add_event(self, event: Any) -> None:
-        """``schedule.add(event)``."""
-        assert self.schedule is not None
-        natives.schedule_add(self, self.schedule, event)
-
-    def add_at(self, ticks: int, priority: int, fn: Any, arg: Any) -> None:
-        """``schedule.add`` of an event written in place: its handler runs as
-        ``fn(rt, arg)`` at ``(ticks, priority)``."""
-        if ticks < self.tick:
-            raise RuleError(
-                f"cannot schedule an event in the past (at {ticks}, now is {self.tick})"
-            )
-        if not -NARROW_BIAS <= priority < NARROW_BIAS:
-            self.session.fit(priority)
-        self.adds.append((ticks, priority, fn, arg))
-        if len(self.adds) > self.max_adds:
-            self.too_many_adds()
-
-    def pending_events(self) -> tuple[LoreObject, ...]:
-        """``schedule.events``: the events waiting, in the order they will run, as Event
-        objects (made when asked; those added in this step join after it)."""
-        session = self.session
-        if session.pending() > MAX_LIST and session.count_waiting() > MAX_LIST:
-            raise LimitExceeded(f"more than {MAX_LIST} events wait: too many to list")
-        event = session.program.form_by_name["Event"]
-        found = []
-        for key in sorted(session.buckets):
-            ticks, priority = session.key_parts(key)
-            for _, fn, arg in entries_of(session.buckets[key]):
-                values = {
-                    "ticks": Quantity(ticks, "sec", session.time),
-                    "priority": priority,
-                    "handler": Closure(run_entry, (fn, arg), 0),
-                }
-                found.append(LoreObject(event, values, session.new_oid()))
-        return tuple(found)
-
-    @property
-    def choices(self) -> Stream:
-        """What a bot answering this handler's queries draws from. It is apart from the
-        dice, so that replaying the answers from a log rolls the same dice. A handler's
-        stream is numbered by its event's seq; an alter's by its step and place."""
-        owner = self.choices_owner()
-        kept = self.kept_choices
-        if kept is None or kept[0] != owner:
-            if self.alter_index is None:
-                key = self.choices_key
-                number = self.seq
-            else:
-                key = randomness.stream_key(self.session.seed, CHOICES_SALT ^ self.session.steps)
-                key, number = randomness.mix(key ^ ALTERS_SALT), self.index
-            if self.path:  # a foreach body: a stream of its own
-                key = randomness.path_key(key, self.path)
-            kept = self.kept_choices = (owner, Stream(key, number))
-        return kept[1]
-
-    def choices_owner(self) -> Any:
-        """Whose stream ``choices`` gives now: the handler's (or the alter's) at its path."""
-        if self.alter_index is not None:
-            return ("alter", self.session.steps, self.index, self.path)
-        return (self.seq, self.path)
-
-    def unused_choices(self) -> None:
-        """A participant that draws nothing was asked (``choices`` not read): the stream
-        kept is dropped when ``choices`` would have replaced it, so that a bot asked next
-        draws as it would had ``choices`` been read."""
-        kept = self.kept_choices
-        if kept is not None and kept[0] != self.choices_owner():
-            self.kept_choices = None
-
-    def limit(self, at_entry: bool = True) -> None:
-        """Raise the limit passed (called as a rule is entered, or by a list step)."""
-        if self.depth > self.max_depth:
-            raise LimitExceeded(
-                f"rules call each other more than {self.max_depth} deep",
-                "a rule probably calls itself without end (to walk a long list, use for or"
-                " a list member: they do not nest)",
-                at_entry,
-            )
-        raise LimitExceeded(
-            f"one handler ran more than {self.max_ops} rule calls, list steps and dice",
-            "a rule probably runs without end",
-            at_entry,
-        )
-
-    def too_many_adds(self) -> None:
-        """The handler run now scheduled past ``Limits.max_adds`` (its step is dropped)."""
-        raise LimitExceeded(
-            f"one handler scheduled more than {self.session.limits.max_adds} events",
-            "a rule probably schedules events in a loop without end, or rules that each"
-            " schedule call each other in loops",
-        )
-
-    def count_op(self) -> None:
-        self.ops += 1
-        if self.ops > self.max_ops:
-            self.limit(at_entry=False)
-
-    # -- objects
-
-    def new(self, form: FormInfo, values: dict[str, Any]) -> LoreObject:
-        session = self.session
-        oid = session.next_oid
-        session.next_oid = oid + 1
-        obj = LoreObject(form, values, oid)
-        defaults = session._defaults.get(form)
-        if defaults is None:
-            defaults = session.defaults(form)
-        for name, default in defaults:
-            if name not in values:
-                values[name] = default(self, obj)
-        if session.hooks or "location" in values:
-            self.created.append(obj)
-            self.rare = True
-        return obj
-
-    def anon(self, values: dict[str, Any]) -> LoreObject:
-        session = self.session
-        oid = session.next_oid  # (``new_oid`` written out: most questions make one)
-        session.next_oid = oid + 1
-        return LoreObject(None, values, oid)
-
-    def method(self, obj: Any, name: str, *args: Any) -> Any:
-        return _fixed(rule_of(obj, name), self, obj, args)
-
-    def call_field(self, obj: Any, name: str, *args: Any) -> Any:
-        """Call the function member ``name`` of ``obj`` (a lambda it holds, or the
-        engine's rule)."""
-        code, first = field_callee(obj, name)
-        return _fixed(code, self, first, args)
-
-    def request(self, obj: Any, alter: str, value: Any) -> None:
-        form = obj.form if isinstance(obj, LoreObject) else None
-        if form is None or not form.is_alter(alter):
-            raise RuleError(f"{show(obj)} has no alter '{alter}'")
-        first = self.first_request
-        if first is None:
-            self.first_request = (obj, alter, value)
-            return
-        if first is not GROUPED:
-            self.group_requests()
-        requests = self.requests
-        key = (obj, alter)
-        values = requests.get(key)
-        if values is None:
-            requests[key] = [value]
-        else:
-            values.append(value)
-
-    def group_requests(self) -> None:
-        """Move the request waiting alone in ``first_request`` to ``requests`` (a second
-        request came, or the update takes them)."""
-        first = self.first_request
-        if first is not None and first is not GROUPED:
-            obj, alter, value = first
-            self.requests[(obj, alter)] = [value]  # the first: ``requests`` was empty
-            self.first_request = GROUPED
-
-    def take_requests(self) -> dict[tuple[LoreObject, str], list[Any]]:
-        """The requests made since the last take, grouped by (object, alter) in the
-        order of their first request; none are left."""
-        if self.first_request is None:
-            return {}
-        self.group_requests()
-        requests = self.requests
-        self.requests = {}
-        self.first_request = None
-        return requests
-
-    def foreach(self, items: Iterable[Any], fn: Callable[..., Any]) -> None:
-        """Run ``fn`` for every element, all at once: a body waiting for an answer does not
-        keep the next ones from starting (and asking); the call ends when all are done.
-
-        Each body rolls its dice from a stream of its own (made from the handler's first
-        word and the body's place), and the handler's stream is left as it was: what a
-        body rolls never depends on what the bodies before it rolled, nor on whether
-        they are still waiting for an answer."""
-        base = self.path
-        outer = self.state
-        # The key of the stream at ``base``: the enclosing body's (kept as it ran), or the
-        # handler's first word outside any body. Each body's is made from it in one step
-        # (``randomness.path_key`` of the whole path, step by step), so a body as deep as
-        # the depth limit costs no more than one at the top.
-        base_key = self.path_key if base else self.word(self.index)
-        waiting: Suspend | None = None
-        code, first = callee(fn)
-        for index, item in enumerate(items):
-            self.count_op()
-            self.path = (*base, index)
-            self.state = self.path_key = mix((base_key + (index + 1) * STRIDE) & MASK)
-            try:
-                code(self, first, item)
-            except Suspend as suspend:
-                waiting = suspend
-        self.path = base
-        self.path_key = base_key
-        self.state = outer
-        if waiting is not None:
-            raise waiting
-
-    def type_of(self, value: Any) -> RuntimeType:
-        if isinstance(value, LoreObject) and value.form is not None:
-            return RuntimeType("form", value.form.name, form=value.form)
-        if isinstance(value, Quantity):
-            return RuntimeType("unit", f"unit[{value.unit}]", unit=value.unit, family=value.family)
-        if isinstance(value, bool):
-            return RuntimeType("prim", "boolean")
-        if isinstance(value, int):
-            return RuntimeType("prim", "integer")
-        if isinstance(value, float):
-            return RuntimeType("prim", "real")
-        if isinstance(value, TypedString):
-            return RuntimeType("prim", value.kind)
-        if isinstance(value, str):
-            return RuntimeType("prim", "string")
-        return RuntimeType("any", "any")
-
-    def engine_value(self, name: str) -> Any:
-        raise RuleError(f"the engine provides no value '{name}'")
-
-
-def _fixed(code: Callable[..., Any], rt: Runtime, first: Any, args: tuple[Any, ...]) -> Any:
-    """``code(rt, first, *args)`` written out for the usual numbers of arguments: a call
-    with ``*args`` goes through the machine's stack, a plain one does not (see
-    ``ops.callee``)."""
-    if not args:
-        return code(rt, first)
-    if len(args) == 1:
-        return code(rt, first, args[0])
-    if len(args) == 2:
-        return code(rt, first, args[0], args[1])
-    return code(rt, first, *args)
-
-
-def entries_of(bucket: Bucket) -> list[Entry]:
-    """The events of a bucket of the queue, as a list (see ``Bucket``)."""
-    return bucket if isinstance(bucket, list) else [bucket]
-
-
-def priority_error(priority: int) -> RuleError:
-    return RuleError(
-        f"an event's priority must be between -2^63 and 2^63-1, not {priority}",
-        "priorities only order the events of one time: small numbers do",
-    )
-
-
-class GivenDice(Runtime):
-    """A runtime whose dice come from a given source (``lore.dice.FixedSource`` in a
-    test: the faces in the order the rules roll them) instead of the seed's streams."""
-
-    own_dice = False
-
-    def __init__(self, session: Session, source: DiceSource) -> None:
-        super().__init__(session)
-        self.source = source
-
-    def roll(self, sides: int) -> int:
-        return self.source.roll(sides)
-
-    def randint(self, low: int, high: int) -> int:
-        return low - 1 + self.source.roll(high - low + 1)
 
 
 def trigger_handler(rt: Runtime, call: tuple[LoreObject, LoreObject]) -> None:
@@ -841,66 +287,22 @@ class Session:
         self.push(*natives.event_parts(self, event))
 
     def push(self, ticks: int, priority: int, fn: Any, arg: Any) -> None:
-        if not -self.bias <= priority < self.bias:
-            self.fit(priority)
-        key = (ticks << self.shift) + priority + self.bias
-        bucket = self.buckets.get(key)
-        entry = (next(self.seqs), fn, arg)
-        if bucket is None:
-            self.buckets[key] = entry
-            heapq.heappush(self.keys, key)
-        elif isinstance(bucket, list):
-            bucket.append(entry)
-        else:
-            self.buckets[key] = [bucket, entry]
-        self.queued += 1
+        event_queue.push(self, ticks, priority, fn, arg)
 
     def fit(self, priority: int) -> None:
-        """Make the queue's keys hold ``priority``: a narrow queue turns wide (see
-        ``KEY_SHIFT``); a priority past 64 bits is an error. A step of one event being run
-        (``singles``) sees ``rt.rare`` and takes the new layout."""
-        if -self.bias <= priority < self.bias:
-            return
-        if not -BIAS <= priority < BIAS:
-            raise priority_error(priority)
-        self.rekey(KEY_SHIFT, BIAS)
-        self.rt.rare = True
+        event_queue.fit(self, priority)
 
     def key_parts(self, key: int) -> tuple[int, int]:
-        """The (ticks, priority) of a step's key in the queue."""
-        return key >> self.shift, (key & ((1 << self.shift) - 1)) - self.bias
+        return event_queue.key_parts(self, key)
 
     def rekey(self, shift: int, bias: int) -> None:
-        """Give the queue's keys the layout of ``shift`` and ``bias``, in place (a step
-        being run holds the heap and the buckets). The order of the keys stays, so the
-        heap needs no sorting."""
-        parts = self.key_parts
-        self.keys[:] = [(t << shift) + p + bias for t, p in map(parts, self.keys)]
-        buckets = list(self.buckets.items())
-        self.buckets.clear()
-        for key, bucket in buckets:
-            ticks, priority = parts(key)
-            self.buckets[(ticks << shift) + priority + bias] = bucket
-        self.shift, self.bias = shift, bias
+        event_queue.rekey(self, shift, bias)
 
     def wide_queue(self) -> tuple[list[int], dict[int, Bucket]]:
-        """The queue's heap and buckets with wide keys (what a snapshot holds)."""
-        if self.shift == KEY_SHIFT:
-            return self.keys, self.buckets
-        parts = self.key_parts
-
-        def wide(key: int) -> int:
-            ticks, priority = parts(key)
-            return (ticks << KEY_SHIFT) + priority + BIAS
-
-        return [wide(key) for key in self.keys], {wide(k): b for k, b in self.buckets.items()}
+        return event_queue.wide_queue(self)
 
     def narrow_restored(self) -> None:
-        """After a restore put a snapshot's (wide) keys in the queue: narrow them when
-        every priority waiting fits (as a session that never saw a wide one has them)."""
-        self.shift, self.bias = KEY_SHIFT, BIAS
-        if all(-NARROW_BIAS <= self.key_parts(key)[1] < NARROW_BIAS for key in self.buckets):
-            self.rekey(NARROW_SHIFT, NARROW_BIAS)
+        event_queue.narrow_restored(self)
 
     def new_oid(self) -> int:
         """The id of an object made now."""
@@ -909,13 +311,10 @@ class Session:
         return oid
 
     def pending(self) -> int:
-        """How many events wait (not counting a step that waits for answers). While a step
-        of one event runs, it may count that event too (see ``singles``)."""
-        return self.queued
+        return event_queue.pending(self)
 
     def count_waiting(self) -> int:
-        """How many events wait, counted in the queue (``pending`` while a step runs)."""
-        return sum(len(b) if isinstance(b, list) else 1 for b in self.buckets.values())
+        return event_queue.count_waiting(self)
 
     @property
     def answer_count(self) -> int:
@@ -1095,211 +494,7 @@ class Session:
                 self.fire(entries)
 
     def singles(self, max_steps: float, max_ticks: float) -> None:
-        """Run the next steps, while the run goes on (no answer awaited, no limit or
-        outcome reached, no stop asked for). A step of one event (most steps of a session)
-        is run right here, as ``begin``, ``fire`` and ``update`` would: it pays only for
-        what it uses (the step opened, its handler, its one alter when it requested one,
-        the queueing of what it added). Other steps return after ``begin``, and so does
-        a step after one that asked or told something (``opened`` clears what it kept)."""
-        rt = self.rt
-        keys, buckets, seqs = self.keys, self.buckets, self.seqs
-        limits = self.limits
-        max_events, max_at_once = limits.max_events, limits.max_steps_at_once
-        heappop, heapreplace = heapq.heappop, heapq.heapreplace
-        clock = rt.schedule.values  # type: ignore[union-attr]
-        time = self.time
-        adds = rt.adds
-        hooks = self.hooks  # (changed in place only)
-        # Handlers' one-event variants (see ``CompiledProgram.ones``): they add their one
-        # event without looking at the limit of events a handler adds, so not below one;
-        # and they may draw their first die as the seed's dice give it (not given dice).
-        ones = self.program.ones if limits.max_adds >= 1 and rt.own_dice else {}
-        rt.max_adds = limits.max_adds  # what opened sets (only fire changes it)
-        # A step of one event draws at place 0 (the first words of its group, not the
-        # step's own block): only the non-plain alter path moves to place 1, and puts
-        # these back when its alter is done.
-        rt.index = 0
-        rt.block = None
-        # (Globals as locals: quicker to read.)
-        held, refcount = HELD_NOW, getrefcount
-        shift, bias = self.shift, self.bias
-        low_bits = (1 << shift) - 1
-        grouped, tuple_ = GROUPED, tuple
-        # The first key past max_ticks (keys[0] >> shift > max_ticks, without a shift),
-        # as a whole number (quicker to compare with one than infinity is), and the step
-        # count to stop at (the loop counts the steps up to it; past the largest machine
-        # integer, singles returns after that many steps: run_steps still checks them).
-        end = FAR if max_ticks == math.inf else (int(max_ticks) + 1) << shift
-        last = MAX_STEP if max_steps >= MAX_STEP else int(max_steps)
-        if self.step_answers or self.asked or self.told or self.open or rt.counts is not None:
-            key = heappop(keys)  # the last step asked or told: ``opened`` clears that
-            self.begin(key, entries_of(buckets.pop(key)))
-            return
-        # (What set it is gone now, unless the session comes with it: an outcome restored.)
-        rt.rare = self.outcome is not None or bool(rt.created) or bool(rt.removing)
-        self.step_size = 1  # (begin sets it for the other steps)
-        # While a step of one event runs, ``queued`` still counts its event (most such
-        # steps add one event: the count is then left as it was); the waiting limit is
-        # checked against one more, and the other ends of the step take it off.
-        over = max_events + 1
-        room = over - self.queued  # (as long as ``queued`` stays as it is)
-        low: int | None = None  # the priority part of the last key (its step's priority)
-        # The step's key stays at the top of the heap while its handler and alter run (no
-        # rule reaches the heap): a step that adds one event at a new time then replaces
-        # it there (one sift instead of a pop and a push). Every other way out takes it
-        # off first, and an error takes it off if it is still there (keys are unique).
-        # ``key``: the step's, read from the heap's top where the last step ended; ``now``:
-        # the clock's quantity, which the schedule's ``ticks`` holds (only the engine
-        # writes it: no alter of a Schedule does; a change from outside between runs, or
-        # a restore that made two equal quantities, is undone here, as a step would).
-        key = keys[0]
-        now: Any = rt.now  # (a Quantity, its value written in place below)
-        if clock["ticks"] is not now:
-            clock["ticks"] = now
-        for steps in range(self.steps + 1, last + 1):  # (the number of the step run now)
-            entry = buckets.pop(key)
-            if entry.__class__ is not tuple_:
-                heappop(keys)
-                self.begin(key, entries_of(entry))
-                return
-            # ``opened`` written out (``rt.counts`` is None: the last step asked nothing).
-            # The step's first object id is kept for the paths where it waits.
-            ticks = key >> shift
-            if ticks == self.ticks and steps > 1:
-                at_once = self.at_once + 1
-                if at_once > max_at_once:  # one step too many at this time: dropped
-                    heappop(keys)
-                    self.opened(key, [entry])
-                    return
-                self.at_once = at_once
-            else:
-                self.at_once = 1
-            self.ticks = rt.tick = ticks
-            if key & low_bits != low:  # (only the engine writes the priorities)
-                low = key & low_bits
-                self.priority = clock["priority"] = low - bias
-            self.steps = steps
-            if refcount(now) == held:
-                # Held by nothing else: the same object, moved on (its slot written as
-                # an attribute: far quicker than through the slot's descriptor).
-                now.value = ticks
-            else:
-                now = clock["ticks"] = rt.now = Quantity(ticks, "sec", time)
-            first_oid = self.next_oid
-            seq, fn, arg = entry
-            rt.seq = seq
-            rt.ops = 0
-            rt.state = None
-            try:
-                try:
-                    # (Its variant holds its one request and event, and applies the first
-                    # itself as this step's update would: only where that update would run
-                    # no hook and the event is room for one more.)
-                    if (one := ones.get(fn)) is not None and room > 0 and not hooks:
-                        event = one(rt, arg)
-                    else:
-                        fn(rt, arg)
-                        event = None
-                except Suspend:
-                    heappop(keys)
-                    self.queued -= 1
-                    rt.depth = 0
-                    self.step_oid = first_oid
-                    if len(adds) + self.queued > max_events:
-                        self.too_many([entry])
-                    self.wait_for_answers([entry])
-                    return
-                if event is not None:
-                    added = 1
-                    if rt.rare:  # (the general ending takes it, with what the step made)
-                        adds.append(event)
-                        event = None
-                    first = None
-                else:
-                    added = len(adds)  # (taken again where the update may add events)
-                    if added > room:
-                        self.too_many([entry])
-                    first = rt.first_request
-                if first is not None:
-                    if first is grouped or hooks:
-                        self.update()
-                        rt.index = 0  # (see above)
-                        rt.block = None
-                        added = len(adds)
-                    else:  # alter_one written out, to its common end
-                        rt.first_request = None
-                        obj, alter, value = first
-                        apply = obj.form.plain_table.get(alter)
-                        if apply is not None:  # it needs no place, and writes itself
-                            apply(rt, obj, (value,))
-                        else:
-                            form = obj.form
-                            rt.alter_index = 0
-                            rt.index = 1  # the place after the step's one handler
-                            rt.state = None
-                            rt.ops = 0
-                            apply = form.apply_table.get(alter)
-                            if apply is not None:  # it writes what it modifies itself
-                                modifications = apply(rt, obj, (value,))
-                                rt.alter_index = None
-                                if modifications is not None:  # it requested an alter
-                                    self.altered_one((obj, alter), modifications)
-                            else:
-                                run = form.vtable.get(alter) or form.resolve()[alter]
-                                modifications = run(rt, obj, (value,))
-                                rt.alter_index = None
-                                if rt.first_request is not None or "location" in modifications:
-                                    self.altered_one((obj, alter), modifications)
-                                else:
-                                    obj.values.update(modifications)
-                            rt.index = 0  # (see above)
-                            rt.block = None
-                            added = len(adds)
-                        if alter not in obj.altered:
-                            self.note_altered(((obj, alter),))
-                if rt.rare:
-                    if rt.created or rt.removing:
-                        happenings.after_step(self)
-                        added = len(adds)
-                    if self.shift != shift:  # a priority made the keys wide (``fit``)
-                        added = -1  # queued below by ``queue``, which keys them so
-            except BaseException as error:
-                if self.shift != shift:  # (as above: the step's key is wide now)
-                    key = ((key >> shift) << self.shift) + (key & low_bits) - bias + self.bias
-                if keys and keys[0] == key:
-                    heappop(keys)
-                self.queued -= 1
-                self.step_oid = first_oid
-                self.cut_short([entry], error)
-                return
-            if event is None and added == 1:
-                event = adds[0]
-                # (Not pop: a list that pop empties keeps a 0-byte buffer from the C
-                # allocator, which each append and pop then reallocates, far slower.)
-                adds.clear()
-            if event is not None:  # self.push written out (``queued`` is as it was)
-                ticks, priority, fn, arg = event
-                key = (ticks << shift) + priority + bias
-                entry = (next(seqs), fn, arg)
-                bucket = buckets.setdefault(key, entry)  # (one look-up of the key)
-                if bucket is entry:
-                    heapreplace(keys, key)  # the step's key goes, this one comes
-                else:
-                    heappop(keys)
-                    if bucket.__class__ is list:
-                        bucket.append(entry)
-                    else:
-                        buckets[key] = [bucket, entry]  # type: ignore[list-item]
-            else:
-                heappop(keys)
-                if adds:
-                    self.queue(adds)
-                self.queued -= 1
-                room = over - self.queued
-                if not keys:
-                    return
-            if (key := keys[0]) >= end or rt.rare or self.stop_requested:
-                return
+        single_steps.singles(self, max_steps, max_ticks)
 
     def fire(self, entries: list[Entry]) -> None:
         """The two phases of a step: its handlers, the update, then its new events."""
@@ -1362,302 +557,44 @@ class Session:
         happenings.discard_step(self)
 
     def too_many(self, entries: list[Entry]) -> None:
-        """The step would make more events wait than the limit: it is dropped (raises),
-        with the waiting events of its handlers and of those it added."""
-        adds = self.rt.adds
-        dropped = self.drop_waiting({fn for _, fn, _ in entries} | {a[2] for a in adds})
-        error = LimitExceeded(
-            f"more than {self.limits.max_events} events would wait: events keep"
-            f" scheduling more events (this step and the {dropped:,} waiting events"
-            " of its handlers are dropped)",
-            "a handler probably schedules several events that each do the same",
-        )
-        error.frames = self.handler_frames(entries)
-        raise error
+        step_failures.too_many(self, entries)
 
     def cut_short(self, entries: list[Entry], error: BaseException) -> None:
-        """The step went wrong, or the run stops in its middle: the step is one whole,
-        and its effects go with it."""
-        rt = self.rt
-        suspended = rt.suspended
-        rt.rest()
-        happenings.discard_step(self)
-        if isinstance(error, Stop) or not isinstance(error, Exception):
-            # The run stops in the middle of the step (no answer left, interrupted):
-            # the step waits, as if for an answer, and runs again from its start
-            # when the session goes on (what it asked and told is not repeated).
-            self.waiting = entries
-            self.rerun = True
-            raise error
-        if suspended:
-            # A body waits for an answer, and a later one went wrong: the error is
-            # told when the step runs again with the answers, as it would have been
-            # had they come at once (the waiting body may also go wrong first).
-            self.waiting = entries
-            return
-        self.open = {}
-        found = self.rule_error(error, error.__traceback__)
-        # (Not past a limit: a rule that runs away does so whatever the answers.)
-        again = bool(self.step_answers) and not isinstance(error, LimitExceeded)
-        if again and self.ask_again(entries):
-            retried = "the step runs again: its questions are asked again"
-            found.hint = f"{found.hint}; {retried}" if found.hint else retried
-            self.report(found, again=True)
-        else:
-            self.report(found)
+        step_failures.cut_short(self, entries, error)
 
     def ask_again(self, entries: list[Entry]) -> bool:
-        """A step that went wrong after answers came (a number out of what the rules can
-        take, say; not a limit passed) runs again from its start, asking its questions
-        again (and telling again what it told: its answers differ), up to
-        ``MAX_ASKED_AGAIN`` times in a row; then it is dropped. Whether it runs again."""
-        step, times = self.asked_again
-        times = times + 1 if step == self.steps else 1
-        if times > MAX_ASKED_AGAIN:
-            return False
-        self.asked_again = (self.steps, times)
-        self.step_answers, self.step_filled, self.asked, self.told = {}, {}, set(), set()
-        self.answered = {}
-        self.waiting = entries
-        self.rerun = True
-        return True
+        return step_failures.ask_again(self, entries)
 
     def queue(self, adds: list[tuple[int, int, Any, Any]]) -> None:
-        """Queue the events a step added (and empty ``adds``). They are taken from the end
-        of the reversed list, so that a big step does not hold them all and all the
-        entries they become at once."""
-        buckets, keys, seqs = self.buckets, self.keys, self.seqs
-        last_ticks: int | None = None
-        last_priority = 0
-        key = 0
-        bucket: list[Entry] | None = None  # the list of the last key, once it has one
-        self.queued += len(adds)
-        adds.reverse()
-        pop = adds.pop
-        while adds:
-            ticks, priority, fn, arg = pop()
-            entry = (next(seqs), fn, arg)
-            if ticks != last_ticks or priority != last_priority:
-                last_ticks, last_priority = ticks, priority
-                if not -self.bias <= priority < self.bias:
-                    self.fit(priority)
-                key = (ticks << self.shift) + priority + self.bias
-                bucket = None
-            elif bucket is not None:
-                bucket.append(entry)
-                continue
-            found = buckets.get(key)
-            if found is None:
-                buckets[key] = entry
-                heapq.heappush(keys, key)
-            elif isinstance(found, list):
-                found.append(entry)
-                bucket = found
-            else:
-                bucket = buckets[key] = [found, entry]
+        event_queue.queue(self, adds)
 
     def drop_runaway(self, entries: list[Entry]) -> None:
-        """Drop a step past the limit of steps at one time (its events do not run, so the
-        chain of events that keeps the time from moving on ends); the GM is told."""
-        error = LimitExceeded(
-            f"more than {self.limits.max_steps_at_once} steps at {self.ticks}[sec]: events"
-            " keep scheduling events at the same time",
-            "an event's handler probably schedules itself at schedule.current; give it a delay",
-        )
-        error.frames = self.handler_frames(entries)
-        self.report(error)
-        self.at_once = 0
+        step_failures.drop_runaway(self, entries)
 
     def drop_waiting(self, handlers: set[Any]) -> int:
-        """Drop the waiting events whose handler is one of ``handlers`` (events that
-        multiply: dropping only the step that passed the limit would leave the others
-        to multiply again); how many were dropped."""
-        dropped = 0
-        for key in list(self.buckets):
-            bucket = entries_of(self.buckets[key])
-            kept = [entry for entry in bucket if entry[1] not in handlers]
-            dropped += len(bucket) - len(kept)
-            if len(kept) > 1:
-                self.buckets[key] = kept
-            elif kept:
-                self.buckets[key] = kept[0]
-            else:
-                del self.buckets[key]
-        if dropped:
-            self.keys = list(self.buckets)
-            heapq.heapify(self.keys)
-            self.queued -= dropped
-        return dropped
+        return event_queue.drop_waiting(self, handlers)
 
     def handler_frames(self, entries: list[Entry]) -> list[Frame]:
-        """Where the first handler of a step is written (for an error of the whole step)."""
-        for _, fn, _ in entries[:1]:
-            code = getattr(fn, "__code__", None)
-            line_map = self.program.line_maps.get(code.co_filename) if code else None
-            span = next((s for s in line_map.spans if s is not None), None) if line_map else None
-            if line_map is not None and span is not None:
-                return [Frame(line_map.rule, line_map.source, span)]
-        return []
+        return rule_errors.handler_frames(self, entries)
 
     def update(self) -> None:
-        """Run each requested alter once with all values requested for it; their
-        modifications apply together, in the order of the alters' first requests (so
-        when two alters modify one member, the one requested later stands).
-
-        Alters that request alters (``addKnownSecret`` in an alter, say) start a further
-        round of the same update phase, after the modifications of this one; past
-        ``Limits.max_alter_rounds`` rounds the step is dropped, with a ``LimitExceeded``.
-        """
-        rt = self.rt
-        first = rt.first_request
-        if first is not GROUPED and first is not None and not self.hooks:
-            # One request (most steps): its alter runs as ``alter_one`` runs it, with no
-            # dict made for it; a plain one (no place, it writes itself) as ``singles``
-            # runs it.
-            obj, alter, value = first
-            apply = obj.form.plain_table.get(alter)
-            if apply is None:
-                self.alter_one(rt.take_requests())
-                return
-            rt.first_request = None
-            apply(rt, obj, (value,))
-            if alter not in obj.altered:
-                self.note_altered(((obj, alter),))
-            return
-        requests: dict[tuple[LoreObject, str], Any] = rt.take_requests()
-        if len(requests) != 1 or self.hooks:
-            if self.hooks or not self.plain_round(requests):
-                self.rounds(requests)
-            return
-        self.alter_one(requests)
+        update_phase.update(self)
 
     def plain_round(self, requests: dict[tuple[LoreObject, str], Any]) -> bool:
-        """The update of a step whose alters all have a value function (plain alters that
-        modify one member each: they neither request alters nor roll, ask or move), with
-        no hooks: each runs with its values, then the values are written in the order of
-        the requests (the later of two alters modifying one member stands), as ``rounds``
-        would. False, with nothing written, when an alter has none (a value function
-        does nothing but compute its value: the caller runs them all again in
-        ``rounds``)."""
-        rt = self.rt
-        results: list[tuple[str, Any]] = []  # each alter's member and its new value
-        add = results.append
-        for (obj, alter), values in requests.items():
-            found = obj.form.value_table.get(alter)  # type: ignore[union-attr]
-            if found is None:
-                return False
-            add((found[1], found[0](rt, obj, tuple(values))))
-        for (obj, alter), (member, value) in zip(requests, results, strict=True):
-            obj.values[member] = value
-            if alter not in obj.altered:
-                self.note_altered(((obj, alter),))
-        return True
+        return update_phase.plain_round(self, requests)
 
     def alter_one(self, requests: dict[tuple[LoreObject, str], Any]) -> None:
-        """The update of a step that requested one alter (most steps), with no hooks: it
-        runs at once, and applies at once when it requests no further alter (what it
-        requests goes to the runtime). (A step that goes wrong clears ``alter_index``.)"""
-        rt = self.rt
-        key, values = requests.popitem()
-        obj, alter = key
-        form = obj.form
-        assert form is not None
-        rt.alter_index = 0
-        rt.index = self.step_size
-        rt.state = None
-        rt.ops = 0
-        apply = form.apply_table.get(alter)
-        if apply is None:
-            run = form.vtable.get(alter) or form.resolve()[alter]
-            modifications = run(rt, obj, tuple(values))
-        elif (modifications := apply(rt, obj, tuple(values))) is None:  # written already
-            rt.alter_index = None
-            if alter not in obj.altered:
-                self.note_altered((key,))
-            return
-        rt.alter_index = None
-        self.altered_one(key, modifications)
+        update_phase.alter_one(self, requests)
 
     def altered_one(self, key: tuple[LoreObject, str], modifications: dict[str, Any]) -> None:
-        """After the one alter of ``alter_one`` ran: its modifications, applied now when
-        it requested no further alter (those the runtime holds)."""
-        rt = self.rt
-        obj, alter = key
-        if rt.first_request is not None:
-            self.rounds(rt.take_requests(), {key: modifications})
-            return
-        moves = "location" in modifications
-        before = obj.values.get("location") if moves else None
-        obj.values.update(modifications)
-        if alter not in obj.altered:
-            self.note_altered((key,))
-        if moves:
-            world_natives.after_moves(self, [(obj, before)])
+        update_phase.altered_one(self, key, modifications)
 
     def rounds(
         self,
         requests: dict[tuple[LoreObject, str], Any],
         done: dict[tuple[LoreObject, str], Any] | None = None,
     ) -> None:
-        """The rounds of an update, from ``requests``; ``done``: a first round that
-        already ran (each alter with what it modifies, not applied yet), when
-        ``requests`` are what it requested."""
-        rt = self.rt
-        rt.depth = 0
-        first = self.step_size  # the alters' places in the step come after the handlers'
-        ran = len(done or ())  # alters run so far in this update: each has its own place
-        # Each round: each (object, alter) with its requested values, replaced by what
-        # the alter modifies once it ran (so a big step holds the values no longer).
-        rounds: list[dict[tuple[LoreObject, str], Any]] = [done] if done else []
-        undo: list[tuple[LoreObject, dict[str, Any]]] = []  # what earlier rounds changed
-        moved: dict[LoreObject, Any] | None = None  # actors moved, with where they were
-        try:
-            if done:
-                moved = self.apply(done, undo, moved)
-            while requests:
-                if len(rounds) >= self.limits.max_alter_rounds:
-                    raise LimitExceeded(
-                        f"alters kept requesting alters for more than"
-                        f" {self.limits.max_alter_rounds} rounds of one update",
-                        "an alter probably requests itself, or two alters each other",
-                    )
-                rounds.append(requests)
-                for key, values in requests.items():
-                    obj, alter = key
-                    form: FormInfo = obj.form  # type: ignore[assignment]
-                    if alter not in form.plain_table:  # (a plain alter uses none of these)
-                        rt.alter_index = ran
-                        rt.index = first + ran
-                        rt.state = None
-                        rt.ops = 0  # each alter has its own budget
-                    ran += 1
-                    fn = form.vtable.get(alter) or form.resolve()[alter]
-                    requests[key] = fn(rt, obj, tuple(values))
-                if self.hooks:
-                    happenings.after_alters(self, requests)
-                # What these alters requested: the next round.
-                done, requests = requests, rt.take_requests()
-                if requests:
-                    moved = self.apply(done, undo, moved)
-                elif len(rounds) == 1:
-                    moved = self.apply(done, None, moved, note=True)  # (noted as it goes)
-                    rounds.clear()
-                else:
-                    moved = self.apply(done, None, moved)
-        except BaseException:
-            for obj, before in reversed(undo):
-                for name, value in before.items():
-                    if value is _MISSING:
-                        obj.values.pop(name, None)
-                    else:
-                        obj.values[name] = value
-            raise
-        finally:
-            rt.alter_index = None
-        for done_round in rounds:
-            self.note_altered(done_round)
-        if moved:
-            world_natives.after_moves(self, list(moved.items()))
+        update_phase.rounds(self, requests, done)
 
     def apply(
         self,
@@ -1666,32 +603,10 @@ class Session:
         moved: dict[LoreObject, Any] | None,
         note: bool = False,
     ) -> dict[LoreObject, Any] | None:
-        """Apply a round's modifications; keep in ``undo`` what they replace (when a
-        further round follows, which may fail), and note the alters that ran when
-        ``note`` (see ``note_altered``); the actors moved, with where they were."""
-        for (obj, alter), modifications in changes.items():
-            if "location" in modifications:
-                moved = moved if moved is not None else {}
-                moved.setdefault(obj, obj.values.get("location"))
-            if undo is not None:
-                undo.append((obj, {k: obj.values.get(k, _MISSING) for k in modifications}))
-            obj.values.update(modifications)
-            if note and alter not in obj.altered:
-                self.note_altered(((obj, alter),))
-        return moved
+        return update_phase.apply(self, changes, undo, moved, note)
 
     def note_altered(self, requests: Iterable[tuple[LoreObject, str]]) -> None:
-        """Note which alters ran on which objects (for the state shown in saves), on the
-        object itself: the session keeps no list of them, so an object nothing else
-        holds is freed (``changed`` finds the others)."""
-        for obj, alter in requests:
-            names = obj.altered
-            if not names:
-                # One tuple per alter name, shared by the objects it changed.
-                shared = self.alter_names.get(alter)
-                obj.altered = shared or self.alter_names.setdefault(alter, (alter,))
-            elif alter not in names:
-                obj.altered = (*names, alter)
+        update_phase.note_altered(self, requests)
 
     def changed(self) -> list[tuple[LoreObject, dict[str, Any]]]:
         """The objects alters have changed that the session still holds (reached from its
@@ -1712,80 +627,24 @@ class Session:
         ]
 
     def open_questions(self) -> list[Query]:
-        """The questions the waiting step asked and has no answer to yet (in the order
-        they were asked); ``Query.record()`` gives each as plain data."""
-        return [query for _, query, _ in self.open.values()]
+        return answering.open_questions(self)
 
     def answer(
         self, query_id: str, values: dict[str, Any], *, seat: str | None = None
     ) -> str | None:
-        """Give the answer to an open question; the reason when it does not fit (and
-        then nothing changes). With ``seat``, a question asked of another seat is refused.
-
-        The next ``run()`` runs the waiting step again from its start, with this answer
-        (or, in a resumable session, goes on where the step asked, which is the same).
-        """
-        entry = self.open.get(query_id)
-        if entry is None:
-            return f"there is no open question '{query_id}'"
-        key, query, spec = entry
-        if seat is not None and seat != query.to:
-            return f"question '{query_id}' is asked of {query.to}, not of {seat}"
-        try:
-            filled = fill(query, spec, values, self.place_problem)
-        except AnswerError as error:
-            return str(error)
-        del self.open[query_id]
-        worker = self.worker
-        if worker is not None and worker.key is key and worker.kept is not None:
-            # The handler kept where it asked takes the spec filled in as it goes on
-            # (``continuation.wait_here``): it is not filled in again there, nor kept for
-            # a run of the step again (which fills the answer in again, if it comes to it).
-            worker.filled = filled
-            natives.record_answer(self, query, key, values)
-        else:
-            natives.record_answer(self, query, key, values, filled)
-        self.rerun = True
-        return None
+        return answering.answer(self, query_id, values, seat=seat)
 
     def back(self, query_id: str, *, seat: str | None = None) -> str | None:
-        """Go back at the open question ``query_id``: the last answer of the step, which
-        its participant gave before it was asked, is taken back, and the next ``run()``
-        asks that question again; the reason when it cannot be (nothing followed from the
-        answer: see ``engine/withdrawal.py``; then nothing changes). With ``seat``, a
-        question asked of another seat is refused."""
-        entry = self.open.get(query_id)
-        if entry is None:
-            return f"there is no open question '{query_id}'"
-        query = entry[1]
-        if seat is not None and seat != query.to:
-            return f"question '{query_id}' is asked of {query.to}, not of {seat}"
-        return withdrawal.withdraw(self, query)
+        return answering.back(self, query_id, seat=seat)
 
     def place_problem(self, text: str) -> str | None:
-        """Why an answer's location ``text`` names no place of the session's world, or
-        None when it does (how answers are checked: a bound method, made with no call)."""
-        return natives.place_problem(self, text)
+        return answering.place_problem(self, text)
 
     def reopen(self) -> None:
-        """Ask the open questions again, of the participants the session has now (after a
-        restore, say): the waiting step runs again at the next ``run()``. They are not
-        recorded in the transcript again."""
-        if self.waiting is not None and self.open:
-            self.settle()
-            self.open = {}
-            self.rerun = True
+        answering.reopen(self)
 
     def settle(self) -> None:
-        """Drop the step kept waiting where it asked (in a resumable session): it runs
-        again from its start when it goes on, as in any session. Whatever changes the
-        session from outside while a step waits (a GM's change to an object, a system
-        command run in the chat) calls this first. (The session already is as a waiting
-        step leaves it; only the kept handler goes.)"""
-        worker = self.worker
-        if worker is not None and worker.kept is not None:
-            self.worker = None
-            worker.kill()
+        answering.settle(self)
 
     # ------------------------------------------------------------ snapshots
 
@@ -1858,88 +717,16 @@ class Session:
     # ------------------------------------------------------------ errors
 
     def rule_error(self, error: BaseException, trace: TracebackType | None) -> RuleError:
-        if isinstance(error, RuleError):
-            found = error
-        elif isinstance(error, RecursionError):
-            found = LimitExceeded(
-                "rules call each other too deeply", "a rule probably calls itself without end"
-            )
-        elif isinstance(error, ZeroDivisionError):
-            found = RuleError("division by zero")
-        elif isinstance(error, OverflowError | MemoryError):
-            found = LimitExceeded(f"a value grew too large ({type(error).__name__})")
-        elif isinstance(error, KeyError) and (owner := self.reader_of(trace)) is not None:
-            # A rule read a member of its own object (``_v[name]``) that has no value.
-            found = RuleError(
-                f"{owner!r} has no value for {error.args[0]!r}",
-                "give it a value where the object is written",
-            )
-        else:
-            found = RuleError(plain_message(error))
-        if not found.frames:
-            found.frames = self.frames(trace)
-            if isinstance(found, LimitExceeded) and found.at_entry and len(found.frames) > 1:
-                found.frames.pop()  # the rule just entered: the call that entered it is the place
-            while len(found.frames) > 1 and found.frames[-1].source.name == PRELUDE_NAME:
-                found.frames.pop()  # a prelude function (roll): the place is where it was called
-        return found
+        return rule_errors.rule_error(self, error, trace)
 
     def reader_of(self, trace: TracebackType | None) -> LoreObject | None:
-        """The object whose rule raised the error, if it was raised by generated code
-        itself (not by something it called)."""
-        if trace is None:
-            return None
-        while trace.tb_next is not None:
-            trace = trace.tb_next
-        frame = trace.tb_frame
-        if frame.f_code.co_filename not in self.program.line_maps:
-            return None
-        owner = frame.f_locals.get("self")
-        return owner if isinstance(owner, LoreObject) else None
+        return rule_errors.reader_of(self, trace)
 
     def frames(self, trace: TracebackType | None) -> list[Frame]:
-        frames: list[Frame] = []
-        # A runaway recursion passes the same places thousands of times: each is found once.
-        known: dict[tuple[CodeType, int, int], Frame | None] = {}
-        while trace is not None:
-            key = (trace.tb_frame.f_code, trace.tb_lineno, trace.tb_lasti)
-            if key not in known:
-                known[key] = self.frame_at(*key)
-            found = known[key]
-            if found is not None:
-                frames.append(found)
-            trace = trace.tb_next
-        return frames
+        return rule_errors.frames(self, trace)
 
     def frame_at(self, code: CodeType, line: int, instruction: int) -> Frame | None:
-        """The Lore place of a generated function's instruction, or None (not Lore's)."""
-        line_map = self.program.line_maps.get(code.co_filename)
-        if line_map is None:
-            return None
-        index = line - 1
-        span = line_map.span_at(index, code, instruction)
-        if span is None and 0 <= index < len(line_map.spans):
-            span = line_map.spans[index]
-        if span is None:
-            span = next((s for s in reversed(line_map.spans[:index]) if s), None)
-        if span is None:
-            return None
-        rule, source = line_map.origin(index)  # (a line may hold another function's code)
-        return Frame(rule, source, span)
+        return rule_errors.frame_at(self, code, line, instruction)
 
     def report(self, error: RuleError, again: bool = False) -> None:
-        """Tell the GM of a rule error; ``again``: its step runs again (``ask_again``)."""
-        self.errors.append(error)
-        record: Record = {
-            "tick": self.ticks,
-            "kind": "error",
-            "to": "GM",
-            "message": error.message,
-            "where": error.location(),
-        }
-        if again:
-            record["again"] = True
-        self.transcript.add(record)
-        gm = self.participants.get("GM")
-        if gm is not None:
-            gm.tell(record)
+        rule_errors.report(self, error, again)
