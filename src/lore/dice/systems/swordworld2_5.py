@@ -16,6 +16,9 @@
 - ``gr``, ``gr3``: growth: a pair of abilities from two d6. ``ft``, ``tt``: the defence
   fumble and entanglement tables. ``Dru[a,b,c]+m``: 2D6 of 6 or less gives a, of 7 to 9
   b, of 10 or more c. ``Bib[n]+m>=t``: 2D6; a roll of n is 特殊失敗.
+- ``ABT``, ``AABT``: the アビスカース表 and the 追加アビスカース表 (D66, in
+  ``lore.dice.systems.swordworld2_5_tables``); a curse that says so rolls its category
+  or element on a second line.
 """
 
 from __future__ import annotations
@@ -29,6 +32,8 @@ from lore.dice.result import RollResult
 from lore.dice.source import Tray
 from lore.dice.systems.base import own_commands, steps
 from lore.dice.systems.sw25_rates import MAX_POWER, RATES
+from lore.dice.systems.swordworld2_5_tables import CURSE, FOLLOWING, MORE_CURSE
+from lore.dice.systems.tables import roll_table, shown
 
 DEFAULT_CRITICAL = 10
 NO_CRITICAL = 13
@@ -356,6 +361,10 @@ def roll_any(word: str, tray: Tray) -> RollResult | None:
             ("防御ファンブル表", FUMBLE_TABLE) if word == "FT" else ("絡み効果表", TANGLE_TABLE)
         )
         return RollResult(f"{name}({face}) ＞ {table[face - 1]}", face)
+    if word == "ABT":
+        return roll_curse(tray)
+    if word == "AABT":
+        return roll_table(MORE_CURSE, tray)
     dru = _DRU.fullmatch(word)
     if dru is not None:
         low, middle, high = (int(dru.group(index)) for index in (1, 2, 3))
@@ -377,6 +386,15 @@ def roll_any(word: str, tray: Tray) -> RollResult | None:
     if bib is not None:
         return roll_bib(bib, tray)
     return None
+
+
+def roll_curse(tray: Tray) -> RollResult:
+    rolled, row = CURSE.draw(tray)
+    lines = [shown(CURSE.name, rolled, row)]
+    following = FOLLOWING.get(rolled)
+    if following is not None:
+        lines.append(shown(following.name, *following.draw(tray)))
+    return RollResult("\n".join(lines))
 
 
 def roll_bib(match: re.Match[str], tray: Tray) -> RollResult | None:
