@@ -1,9 +1,10 @@
-"""The tables of ソード・ワールド2.5 (``SwordWorld2.5``): the アビスカース表 (``ABT``), with
+"""The tables of ソード・ワールド2.5 (``SwordWorld2.5``): the defence fumble and
+entanglement tables (``FT``, ``TT``), the アビスカース表 (``ABT``), with
 its tables of a category and of an element, and the 追加アビスカース表 (``AABT``)."""
 
 from __future__ import annotations
 
-from lore.dice.systems.tables import D66Grid, D66Parity
+from lore.dice.systems.tables import D66Grid, D66Parity, Table
 
 CURSE = D66Grid(
     "アビスカース表",
@@ -239,3 +240,28 @@ ELEMENT = D66Parity(
 )
 # the curses whose effect rolls one more table: 「差別の」 and 「過敏な」
 FOLLOWING = {14: CATEGORY, 25: ELEMENT}
+FUMBLE = Table(
+    "防御ファンブル表",
+    (
+        "この表を2回振り、その両方を適用する。（同じ出目による影響は累積しない）。"
+        "この自動失敗により得られる経験点は、+50点される",
+        "ダメージに、攻撃者を強化している「剣のかけら」の数が追加される",
+        "ダメージに、攻撃者の「レベル」が追加される",
+        "ダメージ決定を2回行い、より高い方を採用する",
+        "合算ダメージを2倍する",
+        "防護点無効",
+    ),
+)
+TANGLE = Table(
+    "絡み効果表",
+    (
+        "頭や顔：牙や噛みつきなどにおける命中力判定及び、魔法の行使やブレスに-2のペナルティ修正を受ける",
+        "武器や盾：武器の使用不可、又は盾の回避力修正及び防護点を無効化する",
+        "腕や手：武器や爪などにおける命中力判定に-2のペナルティ修正、"
+        "盾を持つ腕方の腕ならその盾の回避力修正及び防護点を無効化する",
+        "脚や足：移動不可、更に回避力判定に-2のペナルティ修正を受ける ※両足に絡んでも累積しない",
+        "胴体：生命・精神抵抗力を基準値に用いる判定を除き、あらゆる行為判定に-1のペナルティ修正を受ける",
+        "特殊：尻尾や翼などに命中。絡められた部位を使用する判定において-2のペナルティ修正、"
+        "またはそこが使えていたことによるボーナス修正を失う ※存在しない場合は決め直し",
+    ),
+)
