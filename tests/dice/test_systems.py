@@ -3,6 +3,8 @@ BCDice's texts and flags, that need no data beside the checkout."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from lore.dice import FixedSource
@@ -222,3 +224,42 @@ def test_rate_table_odds_agree_with_every_roll() -> None:
     assert again is not None and again.critical == Fraction(1, 6)
     # a first 10 (power 20: 8) then a 7 (5): 13 is reached so, among other ways
     assert dict(again.outcomes)[13] > Fraction(3, 36) * Fraction(6, 36)
+
+
+@pytest.mark.parametrize(
+    ("system", "line", "dice", "text"),
+    [
+        (
+            "DoubleCross",
+            "ET",
+            "69,7,2",
+            "感情表(69-7) ＞ 信頼(しんらい) - ○脅威(きょうい)",
+        ),
+        (
+            "Cthulhu7th",
+            "BMS",
+            "7,7",
+            "狂気の発作（サマリー）(7) ＞ 収容：探索者は精神療養施設あるいは警察の留置所で"
+            "意識を取り戻す。探索者は徐々にそこにいたった出来事を思い出すかもしれない。"
+            "(1D10＞7時間)",
+        ),
+        (
+            "SwordWorld2.5",
+            "ABT",
+            "2,5,4,5",
+            "アビスカース表(25) ＞ 「過敏な」　装備時　特定の属性から受ける物理ダメージ、"
+            "魔法ダメージが2点上昇する。属性は「属性決定表」で無作為に決定する。\n"
+            "アビスカース属性決定表(45) ＞ 呪い",
+        ),
+    ],
+)
+def test_a_systems_table_rolls_from_the_command_line(
+    system: str, line: str, dice: str, text: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from lore.cli.main import main
+
+    assert main(["roll", line, "--system", system, "--dice", dice, "--json"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    assert found["text"] == text
+    assert len(found["dice"]) == len(dice.split(","))  # every die given, and no more
+    assert not any(found[flag] for flag in ("success", "failure", "critical", "fumble"))

@@ -12,6 +12,9 @@
 - ``CBR(x,y)``: one 1D100 against two values: 成功 when both succeed, 部分的成功 when
   one does, 失敗 when none.
 - ``FAR(...)``: full-auto fire (``lore.dice.systems.full_auto``).
+- The tables (``lore.dice.systems.cthulhu7th_tables``): ``BMR``, ``BMS``, a bout of
+  madness (a d10, then the 1D10 of its length in rounds or hours); ``FCL``, ``FCM``,
+  a failed pushed casting roll (1D8); ``PH``, ``MA``, phobias and manias (1D100).
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ from lore.dice.lexer import NUMBER, ParseError
 from lore.dice.result import RollResult
 from lore.dice.source import Tray
 from lore.dice.systems.base import SystemParser, own_commands, parsed, steps
+from lore.dice.systems.cthulhu7th_tables import BOUTS, TABLES
+from lore.dice.systems.tables import Table, roll_table
 
 BONUS_LIMIT = 100
 DIFFICULTY = {"R": 1, "H": 2, "E": 5, "C": 0}  # the value is divided by this (C: 0)
@@ -95,7 +100,18 @@ def percentile(tray: Tray, bonus: int) -> list[int]:
     return [ten * 10 + units or 100 for ten in tens]
 
 
+def roll_bout(word: str, tray: Tray) -> RollResult:
+    name, rows, unit = BOUTS[word]
+    rolled, row = Table(name, rows).draw(tray)
+    return RollResult(steps(f"{name}({rolled})", f"{row}(1D10＞{tray.once(10)}{unit})"))
+
+
 def roll_word(word: str, tray: Tray) -> RollResult | None:
+    table = TABLES.get(word)
+    if table is not None:
+        return roll_table(table, tray)
+    if word in BOUTS:
+        return roll_bout(word, tray)
     if word.startswith("FAR"):
         from lore.dice.systems import full_auto
 

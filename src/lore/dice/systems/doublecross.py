@@ -7,6 +7,10 @@ is added: ``(10DX8+5) ＞ 10[2,3,6,6,6,6,7,8,10,10]+6[1,5,6]+5 ＞ 21``. Every d
 first round a 1 is a fumble, the total 0. ``>=t`` compares with a target (a fumble
 fails). A critical value below 2 is refused; no dice is an automatic failure. A die
 written without sides (``8D``, in the common commands) has 10 in this system.
+
+The tables (``lore.dice.systems.doublecross_tables``): ``ET``, 感情表, rolls both the
+positive and the negative 1D100 and a d2 marking the one shown (``○``); ``HC``,
+ハプニングチャート; ``PCP``, ``PCN``, the positive and negative プロローグチャート.
 """
 
 from __future__ import annotations
@@ -17,6 +21,8 @@ from lore.dice.lexer import ParseError
 from lore.dice.result import RollResult
 from lore.dice.source import MAX_TIMES, DiceError, Tray
 from lore.dice.systems.base import SystemParser, own_commands, parsed, steps
+from lore.dice.systems.doublecross_tables import EMOTION, NEGATIVE, POSITIVE, TABLES
+from lore.dice.systems.tables import roll_table
 
 SIDES = 10
 DEFAULT_CRITICAL = 10
@@ -82,7 +88,24 @@ def round_value(faces: list[int], critical: int) -> int:
     return SIDES if faces[-1] >= critical else faces[-1]
 
 
+def roll_emotion(tray: Tray) -> RollResult:
+    positive_roll, positive = POSITIVE.draw(tray)
+    negative_roll, negative = NEGATIVE.draw(tray)
+    if tray.once(2) == 1:
+        positive = f"○{positive}"
+    else:
+        negative = f"○{negative}"
+    return RollResult(
+        steps(f"{EMOTION}({positive_roll}-{negative_roll})", f"{positive} - {negative}")
+    )
+
+
 def roll_word(word: str, tray: Tray) -> RollResult | None:
+    table = TABLES.get(word)
+    if table is not None:
+        return roll_table(table, tray)
+    if word == "ET":
+        return roll_emotion(tray)
     check = parse(word)
     if check is None:
         return None

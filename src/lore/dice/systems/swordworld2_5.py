@@ -16,6 +16,9 @@
 - ``gr``, ``gr3``: growth: a pair of abilities from two d6. ``ft``, ``tt``: the defence
   fumble and entanglement tables. ``Dru[a,b,c]+m``: 2D6 of 6 or less gives a, of 7 to 9
   b, of 10 or more c. ``Bib[n]+m>=t``: 2D6; a roll of n is 特殊失敗.
+- ``ABT``, ``AABT``: the アビスカース表 and the 追加アビスカース表 (D66, in
+  ``lore.dice.systems.swordworld2_5_tables``); a curse that says so rolls its category
+  or element on a second line.
 """
 
 from __future__ import annotations
@@ -29,6 +32,14 @@ from lore.dice.result import RollResult
 from lore.dice.source import Tray
 from lore.dice.systems.base import own_commands, steps
 from lore.dice.systems.sw25_rates import MAX_POWER, RATES
+from lore.dice.systems.swordworld2_5_tables import (
+    CURSE,
+    FOLLOWING,
+    FUMBLE,
+    MORE_CURSE,
+    TANGLE,
+)
+from lore.dice.systems.tables import roll_table, shown
 
 DEFAULT_CRITICAL = 10
 NO_CRITICAL = 13
@@ -40,25 +51,6 @@ _OPTION = re.compile(
     r"|AD(?P<ad>[0-9]+)|(?P<half>OH|H|DB)|(?P<mod>[+-][0-9+\-*/()]*)"
 )
 ABILITIES = ("器用度", "敏捷度", "筋力", "生命力", "知力", "精神力")
-FUMBLE_TABLE = (
-    "この表を2回振り、その両方を適用する。（同じ出目による影響は累積しない）。"
-    "この自動失敗により得られる経験点は、+50点される",
-    "ダメージに、攻撃者を強化している「剣のかけら」の数が追加される",
-    "ダメージに、攻撃者の「レベル」が追加される",
-    "ダメージ決定を2回行い、より高い方を採用する",
-    "合算ダメージを2倍する",
-    "防護点無効",
-)
-TANGLE_TABLE = (
-    "頭や顔：牙や噛みつきなどにおける命中力判定及び、魔法の行使やブレスに-2のペナルティ修正を受ける",
-    "武器や盾：武器の使用不可、又は盾の回避力修正及び防護点を無効化する",
-    "腕や手：武器や爪などにおける命中力判定に-2のペナルティ修正、"
-    "盾を持つ腕方の腕ならその盾の回避力修正及び防護点を無効化する",
-    "脚や足：移動不可、更に回避力判定に-2のペナルティ修正を受ける ※両足に絡んでも累積しない",
-    "胴体：生命・精神抵抗力を基準値に用いる判定を除き、あらゆる行為判定に-1のペナルティ修正を受ける",
-    "特殊：尻尾や翼などに命中。絡められた部位を使用する判定において-2のペナルティ修正、"
-    "またはそこが使えていたことによるボーナス修正を失う ※存在しない場合は決め直し",
-)
 
 
 def arith(text: str) -> int:
@@ -340,7 +332,7 @@ def roll_any(word: str, tray: Tray) -> RollResult | None:
         times = int(growth.group(1) or 1)
         if not 1 <= times <= 20:
             return None
-        shown = []
+        pairs = []
         for _ in range(times):
             one, two = tray.once(6), tray.once(6)
             names = (
@@ -348,14 +340,16 @@ def roll_any(word: str, tray: Tray) -> RollResult | None:
                 if one == two
                 else f"{ABILITIES[one - 1]} or {ABILITIES[two - 1]}"
             )
-            shown.append(f"[{one},{two}]->({names})")
-        return RollResult(" | ".join(shown))
+            pairs.append(f"[{one},{two}]->({names})")
+        return RollResult(" | ".join(pairs))
     if word in ("FT", "TT"):
-        face = tray.once(6)
-        name, table = (
-            ("防御ファンブル表", FUMBLE_TABLE) if word == "FT" else ("絡み効果表", TANGLE_TABLE)
-        )
-        return RollResult(f"{name}({face}) ＞ {table[face - 1]}", face)
+        table = FUMBLE if word == "FT" else TANGLE
+        face, row = table.draw(tray)
+        return RollResult(shown(table.name, face, row), face)
+    if word == "ABT":
+        return roll_curse(tray)
+    if word == "AABT":
+        return roll_table(MORE_CURSE, tray)
     dru = _DRU.fullmatch(word)
     if dru is not None:
         low, middle, high = (int(dru.group(index)) for index in (1, 2, 3))
@@ -377,6 +371,15 @@ def roll_any(word: str, tray: Tray) -> RollResult | None:
     if bib is not None:
         return roll_bib(bib, tray)
     return None
+
+
+def roll_curse(tray: Tray) -> RollResult:
+    rolled, row = CURSE.draw(tray)
+    lines = [shown(CURSE.name, rolled, row)]
+    following = FOLLOWING.get(rolled)
+    if following is not None:
+        lines.append(shown(following.name, *following.draw(tray)))
+    return RollResult("\n".join(lines))
 
 
 def roll_bib(match: re.Match[str], tray: Tray) -> RollResult | None:
