@@ -23,6 +23,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from lore.cli.answers_texts import TEXTS
 from lore.cli.io import unreadable
 from lore.engine.answer_json import JSONError, loads
 from lore.engine.participants import Scripted1
@@ -48,37 +49,34 @@ def load_answers_file(path: Path) -> tuple[Answers, Any]:
     try:
         text = read_bytes(path).decode("utf-8")  # a regular file, of bounded size
     except UnicodeDecodeError:
-        raise ValueError(f"{path}: not UTF-8 text") from None
+        raise ValueError(TEXTS.text("not_utf8", path=path)) from None
     except OSError as error:
-        raise ValueError(f"cannot read {path}: {describe(error)}") from None
+        raise ValueError(TEXTS.text("read_failed", path=path, problem=describe(error))) from None
     try:
         data = loads(text)
     except JSONError as error:
         raise ValueError(f"{path}:{error.where() or ' '}{error.message}") from None
     if not isinstance(data, dict):
-        raise ValueError(f'{path}: expected an object like {{"GM": [{{...}}, ...]}}')
+        raise ValueError(TEXTS.text("not_object", path=path))
     found: Answers = {}
     header = data.pop(HEADER, None)
     for who, answers in data.items():
         if not isinstance(answers, list) or not all(isinstance(a, dict) for a in answers):
-            raise ValueError(
-                f"{path}: the answers of '{who}' must be a list of objects "
-                '(input name to value), like [{"action": "move"}]'
-            )
+            raise ValueError(TEXTS.text("not_list", path=path, who=who))
         found[who] = [_answer(path, who, index, answer) for index, answer in enumerate(answers)]
     return found, header
 
 
 def _answer(path: Path, who: str, index: int, answer: dict[str, Any]) -> Scripted1:
-    where = f"{path.name}: answer {index + 1} of '{who}'"
+    where = TEXTS.text("where", file=path.name, number=index + 1, who=who)
     if answer.get("back") is True and set(answer) <= {"back", "query"}:
         query = answer.get("query")
         if query is not None and (not isinstance(query, str) or not query):
-            raise ValueError(f"{where}: 'query' names a question by its id or its title")
+            raise ValueError(TEXTS.text("query", where=where))
         return Scripted1({}, query, where, back=True)
     if set(answer) == {"query", "values"} and isinstance(answer["values"], dict):
         if not isinstance(answer["query"], str) or not answer["query"]:
-            raise ValueError(f"{where}: 'query' names a question by its id or its title")
+            raise ValueError(TEXTS.text("query", where=where))
         return Scripted1(answer["values"], answer["query"], where)
     return Scripted1(answer, None, where)
 
@@ -89,7 +87,4 @@ def unknown_seats(answers: Answers, seats: list[str]) -> str | None:
     if not unknown:
         return None
     known = ", ".join(repr(seat) for seat in seats)
-    return (
-        f"the answers file names {', '.join(repr(u) for u in unknown)}, who does not take part"
-        f" in the session (its participants: {known})"
-    )
+    return TEXTS.text("unknown_seats", unknown=", ".join(repr(u) for u in unknown), known=known)
