@@ -6,12 +6,10 @@ checked too; their details are the subject of the tests beside the parts they at
 from __future__ import annotations
 
 import contextlib
-import io
 import json
 import socket
 import time
 import urllib.parse
-import zipfile
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -19,6 +17,7 @@ from websockets.sync.client import connect
 
 from tests.fuzz.server_cases import Frame
 from tests.fuzz.server_harness import RATE, TRACEBACK, Bounds, Seats, Target, encode, handshake
+from tests.server.test_checking import zipped
 
 MB = 2**20
 BOUNDS = Bounds(canary=1.0)  # (the issue's 200 ms is the quiet machine's; the figure prints)
@@ -40,14 +39,6 @@ section flood {{
     }}:Event;
 }}
 """
-
-
-def zipped(files: dict[str, str]) -> bytes:
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, text in files.items():
-            archive.writestr(name, text)
-    return buffer.getvalue()
 
 
 def post(target: Target, kind: str, body: bytes, length: int | None = None) -> tuple[int, bytes]:
@@ -110,14 +101,14 @@ def a_costly_upload(target: Target) -> None:
     """Issue 3 and 13: a 4 MB ``.lore`` in a small zip, checked in a child process."""
     lines = "".join(f"    v{i} = {i} + {i} * 2;\n" for i in range(160_000))
     source = f"section scenario {{\n{lines}}}\n"
-    status, body = post(target, "application/zip", zipped({"scenario.lore": source}))
+    status, body = post(target, "application/zip", zipped({"scenario.lore": source.encode()}))
     assert status in (413, 422), (status, body[:300])
 
 
 def a_flood_read_by_no_one(target: Target) -> None:
     """Issue 2: a session telling its GM 9 MB, then 100 GM connections asking for the log
     and never reading, then 100 more that never read."""
-    status, body = post(target, "application/zip", zipped({"scenario.lore": FLOOD}))
+    status, body = post(target, "application/zip", zipped({"scenario.lore": FLOOD.encode()}))
     assert status == 201, body[:500]
     seats = seats_of(body)
     sockets = [
