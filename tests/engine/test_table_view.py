@@ -77,7 +77,13 @@ def test_the_owner_reads_its_own_sheet_and_what_everyone_sees_of_the_others() ->
     own = lines(seen["t.aki"])
     assert seen["t.aki"]["mine"] and set(own) == {"hp", "twice", "luck"}
     assert own["hp"]["value"] == 8 and own["hp"]["max"] == 10
-    assert own["twice"] == {"member": "twice", "label": "Twice", "labelJa": "二倍", "value": 16}
+    assert own["twice"] == {
+        "member": "twice",
+        "label": "Twice",
+        "labelJa": "二倍",
+        "value": 16,
+        "derived": True,
+    }
     assert own["luck"]["labelJa"] == "Luck"  # (no Japanese label: the English one)
     other = seen["t.ben"]
     assert not other["mine"] and set(lines(other)) == {"hp"}

@@ -620,7 +620,9 @@ class Session:
         for obj in reach.reachable(roots):
             if obj.altered and obj.form is not None:
                 for alter in obj.altered:
-                    names.setdefault(obj, set()).update(obj.form.modified_by(alter) or ())
+                    # ("=hp": a member the GM ruled on, ``lore.engine.rulings``)
+                    members = (alter[1:],) if alter[0] == "=" else obj.form.modified_by(alter)
+                    names.setdefault(obj, set()).update(members or ())
         return [
             (obj, {name: obj.values[name] for name in sorted(members) if name in obj.values})
             for obj, members in sorted(names.items(), key=lambda item: item[0].oid)
@@ -708,6 +710,13 @@ class Session:
             if isinstance(actor, LoreObject) and (seat := natives.recipient(actor)) not in found:
                 found.append(seat)
         return found
+
+    def rule_value(self, object_id: str, member: str, value: Any, secret: bool = False) -> None:
+        """The GM's ruling: ``member`` of the object ``object_id`` is ``value`` from now on
+        (``lore.engine.rulings``; RulingError says why it cannot be, and nothing changed)."""
+        from lore.engine import rulings
+
+        rulings.set_value(self, object_id, member, value, secret)
 
     def fire_soon(self, trigger: LoreObject, actor: LoreObject) -> None:
         """Run ``trigger``'s handler for ``actor`` in a step right after this one."""

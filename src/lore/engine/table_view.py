@@ -177,6 +177,8 @@ def sheet_of(
             }
             if entry.max:
                 line["max"] = member_value(session, obj, entry.max)
+            if entry.member not in obj.values:
+                line["derived"] = True  # (worked out: the GM rules on what it reads)
             entries.append(line)
         if entries:
             sections.append(

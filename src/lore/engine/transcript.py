@@ -2,8 +2,9 @@
 
 Every record has ``tick`` and ``kind``: ``message`` (to, text, format), ``query`` (to,
 title, purpose of an engine's own question, inputs), ``answer`` (from, values), ``back``
-(from, title: an answer taken back, ``engine/withdrawal.py``), ``error`` (message,
-where), ``end`` (reason).
+(from, title: an answer taken back, ``engine/withdrawal.py``), ``ruling`` (to, object,
+member, before, after: a GM's ruling, ``engine/rulings.py``), ``error`` (message, where),
+``end`` (reason).
 """
 
 from __future__ import annotations

@@ -349,6 +349,10 @@ class Hub:
         elif isinstance(message, protocol.Assign):
             data = {"from": GM, "actor": message.actor, "seat": message.seat}
             await self.commit(room, connection, "assign", data, message.ref)
+        elif isinstance(message, protocol.Rule):
+            ruled: dict[str, Any] = {"from": GM, "object": message.object}
+            ruled.update(member=message.member, value=message.value, secret=message.secret)
+            await self.commit(room, connection, "ruling", ruled, message.ref)
         elif isinstance(message, protocol.AddSeat):
             label = message.label.strip()
             if not label:

@@ -25,6 +25,7 @@ from typing import Any
 from lore.engine.participants import PENDING, Participants, Pending, Replaying, ReplayLog
 from lore.engine.queries import Query
 from lore.engine.randomness import Stream
+from lore.engine.rulings import RulingError
 from lore.engine.saves import Answer, SaveData, Stored, save_text
 from lore.engine.seat_labels import actor_name
 from lore.engine.session import Limits, Session
@@ -245,6 +246,15 @@ class Master:
         for query_id, (key, query, spec) in list(session.open.items()):
             if query.actor == actor_label:
                 session.open[query_id] = (key, replace(query, to=participant), spec)
+        return None
+
+    def rule(self, data: dict[str, Any]) -> str | None:
+        """A GM's ruling (``lore.engine.rulings``): a member of an object set over the
+        rules; the reason when it cannot be (then nothing changed)."""
+        try:
+            self.session.rule_value(data["object"], data["member"], data["value"], data["secret"])
+        except RulingError as error:
+            return str(error)
         return None
 
     # ------------------------------------------------------------ reading

@@ -43,6 +43,7 @@ class Code(StrEnum):
     FORBIDDEN = "forbidden"  # only the GM may do that
     BAD_COMMAND = "bad_command"  # a GM command naming no such seat or actor
     BAD_ROLL = "bad_roll"  # a dice command that cannot be read
+    BAD_RULING = "bad_ruling"  # a GM's ruling that cannot be made (a value of the wrong kind)
     INTERNAL = "internal"  # a fault of the server; nothing was changed
 
 
@@ -98,6 +99,16 @@ class Assign(Message, tag="assign"):
     seat: Text = ""
 
 
+class Rule(Message, tag="rule"):
+    """A GM's ruling: ``member`` of the object ``object`` (as its sheet names it) is
+    ``value`` from now on; ``secret``: told to the GM alone."""
+
+    object: Text = ""
+    member: Text = ""
+    value: Value = None
+    secret: bool = False
+
+
 class AddSeat(Message, tag="add_seat"):
     label: Text = ""
 
@@ -133,6 +144,7 @@ ClientMessage = (
     | Resume
     | End
     | Assign
+    | Rule
     | AddSeat
     | RemoveSeat
     | Revoke
@@ -140,7 +152,7 @@ ClientMessage = (
     | Log
     | History
 )
-GM_ONLY = (Pause, Resume, End, Assign, AddSeat, RemoveSeat, Revoke, NewLink, Log)
+GM_ONLY = (Pause, Resume, End, Assign, Rule, AddSeat, RemoveSeat, Revoke, NewLink, Log)
 
 _decoder = msgspec.json.Decoder(ClientMessage)
 # The decoder's own method: the hub's, for a message of bytes within ``MAX_MESSAGE`` (the

@@ -20,6 +20,13 @@ def shown_card(record: dict[str, Any]) -> dict[str, Any]:
     return card
 
 
+def ruling_item(record: dict[str, Any]) -> dict[str, Any]:
+    """A GM's ruling as the seats it is for are sent it (``lore.engine.rulings``)."""
+    item: dict[str, Any] = {"kind": "ruling", "tick": record["tick"], "from": "GM"}
+    item.update((k, v) for k, v in record.items() if k != "to" and k not in item)
+    return item
+
+
 def chat_card(result: dict[str, Any]) -> dict[str, Any]:
     """What a chat roll's card shows beyond its text: every die (face and sides), the
     total, the outcome, a critical or a fumble (``RollResult.to_json``)."""

@@ -32,7 +32,7 @@ from lore.server.chat import clean_html
 from lore.server.master import Master
 from lore.server.protocol import Code, encode
 from lore.server.shown import answer_parts
-from lore.server.shown_cards import chat_card, shown_card
+from lore.server.shown_cards import chat_card, ruling_item, shown_card
 from lore.server.store import LogEntry
 from lore.server.wireview import (
     area_map,
@@ -263,6 +263,11 @@ class Table:
             self.seat_lists = None
             if actor is not None:
                 items.append(self.moved(actor.label, actor.name, actor.participant, data["seat"]))
+        elif kind == "ruling":
+            problem = self.master.rule(data)
+            if problem is not None:
+                return Refusal(Code.BAD_RULING, problem)
+            engine = True
         elif kind == "seat":
             self.streams[data["seat"]] = Stream(data["seat"], data["label"])
             self.seat_lists = None
@@ -682,8 +687,9 @@ class Table:
                     seat = GM
                     text, where = record["message"], record.get("where", "")
                     item = {"kind": kind, "tick": record["tick"], "text": text, "where": where}
-                elif kind == "roll":  # a roll a rule shows: to the seats that may see it
-                    card = shown_card(record)
+                elif kind in ("roll", "ruling"):  # a roll a rule shows, a GM's ruling:
+                    # to the seats that may see it
+                    card = shown_card(record) if kind == "roll" else ruling_item(record)
                     for seat in record["to"]:
                         if seat in streams:
                             told.setdefault(seat, []).append(card)

@@ -412,7 +412,7 @@ function errorText(problem) {
   // (a GM command's refusal says which seat or actor, and why: in every language, as
   // the server gives it)
   const detailed =
-    problem.code === "bad_command" || (["bad_answer", "bad_roll", "no_back"].includes(problem.code) && currentLanguage() === "en");
+    ["bad_command", "bad_ruling"].includes(problem.code) || (["bad_answer", "bad_roll", "no_back"].includes(problem.code) && currentLanguage() === "en");
   return detailed && problem.message ? `${t(key)} (${problem.message})` : t(key);
 }
 
@@ -541,6 +541,23 @@ function movedText(message) {
   return text.replace("{from}", seatLabel(message.from)).replace("{to}", seatLabel(message.to));
 }
 
+// A GM's ruling on a value, as the log reads it (lore.engine.rulings).
+function ruledText(message) {
+  const ja = currentLanguage() === "ja";
+  const shown = (v) => (v === null || v === undefined ? "—" : Array.isArray(v) ? v.join(", ") : String(v));
+  const text = t("ruledValue")
+    .replace("{name}", message.name || message.object)
+    .replace("{label}", ja ? message.labelJa || message.label : message.label)
+    .replace("{before}", shown(message.before))
+    .replace("{after}", shown(message.after));
+  return message.secret ? `${text} ${t("ruledSecretly")}` : text;
+}
+
+// The GM rules on a sheet's line (sheets.js): the server checks and logs it.
+function ruleOnValue(object, member, value, secret) {
+  send({ type: "rule", object, member, value, secret });
+}
+
 function drawMessage(message) {
   const log = $("log");
   log.appendChild(messageItem(message));
@@ -581,6 +598,9 @@ function messageItem(message) {
     node("span", { class: "body" }, item, wentBackText(message));
   } else if (message.kind === "assign") {
     node("span", { class: "body" }, item, movedText(message));
+  } else if (message.kind === "ruling") {
+    node("span", { class: "body" }, item, ruledText(message));
+    if (message.secret) item.classList.add("secret");
   } else if (message.kind === "error") {
     node("span", { class: "body" }, item, `${t("ruleError")}: ${message.text} (${message.where})`);
   } else {
@@ -596,7 +616,7 @@ function renderAll() {
   renderDialogs();
   renderCards(state);
   renderMap();
-  renderSheets(state.view.table, state.role === "gm");
+  renderSheets(state.view.table, state.role === "gm", ruleOnValue);
   renderTracker(state.view.table);
   renderPresence();
   renderChatTargets();

@@ -52,13 +52,41 @@ function bar(entry, parent) {
   node("span", { class: "bar-text" }, meter, `${valueText(entry.value)} / ${valueText(entry.max)}`);
 }
 
-function drawSheet(sheet, parent) {
+// The GM's ruling on a line: a small form in the line, the value as it is now, and
+// whether the ruling is secret; `onRule(id, member, value, secret)` sends it. A number
+// stays a number here; the server checks the rest (the kind, a bar's maximum).
+function ruleForm(sheet, entry, row, onRule) {
+  if (row.querySelector("form")) return;
+  const form = node("form", { class: "rule-form" }, row);
+  const input = node("input", { name: "value", "aria-label": t("ruleValue") }, form);
+  const numeric = typeof entry.value === "number";
+  const truth = typeof entry.value === "boolean";
+  if (numeric) input.type = "number";
+  if (truth) input.type = "checkbox";
+  if (truth) input.checked = entry.value;
+  else input.value = entry.value === null || entry.value === undefined ? "" : String(entry.value);
+  const secret = node("label", { class: "rule-secret" }, form);
+  const box = node("input", { type: "checkbox", name: "secret" }, secret);
+  secret.append(` ${t("ruleSecret")}`);
+  node("button", { type: "submit" }, form, t("ruleSet"));
+  const cancel = node("button", { type: "button", class: "rule-cancel" }, form, t("ruleCancel"));
+  cancel.addEventListener("click", () => form.remove());
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const value = truth ? input.checked : numeric && input.value.trim() !== "" && !Number.isNaN(Number(input.value)) ? Number(input.value) : input.value;
+    onRule(sheet.id, entry.member, value, box.checked);
+    form.remove();
+  });
+  input.focus();
+}
+
+function drawSheet(sheet, parent, onRule) {
   const card = node("article", { class: `sheet${sheet.mine ? " mine" : ""}` }, parent);
   card.dataset.id = sheet.id;
   node("h3", {}, card, sheet.name);
   for (const section of sheet.sections) {
     node("h4", {}, card, label(section));
-    const list = node("dl", {}, card);
+    const list = node("dl", onRule ? { class: "rulable" } : {}, card);
     for (const entry of section.entries) {
       const row = node("div", { class: "entry" }, list);
       row.dataset.member = entry.member;
@@ -66,26 +94,35 @@ function drawSheet(sheet, parent) {
       const cell = node("dd", {}, row);
       if (entry.max !== undefined) bar(entry, cell);
       else cell.textContent = valueText(entry.value);
+      if (onRule && !entry.derived) {
+        const edit = node("button", { type: "button", class: "rule-edit", title: t("ruleOn").replace("{label}", label(entry)) }, row, "✎");
+        edit.setAttribute("aria-label", edit.title);
+        edit.addEventListener("click", () => ruleForm(sheet, entry, row, onRule));
+      }
     }
   }
 }
 
-// Draw the seat's sheets (`table`: the view's table; null: the rules declare none).
-export function renderSheets(table, isGm) {
+// Draw the seat's sheets (`table`: the view's table; null: the rules declare none);
+// `onRule`: the GM's, to rule on a line (see ruleForm).
+export function renderSheets(table, isGm, onRule = null) {
   const box = panel();
   const sheets = (table && table.sheets) || [];
   box.hidden = sheets.length === 0;
   box.querySelector("h2").textContent = isGm ? t("sheetsAll") : t("sheets");
   box.querySelector(".sheet-tab").textContent = t("sheetTab");
   const list = box.querySelector(".sheet-list");
-  list.textContent = "";
   const own = sheets.filter((s) => s.mine);
   const others = sheets.filter((s) => !s.mine);
-  for (const sheet of own) drawSheet(sheet, list);
+  const rule = isGm ? onRule : null;
+  // (a ruling form being filled in is not drawn away by an update)
+  if (list.querySelector(".rule-form")) return;
+  list.textContent = "";
+  for (const sheet of own) drawSheet(sheet, list, rule);
   if (others.length > 0) {
     const more = node("div", { class: "other-sheets" }, list);
     if (own.length > 0) node("h3", { class: "others-title" }, more, t("otherSheets"));
-    for (const sheet of others) drawSheet(sheet, more);
+    for (const sheet of others) drawSheet(sheet, more, rule);
   }
 }
 

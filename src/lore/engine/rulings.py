@@ -1,0 +1,147 @@
+"""The GM's rulings on values: a member of an object changed by the GM, over the rules.
+
+Both bundled rulebooks put the GM above the rules; a ruling is how the GM says so at the
+table. A value ruling sets a member that the rules expose on a sheet (``Sheet`` values,
+``lore.engine.table_decls``): HP, an ability, a counter. It is checked as an answer is:
+the member keeps its kind (a whole number stays one, an enum value names one of its
+enum's, a place is a place of the session's map), a bar's value stays at most its
+maximum, and a member worked out from others (a derived line) is not set (rule on what
+it reads). A refused ruling changes nothing and says why.
+
+A ruling applies between steps, or while a step waits for answers: the waiting step runs
+again from its start when it goes on (as after the GM hands an actor to another seat),
+so it reads the new value. It is an entry of the session's log like an answer (the
+session server's ``ruling`` entry), and the transcript's ``ruling`` record tells it to
+the seats that may read the line (the GM, the object's own seat, and for a line shown to
+everyone the seats that see the object), or to the GM alone for a secret ruling.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from lore.engine.queries import AnswerError, Input, convert
+from lore.engine.table_decls import EVERYONE, GM_ONLY, Entry, table_decls
+from lore.engine.table_view import actor_id, member_value, sheeted, shown_value
+from lore.engine.views import GM
+from lore.runtime.quantity import Quantity
+from lore.runtime.values import EnumValue, LoreObject, RuntimeType, TypedString, show
+
+if TYPE_CHECKING:
+    from lore.engine.session import Session
+
+# The name a ruled member is noted under among an object's alters (``LoreObject.altered``),
+# so that a save's state shows it as it shows what alters changed.
+RULED = "="
+
+
+class RulingError(ValueError):
+    """A ruling that cannot be made: why, in plain words."""
+
+
+def set_value(session: Session, object_id: str, member: str, raw: Any, secret: bool) -> None:
+    """The GM sets ``member`` of the object ``object_id`` (as its sheet names it) to
+    ``raw`` (an answer's JSON value); RulingError says why not (then nothing changed)."""
+    if session.ended is not None:
+        raise RulingError("the session is over")
+    obj, entry = _line(session, object_id, member)
+    if member not in obj.values:
+        raise RulingError(
+            f"'{entry.label or member}' is worked out from other members: rule on those"
+        )
+    if member == "location":
+        raise RulingError("a ruling does not move objects: where an object is changes by the rules")
+    before = obj.values[member]
+    kind = _kind_of(before, member)
+    choices = tuple(kind.enum.values) if kind.enum is not None else None
+    item = Input(member, kind, choices)
+    try:
+        value = convert(item, raw, session.place_problem)
+    except AnswerError as error:
+        raise RulingError(str(error)) from None
+    if entry.max:
+        top = obj.values.get(entry.max)
+        if _is_number(top) and _is_number(value) and value > top:
+            name = entry.label or member
+            raise RulingError(f"'{name}' is at most {show(top)}, not {show(value)}")
+    session.settle()  # (a step kept waiting runs again, reading the new value)
+    obj.values[member] = value
+    noted = RULED + member
+    obj.altered = (*obj.altered, noted) if noted not in obj.altered else obj.altered
+    record: dict[str, Any] = {
+        "tick": session.ticks,
+        "kind": "ruling",
+        "ruling": "value",
+        "to": [GM] if secret else audience(session, obj, entry),
+        "object": actor_id(obj),
+        "name": _name(obj),
+        "member": member,
+        "label": entry.label or member,
+        "labelJa": entry.label_ja or entry.label or member,
+        "before": shown_value(before),
+        "after": member_value(session, obj, member),
+    }
+    if secret:
+        record["secret"] = True
+    session.transcript.add(record)
+
+
+def audience(session: Session, obj: LoreObject, entry: Entry) -> list[str]:
+    """The seats that may read a sheet line of ``obj``, the GM first."""
+    from lore.engine.natives import recipient
+    from lore.engine.shown_rolls import watchers
+
+    if entry.shown == GM_ONLY:
+        return [GM]
+    seats = [GM, recipient(obj)]
+    if entry.shown == EVERYONE:
+        seats += watchers(session, obj)
+    return list(dict.fromkeys(seats))
+
+
+def _line(session: Session, object_id: str, member: str) -> tuple[LoreObject, Entry]:
+    """The object with a sheet named ``object_id``, and the line of its sheet that shows
+    ``member``."""
+    decls = table_decls(session)
+    obj = next((o for o in sheeted(session, decls) if actor_id(o) == object_id), None)
+    if obj is None:
+        raise RulingError(f"no object with a sheet is '{object_id}'")
+    sheet = decls.sheet_of(obj)
+    assert sheet is not None
+    for section in sheet.sections:
+        for entry in section.entries:
+            if entry.member == member:
+                return obj, entry
+    shown = ", ".join(e.member for s in sheet.sections for e in s.entries)
+    raise RulingError(f"the sheet of '{_name(obj)}' shows no '{member}' (it shows {shown})")
+
+
+def _kind_of(value: Any, member: str) -> RuntimeType:
+    """What a member holds now, as an answer's type: a ruling keeps it."""
+    if isinstance(value, bool):
+        return RuntimeType("prim", "boolean")
+    if isinstance(value, int):
+        return RuntimeType("prim", "integer")
+    if isinstance(value, float):
+        return RuntimeType("prim", "real")
+    if isinstance(value, str):
+        return RuntimeType("prim", "string")
+    if isinstance(value, TypedString):
+        return RuntimeType("prim", value.kind)
+    if isinstance(value, EnumValue):
+        return RuntimeType("enum", value.enum.name, enum=value.enum)
+    if isinstance(value, Quantity):
+        return RuntimeType("unit", f"unit[{value.unit}]", unit=value.unit, family=value.family)
+    raise RulingError(
+        f"'{member}' holds {show(value)}: a ruling sets a number, a text, a truth value,"
+        " an enum value, a place or a quantity"
+    )
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _name(obj: LoreObject) -> str:
+    name = obj.values.get("name")
+    return str(name) if name is not None else actor_id(obj)
