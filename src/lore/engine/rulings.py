@@ -24,8 +24,7 @@ from lore.engine.queries import AnswerError, Input, convert
 from lore.engine.table_decls import EVERYONE, GM_ONLY, Entry, table_decls
 from lore.engine.table_view import actor_id, member_value, sheeted, shown_value
 from lore.engine.views import GM
-from lore.runtime.quantity import Quantity
-from lore.runtime.values import EnumValue, LoreObject, RuntimeType, TypedString, show
+from lore.runtime.values import EnumValue, LoreObject, RuntimeType, show
 
 if TYPE_CHECKING:
     from lore.engine.session import Session
@@ -52,7 +51,7 @@ def set_value(session: Session, object_id: str, member: str, raw: Any, secret: b
     if member == "location":
         raise RulingError("a ruling does not move objects: where an object is changes by the rules")
     before = obj.values[member]
-    kind = _kind_of(before, member)
+    kind = _kind_of(session, before, member)
     choices = tuple(kind.enum.values) if kind.enum is not None else None
     item = Input(member, kind, choices)
     try:
@@ -116,26 +115,17 @@ def _line(session: Session, object_id: str, member: str) -> tuple[LoreObject, En
     raise RulingError(f"the sheet of '{_name(obj)}' shows no '{member}' (it shows {shown})")
 
 
-def _kind_of(value: Any, member: str) -> RuntimeType:
+def _kind_of(session: Session, value: Any, member: str) -> RuntimeType:
     """What a member holds now, as an answer's type: a ruling keeps it."""
-    if isinstance(value, bool):
-        return RuntimeType("prim", "boolean")
-    if isinstance(value, int):
-        return RuntimeType("prim", "integer")
-    if isinstance(value, float):
-        return RuntimeType("prim", "real")
-    if isinstance(value, str):
-        return RuntimeType("prim", "string")
-    if isinstance(value, TypedString):
-        return RuntimeType("prim", value.kind)
     if isinstance(value, EnumValue):
         return RuntimeType("enum", value.enum.name, enum=value.enum)
-    if isinstance(value, Quantity):
-        return RuntimeType("unit", f"unit[{value.unit}]", unit=value.unit, family=value.family)
-    raise RulingError(
-        f"'{member}' holds {show(value)}: a ruling sets a number, a text, a truth value,"
-        " an enum value, a place or a quantity"
-    )
+    kind = session.rt.type_of(value)
+    if kind.kind not in ("prim", "unit"):
+        raise RulingError(
+            f"'{member}' holds {show(value)}: a ruling sets a number, a text, a truth value,"
+            " an enum value, a place or a quantity"
+        )
+    return kind
 
 
 def _is_number(value: Any) -> bool:
