@@ -23,9 +23,9 @@ SEATS = [(RIN, "リン"), (GORO, "ゴロウ")]
 GHOUL = "orm.clearing.ghoulA"
 
 
-def orm_table() -> Table:
+def orm_table(seed: int = 1) -> Table:
     program = compile_program(checked(EXAMPLES / "orm", "scenario.lore"))
-    table = Table(Master(program, 1), SEATS, "digest")
+    table = Table(Master(program, seed), SEATS, "digest")
     table.start()
     return table
 
@@ -131,3 +131,38 @@ def test_rulings_replay_from_the_log_and_from_a_snapshot() -> None:
     assert restored.snapshot() == snapshot
     ghoul = restored.session.changed()
     assert any(obj.label == GHOUL and values.get("hp") == 4 for obj, values in ghoul)
+
+
+def test_with_every_roll_ruled_the_gm_sets_a_checks_faces_and_the_player_sees_it() -> None:
+    table = orm_table(5)  # (the seed the sample's answers are for)
+    answers = json.loads((EXAMPLES / "orm" / "answers.json").read_text(encoding="utf-8"))
+    setting = {"from": "GM", "every": True}
+    frames = table.apply(LogEntry(table.applied + 1, "rule_rolls", setting))
+    assert not isinstance(frames, Refusal)
+    assert json.loads(table.snapshot("GM"))["status"].get("ruleRolls") is True
+    # The players answer until a check's dice come to the GM to rule on.
+    for _ in range(40):
+        questions = table.master.open_questions()
+        ruling_asked = [q for q in questions if q.purpose == "ruling"]
+        if ruling_asked:
+            break
+        question = questions[0]
+        values = answers[question.to].pop(0)
+        data = {"seat": question.to, "id": question.id, "values": values}
+        assert not isinstance(table.apply(LogEntry(table.applied + 1, "answer", data)), Refusal)
+    else:
+        raise AssertionError("no check was ruled on")
+    asked = ruling_asked[0]
+    assert asked.to == "GM"
+    dice = [i for i in asked.inputs if i.name.startswith("die")]
+    values: dict[str, Any] = {"ruling": "faces", **{d.name: 6 for d in dice}}
+    data = {"seat": "GM", "id": asked.id, "values": values}
+    frames = table.apply(LogEntry(table.applied + 1, "answer", data))
+    assert not isinstance(frames, Refusal), frames
+    cards = [
+        m
+        for seat in (RIN, GORO)
+        for m in json.loads(frames.get(seat, b"{}")).get("messages", ())
+        if m.get("kind") == "roll" and m.get("ruling") == "faces"
+    ]
+    assert cards and all(d["face"] == 6 for d in cards[0]["dice"])

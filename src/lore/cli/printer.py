@@ -62,7 +62,12 @@ class Printer:
             print(f"[{at}] {label_of(self.session, record['to'])}: {text}", flush=True)
         elif kind == "roll":  # a roll a rule showed: its card's text, for whom it is
             seats = ", ".join(label_of(self.session, seat) for seat in record["to"])
-            print(f"[{at}] {seats}: 🎲 {record['text']}", flush=True)
+            ruled = f" (the GM ruled: {record['ruling']})" if record.get("ruling") else ""
+            print(f"[{at}] {seats}: 🎲 {record['text']}{ruled}", flush=True)
+        elif kind == "ruling":  # a GM's ruling on a value
+            seats = ", ".join(label_of(self.session, seat) for seat in record["to"])
+            said = f"{record['name']}'s {record['label']} {record['before']} → {record['after']}"
+            print(f"[{at}] {seats}: ⚖ GM ruling: {said}", flush=True)
         elif kind == "error":
             print(
                 f"[{at}] rule error at {record['where']}: {record['message']}",

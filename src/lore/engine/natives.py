@@ -16,6 +16,7 @@ from lore.engine import (
     happenings,
     map_queries,
     odds_values,
+    roll_rulings,
     rollers,
     rolls,
     shown_rolls,
@@ -99,6 +100,7 @@ def _prepared(program: CompiledProgram) -> Prepared:
     rollers.install(program)
     command_rolls.install(program)
     shown_rolls.install(program)
+    roll_rulings.install(program)
     odds_values.install(program)
     happenings.install(program)
     map_queries.install(program)

@@ -110,6 +110,7 @@ def make_roll(
         "modifiers": (),
         "target": 0,
         "audience": "",
+        "ruling": "",  # (how the GM ruled on it: ``lore.engine.roll_rulings``)
         "marks": tuple(marks),
         "rolledBy": (actor,) if actor is not None else (),
     }

@@ -178,6 +178,10 @@ class Session:
         # (a step run again makes its objects with the same ids).
         self.waiting: list[Entry] | None = None
         self.rerun = False
+        # Whether the GM rules on every roll the rules mark ``ruled`` (the table's
+        # setting, not only on those ``approvedByGM``: ``lore.engine.roll_rulings``): the
+        # setting, the step it was set in, and the setting that step began with.
+        self.rule_rolls = (False, 0, False)
         self.asked_again = (0, 0)  # the step that went wrong after answers, how often
         self.step_oid = 1
         self.step_answers: dict[Key, dict[str, Any]] = {}

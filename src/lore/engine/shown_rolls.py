@@ -119,6 +119,8 @@ def card(session: Session, made: LoreObject) -> dict[str, Any]:
         if values[flag]:
             record[flag] = True
     record["text"] = values["text"]
+    if values.get("ruling"):
+        record["ruling"] = values["ruling"]  # (the GM ruled on it)
     secret = SECRET.get(values["audience"]) or ("roller" if values["secret"] else None)
     if secret is not None:
         record["secret"] = True

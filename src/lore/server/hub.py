@@ -353,6 +353,9 @@ class Hub:
             ruled: dict[str, Any] = {"from": GM, "object": message.object}
             ruled.update(member=message.member, value=message.value, secret=message.secret)
             await self.commit(room, connection, "ruling", ruled, message.ref)
+        elif isinstance(message, protocol.RuleRolls):
+            setting = {"from": GM, "every": message.every}
+            await self.commit(room, connection, "rule_rolls", setting, message.ref)
         elif isinstance(message, protocol.AddSeat):
             label = message.label.strip()
             if not label:

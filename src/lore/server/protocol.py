@@ -109,6 +109,14 @@ class Rule(Message, tag="rule"):
     secret: bool = False
 
 
+class RuleRolls(Message, tag="rule_rolls"):
+    """The table's setting: the GM rules on every roll the rules let the GM rule on
+    (``Roll.ruled``), from the next step on; ``every`` false: only on those the rules
+    mark ``approvedByGM``."""
+
+    every: bool = False
+
+
 class AddSeat(Message, tag="add_seat"):
     label: Text = ""
 
@@ -145,6 +153,7 @@ ClientMessage = (
     | End
     | Assign
     | Rule
+    | RuleRolls
     | AddSeat
     | RemoveSeat
     | Revoke
@@ -152,7 +161,7 @@ ClientMessage = (
     | Log
     | History
 )
-GM_ONLY = (Pause, Resume, End, Assign, Rule, AddSeat, RemoveSeat, Revoke, NewLink, Log)
+GM_ONLY = (Pause, Resume, End, Assign, Rule, RuleRolls, AddSeat, RemoveSeat, Revoke, NewLink, Log)
 
 _decoder = msgspec.json.Decoder(ClientMessage)
 # The decoder's own method: the hub's, for a message of bytes within ``MAX_MESSAGE`` (the

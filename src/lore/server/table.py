@@ -24,6 +24,7 @@ from typing import Any
 import msgspec
 
 from lore.engine.queries import Query
+from lore.engine.roll_rulings import set_rule_rolls
 from lore.engine.session import Limits
 from lore.engine.table_view import PARTS
 from lore.engine.views import GM
@@ -189,7 +190,7 @@ class Table:
         self.status_sent: dict[str, dict[str, Any]] = {}
         # The status as of the last update, and what it was made of (paused, closed, ended).
         self.status_now: dict[str, Any] = {}
-        self.status_state: tuple[bool, bool, str | None] | None = None
+        self.status_state: tuple[bool, bool, str | None, bool] | None = None
         self.recheck = True  # every seat's questions are looked at in the next update
         self.proxy: str | None = None  # the seat the GM is answering for (``told``)
         self.clock: set[str] = set()  # seats whose time moved with no update to carry it
@@ -268,6 +269,8 @@ class Table:
             if problem is not None:
                 return Refusal(Code.BAD_RULING, problem)
             engine = True
+        elif kind == "rule_rolls":
+            set_rule_rolls(self.master.session, bool(data["every"]))
         elif kind == "seat":
             self.streams[data["seat"]] = Stream(data["seat"], data["label"])
             self.seat_lists = None
@@ -408,9 +411,10 @@ class Table:
             or session.ended != state[2]
             or self.paused != state[0]
             or self.closed != state[1]
+            or session.rule_rolls[0] != state[3]
         )
         if status_changed:
-            self.status_state = (self.paused, self.closed, session.ended)
+            self.status_state = (self.paused, self.closed, session.ended, session.rule_rolls[0])
             self.status_now = self.status()
         status = self.status_now
         every = views or tables or seats_changed or status_changed
@@ -830,7 +834,10 @@ class Table:
     def status(self) -> dict[str, Any]:
         """Whether the session is paused, and how it ended (None: it goes on). The time
         is the view's (``view.tick``)."""
-        return {"paused": self.paused, "ended": "closed" if self.closed else self.master.ended}
+        found = {"paused": self.paused, "ended": "closed" if self.closed else self.master.ended}
+        if self.master.session.rule_rolls[0]:
+            found["ruleRolls"] = True  # (the GM rules on every roll: roll_rulings)
+        return found
 
     def stale(self, seat: str, query_id: str, seen: int) -> int | None:
         """The update a client must have seen to answer ``query_id`` (None when ``seen``

@@ -936,6 +936,7 @@ function renderChatTargets() {
 function renderGm() {
   if (state.role !== "gm") return;
   $("pause").textContent = state.status.paused ? t("resume") : t("pause");
+  $("ruleRolls").checked = Boolean(state.status.ruleRolls);
   const list = $("seatList");
   list.textContent = "";
   for (const seat of state.links) {
@@ -1015,6 +1016,7 @@ function wire() {
     $("chatText").value = "";
   });
   $("pause").addEventListener("click", () => send({ type: state.status.paused ? "resume" : "pause" }));
+  $("ruleRolls").addEventListener("change", (event) => send({ type: "rule_rolls", every: event.target.checked }));
   $("end").addEventListener("click", () => {
     if (window.confirm(t("confirmEnd"))) send({ type: "end" });
   });

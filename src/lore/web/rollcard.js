@@ -61,6 +61,7 @@ export function drawRollCard(item, message, seatLabel) {
   }
   if (message.critical) node("span", { class: "roll-critical" }, line, t("rollCritical"));
   if (message.fumble) node("span", { class: "roll-fumble" }, line, t("rollFumble"));
+  if (message.ruling) node("span", { class: "roll-ruling" }, line, t(`rollRuled_${message.ruling}`));
   const comment = message.comment ? ` ${message.comment}` : "";
   if (message.text) node("div", { class: "roll-text" }, item, `🎲 ${message.text}${comment}`);
   return item;
