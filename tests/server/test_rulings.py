@@ -10,6 +10,10 @@ from typing import Any
 
 import pytest
 
+from lore.dice.source import FixedSource
+from lore.engine.gm_checks import CheckError, gm_checks, improvised_check
+from lore.engine.roll_rulings import set_rule_rolls
+from lore.engine.rulings import scenes
 from lore.runtime.compiler import compile_program
 from lore.server.bundles import checked
 from lore.server.master import Master
@@ -166,3 +170,76 @@ def test_with_every_roll_ruled_the_gm_sets_a_checks_faces_and_the_player_sees_it
         if m.get("kind") == "roll" and m.get("ruling") == "faces"
     ]
     assert cards and all(d["face"] == 6 for d in cards[0]["dice"])
+
+
+def test_an_improvised_check_is_the_rules_own_and_goes_to_those_who_see_the_actor() -> None:
+    table = orm_table()
+    session = table.master.session
+    set_rule_rolls(session, True)  # (the GM's own check is not asked about again)
+    (check,) = gm_checks(session)
+    assert check.describe()["labelJa"] == "行為判定" and "感覚" in check.abilities
+    card = improvised_check(
+        session, check.id, "orm.clearing.rin", "感覚", 2, 12, FixedSource([6, 6, 1])
+    )
+    assert card["ruling"] == "check" and card["by"] == "リン"
+    assert card["title"] == "GM の判定 (感覚)" and card["target"] == 12
+    assert [d["face"] for d in card["dice"]][:2] == [6, 6] and card["critical"] is True
+    assert RIN in card["to"] and "GM" in card["to"]
+    frames = table.apply(LogEntry(table.applied + 1, "check", {"from": "GM", "card": card}))
+    assert not isinstance(frames, Refusal)
+    for seat in card["to"]:
+        (told,) = [m for m in json.loads(frames[seat])["messages"] if m["kind"] == "roll"]
+        assert told["ruling"] == "check" and told["total"] == card["total"]
+    secret = improvised_check(
+        session, check.id, "orm.clearing.rin", "感覚", 0, 0, FixedSource([2, 2, 2]), secret=True
+    )
+    assert secret["to"] == ["GM"]
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (("orm.nothing", "orm.clearing.rin", "感覚", 0, 0), "declare no check 'orm.nothing'"),
+        (("orm.improvisedCheck", "orm.clearing.nobody", "感覚", 0, 0), "no actor"),
+        (("orm.improvisedCheck", "orm.clearing.rin", "運", 0, 0), "'運' is none of"),
+        (("orm.improvisedCheck", "orm.clearing.rin", "感覚", 5000, 0), "the modifier is from"),
+    ],
+)
+def test_an_improvised_check_that_cannot_be_made_says_why(args: tuple[Any, ...], said: str) -> None:
+    table = orm_table()
+    with pytest.raises(CheckError, match=said):
+        improvised_check(table.master.session, *args, FixedSource([1, 1, 1]))
+
+
+def test_the_gm_ends_the_fight_by_ruling_and_the_rules_end_it_with_that_outcome() -> None:
+    table = orm_table(5)
+    answers = json.loads((EXAMPLES / "orm" / "answers.json").read_text(encoding="utf-8"))
+    data = {"from": "GM", "scene": "orm.fightEnd", "outcome": "won"}
+    frames = table.apply(LogEntry(table.applied + 1, "scene", data))
+    assert not isinstance(frames, Refusal), frames
+    for seat in ("GM", RIN, GORO):
+        (told,) = rulings_told(frames, seat)
+        assert told["ruling"] == "end" and told["outcome"] == "won" and told["labelJa"] == "戦闘"
+    texts: list[str] = []
+    for _ in range(80):
+        texts = [r.get("text", "") for r in table.master.transcript.records]
+        if "戦闘終了 (勝利)" in texts or not table.master.open_questions():
+            break
+        question = table.master.open_questions()[0]
+        values = answers[question.to].pop(0) if answers.get(question.to) else {}
+        if not values:
+            values = {i.name: i.default_answer() for i in question.inputs}
+        entry = {"seat": question.to, "id": question.id, "values": values}
+        assert not isinstance(table.apply(LogEntry(table.applied + 1, "answer", entry)), Refusal)
+    assert "戦闘終了 (勝利)" in texts
+    # The ruling was cleared with the fight it ended.
+    scene = dict(scenes(table.master.session))["orm.fightEnd"]
+    assert scene.values["ruled"] == ""
+    refused = table.apply(
+        LogEntry(
+            table.applied + 1, "scene", {"from": "GM", "scene": "orm.fightEnd", "outcome": "x"}
+        )
+    )
+    assert (
+        isinstance(refused, Refusal) and "'x' is none of won, lost, broken off" in refused.message
+    )

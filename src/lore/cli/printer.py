@@ -66,7 +66,11 @@ class Printer:
             print(f"[{at}] {seats}: 🎲 {record['text']}{ruled}", flush=True)
         elif kind == "ruling":  # a GM's ruling on a value
             seats = ", ".join(label_of(self.session, seat) for seat in record["to"])
-            said = f"{record['name']}'s {record['label']} {record['before']} → {record['after']}"
+            if record.get("ruling") == "end":
+                said = f"{record['label']} ends: {record['outcome']}"
+            else:
+                changed = f"{record['before']} → {record['after']}"
+                said = f"{record['name']}'s {record['label']} {changed}"
             print(f"[{at}] {seats}: ⚖ GM ruling: {said}", flush=True)
         elif kind == "error":
             print(

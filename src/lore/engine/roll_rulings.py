@@ -56,8 +56,8 @@ def install(program: CompiledProgram) -> None:
 
 def ruled(rt: Runtime, made: LoreObject) -> LoreObject:
     """``r.ruled``: the GM's ruling when the table rules on every roll, else ``r``."""
-    if not rules_rolls(rt.session):
-        return made
+    if not rt.records_dice or not rules_rolls(rt.session):
+        return made  # (a chat command's roll, or the GM's own improvised check: not asked)
     return approved_by_gm(rt, made)
 
 

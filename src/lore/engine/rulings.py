@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from lore.engine.queries import AnswerError, Input, convert
-from lore.engine.table_decls import EVERYONE, GM_ONLY, Entry, table_decls
+from lore.engine.table_decls import EVERYONE, GM_ONLY, Entry, table_decls, values_of
 from lore.engine.table_view import actor_id, member_value, sheeted, shown_value
 from lore.engine.views import GM
 from lore.runtime.values import EnumValue, LoreObject, RuntimeType, show
@@ -135,3 +135,54 @@ def _is_number(value: Any) -> bool:
 def _name(obj: LoreObject) -> str:
     name = obj.values.get("name")
     return str(name) if name is not None else actor_id(obj)
+
+
+def scenes(session: Session) -> list[tuple[str, LoreObject]]:
+    """The program's ``SceneEnd`` values (scenes the GM may end by ruling), by name."""
+    return [(symbol.qualified_name, value) for symbol, value in values_of(session, "SceneEnd")]
+
+
+def describe_scene(name: str, scene: LoreObject) -> dict[str, Any]:
+    """A scene as the GM's client offers it."""
+    values = scene.values
+    label = values.get("label") if isinstance(values.get("label"), str) else name
+    label_ja = values.get("labelJa")
+    outcomes = [o for o in values.get("outcomes") or () if isinstance(o, str)]
+    return {
+        "id": name,
+        "label": label,
+        "labelJa": label_ja if isinstance(label_ja, str) and label_ja else label,
+        "outcomes": outcomes,
+    }
+
+
+def end_scene(session: Session, scene_id: str, outcome: str) -> None:
+    """The GM ends the scene ``scene_id`` by ruling, with ``outcome`` (one of its own):
+    its ``ruled`` is set, for the rules to end it where they can (RulingError: why not).
+    Told to every seat."""
+    from lore.engine.shown_rolls import player_seats
+
+    if session.ended is not None:
+        raise RulingError("the session is over")
+    found = dict(scenes(session))
+    scene = found.get(scene_id)
+    if scene is None:
+        raise RulingError(f"no scene '{scene_id}' may be ended by ruling")
+    shown = describe_scene(scene_id, scene)
+    if outcome not in shown["outcomes"]:
+        raise RulingError(f"'{outcome}' is none of {', '.join(shown['outcomes'])}")
+    session.settle()
+    scene.values["ruled"] = outcome
+    noted = RULED + "ruled"
+    scene.altered = (*scene.altered, noted) if noted not in scene.altered else scene.altered
+    record: dict[str, Any] = {
+        "tick": session.ticks,
+        "kind": "ruling",
+        "ruling": "end",
+        "to": [GM, *player_seats(session)],
+        "object": scene_id,
+        "label": shown["label"],
+        "labelJa": shown["labelJa"],
+        "outcome": outcome,
+    }
+    session.transcript.add(record)

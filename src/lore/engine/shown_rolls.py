@@ -156,7 +156,7 @@ def seats(session: Session, made: LoreObject) -> list[str]:
     if audience == "roller" or values["secret"]:
         return _unique([GM, roller])
     if audience == "table":
-        return _unique([GM, *_player_seats(session)])
+        return _unique([GM, *player_seats(session)])
     rolled_by = values["rolledBy"]
     if not rolled_by:
         return _unique([GM, roller])
@@ -173,7 +173,7 @@ def watchers(session: Session, actor: LoreObject) -> list[str]:
     area = _area_of(session, actor)
     if area is None:
         return found
-    for seat in _player_seats(session):
+    for seat in player_seats(session):
         if seat in found:
             continue
         theirs = actors_of(session, seat)
@@ -195,7 +195,7 @@ def _area_of(session: Session, obj: LoreObject) -> str | None:
         return None
 
 
-def _player_seats(session: Session) -> list[str]:
+def player_seats(session: Session) -> list[str]:
     from lore.engine.natives import recipient
 
     system = session.rt.system

@@ -10,7 +10,7 @@ values exist; the checker (``semantics/table_check.py``) has said what is wrong 
 from __future__ import annotations
 
 import weakref
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from lore.runtime.values import EnumValue, FormInfo, LoreObject
 
@@ -85,6 +85,21 @@ def table_decls(session: Session) -> TableDecls:
         if not session.rt.g:
             return NONE
         found = _DECLS[session] = read_decls(session)
+    return found
+
+
+def values_of(session: Session, form_name: str) -> list[tuple[Any, LoreObject]]:
+    """The program's top-level values of the prelude's form ``form_name`` (or a form
+    extending it), with their symbols, in the order of the program's values (none
+    before the values exist)."""
+    form = session.program.form_by_name.get(form_name)
+    if form is None or not session.rt.g:
+        return []
+    found = []
+    for symbol, index, _ in session.program.values:
+        value = session.rt.g[index]
+        if isinstance(value, LoreObject) and value.form and value.form.is_subform_of(form):
+            found.append((symbol, value))
     return found
 
 

@@ -29,8 +29,12 @@ from typing import Any
 
 import msgspec
 
+from lore.dice import system
 from lore.dice.systems import find as find_system
+from lore.engine.gm_checks import CheckError, gm_checks, improvised_check
+from lore.engine.rulings import describe_scene, scenes
 from lore.engine.views import GM
+from lore.runtime.errors import RuleError
 from lore.server import protocol
 from lore.server.admission import MAX_SEATS
 from lore.server.chat import MAX_CHAT, RollError, chat_line_roll, dice_json
@@ -129,9 +133,16 @@ class Hub:
             "label": room.seats[seat].label,
             "role": "gm" if seat == GM else "player",
         }
-        system = find_system(room.record.dice) if room.record.dice else None
-        if system is not None:  # (the game system its chat rolls)
-            frame["session"]["dice"] = dice_json(system)
+        game = find_system(room.record.dice) if room.record.dice else None
+        if game is not None:  # (the game system its chat rolls)
+            frame["session"]["dice"] = dice_json(game)
+        if seat == GM:  # (the rules' improvised checks: the GM calls them)
+            checks = [c.describe() for c in gm_checks(room.table.master.session)]
+            if checks:
+                frame["checks"] = checks
+            ended = [describe_scene(*found) for found in scenes(room.table.master.session)]
+            if ended:
+                frame["scenes"] = ended
         if self.rooms.nodes is not None:  # (where to go when this node cannot be reached)
             frame["nodes"] = [self.rooms.nodes.url, *self.rooms.nodes.known]
         return encode(frame)
@@ -353,6 +364,11 @@ class Hub:
             ruled: dict[str, Any] = {"from": GM, "object": message.object}
             ruled.update(member=message.member, value=message.value, secret=message.secret)
             await self.commit(room, connection, "ruling", ruled, message.ref)
+        elif isinstance(message, protocol.EndScene):
+            scene = {"from": GM, "scene": message.scene, "outcome": message.outcome}
+            await self.commit(room, connection, "scene", scene, message.ref)
+        elif isinstance(message, protocol.Check):
+            await self.gm_check(room, connection, message)
         elif isinstance(message, protocol.RuleRolls):
             setting = {"from": GM, "every": message.every}
             await self.commit(room, connection, "rule_rolls", setting, message.ref)
@@ -379,6 +395,22 @@ class Hub:
         elif isinstance(message, protocol.Revoke | protocol.NewLink):
             await self.relink(room, message)
             connection.send(encode({"type": "ack", "ref": message.ref}))
+
+    async def gm_check(self, room: Room, connection: Connection, message: protocol.Check) -> None:
+        """The GM's improvised check: rolled by the rules' handler on the engine's side,
+        then its card kept in the log (a replay shows it again without rolling)."""
+        session = room.table.master.session
+        call = (message.check, message.actor, message.ability, message.modifier, message.target)
+        try:
+            async with room.lock:
+                card = await self.rooms.in_engine(
+                    lambda: improvised_check(session, *call, system(), message.secret)
+                )
+        except CheckError as error:
+            raise Refused(Code.BAD_RULING, str(error)) from None
+        except RuleError as error:
+            raise Refused(Code.BAD_RULING, f"{error.message} ({error.location()})") from None
+        await self.commit(room, connection, "check", {"from": GM, "card": card}, message.ref)
 
     async def relink(self, room: Room, message: protocol.Revoke | protocol.NewLink) -> None:
         if message.seat not in room.seats:

@@ -109,6 +109,26 @@ class Rule(Message, tag="rule"):
     secret: bool = False
 
 
+class Check(Message, tag="check"):
+    """The GM's improvised check: the rules' check ``check`` (a ``GMCheck`` value's name)
+    of the actor ``actor`` with ``ability``, a modifier and a target (0: none)."""
+
+    check: Text = ""
+    actor: Text = ""
+    ability: Text = ""
+    modifier: Annotated[int, msgspec.Meta(ge=-1000, le=1000)] = 0
+    target: Annotated[int, msgspec.Meta(ge=-1000, le=1000)] = 0
+    secret: bool = False
+
+
+class EndScene(Message, tag="end_scene"):
+    """The GM ends a scene by ruling (a ``SceneEnd`` value's name) with one of its
+    outcomes; the rules end it where they can (a fight: at the end of the turn)."""
+
+    scene: Text = ""
+    outcome: Text = ""
+
+
 class RuleRolls(Message, tag="rule_rolls"):
     """The table's setting: the GM rules on every roll the rules let the GM rule on
     (``Roll.ruled``), from the next step on; ``every`` false: only on those the rules
@@ -154,6 +174,8 @@ ClientMessage = (
     | Assign
     | Rule
     | RuleRolls
+    | Check
+    | EndScene
     | AddSeat
     | RemoveSeat
     | Revoke
@@ -161,7 +183,21 @@ ClientMessage = (
     | Log
     | History
 )
-GM_ONLY = (Pause, Resume, End, Assign, Rule, RuleRolls, AddSeat, RemoveSeat, Revoke, NewLink, Log)
+GM_ONLY = (
+    Pause,
+    Resume,
+    End,
+    Assign,
+    Rule,
+    RuleRolls,
+    Check,
+    EndScene,
+    AddSeat,
+    RemoveSeat,
+    Revoke,
+    NewLink,
+    Log,
+)
 
 _decoder = msgspec.json.Decoder(ClientMessage)
 # The decoder's own method: the hub's, for a message of bytes within ``MAX_MESSAGE`` (the

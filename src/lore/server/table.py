@@ -269,6 +269,14 @@ class Table:
             if problem is not None:
                 return Refusal(Code.BAD_RULING, problem)
             engine = True
+        elif kind == "scene":
+            problem = self.master.end_scene(data["scene"], data["outcome"])
+            if problem is not None:
+                return Refusal(Code.BAD_RULING, problem)
+            engine = True
+        elif kind == "check":  # the GM's improvised check: its card, to whom it is for
+            card = data["card"]
+            items.append((set(card["to"]), shown_card(card)))
         elif kind == "rule_rolls":
             set_rule_rolls(self.master.session, bool(data["every"]))
         elif kind == "seat":

@@ -317,6 +317,8 @@ function receive(frame) {
       state.nodes = [...new Set([...(frame.nodes || []), ...state.nodes])];
       session = frame.session.id;
       state.dice = frame.session.dice || null;
+      state.checks = frame.checks || []; // the rules' improvised checks (the GM's)
+      state.scenes = frame.scenes || []; // the scenes the GM may end by ruling
       showDice();
       $("title").textContent = frame.session.title;
       document.title = `${frame.session.title} — Lore`;
@@ -544,6 +546,10 @@ function movedText(message) {
 // A GM's ruling on a value, as the log reads it (lore.engine.rulings).
 function ruledText(message) {
   const ja = currentLanguage() === "ja";
+  if (message.ruling === "end") {
+    const scene = ja ? message.labelJa || message.label : message.label;
+    return t("ruledEnd").replace("{scene}", scene).replace("{outcome}", message.outcome);
+  }
   const shown = (v) => (v === null || v === undefined ? "—" : Array.isArray(v) ? v.join(", ") : String(v));
   const text = t("ruledValue")
     .replace("{name}", message.name || message.object)
@@ -551,6 +557,62 @@ function ruledText(message) {
     .replace("{before}", shown(message.before))
     .replace("{after}", shown(message.after));
   return message.secret ? `${text} ${t("ruledSecretly")}` : text;
+}
+
+// The GM's improvised checks: the rules' own check (a GMCheck value) on an actor, with
+// an ability, a modifier and a target; the server rolls it by the rules and logs its card.
+function renderGmChecks() {
+  const checks = state.checks || [];
+  $("gmCheckBox").hidden = checks.length === 0;
+  if (checks.length === 0) return;
+  const kinds = $("checkKind");
+  const actors = $("checkActor");
+  const kept = [kinds.value, actors.value, $("checkAbility").value];
+  kinds.textContent = "";
+  for (const check of checks) node("option", { value: check.id }, kinds, currentLanguage() === "ja" ? check.labelJa : check.label);
+  kinds.hidden = checks.length === 1;
+  keepChoice(kinds, kept[0]);
+  actors.textContent = "";
+  for (const seat of state.seats) {
+    for (const actor of seat.actors || []) node("option", { value: actor.label }, actors, actor.name);
+  }
+  keepChoice(actors, kept[1]);
+  const chosen = checks.find((c) => c.id === kinds.value) || checks[0];
+  const abilities = $("checkAbility");
+  abilities.textContent = "";
+  for (const ability of chosen.abilities) node("option", { value: ability }, abilities, ability);
+  keepChoice(abilities, kept[2]);
+}
+
+// The scenes the GM may end by ruling (SceneEnd values), each with its outcomes.
+function renderScenes() {
+  const scenes = state.scenes || [];
+  $("sceneEndBox").hidden = scenes.length === 0;
+  if (scenes.length === 0) return;
+  const kinds = $("sceneKind");
+  const outcomes = $("sceneOutcome");
+  const kept = [kinds.value, outcomes.value];
+  kinds.textContent = "";
+  for (const scene of scenes) node("option", { value: scene.id }, kinds, currentLanguage() === "ja" ? scene.labelJa : scene.label);
+  keepChoice(kinds, kept[0]);
+  const chosen = scenes.find((s) => s.id === kinds.value) || scenes[0];
+  outcomes.textContent = "";
+  for (const outcome of chosen.outcomes) node("option", { value: outcome }, outcomes, outcome);
+  keepChoice(outcomes, kept[1]);
+}
+
+function sendGmCheck(event) {
+  event.preventDefault();
+  const whole = (id) => Math.trunc(Number($(id).value) || 0);
+  send({
+    type: "check",
+    check: $("checkKind").value,
+    actor: $("checkActor").value,
+    ability: $("checkAbility").value,
+    modifier: whole("checkModifier"),
+    target: whole("checkTarget"),
+    secret: $("checkSecret").checked,
+  });
 }
 
 // The GM rules on a sheet's line (sheets.js): the server checks and logs it.
@@ -975,6 +1037,8 @@ function renderGm() {
   }
   keepChoice(actorSelect, kept[0]);
   keepChoice(seatSelect, kept[1]);
+  renderGmChecks();
+  renderScenes();
 }
 
 function keepChoice(select, value) {
@@ -1016,6 +1080,13 @@ function wire() {
     $("chatText").value = "";
   });
   $("pause").addEventListener("click", () => send({ type: state.status.paused ? "resume" : "pause" }));
+  $("gmCheck").addEventListener("submit", sendGmCheck);
+  $("sceneKind").addEventListener("change", renderScenes);
+  $("sceneEnd").addEventListener("submit", (event) => {
+    event.preventDefault();
+    send({ type: "end_scene", scene: $("sceneKind").value, outcome: $("sceneOutcome").value });
+  });
+  $("checkKind").addEventListener("change", renderGmChecks);
   $("ruleRolls").addEventListener("change", (event) => send({ type: "rule_rolls", every: event.target.checked }));
   $("end").addEventListener("click", () => {
     if (window.confirm(t("confirmEnd"))) send({ type: "end" });
