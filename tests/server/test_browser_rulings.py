@@ -6,13 +6,14 @@ Screenshots go to ``test-artifacts/browser/``."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
 
 from tests.server.serving import EXAMPLES, ServerThread
 from tests.server.test_browser import browser, shot
-from tests.server.test_browser_systems import start
+from tests.server.test_browser_systems import TIMEOUT, answer_first_dialog, play_until, start
 
 __all__ = ["browser"]  # the fixture, used by the tests below
 
@@ -66,4 +67,69 @@ def test_the_gm_rules_on_an_enemys_hp_from_its_sheet(tmp_path: Path, browser: Br
         gm.wait_for_timeout(300)
         for player in players:
             assert "5 → 3" not in player.locator("#log").inner_text()
+        assert errors == []
+
+
+def rule_on_a_roll(gm: Page) -> bool:
+    """If the GM is asked to rule on a roll: set its faces to 6 (whether it was)."""
+    dialog = gm.locator("article.dialog", has_text="出目を決める")
+    if dialog.count() == 0:
+        return False
+    box = dialog.first
+    try:
+        box.locator("button.choice", has_text="出目を決める").click(timeout=1000)
+        for die in box.locator('input[name^="die"]').all():
+            die.fill("6", timeout=1000)
+        box.locator("button.submit").click(timeout=1000)
+    except Exception:  # (the dialog went away while being answered: asked again)
+        return False
+    return True
+
+
+def test_the_gm_rules_over_an_orm_fight(tmp_path: Path, browser: Browser) -> None:
+    """The issue's walk: every check ruled, a hit roll's faces set, an enemy's HP lowered,
+    an improvised 感覚 check on a PC, and the fight ended by ruling; the player sees each."""
+    with ServerThread(tmp_path, [EXAMPLES / "orm"]) as server:
+        gm, players = start(server, browser, "orm")
+        rin = players[0]
+        errors: list[str] = []
+        for page in [gm, *players]:
+            page.on("pageerror", lambda error: errors.append(str(error)))
+        gm.locator("#ruleRolls").check()
+        # A ruled check: the players play on (attacking) until the GM is asked about one.
+        deadline = time.monotonic() + TIMEOUT
+        ruled = False
+        while not ruled:
+            assert time.monotonic() < deadline, "no check came to the GM to rule on"
+            ruled = rule_on_a_roll(gm)
+            if not ruled:
+                for page in [gm, *players]:  # (the GM plays the enemies)
+                    answer_first_dialog(page, ["通常攻撃", "終わる"])
+                gm.wait_for_timeout(100)
+        expect(gm.locator("#log .roll-ruling").first).to_be_visible(timeout=TIMEOUT * 1000)
+        shot(gm, "ruling-gm-sets-the-faces")
+        ruled_card = rin.locator("#log .roll-ruling")
+        # (a hit check of Rin's or Goro's: Rin sees the checks of those beside her)
+        expect(ruled_card.first).to_be_visible(timeout=TIMEOUT * 1000)
+        gm.locator("#ruleRolls").uncheck()
+        # An enemy's HP lowered from its sheet.
+        rule(gm, GHOUL, "hp", "1")
+        expect(rin.locator("#log .msg-ruling").last).to_contain_text("→ 1")
+        # An improvised 感覚 check on Rin, with a modifier and a target.
+        gm.locator("#checkActor").select_option("orm.clearing.rin")
+        gm.locator("#checkAbility").select_option("感覚")
+        gm.locator("#checkModifier").fill("1")
+        gm.locator("#checkTarget").fill("10")
+        gm.locator("#gmCheck button[type=submit]").click()
+        check_card = rin.locator("#log .roll-ruling", has_text="GM")
+        expect(check_card.last).to_be_visible()
+        expect(rin.locator("#log").last).to_contain_text("GM の判定 (感覚)")
+        shot(rin, "ruling-player-sees-the-gms-check")
+        # The fight ended by ruling: at the end of the turn, with its outcome.
+        gm.locator("#sceneOutcome").select_option("won")
+        gm.locator("#sceneEnd button[type=submit]").click()
+        expect(rin.locator("#log .msg-ruling").last).to_contain_text("won")
+        play_until(gm, players, "戦闘終了 (勝利)", ["通常攻撃", "終わる"])
+        shot(gm, "ruling-the-fight-ended-by-ruling")
+        shot(rin, "ruling-player-reads-the-end")
         assert errors == []

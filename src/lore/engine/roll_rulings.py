@@ -122,7 +122,14 @@ def question(made: LoreObject) -> Query:
     if not values["command"]:
         inputs.append(Input("total", RuntimeType("prim", "integer"), None, None, values["total"]))
     texts = (("roll", describe(made)),)
-    return Query("GM", "ruling on a roll", texts, tuple(inputs), purpose=PURPOSE)
+    named = [("ruling", "裁定 (ruling)"), ("total", "合計 (total)")]
+    for item in inputs:
+        if item.name.startswith("die") and item.allowed is not None:
+            number, sides = item.name[3:], item.allowed.high
+            named.append((item.name, f"{number}個目の出目 (die {number}, d{sides})"))
+    return Query(
+        "GM", "ruling on a roll", texts, tuple(inputs), captions=tuple(named), purpose=PURPOSE
+    )
 
 
 def describe(made: LoreObject) -> str:
