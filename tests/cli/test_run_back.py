@@ -21,10 +21,14 @@ def records_of(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
 
 
-def run_typed(tmp_path: Path, typed: str) -> tuple[subprocess.CompletedProcess[str], Path]:
+def run_typed(
+    tmp_path: Path, typed: str, file: Path = PAPER, *extra: str
+) -> tuple[subprocess.CompletedProcess[str], Path]:
+    """``lore run`` of ``file`` at a terminal where ``typed`` is typed (``extra``: more
+    options): what it printed, and its transcript."""
     transcript = tmp_path / "t.jsonl"
     done = subprocess.run(
-        [sys.executable, "-m", "lore", "run", str(PAPER), "--transcript", str(transcript)],
+        [sys.executable, "-m", "lore", "run", str(file), "--transcript", str(transcript), *extra],
         input=typed,
         capture_output=True,
         text=True,

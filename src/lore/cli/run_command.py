@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from lore.cli import gm_commands
 from lore.cli.answers_file import Answers, load_answers, unknown_seats
 from lore.cli.atomic import AtomicFile, write_atomically
 from lore.cli.interrupts import Interrupts
@@ -213,6 +214,16 @@ def play_to(
             if stored.format and not resumed.hidden:
                 print(resumed_summary(session), file=sys.stderr, flush=True)
             reason = session.run()
+            while reason == "waiting":  # (the GM typed rulings at a prompt)
+                rulings = gm_rulings(session)
+                if not rulings:
+                    break
+                for line in rulings:
+                    said = gm_commands.apply(session, line)
+                    if said:
+                        print(said, flush=True)
+                session.reopen()  # the questions open are asked again
+                reason = session.run()
             if getattr(session, "detail", "") == "max-steps":
                 print(
                     f"lore: stopped after {session.steps:,} steps (--max-steps; 0 for no limit)",
@@ -235,6 +246,18 @@ def play_to(
         if args.save is not None:
             status = max(status, write_save(args.save, session, stored, resumed, printer))
     return interrupts.status or status
+
+
+def gm_rulings(session: Session) -> list[str]:
+    """The rulings typed at the terminal since the last run (at any participant's
+    prompt: one person plays them all, the GM among them), taken."""
+    taken: list[str] = []
+    for member in session.participants.members.values():
+        terminal = getattr(member, "live", None)
+        if isinstance(terminal, Terminal):
+            taken += terminal.rulings
+            terminal.rulings = []
+    return taken
 
 
 def resume(

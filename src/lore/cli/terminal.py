@@ -3,7 +3,9 @@
 Every bad entry is explained and asked again (in the words of ``lore join``:
 ``lore.clients.asking_again``); end of input (Ctrl-D) means no answer; ``<`` typed at a
 prompt goes back: the participant's last answer of the step is taken back and its question
-asked again (``engine/withdrawal.py``), when nothing followed from it.
+asked again (``engine/withdrawal.py``), when nothing followed from it. A line beginning
+with ``/`` is a GM's ruling (``lore.cli.gm_commands``): one person sits at the terminal,
+the GM among the participants it plays.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import sys
 from collections.abc import Callable
 from typing import Any, ClassVar, TextIO
 
+from lore.cli.gm_commands import is_command
 from lore.clients.asking_again import (
     BACK_HINT,
     GO_BACK,
@@ -21,13 +24,17 @@ from lore.clients.asking_again import (
     menu_span,
     value_reason,
 )
-from lore.engine.participants import BACK, Back
+from lore.engine.participants import BACK, PENDING, Back, Pending
 from lore.engine.queries import Input, Query
 from lore.engine.randomness import Stream
 
 
 class _GoingBack(Exception):
     """``<`` was typed at a prompt."""
+
+
+class _Ruling(Exception):
+    """A GM's ruling was typed at a prompt (``lore.cli.gm_commands``)."""
 
 
 class Terminal:
@@ -49,6 +56,9 @@ class Terminal:
         self.label_of = label_of  # how people know a participant (``Aki``, not its jid)
         self.captions: dict[str, str] = {}  # the inputs' captions of the question asked
         self.hinted = False  # whether BACK_HINT was said
+        # The GM's rulings typed at a prompt, for the run to make (``gm_commands``): the
+        # question waits meanwhile, and is asked again.
+        self.rulings: list[str] = []
 
     def say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
@@ -65,13 +75,18 @@ class Terminal:
             Terminal.reading = False
         if text.strip() == GO_BACK:
             raise _GoingBack
+        if is_command(text):  # (one person at the terminal: the GM too)
+            self.rulings.append(text)
+            raise _Ruling
         return text
 
-    def ask(self, query: Query, stream: Stream) -> dict[str, Any] | Back | None:
+    def ask(self, query: Query, stream: Stream) -> dict[str, Any] | Back | Pending | None:
         try:
             return self.asked(query)
         except _GoingBack:
             return BACK
+        except _Ruling:
+            return PENDING
 
     def asked(self, query: Query) -> dict[str, Any] | None:
         self.say(f"\n== {self.label_of(self.name)}: {query.title}")

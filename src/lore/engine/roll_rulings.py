@@ -125,8 +125,8 @@ def question(made: LoreObject) -> Query:
     named = [("ruling", "裁定 (ruling)"), ("total", "合計 (total)")]
     for item in inputs:
         if item.name.startswith("die") and item.allowed is not None:
-            number, sides = item.name[3:], item.allowed.high
-            named.append((item.name, f"{number}個目の出目 (die {number}, d{sides})"))
+            which, sides = item.name[3:], item.allowed.high
+            named.append((item.name, f"{which}個目の出目 (die {which}, d{sides})"))
     return Query(
         "GM", "ruling on a roll", texts, tuple(inputs), captions=tuple(named), purpose=PURPOSE
     )
