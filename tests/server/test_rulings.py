@@ -6,10 +6,12 @@ while a question waits, and replayed from the log exactly."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from lore.clients.seat import SeatClient, acknowledged
 from lore.dice.source import FixedSource
 from lore.engine.gm_checks import CheckError, gm_checks, improvised_check
 from lore.engine.roll_rulings import set_rule_rolls
@@ -20,7 +22,7 @@ from lore.server.master import Master
 from lore.server.protocol import Code
 from lore.server.store import LogEntry
 from lore.server.table import Refusal, Table
-from tests.server.serving import EXAMPLES
+from tests.server.serving import EXAMPLES, ServeProcess, create_session, links, reconnect
 
 RIN, GORO = "rin@example.org", "goro@example.org"
 SEATS = [(RIN, "リン"), (GORO, "ゴロウ")]
@@ -243,3 +245,30 @@ def test_the_gm_ends_the_fight_by_ruling_and_the_rules_end_it_with_that_outcome(
     assert (
         isinstance(refused, Refusal) and "'x' is none of won, lost, broken off" in refused.message
     )
+
+
+def test_an_acknowledged_ruling_survives_a_kill_9_of_the_server(tmp_path: Path) -> None:
+    with ServeProcess(tmp_path / "lore.db", [EXAMPLES / "orm"]) as server:
+        server.start()
+        link = links(create_session(server.base, "orm"), server.base)["GM"]
+        gm = SeatClient(link)
+        gm.connect()
+        ruled = {"type": "rule", "object": GHOUL, "member": "hp", "value": 4, "secret": False}
+        assert acknowledged(gm.request(ruled))  # (stored before it is acknowledged)
+        refused = gm.request({**ruled, "value": "four"})
+        assert refused["type"] == "error" and refused["code"] == "bad_ruling"
+        gm.close()
+        server.kill()  # SIGKILL
+        server.start()
+        again = SeatClient(link)
+        reconnect(again)
+        if again.state.seq is None:  # (the snapshot may come after the welcome)
+            again.wait_for(lambda f: f.get("type") == "snapshot")
+        told = [m for m in again.state.messages if m.get("kind") == "ruling"]
+        assert [(m["before"], m["after"]) for m in told] == [(12, 4)]
+        # The value the ruling set is the session's after the restart.
+        frame = again.request({**ruled, "value": 2})
+        assert acknowledged(frame)
+        (last,) = [m for m in frame.get("messages", ()) if m.get("kind") == "ruling"]
+        assert (last["before"], last["after"]) == (4, 2)
+        again.close()
