@@ -40,7 +40,17 @@ def test_rulings_typed_at_a_prompt_are_made_and_the_question_asked_again(tmp_pat
 
 
 def test_help_and_a_line_that_is_no_ruling(tmp_path: Path) -> None:
-    out, _ = run_typed(tmp_path, "/help\n/frobnicate\n/rolls on\n")
+    out, _ = run_typed(tmp_path, "/help\n/frobnicate\n/rolls on\n/undo\n")
     assert "/set OBJECT MEMBER VALUE" in out
     assert "not a ruling: /frobnicate" in out
     assert "every check is ruled on from the next step: on" in out
+    assert "ruling refused: there is no ruling to take back" in out
+
+
+def test_a_ruling_taken_back_at_once(tmp_path: Path) -> None:
+    _, records = run_typed(tmp_path, "/set orm.clearing.ghoulA hp 3\n/undo\n/undo\n")
+    rulings = [r for r in records if r["kind"] == "ruling"]
+    assert [(r["ruling"], r["before"], r["after"]) for r in rulings] == [
+        ("value", 12, 3),
+        ("back", 3, 12),
+    ]

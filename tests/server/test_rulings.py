@@ -272,3 +272,30 @@ def test_an_acknowledged_ruling_survives_a_kill_9_of_the_server(tmp_path: Path) 
         (last,) = [m for m in frame.get("messages", ()) if m.get("kind") == "ruling"]
         assert (last["before"], last["after"]) == (4, 2)
         again.close()
+
+
+def test_the_last_ruling_is_taken_back_while_nothing_followed_from_it() -> None:
+    table = orm_table(5)
+    answers = json.loads((EXAMPLES / "orm" / "answers.json").read_text(encoding="utf-8"))
+
+    def entry(kind: str, **data: Any) -> Refusal | dict[str, bytes]:
+        return table.apply(LogEntry(table.applied + 1, kind, {"from": "GM", **data}))
+
+    refused = entry("take_back")
+    assert isinstance(refused, Refusal) and "no ruling to take back" in refused.message
+    assert not isinstance(ruling(table, GHOUL, "hp", 5), Refusal)
+    snapshot = Master.restore(table.master.program, table.master.snapshot(), None, (0, 0))
+    assert snapshot.session.last_ruling is not None  # (kept in snapshots too)
+    frames = entry("take_back")
+    assert not isinstance(frames, Refusal), frames
+    assert sheet_line(table, "GM", GHOUL, "hp") == 12
+    (told,) = rulings_told(frames, RIN)
+    assert told["ruling"] == "back" and (told["before"], told["after"]) == (5, 12)
+    # Once an answer came after it, a ruling stands (no rewinding).
+    assert not isinstance(ruling(table, GHOUL, "hp", 6), Refusal)
+    question = table.master.open_questions()[0]
+    answered = {"seat": question.to, "id": question.id, "values": answers[question.to][0]}
+    assert not isinstance(table.apply(LogEntry(table.applied + 1, "answer", answered)), Refusal)
+    refused = entry("take_back")
+    assert isinstance(refused, Refusal) and "not rewound" in refused.message
+    assert sheet_line(table, "GM", GHOUL, "hp") == 6

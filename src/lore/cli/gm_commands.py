@@ -9,6 +9,7 @@ A line that begins with ``/`` at a prompt is a ruling of the GM's, not an answer
   (``lore.engine.gm_checks``; the first the rules declare);
 - ``/end OUTCOME`` (or ``/end SCENE OUTCOME``): a scene ended by ruling;
 - ``/rolls on`` or ``/rolls off``: rule on every roll the rules let the GM rule on;
+- ``/undo``: take back the last ruling on a value or a scene, while nothing followed;
 - ``/help``: these.
 
 The question waits meanwhile (the terminal answers it later, ``PENDING``); the ruling is
@@ -24,7 +25,7 @@ from typing import TYPE_CHECKING
 from lore.dice import system
 from lore.engine.gm_checks import CheckError, gm_checks, improvised_check
 from lore.engine.roll_rulings import set_rule_rolls
-from lore.engine.rulings import RulingError, end_scene, scenes
+from lore.engine.rulings import RulingError, end_scene, scenes, take_back
 from lore.runtime.errors import RuleError
 
 if TYPE_CHECKING:
@@ -35,6 +36,7 @@ HELP = """   GM rulings (type at any prompt):
    /check ACTOR ABILITY [MODIFIER [TARGET]]   the rules' improvised check
    /end [SCENE] OUTCOME                end a scene by ruling (a fight: won, lost)
    /rolls on|off                       rule on every check the rules let the GM rule on
+   /undo                               take back the last ruling, while nothing followed
    /help                               these lines"""
 
 
@@ -63,6 +65,9 @@ def apply(session: Session, line: str) -> str:
             found = [scene for scene, _ in scenes(session)]
             scene = rest[0] if len(rest) == 2 else (found[0] if found else "")
             end_scene(session, scene, rest[-1])
+            return ""
+        if name == "undo" and not rest:
+            take_back(session)
             return ""
         if name == "rolls" and rest in (["on"], ["off"]):
             set_rule_rolls(session, rest == ["on"])

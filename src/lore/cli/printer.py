@@ -66,11 +66,12 @@ class Printer:
             print(f"[{at}] {seats}: 🎲 {record['text']}{ruled}", flush=True)
         elif kind == "ruling":  # a GM's ruling on a value
             seats = ", ".join(label_of(self.session, seat) for seat in record["to"])
-            if record.get("ruling") == "end":
-                said = f"{record['label']} ends: {record['outcome']}"
+            said = "taken back: " if record.get("ruling") == "back" else ""
+            if record.get("outcome") is not None:
+                said += f"{record['label']} ends: {record['outcome']}"
             else:
                 changed = f"{record['before']} → {record['after']}"
-                said = f"{record['name']}'s {record['label']} {changed}"
+                said += f"{record['name']}'s {record['label']} {changed}"
             print(f"[{at}] {seats}: ⚖ GM ruling: {said}", flush=True)
         elif kind == "error":
             print(

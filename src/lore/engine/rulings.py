@@ -83,6 +83,7 @@ def set_value(session: Session, object_id: str, member: str, raw: Any, secret: b
     if secret:
         record["secret"] = True
     session.transcript.add(record)
+    noted_ruling(session, obj, member, before, record)
 
 
 def audience(session: Session, obj: LoreObject, entry: Entry) -> list[str]:
@@ -186,3 +187,36 @@ def end_scene(session: Session, scene_id: str, outcome: str) -> None:
         "outcome": outcome,
     }
     session.transcript.add(record)
+    noted_ruling(session, scene, "ruled", "", record)
+
+
+def noted_ruling(
+    session: Session, obj: LoreObject, member: str, before: Any, record: dict[str, Any]
+) -> None:
+    """Keep what taking the ruling back needs: the member and its value before, and
+    where the session stood (its steps, its answers) when it was made."""
+    place = (session.steps, session.answer_count)
+    session.last_ruling = (obj, member, before, obj.values[member], place, record)
+
+
+def take_back(session: Session) -> None:
+    """The GM takes back the last ruling, while nothing has followed from it (no step
+    ran and no answer came since, and the member still holds what it set): the member
+    has its value again, and the seats told of the ruling are told it was taken back.
+    Otherwise RulingError: a result applied is not rewound (巻き戻しの禁止)."""
+    found = session.last_ruling
+    if found is None or session.ended is not None:
+        raise RulingError("there is no ruling to take back")
+    obj, member, before, after, place, record = found
+    if place != (session.steps, session.answer_count) or obj.values.get(member) is not after:
+        raise RulingError(
+            "something followed from the last ruling (an answer, or the rules went on):"
+            " a result applied is not rewound"
+        )
+    session.settle()
+    obj.values[member] = before
+    session.last_ruling = None
+    back = {**record, "ruling": "back", "taken": record["ruling"]}
+    if "after" in record:
+        back["before"], back["after"] = record["after"], record["before"]
+    session.transcript.add(back)

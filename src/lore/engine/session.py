@@ -182,6 +182,8 @@ class Session:
         # setting, not only on those ``approvedByGM``: ``lore.engine.roll_rulings``): the
         # setting, the step it was set in, and the setting that step began with.
         self.rule_rolls = (False, 0, False)
+        # The GM's last ruling on a value, what taking it back needs (``rulings``).
+        self.last_ruling: tuple[Any, ...] | None = None
         self.asked_again = (0, 0)  # the step that went wrong after answers, how often
         self.step_oid = 1
         self.step_answers: dict[Key, dict[str, Any]] = {}

@@ -364,6 +364,8 @@ class Hub:
             ruled: dict[str, Any] = {"from": GM, "object": message.object}
             ruled.update(member=message.member, value=message.value, secret=message.secret)
             await self.commit(room, connection, "ruling", ruled, message.ref)
+        elif isinstance(message, protocol.TakeBack):
+            await self.commit(room, connection, "take_back", {"from": GM}, message.ref)
         elif isinstance(message, protocol.EndScene):
             scene = {"from": GM, "scene": message.scene, "outcome": message.outcome}
             await self.commit(room, connection, "scene", scene, message.ref)

@@ -25,7 +25,7 @@ from typing import Any
 from lore.engine.participants import PENDING, Participants, Pending, Replaying, ReplayLog
 from lore.engine.queries import Query
 from lore.engine.randomness import Stream
-from lore.engine.rulings import RulingError, end_scene
+from lore.engine.rulings import RulingError, end_scene, take_back
 from lore.engine.saves import Answer, SaveData, Stored, save_text
 from lore.engine.seat_labels import actor_name
 from lore.engine.session import Limits, Session
@@ -253,6 +253,15 @@ class Master:
         rules; the reason when it cannot be (then nothing changed)."""
         try:
             self.session.rule_value(data["object"], data["member"], data["value"], data["secret"])
+        except RulingError as error:
+            return str(error)
+        return None
+
+    def take_back(self) -> str | None:
+        """The GM takes back the last ruling (``lore.engine.rulings.take_back``); the
+        reason when it cannot be (then nothing changed)."""
+        try:
+            take_back(self.session)
         except RulingError as error:
             return str(error)
         return None

@@ -129,6 +129,10 @@ class EndScene(Message, tag="end_scene"):
     outcome: Text = ""
 
 
+class TakeBack(Message, tag="take_back"):
+    """The GM takes back the last ruling, while nothing followed from it."""
+
+
 class RuleRolls(Message, tag="rule_rolls"):
     """The table's setting: the GM rules on every roll the rules let the GM rule on
     (``Roll.ruled``), from the next step on; ``every`` false: only on those the rules
@@ -176,6 +180,7 @@ ClientMessage = (
     | RuleRolls
     | Check
     | EndScene
+    | TakeBack
     | AddSeat
     | RemoveSeat
     | Revoke
@@ -192,6 +197,7 @@ GM_ONLY = (
     RuleRolls,
     Check,
     EndScene,
+    TakeBack,
     AddSeat,
     RemoveSeat,
     Revoke,

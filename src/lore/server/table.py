@@ -269,6 +269,11 @@ class Table:
             if problem is not None:
                 return Refusal(Code.BAD_RULING, problem)
             engine = True
+        elif kind == "take_back":
+            problem = self.master.take_back()
+            if problem is not None:
+                return Refusal(Code.BAD_RULING, problem)
+            engine = True
         elif kind == "scene":
             problem = self.master.end_scene(data["scene"], data["outcome"])
             if problem is not None:

@@ -546,9 +546,10 @@ function movedText(message) {
 // A GM's ruling on a value, as the log reads it (lore.engine.rulings).
 function ruledText(message) {
   const ja = currentLanguage() === "ja";
-  if (message.ruling === "end") {
+  const taken = message.ruling === "back" ? `${t("ruledBack")} ` : "";
+  if (message.ruling === "end" || message.taken === "end") {
     const scene = ja ? message.labelJa || message.label : message.label;
-    return t("ruledEnd").replace("{scene}", scene).replace("{outcome}", message.outcome);
+    return taken + t("ruledEnd").replace("{scene}", scene).replace("{outcome}", message.outcome);
   }
   const shown = (v) => (v === null || v === undefined ? "—" : Array.isArray(v) ? v.join(", ") : String(v));
   const text = t("ruledValue")
@@ -556,7 +557,7 @@ function ruledText(message) {
     .replace("{label}", ja ? message.labelJa || message.label : message.label)
     .replace("{before}", shown(message.before))
     .replace("{after}", shown(message.after));
-  return message.secret ? `${text} ${t("ruledSecretly")}` : text;
+  return taken + (message.secret ? `${text} ${t("ruledSecretly")}` : text);
 }
 
 // The GM's improvised checks: the rules' own check (a GMCheck value) on an actor, with
@@ -1081,6 +1082,7 @@ function wire() {
   });
   $("pause").addEventListener("click", () => send({ type: state.status.paused ? "resume" : "pause" }));
   $("gmCheck").addEventListener("submit", sendGmCheck);
+  $("takeBack").addEventListener("click", () => send({ type: "take_back" }));
   $("sceneKind").addEventListener("change", renderScenes);
   $("sceneEnd").addEventListener("submit", (event) => {
     event.preventDefault();
