@@ -299,3 +299,27 @@ def test_the_last_ruling_is_taken_back_while_nothing_followed_from_it() -> None:
     refused = entry("take_back")
     assert isinstance(refused, Refusal) and "not rewound" in refused.message
     assert sheet_line(table, "GM", GHOUL, "hp") == 6
+
+
+def test_the_gm_takes_an_enemys_turns_and_awards_experience_by_ruling() -> None:
+    table = orm_table(5)
+    answers = json.loads((EXAMPLES / "orm" / "answers.json").read_text(encoding="utf-8"))
+    assert not isinstance(ruling(table, "orm.clearing.ghoulB", "gmPlays", True), Refusal)
+    assert not isinstance(ruling(table, "orm.clearing.rin", "experience", 3), Refusal)
+    assert sheet_line(table, RIN, "orm.clearing.rin", "experience") == 3
+    assert sheet_line(table, RIN, "orm.clearing.ghoulB", "gmPlays") is None  # (the GM's line)
+    for _ in range(60):
+        questions = table.master.open_questions()
+        mine = [q for q in questions if q.title == "屍鬼B のシンプルフェイズ"]
+        if mine:
+            break
+        question = questions[0]
+        if question.to == "GM":
+            values = {i.name: i.default_answer() for i in question.inputs}
+        else:
+            values = answers[question.to].pop(0)
+        data = {"seat": question.to, "id": question.id, "values": values}
+        assert not isinstance(table.apply(LogEntry(table.applied + 1, "answer", data)), Refusal)
+    else:
+        raise AssertionError("屍鬼B's turn never came to the GM as a menu")
+    assert mine[0].to == "GM"
