@@ -6,6 +6,7 @@ while a question waits, and replayed from the log exactly."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,27 @@ def orm_table(seed: int = 1) -> Table:
     table = Table(Master(program, seed), SEATS, "digest")
     table.start()
     return table
+
+
+def play_until(table: Table, found: Callable[[], Any], most: int = 80) -> Any:
+    """Answer the open questions (the sample's answers for the players, the defaults for
+    the GM) until ``found()`` gives something; that."""
+    answers = json.loads((EXAMPLES / "orm" / "answers.json").read_text(encoding="utf-8"))
+    for _ in range(most):
+        result = found()
+        if result:
+            return result
+        questions = table.master.open_questions()
+        assert questions, "the session waits for nothing"
+        question = questions[0]
+        left = answers.get(question.to)
+        if question.to == "GM" or not left:
+            values = {i.name: i.default_answer() for i in question.inputs}
+        else:
+            values = left.pop(0)
+        data = {"seat": question.to, "id": question.id, "values": values}
+        assert not isinstance(table.apply(LogEntry(table.applied + 1, "answer", data)), Refusal)
+    raise AssertionError(f"not found in {most} answers")
 
 
 def ruling(
@@ -141,23 +163,14 @@ def test_rulings_replay_from_the_log_and_from_a_snapshot() -> None:
 
 def test_with_every_roll_ruled_the_gm_sets_a_checks_faces_and_the_player_sees_it() -> None:
     table = orm_table(5)  # (the seed the sample's answers are for)
-    answers = json.loads((EXAMPLES / "orm" / "answers.json").read_text(encoding="utf-8"))
     setting = {"from": "GM", "every": True}
     frames = table.apply(LogEntry(table.applied + 1, "rule_rolls", setting))
     assert not isinstance(frames, Refusal)
     assert json.loads(table.snapshot("GM"))["status"].get("ruleRolls") is True
     # The players answer until a check's dice come to the GM to rule on.
-    for _ in range(40):
-        questions = table.master.open_questions()
-        ruling_asked = [q for q in questions if q.purpose == "ruling"]
-        if ruling_asked:
-            break
-        question = questions[0]
-        values = answers[question.to].pop(0)
-        data = {"seat": question.to, "id": question.id, "values": values}
-        assert not isinstance(table.apply(LogEntry(table.applied + 1, "answer", data)), Refusal)
-    else:
-        raise AssertionError("no check was ruled on")
+    ruling_asked = play_until(
+        table, lambda: [q for q in table.master.open_questions() if q.purpose == "ruling"]
+    )
     asked = ruling_asked[0]
     assert asked.to == "GM"
     dice = [i for i in asked.inputs if i.name.startswith("die")]
@@ -215,25 +228,16 @@ def test_an_improvised_check_that_cannot_be_made_says_why(args: tuple[Any, ...],
 
 def test_the_gm_ends_the_fight_by_ruling_and_the_rules_end_it_with_that_outcome() -> None:
     table = orm_table(5)
-    answers = json.loads((EXAMPLES / "orm" / "answers.json").read_text(encoding="utf-8"))
     data = {"from": "GM", "scene": "orm.fightEnd", "outcome": "won"}
     frames = table.apply(LogEntry(table.applied + 1, "scene", data))
     assert not isinstance(frames, Refusal), frames
     for seat in ("GM", RIN, GORO):
         (told,) = rulings_told(frames, seat)
         assert told["ruling"] == "end" and told["outcome"] == "won" and told["labelJa"] == "戦闘"
-    texts: list[str] = []
-    for _ in range(80):
-        texts = [r.get("text", "") for r in table.master.transcript.records]
-        if "戦闘終了 (勝利)" in texts or not table.master.open_questions():
-            break
-        question = table.master.open_questions()[0]
-        values = answers[question.to].pop(0) if answers.get(question.to) else {}
-        if not values:
-            values = {i.name: i.default_answer() for i in question.inputs}
-        entry = {"seat": question.to, "id": question.id, "values": values}
-        assert not isinstance(table.apply(LogEntry(table.applied + 1, "answer", entry)), Refusal)
-    assert "戦闘終了 (勝利)" in texts
+    play_until(
+        table,
+        lambda: "戦闘終了 (勝利)" in [r.get("text") for r in table.master.transcript.records],
+    )
     # The ruling was cleared with the fight it ended.
     scene = dict(scenes(table.master.session))["orm.fightEnd"]
     assert scene.values["ruled"] == ""
@@ -303,23 +307,10 @@ def test_the_last_ruling_is_taken_back_while_nothing_followed_from_it() -> None:
 
 def test_the_gm_takes_an_enemys_turns_and_awards_experience_by_ruling() -> None:
     table = orm_table(5)
-    answers = json.loads((EXAMPLES / "orm" / "answers.json").read_text(encoding="utf-8"))
     assert not isinstance(ruling(table, "orm.clearing.ghoulB", "gmPlays", True), Refusal)
     assert not isinstance(ruling(table, "orm.clearing.rin", "experience", 3), Refusal)
     assert sheet_line(table, RIN, "orm.clearing.rin", "experience") == 3
     assert sheet_line(table, RIN, "orm.clearing.ghoulB", "gmPlays") is None  # (the GM's line)
-    for _ in range(60):
-        questions = table.master.open_questions()
-        mine = [q for q in questions if q.title == "屍鬼B のシンプルフェイズ"]
-        if mine:
-            break
-        question = questions[0]
-        if question.to == "GM":
-            values = {i.name: i.default_answer() for i in question.inputs}
-        else:
-            values = answers[question.to].pop(0)
-        data = {"seat": question.to, "id": question.id, "values": values}
-        assert not isinstance(table.apply(LogEntry(table.applied + 1, "answer", data)), Refusal)
-    else:
-        raise AssertionError("屍鬼B's turn never came to the GM as a menu")
+    title = "屍鬼B のシンプルフェイズ"
+    mine = play_until(table, lambda: [q for q in table.master.open_questions() if q.title == title])
     assert mine[0].to == "GM"
