@@ -183,3 +183,40 @@ def test_the_round_tables_gamblers_read_every_score_and_whose_turn_it_is() -> No
         assert [a["name"] for a in tracker["order"]] == ["Aki", "Ren", "Sora"]
         assert tracker["round"] == 1 and tracker["current"] == ["round.sora"]
         assert table["waiting"] == [{"seat": SORA, "actor": "round.sora", "name": "Sora"}]
+
+
+FIELDS = """
+section t {
+ form Blade { name : string; alter renamed(names : list<string>) { self.name := names.get1st; } }
+ form Hero extends Actor {
+  hp : integer; steps : integer = 0; blade : Blade;
+  alter walk(by : list<integer>) { self.steps := steps + by.sum; }
+  alter hurt(by : list<integer>) { self.hp := hp - by.sum; }
+ }
+ edge = { name = "Edge"; }:Blade;
+ aki = { name = "Aki"; player = "aki@example.org":jid; hp = 8; blade = edge; }:Hero;
+ sheet = { of = "Hero"; sections = { { label = "Body"; entries = {
+   { member = "hp"; label = "HP"; }:SheetEntry,
+   { member = "blade"; label = "Blade"; }:SheetEntry }; }:SheetSection }; }:Sheet;
+ walk = { ticks = 1; priority = 0; handler = @{ aki.walk(1); }; }:Event;
+ hurt = { ticks = 2; priority = 0; handler = @{ aki.hurt(3); }; }:Event;
+ rename = { ticks = 3; priority = 0; handler = @{ edge.renamed("Notched edge"); }; }:Event;
+}
+"""
+
+
+def test_a_sheet_of_fields_is_made_again_only_when_a_field_it_shows_changes() -> None:
+    """A sheet whose lines are all fields is made of those fields (an object in one by
+    its name, as the line shows it): a member it does not show (the steps walked) changes
+    neither the table's key nor the sheet, which is kept as it was made."""
+    session = session_of(FIELDS)
+    session.start()
+    keys = [table_key(session)]
+    made = [sheets(table_view(session, AKI))["t.aki"]]
+    for _ in range(3):  # (the walk, the hurt, the blade renamed)
+        session.step()
+        keys.append(table_key(session))
+        made.append(sheets(table_view(session, AKI))["t.aki"])
+    assert keys[1] == keys[0] and made[1] is made[0]
+    assert keys[2] != keys[1] and lines(made[2])["hp"]["value"] == 5
+    assert keys[3] != keys[2] and lines(made[3])["blade"]["value"] == "Notched edge"
