@@ -5,11 +5,15 @@ tracker's order, and whom the table waits for."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+from lore.engine.participants import Participants, Scripted
 from lore.engine.session import Session
 from lore.engine.table_view import table_key, table_view
 from lore.engine.views import GM
+from lore.runtime.compiler import compile_program
+from lore.semantics.check import check_paths
 from tests.engine.test_update_rounds import session_of
 from tests.engine.test_waiting import Later
 
@@ -159,3 +163,66 @@ def test_a_derived_line_follows_the_objects_its_object_holds() -> None:
     session.step()
     assert table_key(session) != key
     assert lines(sheets(table_view(session, AKI))["t.aki"])["size"]["value"] == 5
+
+
+ROUND = Path(__file__).resolve().parents[2] / "examples" / "round" / "scenario.lore"
+SORA = "sora@example.org"
+
+
+def test_the_round_tables_gamblers_read_every_score_and_whose_turn_it_is() -> None:
+    """examples/round: every seat reads each gambler's score; the tracker names the next
+    gambler once a turn is over (a new round at the first gambler's turn), and the table
+    waits for that gambler."""
+    result = check_paths([ROUND])
+    assert result.ok, [d.render() for d in result.diagnostics]
+    roll = {"move": "roll"}
+    players = {AKI: Scripted([roll]), "ren@example.org": Scripted([roll]), SORA: Later()}
+    session = Session(compile_program(result), 0, Participants({"GM": Scripted([]), **players}))
+    session.run()  # (Aki and Ren roll 7 each; Sora is asked)
+    for seat in (AKI, SORA, GM):
+        table = table_view(session, seat)
+        assert table is not None
+        scores = {s["name"]: lines(s)["score"]["value"] for s in table["sheets"]}
+        assert scores == {"Aki": 7, "Ren": 7, "Sora": 0}
+        assert [s["mine"] for s in table["sheets"]] == [seat == AKI, False, seat == SORA]
+        (tracker,) = table["trackers"]
+        assert [a["name"] for a in tracker["order"]] == ["Aki", "Ren", "Sora"]
+        assert tracker["round"] == 1 and tracker["current"] == ["round.sora"]
+        assert table["waiting"] == [{"seat": SORA, "actor": "round.sora", "name": "Sora"}]
+
+
+FIELDS = """
+section t {
+ form Blade { name : string; alter renamed(names : list<string>) { self.name := names.get1st; } }
+ form Hero extends Actor {
+  hp : integer; steps : integer = 0; blade : Blade;
+  alter walk(by : list<integer>) { self.steps := steps + by.sum; }
+  alter hurt(by : list<integer>) { self.hp := hp - by.sum; }
+ }
+ edge = { name = "Edge"; }:Blade;
+ aki = { name = "Aki"; player = "aki@example.org":jid; hp = 8; blade = edge; }:Hero;
+ sheet = { of = "Hero"; sections = { { label = "Body"; entries = {
+   { member = "hp"; label = "HP"; }:SheetEntry,
+   { member = "blade"; label = "Blade"; }:SheetEntry }; }:SheetSection }; }:Sheet;
+ walk = { ticks = 1; priority = 0; handler = @{ aki.walk(1); }; }:Event;
+ hurt = { ticks = 2; priority = 0; handler = @{ aki.hurt(3); }; }:Event;
+ rename = { ticks = 3; priority = 0; handler = @{ edge.renamed("Notched edge"); }; }:Event;
+}
+"""
+
+
+def test_a_sheet_of_fields_is_made_again_only_when_a_field_it_shows_changes() -> None:
+    """A sheet whose lines are all fields is made of those fields (an object in one by
+    its name, as the line shows it): a member it does not show (the steps walked) changes
+    neither the table's key nor the sheet, which is kept as it was made."""
+    session = session_of(FIELDS)
+    session.start()
+    keys = [table_key(session)]
+    made = [sheets(table_view(session, AKI))["t.aki"]]
+    for _ in range(3):  # (the walk, the hurt, the blade renamed)
+        session.step()
+        keys.append(table_key(session))
+        made.append(sheets(table_view(session, AKI))["t.aki"])
+    assert keys[1] == keys[0] and made[1] is made[0]
+    assert keys[2] != keys[1] and lines(made[2])["hp"]["value"] == 5
+    assert keys[3] != keys[2] and lines(made[3])["blade"]["value"] == "Notched edge"

@@ -1,5 +1,6 @@
-// The labels of the map's tokens: how many, how many overlap another label, a token or an
-// area's marker, and how many (areas' markers too) are cut at the map's edge.
+// The labels of the map's tokens: how many, how many overlap another label, a token, an
+// area's marker or a text of the map (a place's name, a link's length, a square's mark), and
+// how many (areas' markers too) are cut at the map's edge.
 () => {
   const svg = document.querySelector('#map svg');
   const view = svg.viewBox.baseVal;
@@ -9,7 +10,7 @@
     if (a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height)
       overlapping.push([a.x, a.y, b.x, b.y]);
   }));
-  const marks = [...svg.querySelectorAll('g.token circle, g.token rect, text.child-area')];
+  const marks = [...svg.querySelectorAll('g.token circle, g.token rect, text.child-area, g.place text, text.link-label')];
   for (const mark of marks) {
     const b = mark.getBBox();
     for (const a of boxes) {

@@ -136,3 +136,18 @@ def test_orms_map_tells_pcs_and_enemies_apart(tmp_path: Path, browser: Browser) 
         labels_fit(gm)
         shot(me, "tokens-4-orm-player")
         shot(gm, "tokens-5-orm-gm")
+
+
+def test_blackpokers_players_labels_leave_the_points_name_whole(
+    tmp_path: Path, browser: Browser
+) -> None:
+    """BlackPoker's map is one point ("0") with both players on it: their labels go where
+    they cover neither the point's name nor each other (a label over the "0" once left a
+    stray "(" of it before レン)."""
+    with ServerThread(tmp_path, [EXAMPLES / "blackpoker"]) as server:
+        gm, players = start(server, browser, "blackpoker")
+        for page in (gm, *players):
+            expect(page.locator("#map g.token")).to_have_count(2)
+            expect(page.locator("#map text.node-label")).to_have_text("0")
+            assert labels_fit(page) == 2
+        shot(gm, "tokens-6-blackpoker-gm")

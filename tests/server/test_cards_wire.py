@@ -15,6 +15,7 @@ from lore.server.master import Master
 from lore.server.store import LogEntry
 from lore.server.table import Refusal, Table
 from tests.server.serving import EXAMPLES
+from tests.server.test_cards_secrets import check
 
 FACE = re.compile("[♠♥♦♣](?:10|[2-9]|A|J|Q|K)")
 PLAYERS = [("aoi@example.org", "アオイ"), ("ren@example.org", "レン")]
@@ -179,3 +180,34 @@ def test_every_seat_reads_both_players_life_hand_and_graveyard_and_whose_chance_
     hurt = sheet_values(table_of(table, "ren@example.org"))
     assert hurt["レン"]["lifeLeft"] == 7 and hurt["レン"]["graveSize"] == 2
     assert hurt["アオイ"] == start
+
+
+def test_the_solitaire_player_reads_its_game_and_the_wire_carries_no_face_down_card() -> None:
+    """Klondike's sheet and tracker: the moves made, the cards on the foundations (a bar
+    of the pack), the stock and the redeals left; the move's number and whose it is. A
+    deal from the stock sends the changed sheet and tracker, not whom the table waits
+    for (the same), and no frame holds the face of a card face down."""
+    seat = "mio@example.org"
+    program = compile_program(checked(EXAMPLES / "klondike", "scenario.lore"))
+    table = Table(Master(program, 0), [(seat, "ミオ")], "digest")
+    table.start()
+    start = {"movesMade": 0, "founded": 0, "stockLeft": 24, "redealsLeft": 2}
+    for who in (seat, "GM"):
+        seen = table_of(table, who)
+        assert sheet_values(seen) == {"ミオ": start}
+        (sheet,) = seen["sheets"]
+        assert sheet["mine"] == (who == seat)
+        assert sheet["sections"][0]["entries"][1]["max"] == 52
+        (tracker,) = seen["trackers"]
+        assert tracker["round"] == 1 and tracker["current"] == ["klondike.game.mio"]
+        assert tracker["phase"] == "プレイ中 (山札 24 枚、組札 0 枚)"
+    assert table.master.open_questions()[0].to == seat
+    told: dict[str, int] = {}
+    check({seat: table.snapshot(seat)}, table.master, told)  # (the seven columns' tops)
+    frames = answer(table, {"from": "stock"})
+    check(frames, table.master, told)  # (the waste's top)
+    assert told[seat] == 8
+    changed = json.loads(frames[seat])["view"]["table"]
+    assert set(changed) == {"sheets", "trackers"}
+    assert sheet_values(changed)["ミオ"] == {**start, "movesMade": 1, "stockLeft": 21}
+    assert changed["trackers"][0]["round"] == 2

@@ -10,6 +10,12 @@ from pathlib import Path
 from typing import Any
 
 from lore.clients.seat import SeatClient, acknowledged
+from lore.engine.views import GM
+from lore.runtime.compiler import compile_program
+from lore.server.bundles import checked
+from lore.server.master import Master
+from lore.server.store import LogEntry
+from lore.server.table import Refusal, Table
 from tests.server.serving import ServerThread, links
 
 AKI, BEN = "aki@example.org", "ben@example.org"
@@ -105,3 +111,53 @@ def test_a_sheet_line_reaches_only_the_seats_that_may_read_it(tmp_path: Path) ->
             assert hp_of(sent[0], "t.aki") == 8
         gm_text = "\n".join(gm.raw)
         assert all(m in gm_text for m in ("PLOTgmonly", "GHOSTname", "PLANakiown", "PLANbenown"))
+
+
+PLANS = """
+section t {
+ form Hero extends Actor {
+  hp : integer; plan : string = "none"; steps : integer = 0;
+  alter planned(plans : list<string>) { self.plan := plans.get1st; }
+  alter walk(by : list<integer>) { self.steps := steps + by.sum; }
+ }
+ aki = { name = "Aki"; player = "aki@example.org":jid; hp = 8; }:Hero;
+ ben = { name = "Ben"; player = "ben@example.org":jid; hp = 6; }:Hero;
+ sheet = { of = "Hero"; sections = { { label = "Hero"; entries = {
+  { member = "hp"; label = "HP"; shown = SheetEntry.Shown.everyone; }:SheetEntry,
+  { member = "plan"; label = "Plan"; }:SheetEntry
+ }; }:SheetSection }; }:Sheet;
+ rule turn {
+  picked = aki.query("what?", { move = integer.input; });
+  if (picked.move == 1) { aki.planned("hide"); } else { aki.walk(1); }
+  schedule.then(@{ turn; });
+ }
+ start = { ticks = 0; priority = 0; handler = @{ turn; }; }:Event;
+}
+"""
+
+
+def test_only_the_seats_whose_table_changed_are_sent_it(tmp_path: Path) -> None:
+    """Aki's plan (a line for its owner and the GM) changes: Aki's seat and the GM's are
+    sent the sheets, Ben's nothing; Aki's steps (on no sheet) change: no seat is sent a
+    table, and the table's key stays the same."""
+    (tmp_path / "scenario.lore").write_text(PLANS, encoding="utf-8")
+    program = compile_program(checked(tmp_path, "scenario.lore"))
+    table = Table(Master(program, 1), [(AKI, "Aki"), (BEN, "Ben")], "digest")
+    table.start()
+
+    def answer(move: int) -> dict[str, Any]:
+        question = table.master.open_questions()[0]
+        data = {"seat": AKI, "id": question.id, "values": {"move": move}}
+        outcome = table.apply(LogEntry(table.applied + 1, "answer", data))
+        assert not isinstance(outcome, Refusal), outcome
+        return {seat: json.loads(frame) for seat, frame in outcome.items()}
+
+    planned = answer(1)
+    assert BEN not in planned
+    for seat in (AKI, GM):
+        (mine,) = [s for s in planned[seat]["view"]["table"]["sheets"] if s["id"] == "t.aki"]
+        assert mine["sections"][0]["entries"][1]["value"] == "hide"
+    key = table.master.table_key()
+    walked = answer(2)
+    assert BEN not in walked and table.master.table_key() == key
+    assert all("table" not in frame.get("view", {}) for frame in walked.values())

@@ -44,14 +44,17 @@ class Section:
 
 
 class SheetDecl:
-    """A sheet: the form whose objects have it, and its sections."""
+    """A sheet: the form whose objects have it, its sections, and the members its lines
+    read (``reads``: each line's member and bar's maximum, once)."""
 
-    __slots__ = ("form", "label", "sections")
+    __slots__ = ("form", "label", "reads", "sections")
 
     def __init__(self, label: str, form: FormInfo, sections: tuple[Section, ...]) -> None:
         self.label = label
         self.form = form
         self.sections = sections
+        names = [n for s in sections for e in s.entries for n in (e.member, e.max) if n]
+        self.reads = tuple(dict.fromkeys(names))
 
 
 class TableDecls:

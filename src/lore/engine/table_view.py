@@ -6,7 +6,9 @@ everyone) and of the other objects it may see (the lines shown to everyone); the
 every sheet with every line. An object hidden from a seat by a secret has no sheet there,
 and an actor hidden from it is left out of a tracker's order and of whom the table waits
 for. A line's value is the member's value now: a field, or a derived value (an accessor
-without parameters) worked out as the view is made.
+without parameters) worked out as the view is made. A sheet is made again only when what
+it is made of changed (``sheet_key``): the fields its lines show when they are all
+fields, else every member of its object and of the objects that object holds.
 """
 
 from __future__ import annotations
@@ -27,10 +29,41 @@ if TYPE_CHECKING:
     from lore.engine.session import Session
 
 
+# The members that say whose an object is and who may see it (``is_hidden``): a sheet
+# whose lines are all fields is made of these and of its lines' fields.
+SEEN_BY = ("name", "player", "secrets", "knownSecrets")
+
+
+def sheet_key(obj: LoreObject, sheet: SheetDecl) -> tuple[Any, ...]:
+    """What an object's sheet is made of: when every line shows a field, those fields
+    (an object in one as its name, which is what the line shows) and ``SEEN_BY``, so that
+    a change of another member (a place, a flag the rules keep) makes no sheet again;
+    with a derived line, which may read any member, ``members_key``."""
+    values = obj.values
+    found = []
+    for name in sheet.reads:
+        if name not in values:
+            return members_key(obj)  # (an accessor's line)
+        found.append(_shown_key(values[name]))
+    found += [values.get(name) for name in SEEN_BY]
+    return tuple(found)
+
+
+def _shown_key(value: Any) -> Any:
+    """A field's value as far as a line shows it: an object by its name, a list item by
+    item (``shown_value``)."""
+    if isinstance(value, LoreObject):
+        return (value, value.values.get("name"))
+    if isinstance(value, tuple) and any(isinstance(x, LoreObject | tuple) for x in value):
+        return tuple([_shown_key(x) for x in value])
+    return value
+
+
 def members_key(obj: LoreObject) -> tuple[Any, ...]:
-    """What an object's sheet is made of: its members, and the members of the objects
-    they hold (a derived line may read them: a player's life is the size of a zone it
-    holds). A derived value reading further than that is not followed."""
+    """What an object's sheet with a derived line is made of: its members, and the
+    members of the objects they hold (a derived line may read them: a player's life is
+    the size of a zone it holds). A derived value reading further than that is not
+    followed."""
     values = tuple(obj.values.values())
     held: list[Any] = []
     for value in values:
@@ -41,9 +74,10 @@ def members_key(obj: LoreObject) -> tuple[Any, ...]:
     return (values, tuple(held)) if held else values
 
 
-def sheeted(session: Session, decls: TableDecls) -> list[LoreObject]:
-    """The objects that have a sheet: the actors, then the other placed objects (found
-    again only when the actors or the objects rules made change: ``_SHEETED``)."""
+def sheeted(session: Session, decls: TableDecls) -> list[tuple[LoreObject, SheetDecl]]:
+    """The objects that have a sheet, each with its sheet: the actors, then the other
+    placed objects (found again only when the actors or the objects rules made change:
+    ``_SHEETED``)."""
     if not decls.sheets:
         return []
     system = session.rt.system
@@ -53,19 +87,22 @@ def sheeted(session: Session, decls: TableDecls) -> list[LoreObject]:
     kept = _SHEETED.get(session)
     if kept is not None and kept[0] == key and kept[1] is actors:
         return kept[2]
-    found: list[LoreObject] = []
+    found: list[tuple[LoreObject, SheetDecl]] = []
     seen: set[int] = set()
     for obj in (*actors_of(session, GM), *placed_objects(session)):
-        if id(obj) not in seen and decls.sheet_of(obj) is not None:
+        sheet = decls.sheet_of(obj) if id(obj) not in seen else None
+        if sheet is not None:
             seen.add(id(obj))
-            found.append(obj)
+            found.append((obj, sheet))
     _SHEETED[session] = (key, actors, found)
     return found
 
 
 # The objects with a sheet, by session, with what they were found from: the list of
 # actors (kept alive here, so that its id is its own) and the objects rules made.
-_SHEETED: weakref.WeakKeyDictionary[Session, tuple[tuple[int, int, int], Any, list[LoreObject]]]
+_SHEETED: weakref.WeakKeyDictionary[
+    Session, tuple[tuple[int, int, int], Any, list[tuple[LoreObject, SheetDecl]]]
+]
 _SHEETED = weakref.WeakKeyDictionary()
 
 
@@ -81,7 +118,7 @@ def table_key(session: Session) -> tuple[Any, ...]:
     if not decls.sheets and not decls.trackers:
         return ()
     return (
-        tuple([members_key(obj) for obj in sheeted(session, decls)]),
+        tuple([sheet_key(obj, sheet) for obj, sheet in sheeted(session, decls)]),
         tuple([tuple(tracker.values.values()) for tracker in decls.trackers]),
         tuple([(q.to, q.actor) for q in session.open_questions() if isinstance(q, Query)]),
     )
@@ -108,14 +145,17 @@ def table_view(
     found: dict[str, Any] = {}
     if "sheets" in parts:
         sheets = []
-        for obj in sheeted(session, decls):
+        for obj, sheet in sheeted(session, decls):
             if keys is not None and is_hidden(obj, keys):
                 continue
             mine = recipient(obj) == participant
             role = (id(obj), is_gm, mine)
             shown = shared.get(role, shared)
             if shown is shared:
-                shown = shared[role] = kept_sheet(session, decls, obj, is_gm, mine)
+                made = shared.get(id(obj))  # (what it is made of: once for every seat)
+                if made is None:
+                    made = shared[id(obj)] = sheet_key(obj, sheet)
+                shown = shared[role] = kept_sheet(session, obj, sheet, made, is_gm, mine)
             if shown is not None:
                 sheets.append(shown)
         found["sheets"] = sheets
@@ -133,22 +173,24 @@ def table_view(
 
 
 def kept_sheet(
-    session: Session, decls: TableDecls, obj: LoreObject, is_gm: bool, mine: bool
+    session: Session,
+    obj: LoreObject,
+    sheet: SheetDecl,
+    values: tuple[Any, ...],
+    is_gm: bool,
+    mine: bool,
 ) -> dict[str, Any] | None:
-    """``sheet_of``, made again only when the object's members changed (``_KEPT``): a
-    derived value is worked out again when its object's own members change, or those of
-    the objects it holds (``members_key``)."""
+    """``sheet_of``, made again only when what it is made of (``values``: its
+    ``sheet_key``) changed (``_KEPT``): a derived value is worked out again when its
+    object's own members change, or those of the objects it holds."""
     kept = _KEPT.get(session)
     if kept is None:
         kept = _KEPT[session] = {}
-    values = members_key(obj)
     role = (id(obj), is_gm, mine)
     found = kept.get(role)
     if found is not None and found[0] is obj and found[1] == values:
         made: dict[str, Any] | None = found[2]
         return made
-    sheet = decls.sheet_of(obj)
-    assert sheet is not None
     made = sheet_of(session, obj, sheet, is_gm, mine)
     kept[role] = (obj, values, made)  # (the object kept alive with it: its id is its own)
     return made

@@ -70,14 +70,20 @@ function layout(map) {
   return { centers, shapes, width, height };
 }
 
-function drawPlaces(svg, map, shapes, options) {
+// A drawn text's box, which no token's label may cover.
+function obstacle(node, obstacles) {
+  const box = node.getBBox();
+  obstacles.push({ x: box.x, y: box.y, width: box.width, height: box.height });
+}
+
+function drawPlaces(svg, map, shapes, options, obstacles) {
   const choices = options.choices || new Set();
   for (const shape of shapes) {
     const group = el("g", { class: "place", "data-place": shape.key }, svg);
     let outline;
     if (shape.node) {
       outline = el("circle", { cx: shape.cx, cy: shape.cy, r: 26, class: "node" }, group);
-      text(group, shape.cx, shape.cy + 44, shape.name, "node-label"); // what the map calls it
+      obstacle(text(group, shape.cx, shape.cy + 44, shape.name, "node-label"), obstacles); // what the map calls it
     } else {
       const [terrain, prohibited, description] = shape.cell;
       const fill = terrain >= 0 ? PALETTE[terrain % PALETTE.length] : "#eee";
@@ -95,7 +101,7 @@ function drawPlaces(svg, map, shapes, options) {
       const terrainName = terrain >= 0 ? map.terrains[terrain] : "";
       const tip = el("title", {}, group);
       tip.textContent = `[${shape.key}] ${terrainName}${description ? " — " + description : ""}`;
-      if (description) text(group, shape.cx, shape.cy - shape.r + 11, "★", "mark");
+      if (description) obstacle(text(group, shape.cx, shape.cy - shape.r + 11, "★", "mark"), obstacles);
     }
     if (choices.has(shape.key)) {
       group.classList.add("choice");
@@ -111,7 +117,7 @@ function drawPlaces(svg, map, shapes, options) {
   }
 }
 
-function drawLinks(svg, map, centers) {
+function drawLinks(svg, map, centers, obstacles) {
   if (map.style !== "Linked") return;
   const drawn = new Set();
   for (const node of map.nodes) {
@@ -123,7 +129,7 @@ function drawLinks(svg, map, centers) {
       drawn.add(pair);
       el("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], class: "link" }, svg);
       const label = lengthText(link.distance * map.scale, map);
-      text(svg, (a[0] + b[0]) / 2, (a[1] + b[1]) / 2 - 6, label, "link-label");
+      obstacle(text(svg, (a[0] + b[0]) / 2, (a[1] + b[1]) / 2 - 6, label, "link-label"), obstacles);
     }
   }
 }
@@ -258,8 +264,7 @@ function drawTokens(svg, map, centers, options, bounds, given) {
       if (item.state) el("path", { d: `M${cx - r} ${cy - r}L${cx + r} ${cy + r}M${cx + r} ${cy - r}L${cx - r} ${cy + r}`, class: "token-cross" }, group);
       if (options.onToken) {
         options.onToken(group, item, cx, cy); // (sheets.js: its HP bar)
-        const box = group.getBBox(); // (no label on the bar either)
-        obstacles.push({ x: box.x, y: box.y, width: box.width, height: box.height });
+        obstacle(group, obstacles); // (no label on the bar either)
       }
       const tip = el("title", {}, group);
       const seen = item.hidden && item.seenBy && item.seenBy.length > 0;
@@ -290,10 +295,10 @@ export function drawMap(container, map, options) {
   const svg = el("svg", { viewBox: `0 0 ${Math.ceil(width)} ${Math.ceil(height)}`, class: "map-svg", role: "img" });
   svg.setAttribute("aria-label", map.path);
   container.appendChild(svg); // (in the page, so that the labels can be measured)
-  drawLinks(svg, map, centers);
-  drawPlaces(svg, map, shapes, options);
+  const obstacles = []; // (the places' names, the links' lengths: no token's label on one)
+  drawLinks(svg, map, centers, obstacles);
+  drawPlaces(svg, map, shapes, options, obstacles);
   const bounds = { left: 0, top: 0, right: Math.ceil(width), bottom: Math.ceil(height) };
-  const obstacles = [];
   drawChildren(svg, map, centers, options, bounds, obstacles);
   for (const [from, to] of options.moves || []) drawPath(svg, centers, [from, to], "move");
   if (options.route) drawPath(svg, centers, options.route, "route");
