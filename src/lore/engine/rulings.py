@@ -103,11 +103,10 @@ def _line(session: Session, object_id: str, member: str) -> tuple[LoreObject, En
     """The object with a sheet named ``object_id``, and the line of its sheet that shows
     ``member``."""
     decls = table_decls(session)
-    obj = next((o for o in sheeted(session, decls) if actor_id(o) == object_id), None)
-    if obj is None:
+    found = next((pair for pair in sheeted(session, decls) if actor_id(pair[0]) == object_id), None)
+    if found is None:
         raise RulingError(f"no object with a sheet is '{object_id}'")
-    sheet = decls.sheet_of(obj)
-    assert sheet is not None
+    obj, sheet = found
     for section in sheet.sections:
         for entry in section.entries:
             if entry.member == member:
