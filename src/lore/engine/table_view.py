@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from lore.engine.natives import recipient
 from lore.engine.queries import Query, plain
 from lore.engine.table_decls import EVERYONE, GM_ONLY, SheetDecl, TableDecls, table_decls
-from lore.engine.views import GM, actors_of, is_hidden, known_keys, placed_objects
+from lore.engine.views import GM, actors_of, hidden_keys, is_hidden, known_keys, placed_objects
 from lore.errors import LoreError
 from lore.runtime.ops import rule_of
 from lore.runtime.quantity import Quantity
@@ -133,7 +133,8 @@ def table_view(
     """The seat's table, or those of its ``parts`` (None when the program declares no
     sheet and no tracker). ``shared``: what the tables made at one time share (a sheet
     as its owner, another seat or the GM reads it; the trackers and whom the table waits
-    for, as seats that know the same secrets see them), to be made once for every seat."""
+    for, as seats that know the same secrets see them; each object's ``sheet_key``, hidden
+    keys and owner), to be made once for every seat."""
     decls = table_decls(session)
     if not decls.sheets and not decls.trackers:
         return None
@@ -144,17 +145,20 @@ def table_view(
     known = None if keys is None else frozenset(keys)
     found: dict[str, Any] = {}
     if "sheets" in parts:
+        objects = shared.get("objects")
+        if objects is None:  # (what every seat reads of them: once)
+            objects = shared["objects"] = [
+                (obj, sheet, sheet_key(obj, sheet), tuple(hidden_keys(obj)), recipient(obj))
+                for obj, sheet in sheeted(session, decls)
+            ]
         sheets = []
-        for obj, sheet in sheeted(session, decls):
-            if keys is not None and is_hidden(obj, keys):
-                continue
-            mine = recipient(obj) == participant
+        for obj, sheet, made, hides, owner in objects:
+            if hides and keys is not None and not all(key in keys for key in hides):
+                continue  # (hidden from the seat)
+            mine = owner == participant
             role = (id(obj), is_gm, mine)
             shown = shared.get(role, shared)
             if shown is shared:
-                made = shared.get(id(obj))  # (what it is made of: once for every seat)
-                if made is None:
-                    made = shared[id(obj)] = sheet_key(obj, sheet)
                 shown = shared[role] = kept_sheet(session, obj, sheet, made, is_gm, mine)
             if shown is not None:
                 sheets.append(shown)
