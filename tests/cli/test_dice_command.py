@@ -48,7 +48,7 @@ def test_roll_with_a_seed_is_repeatable(capsys: pytest.CaptureFixture[str]) -> N
 def test_roll_a_bundled_rule_systems_commands(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(["roll", "ORM3+4>=12", "--system", "orm", "--dice", "6,6,2"], capsys) == (
         0,
-        "(ORM3+4>=12) ＞ [6 6 2]+4 ＞ 28 ＞ クリティカル！ ＞ 成功\n",
+        "(ORM3+4>=12) ＞ 14[6,6,2]+4+10 ＞ 28 ＞ クリティカル！ ＞ 成功\n",
         "",
     )
     status, out, _ = run(
@@ -56,7 +56,7 @@ def test_roll_a_bundled_rule_systems_commands(capsys: pytest.CaptureFixture[str]
     )
     assert status == 0
     found = json.loads(out)
-    assert found["text"] == "(NJ3@2) ＞ [8 0 1 9] ＞ 達成数3 ＞ タツジン！ ＞ 成功"
+    assert found["text"] == "(NJ3@2) ＞ 8,10,1 + 9 ＞ 達成数3 ＞ タツジン！ ＞ 成功"
     assert (found["total"], found["critical"], len(found["dice"])) == (3, True, 4)
     # BCDice's commands still roll beside the system's.
     assert (

@@ -91,7 +91,7 @@ def test_the_sessions_rule_system_adds_its_own_commands() -> None:
         dice=[],
     )
     roll = chat_roll("/r NJ3@1", FixedSource([8, 9, 2]), session, "y@x")
-    assert roll is not None and roll.text == "(NJ3@1) ＞ [8 9 2] ＞ 達成数2 ＞ 成功"
+    assert roll is not None and roll.text == "(NJ3@1) ＞ 8,9,2 ＞ 達成数2 ＞ 成功"
     assert [die.value for die in roll.dice] == [8, 9, 2]
     assert chat_roll("SNJ1", FixedSource([3]), session).secret  # type: ignore[union-attr]
     plain = chat_roll("2D6", FixedSource([1, 2]), session)

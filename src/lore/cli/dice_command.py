@@ -1,12 +1,14 @@
 """``lore roll COMMAND`` and ``lore odds COMMAND``: BCDice dice commands at the terminal.
 
-``lore roll "2D6+3>=10" [--seed N] [--dice 6,4] [--json] [--system SYSTEM]`` rolls a
-command and prints BCDice's result text. ``--dice`` gives the faces to roll, in order (to
+``lore roll "2D6+3>=10" [--seed N] [--dice 6,4] [--json] [--system SYSTEM] [--lang en]``
+rolls a command and prints BCDice's result text. ``--dice`` gives the faces to roll, in order (to
 replay a roll); ``--json`` prints the text, every die with its sides, and the flags.
 ``--system`` adds the chat commands of a rule system written in Lore: a bundled one
 (``orm``, ``ninja``) or a ``.lore`` file, whose ``Command`` values are tried first; or
 it names one of BCDice's game systems by its id (``Cthulhu``, ``Cthulhu7th``,
 ``SwordWorld2.5``, ``DoubleCross``, ``Emoklore``), whose commands are tried first.
+``--lang`` is the language of the table, in which a rule system's command writes its
+result (Japanese by default; BCDice's own commands write Japanese).
 
 ``lore odds "7R10[10]>=8" [--successes N] [--critical COND] [--fumble COND]
 [--against COMMAND] [--system ID] [--json]`` prints the exact odds of a command's
@@ -62,6 +64,12 @@ def add_roll_arguments(roll: argparse.ArgumentParser) -> None:
         metavar="SYSTEM",
         help="also the chat commands of a rule system: orm, ninja, a .lore file, or a BCDice"
         " game system's id (Cthulhu, Cthulhu7th, SwordWorld2.5, DoubleCross, Emoklore)",
+    )
+    roll.add_argument(
+        "--lang",
+        choices=("ja", "en"),
+        default="ja",
+        help="the language in which a rule system's command writes its result (default: ja)",
     )
 
 
@@ -119,7 +127,7 @@ def run_roll(args: argparse.Namespace) -> int:
         else:
             from lore.engine.system_commands import chat_roll
 
-            result = chat_roll(session, args.command, "GM", source)
+            result = chat_roll(session, args.command, "GM", source, language=args.lang)
     except DiceError as error:
         usage_error(str(error))
         return 1
