@@ -65,6 +65,21 @@ def test_roll_a_bundled_rule_systems_commands(capsys: pytest.CaptureFixture[str]
     )
 
 
+def test_roll_a_rule_systems_command_in_the_tables_language(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    line = ["roll", "NJ3@2", "--system", "ninja", "--dice", "8,10,1,9", "--lang", "en"]
+    assert run(line, capsys)[1] == "(NJ3@2) ＞ 8,10,1 + 9 ＞ 3 successes ＞ Tatsujin! ＞ Success\n"
+    line = ["roll", "ORM2", "--system", "orm", "--dice", "1,1", "--lang", "ja"]
+    assert run(line, capsys)[1] == "(ORM2) ＞ 2[1,1] ＞ 2 ＞ ファンブル！\n"
+    # BCDice's own commands keep their Japanese.
+    line = ["roll", "2D6>=7", "--system", "orm", "--dice", "3,4", "--lang", "en"]
+    assert run(line, capsys)[1] == "(2D6>=7) ＞ 7[3,4] ＞ 7 ＞ 成功\n"
+    with pytest.raises(SystemExit) as stopped:
+        main(["roll", "ORM2", "--system", "orm", "--lang", "fr"])
+    assert stopped.value.code == 2
+
+
 @pytest.mark.parametrize(
     ("command", "given", "meant"),
     [("NJ7@2", None, "ninja"), ("ORM3+4>=12", None, "orm"), ("NJ7@2", "orm", "ninja")],
