@@ -48,7 +48,7 @@ def test_roll_with_a_seed_is_repeatable(capsys: pytest.CaptureFixture[str]) -> N
 def test_roll_a_bundled_rule_systems_commands(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(["roll", "ORM3+4>=12", "--system", "orm", "--dice", "6,6,2"], capsys) == (
         0,
-        "(ORM3+4>=12) ＞ [6 6 2]+4 ＞ 28 ＞ クリティカル！ ＞ 成功\n",
+        "(ORM3+4>=12) ＞ 14[6,6,2]+4+10 ＞ 28 ＞ クリティカル！ ＞ 成功\n",
         "",
     )
     status, out, _ = run(
@@ -56,13 +56,28 @@ def test_roll_a_bundled_rule_systems_commands(capsys: pytest.CaptureFixture[str]
     )
     assert status == 0
     found = json.loads(out)
-    assert found["text"] == "(NJ3@2) ＞ [8 0 1 9] ＞ 達成数3 ＞ タツジン！ ＞ 成功"
+    assert found["text"] == "(NJ3@2) ＞ 8,10,1 + 9 ＞ 達成数3 ＞ タツジン！ ＞ 成功"
     assert (found["total"], found["critical"], len(found["dice"])) == (3, True, 4)
     # BCDice's commands still roll beside the system's.
     assert (
         run(["roll", "2D6", "--system", "orm", "--dice", "3,4"], capsys)[1]
         == "(2D6) ＞ 7[3,4] ＞ 7\n"
     )
+
+
+def test_roll_a_rule_systems_command_in_the_tables_language(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    line = ["roll", "NJ3@2", "--system", "ninja", "--dice", "8,10,1,9", "--lang", "en"]
+    assert run(line, capsys)[1] == "(NJ3@2) ＞ 8,10,1 + 9 ＞ 3 successes ＞ Tatsujin! ＞ Success\n"
+    line = ["roll", "ORM2", "--system", "orm", "--dice", "1,1", "--lang", "ja"]
+    assert run(line, capsys)[1] == "(ORM2) ＞ 2[1,1] ＞ 2 ＞ ファンブル！\n"
+    # BCDice's own commands keep their Japanese.
+    line = ["roll", "2D6>=7", "--system", "orm", "--dice", "3,4", "--lang", "en"]
+    assert run(line, capsys)[1] == "(2D6>=7) ＞ 7[3,4] ＞ 7 ＞ 成功\n"
+    with pytest.raises(SystemExit) as stopped:
+        main(["roll", "ORM2", "--system", "orm", "--lang", "fr"])
+    assert stopped.value.code == 2
 
 
 @pytest.mark.parametrize(
@@ -229,3 +244,45 @@ def test_odds_of_a_bcdice_game_systems_checks(capsys: pytest.CaptureFixture[str]
     assert json.loads(out)["success"]["fraction"] == "657/1000"  # only a critical reaches 12
     code, _, err = run(["odds", "2D6", "--system", "Nope"], capsys)
     assert code == 2 and "Cthulhu7th" in err
+
+
+def test_odds_of_a_bundled_rule_systems_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["odds", "ORM3+4>=12", "--system", "orm"], capsys)
+    assert code == 0 and out.startswith("ORM3+4>=12: the chance of each total\n")
+    assert "success: 181/216" in out and "critical: 2/27" in out and "fumble: 1/216" in out
+    code, out, _ = run(["odds", "NJ7@2", "--system", "ninja", "--json"], capsys)
+    found = json.loads(out)
+    assert (found["command"], found["measure"]) == ("NJ7@2", "successes")
+    assert found["success"]["fraction"] == "69528909/100000000"
+    assert found["outcomes"][-1] == found["outcomes"][-1] | {"value": 9, "or_more": True}
+    code, out, _ = run(["odds", "NJ7VS5", "--system", "ninja"], capsys)
+    assert code == 0 and "the active side (NJ7) against the passive side (NJ5)" in out
+    assert "success (the active side wins): " in out and "undecided" in out
+    code, out, _ = run(["odds", "NJ2VS2", "--system", "ninja", "--json"], capsys)
+    assert set(json.loads(out)) >= {"higher", "equal", "lower", "success", "critical"}
+    code, out, _ = run(["odds", "NJE7@5", "--system", "ninja", "--successes", "5"], capsys)
+    assert code == 0 and "5 or more successes: " in out
+    # A line that is none of the system's commands has the common command's odds.
+    code, out, _ = run(["odds", "2D6>=7", "--system", "orm"], capsys)
+    assert code == 0 and "success: 7/12" in out
+
+
+def test_odds_of_a_rule_systems_commands_that_cannot_be_counted(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    code, _, err = run(["odds", "NJ7@2", "--system", "ninja", "--against", "NJ5"], capsys)
+    assert code == 2 and "says its own critical and fumble" in err
+    code, _, err = run(["odds", "NJ101", "--system", "ninja"], capsys)
+    assert code == 1 and "at most 100 dice" in err and "Traceback" not in err
+    code, _, err = run(["odds", "NJ7VS5", "--system", "ninja", "--successes", "2"], capsys)
+    assert code == 2 and "compares two pools" in err
+    own = tmp_path / "own.lore"
+    own.write_text(
+        'import "basic.lore":url;\nsection own {\n check = { pattern = "CHK"; help = "";'
+        " handler = @(n : list<integer>) : Roll { result = GM.roll(2d6); }; }:Command;\n}\n",
+        encoding="utf-8",
+    )
+    code, _, err = run(["odds", "CHK", "--system", str(own)], capsys)
+    assert code == 1 and "no odds are counted for the command own.check (CHK)" in err
+    code, _, err = run(["odds", "2D6", "--system", "nope"], capsys)
+    assert code == 2 and "bundled: ninja, orm" in err

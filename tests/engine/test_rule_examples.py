@@ -17,9 +17,10 @@ def dice_of(records: list[dict]) -> list[dict]:  # type: ignore[type-arg]
     return [r for r in records if r["kind"] == "dice"]
 
 
-CHECK = re.compile(r"＞ \[([0-9 ]+)\]([+-][0-9]+) ＞ (-?[0-9]+)( ＞ クリティカル！)?")
+# The dice as BCDice writes a sum (their sum, then the faces), the modifiers, the total.
+CHECK = re.compile(r"＞ ([0-9]+)\[([0-9,]+)\]((?:[+-][0-9]+)*) ＞ (-?[0-9]+)( ＞ クリティカル！)?")
 DAMAGE = re.compile(
-    r"＞ \[([0-9 ]+)\]\+([0-9]+)(\+10)? ＞ ([0-9]+) - .+防御力 ([0-9]+) = .+ に ([0-9]+) 点"
+    r"＞ ([0-9]+)\[([0-9,]+)\]\+([0-9]+)(\+10)? ＞ ([0-9]+) - .+防御力 ([0-9]+) = .+ に ([0-9]+) 点"
 )
 
 
@@ -32,21 +33,26 @@ def test_orm_checks_and_damage_follow_the_dice(
     for _, text in texts(records, "GM"):
         found = CHECK.search(text)
         if found and "ダメージロール" not in text:
-            faces = [int(f) for f in found.group(1).split()]
-            bonus, total = int(found.group(2)), int(found.group(3))
+            faces = [int(f) for f in found.group(2).split(",")]
+            modifiers = [int(m) for m in re.findall(r"[+-][0-9]+", found.group(3))]
+            total = int(found.group(4))
             critical = faces.count(6) >= 2
-            # 達成値 = the faces + the 判定値 and modifiers, +10 on two or more 6s.
-            assert total == sum(faces) + bonus + (10 if critical else 0), text
-            assert bool(found.group(4)) == critical, text
+            # 達成値 = the faces + the 判定値 and modifiers, +10 on two or more 6s (shown).
+            assert int(found.group(1)) == sum(faces), text
+            assert total == sum(faces) + sum(modifiers), text
+            assert 0 not in modifiers, text  # (no +0)
+            assert not critical or modifiers[-1] == 10, text
+            assert bool(found.group(5)) == critical, text
             assert ("ファンブル！" in text) == all(f == 1 for f in faces), text
-            assert found.group(1) in rolls, text
+            assert " ".join(map(str, faces)) in rolls, text
             checks += 1
         hit = DAMAGE.search(text)
         if hit:
-            faces = [int(f) for f in hit.group(1).split()]
-            rolled = sum(faces) + int(hit.group(2)) + (10 if hit.group(3) else 0)
-            assert int(hit.group(4)) == rolled, text
-            assert int(hit.group(6)) == max(0, rolled - int(hit.group(5))), text
+            faces = [int(f) for f in hit.group(2).split(",")]
+            assert int(hit.group(1)) == sum(faces), text
+            rolled = sum(faces) + int(hit.group(3)) + (10 if hit.group(4) else 0)
+            assert int(hit.group(5)) == rolled, text
+            assert int(hit.group(7)) == max(0, rolled - int(hit.group(6))), text
             damages += 1
     assert checks >= 20 and damages >= 5
     assert records[-1] == {"tick": 50, "kind": "end", "reason": "ended", "outcome": "won"}
@@ -62,7 +68,8 @@ def test_orm_checks_and_damage_follow_the_dice(
     assert any("戦利品ロール" in text for text in said)
 
 
-POOL = re.compile(r"\(([0-9]+)d10\) ＞ \[([0-9 ]*)\] ＞ 達成数([0-9]+)")
+# A pool's dice as BCDice writes a reroll: the pool, then each round of dice 10s rolled again.
+POOL = re.compile(r"\(([0-9]+)d10\) ＞ ([0-9, +]*?) ＞ 達成数([0-9]+)")
 
 
 def test_ninja_pools_explode_and_cost_karma(
@@ -74,13 +81,18 @@ def test_ninja_pools_explode_and_cost_karma(
         found = POOL.search(text)
         if not found:
             continue
-        size, shown = int(found.group(1)), [int(f) for f in found.group(2).split()]
-        # A 0 is a 10: it counts and adds a die, after the pool's own dice.
-        assert len(shown) - size == shown.count(0), text
-        successes = sum(1 for f in shown if f >= 8 or f == 0)
+        size = int(found.group(1))
+        rounds = [[int(f) for f in part.split(",")] for part in found.group(2).split(" + ")]
+        # A 10 counts and adds a die: each round holds as many dice as 10s the one before.
+        widths = [size] + [group.count(10) for group in rounds]
+        assert [len(group) for group in rounds] == widths[: len(rounds)], text
+        assert widths[len(rounds)] == 0, text
+        shown = [face for group in rounds for face in group]
+        successes = sum(1 for f in shown if f >= 8)
         assert int(found.group(3)) == successes, text
-        assert ("タツジン！" in text) == (0 in shown), text
+        assert ("タツジン！" in text) == (10 in shown), text
         assert ("ウカツ！" in text) == (successes == 0 and 1 in shown), text
+        assert ("ウカツ！ ＞ 失敗" in text) is False, text  # (a failure by itself)
         pools += 1
     assert pools >= 30
     said = [text for _, text in texts(records, "GM")]

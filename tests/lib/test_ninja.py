@@ -108,16 +108,16 @@ def test_dice_of_eight_or_more_succeed_and_a_ten_reads_zero() -> None:
     session = run(
         'c = check(midori, 5, 0, "登攀"); GM.message("" + c.total + c.success);', [8, 9, 7, 3, 2]
     )
-    assert said(session) == ["Midori 登攀 (5d10) ＞ [8 9 7 3 2] ＞ 達成数2 ＞ 成功", "2true"]
+    assert said(session) == ["Midori 登攀 (5d10) ＞ 8,9,7,3,2 ＞ 達成数2 ＞ 成功", "2true"]
 
 
 def test_the_difficulty_must_be_reached_and_no_difficulty_needs_one_success() -> None:
     session = run('c = check(midori, 3, 2, "跳躍");', [8, 9, 2])
-    assert said(session) == ["Midori 跳躍 (3d10) ＞ [8 9 2] ＞ 達成数2 ＞ 成功"]
+    assert said(session) == ["Midori 跳躍 (3d10) ＞ 8,9,2 ＞ 達成数2 ＞ 成功"]
     session = run('c = check(midori, 3, 3, "跳躍");', [8, 9, 2])
-    assert said(session) == ["Midori 跳躍 (3d10) ＞ [8 9 2] ＞ 達成数2 ＞ 失敗"]
+    assert said(session) == ["Midori 跳躍 (3d10) ＞ 8,9,2 ＞ 達成数2 ＞ 失敗"]
     session = run('c = check(midori, 3, 0, "跳躍");', [7, 6, 2])
-    assert said(session) == ["Midori 跳躍 (3d10) ＞ [7 6 2] ＞ 達成数0 ＞ 失敗"]
+    assert said(session) == ["Midori 跳躍 (3d10) ＞ 7,6,2 ＞ 達成数0 ＞ 失敗"]
 
 
 def test_a_ten_counts_and_rolls_again() -> None:
@@ -126,7 +126,7 @@ def test_a_ten_counts_and_rolls_again() -> None:
         [10, 3, 2, 10, 9],  # the first 10 rolls again: a 10, which rolls again: a 9
     )
     assert said(session) == [
-        "Midori タツジン (3d10) ＞ [0 3 2 0 9] ＞ 達成数3 ＞ タツジン！ ＞ 成功",
+        "Midori タツジン (3d10) ＞ 10,3,2 + 10 + 9 ＞ 達成数3 ＞ タツジン！ ＞ 成功",
         "3true",
     ]
 
@@ -138,9 +138,9 @@ def test_a_failure_with_a_one_costs_a_point_of_karma() -> None:
         faces([1, 2, 3], [4, 5, 6], [1, 8, 2]),
     )
     assert said(session) == [
-        "Midori a (3d10) ＞ [1 2 3] ＞ 達成数0 ＞ ウカツ！ ＞ 失敗",
-        "Midori b (3d10) ＞ [4 5 6] ＞ 達成数0 ＞ 失敗",  # no 1: just a failure
-        "Midori c (3d10) ＞ [1 8 2] ＞ 達成数1 ＞ 失敗",  # one success: no ウカツ！
+        "Midori a (3d10) ＞ 1,2,3 ＞ 達成数0 ＞ ウカツ！",
+        "Midori b (3d10) ＞ 4,5,6 ＞ 達成数0 ＞ 失敗",  # no 1: just a failure
+        "Midori c (3d10) ＞ 1,8,2 ＞ 達成数1 ＞ 失敗",  # one success: no ウカツ！
         "karma 1",
     ]
 
@@ -161,11 +161,11 @@ def test_an_extended_check_loses_two_dice_a_try() -> None:
         faces([8, 2, 2, 2, 2], [9, 2, 2], [8]),
     )
     assert said(session) == [
-        "Midori 解錠 1回目 (5d10) ＞ [8 2 2 2 2] ＞ 達成数1 ＞ 成功",
+        "Midori 解錠 1回目 (5d10) ＞ 8,2,2,2,2 ＞ 達成数1 ＞ 成功",
         "累積達成数 1/3",
-        "Midori 解錠 2回目 (3d10) ＞ [9 2 2] ＞ 達成数1 ＞ 成功",
+        "Midori 解錠 2回目 (3d10) ＞ 9,2,2 ＞ 達成数1 ＞ 成功",
         "累積達成数 2/3",
-        "Midori 解錠 3回目 (1d10) ＞ [8] ＞ 達成数1 ＞ 成功",
+        "Midori 解錠 3回目 (1d10) ＞ 8 ＞ 達成数1 ＞ 成功",
         "累積達成数 3/3",
         "true",
     ]
@@ -206,16 +206,16 @@ def test_a_round_setup_initiative_main_and_cleanup() -> None:
         "通常シーン: Yamato のアーツ「チャドー」",
         # A tie of イニシアティヴ値: the PC first. A ninja of DL 1 has 3 actions.
         "イニシアティヴ: Yamato (8)、行動回数 3",
-        "Yamato カタナ で攻撃 → Yakuza (9d10) ＞ [8 8 1 1 1 1 1 1 1] ＞ 達成数2 ＞ 成功",
-        "Yakuza 回避 (3d10) ＞ [8 1 1] ＞ 達成数1 ＞ 成功",
+        "Yamato カタナ で攻撃 → Yakuza (9d10) ＞ 8,8,1,1,1,1,1,1,1 ＞ 達成数2 ＞ 成功",
+        "Yakuza 回避 (3d10) ＞ 8,1,1 ＞ 達成数1 ＞ 成功",
         "通常シーン: Yakuza に 2 ダメージ",
         "Yamato は残りの行動回数を破棄",
         "イニシアティヴ: Yakuza (8)、行動回数 2",
-        "Yakuza カタナ で攻撃 → Yamato (5d10) ＞ [2 2 2 2 2] ＞ 達成数0 ＞ 失敗",
-        "Yamato 回避 (7d10) ＞ [2 2 2 2 2 2 2] ＞ 達成数0 ＞ 失敗",
+        "Yakuza カタナ で攻撃 → Yamato (5d10) ＞ 2,2,2,2,2 ＞ 達成数0 ＞ 失敗",
+        "Yamato 回避 (7d10) ＞ 2,2,2,2,2,2,2 ＞ 達成数0 ＞ 失敗",
         "通常シーン: Yamato は攻撃を防いだ",
-        "Yakuza カタナ で攻撃 → Yamato (5d10) ＞ [8 8 2 2 2] ＞ 達成数2 ＞ 成功",
-        "Yamato 回避 (7d10) ＞ [8 2 2 2 2 2 2] ＞ 達成数1 ＞ 成功",
+        "Yakuza カタナ で攻撃 → Yamato (5d10) ＞ 8,8,2,2,2 ＞ 達成数2 ＞ 成功",
+        "Yamato 回避 (7d10) ＞ 8,2,2,2,2,2,2 ＞ 達成数1 ＞ 成功",
         "通常シーン: Yamato に 2 ダメージ",
         # No one 未行動: the cleanup phase, and the next round.
         "ラウンド 1: クリンナップフェイズ",
@@ -460,24 +460,23 @@ def test_the_chat_commands_of_the_ninja_rules() -> None:
     check = chat_roll(session, "NJ4@2 ジャンプ", "y@x", FixedSource([10, 8, 1, 3, 9]))
     assert check is not None
     assert (check.text, check.total, check.success, check.critical) == (
-        "(NJ4@2) ＞ [0 8 1 3 9] ＞ 達成数3 ＞ タツジン！ ＞ 成功",
+        "(NJ4@2) ＞ 10,8,1,3 + 9 ＞ 達成数3 ＞ タツジン！ ＞ 成功",
         3,
         True,
         True,
     )
     assert [die.value for die in check.dice] == [10, 8, 1, 3, 9]
     miss = chat_roll(session, "nj3", "y@x", FixedSource([1, 2, 3]))
-    assert miss is not None and miss.text == "(NJ3) ＞ [1 2 3] ＞ 達成数0 ＞ ウカツ！ ＞ 失敗"
+    assert miss is not None and miss.text == "(NJ3) ＞ 1,2,3 ＞ 達成数0 ＞ ウカツ！"
     assert miss.fumble and not miss.success
     opposed = chat_roll(session, "NJ2VS2", "GM", FixedSource([8, 9, 8, 2]))
     assert opposed is not None and opposed.text == (
-        "(NJ2VS2) ＞ 能動側 ＞ [8 9] ＞ 達成数2 ＞ 成功 ／ 受動側 ＞ [8 2] ＞ 達成数1 ＞ 成功 ＞ 1"
-        " ＞ 能動側の勝利"
+        "(NJ2VS2) ＞ 能動側 8,9 ＞ 達成数2 ／ 受動側 8,2 ＞ 達成数1 ＞ 差1 ＞ 能動側の勝利"
     )
     extended = chat_roll(session, "NJE5@3", "GM", FixedSource([8, 8, 2, 2, 2, 2, 2, 2, 2]))
-    # Pools of 5, 3 and 1: 2 successes in all, short of 3.
+    # Pools of 5, 3 and 1: 2 successes in all, short of 3; the outcome said once, at the end.
     assert extended is not None and extended.text == (
-        "(NJE5@3) ＞ [5] ＞ [8 8 2 2 2] ＞ 達成数2 ＞ 成功 ＞ 累積2 ＞ [3] ＞ [2 2 2] ＞ 達成数0"
-        " ＞ 失敗 ＞ 累積2 ＞ [1] ＞ [2] ＞ 達成数0 ＞ 失敗 ＞ 累積2 ＞ 失敗"
+        "(NJE5@3) ＞ 5個: 8,8,2,2,2 ＞ 達成数2 ＞ 累積2 ／ 3個: 2,2,2 ＞ 達成数0 ＞ 累積2"
+        " ／ 1個: 2 ＞ 達成数0 ＞ 累積2 ＞ 失敗"
     )
     assert not extended.success

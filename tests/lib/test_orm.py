@@ -113,12 +113,12 @@ def test_a_check_is_the_abilitys_level_in_dice_plus_its_check_value() -> None:
     session = run(
         'c = check(aki, Ability.reflex, 0, 13, "登攀"); GM.message("" + c.total);', [2, 3, 4]
     )
-    assert said(session) == ["Aki 登攀 (反射) ＞ [2 3 4]+4 ＞ 13 ＞ 成功", "13"]
+    assert said(session) == ["Aki 登攀 (反射) ＞ 9[2,3,4]+4 ＞ 13 ＞ 成功", "13"]
     session = run('c = check(aki, Ability.strength, 1, 13, "運搬");', [6, 5])
     # 筋力: level 2 (two dice), base 9 -> 3, and a modifier of +1: 11+4 = 15.
-    assert said(session) == ["Aki 運搬 (筋力) ＞ [6 5]+4 ＞ 15 ＞ 成功"]
+    assert said(session) == ["Aki 運搬 (筋力) ＞ 11[6,5]+4 ＞ 15 ＞ 成功"]
     session = run('c = check(aki, Ability.reflex, 0, 14, "登攀");', [2, 3, 4])
-    assert said(session) == ["Aki 登攀 (反射) ＞ [2 3 4]+4 ＞ 13 ＞ 失敗"]
+    assert said(session) == ["Aki 登攀 (反射) ＞ 9[2,3,4]+4 ＞ 13 ＞ 失敗"]
 
 
 def test_two_sixes_are_a_critical_worth_ten() -> None:
@@ -127,11 +127,11 @@ def test_two_sixes_are_a_critical_worth_ten() -> None:
         [6, 6, 1],
     )
     assert said(session) == [
-        "Aki 跳躍 (反射) ＞ [6 6 1]+4 ＞ 27 ＞ クリティカル！ ＞ 失敗",
+        "Aki 跳躍 (反射) ＞ 13[6,6,1]+4+10 ＞ 27 ＞ クリティカル！ ＞ 失敗",
         "truefalse",
     ]
     session = run('c = check(aki, Ability.reflex, 0, 0, "跳躍");', [6, 5, 1])
-    assert said(session) == ["Aki 跳躍 (反射) ＞ [6 5 1]+4 ＞ 16"]
+    assert said(session) == ["Aki 跳躍 (反射) ＞ 12[6,5,1]+4 ＞ 16"]
 
 
 def test_all_ones_are_a_fumble_that_fails_whatever_the_total() -> None:
@@ -140,7 +140,7 @@ def test_all_ones_are_a_fumble_that_fails_whatever_the_total() -> None:
         [1, 1, 1],
     )
     assert said(session) == [
-        "Aki 跳躍 (反射) ＞ [1 1 1]+4 ＞ 7 ＞ ファンブル！ ＞ 失敗",
+        "Aki 跳躍 (反射) ＞ 3[1,1,1]+4 ＞ 7 ＞ ファンブル！",
         "truefalse",
     ]
 
@@ -157,7 +157,7 @@ def test_a_skill_adds_dice_to_the_checks_of_the_turn() -> None:
         cast=cast,
     )
     # 集中 Lv2: two more dice (five in all) until the next start phase, for 2 MP.
-    assert said(session)[-2:] == ["Aki 命中 (反射) ＞ [1 2 3 4 5]+4 ＞ 19", "MP 4"]
+    assert said(session)[-2:] == ["Aki 命中 (反射) ＞ 15[1,2,3,4,5]+4 ＞ 19", "MP 4"]
 
 
 # ------------------------------------------------------------ 対決判定
@@ -201,9 +201,9 @@ def test_several_reactors_each_react_against_one_action_roll() -> None:
         all_dice=False,
     )
     assert said(session) == [
-        "Aki 範囲魔法 (知力) ＞ [4 4]+3 ＞ 11",
-        "Orc 抵抗 (精神) ＞ [6]+1 ＞ 7",
-        "Gob 抵抗 (精神) ＞ [2]+1 ＞ 3",
+        "Aki 範囲魔法 (知力) ＞ 8[4,4]+3 ＞ 11",
+        "Orc 抵抗 (精神) ＞ 6[6]+1 ＞ 7",
+        "Gob 抵抗 (精神) ＞ 2[2]+1 ＞ 3",
         "2 Orc",
     ]
 
@@ -238,13 +238,13 @@ def test_a_turn_start_initiative_set_process_and_end() -> None:
         "Aki は [0,2] へ移動 (2Sq)",
         "Aki は [1,2] へ移動 (1Sq)",
         "セットフェイズ: Orc (先制値 11)",
-        "Orc 命中判定: 重武器攻撃 (戦斧) (筋力) ＞ [4 4]+2 ＞ 10",
-        "Ben リアクション (反射) ＞ [2 1 1]+4 ＞ 8",
-        "Orc のダメージロール ＞ [6 1]+8 ＞ 15 - 武器防御力 3 = Ben に 12 点のダメージ",
+        "Orc 命中判定: 重武器攻撃 (戦斧) (筋力) ＞ 8[4,4]+2 ＞ 10",
+        "Ben リアクション (反射) ＞ 4[2,1,1]+4 ＞ 8",
+        "Orc のダメージロール ＞ 7[6,1]+8 ＞ 15 - 武器防御力 3 = Ben に 12 点のダメージ",
         "セットフェイズ: Ben (先制値 10)",
-        "Ben 命中判定: 軽武器攻撃 (長剣) (反射) ＞ [4 6 6]+5 ＞ 31 ＞ クリティカル！",
-        "Orc リアクション (反射) ＞ [5 2]+2 ＞ 9",
-        "Ben のダメージロール ＞ [5 3]+6+10 ＞ 24 - 武器防御力 3 = Orc に 21 点のダメージ",
+        "Ben 命中判定: 軽武器攻撃 (長剣) (反射) ＞ 16[4,6,6]+5+10 ＞ 31 ＞ クリティカル！",
+        "Orc リアクション (反射) ＞ 7[5,2]+2 ＞ 9",
+        "Ben のダメージロール ＞ 8[5,3]+6+10 ＞ 24 - 武器防御力 3 = Orc に 21 点のダメージ",
         "Orc は戦闘不能 (HP -11)",
         "戦闘終了 (勝利)",
         "end won",
@@ -365,15 +365,15 @@ def test_each_kind_of_attack_uses_its_ability_and_its_reaction() -> None:
     )
     checks = [text for text in said(session) if "＞" in text]
     assert checks == [
-        "Light 命中判定: 軽武器攻撃 (長剣) (反射) ＞ [1 2 3]+5 ＞ 11",
-        "Orc リアクション (反射) ＞ [6 6]+2 ＞ 24 ＞ クリティカル！",
-        "Heavy 命中判定: 重武器攻撃 (戦斧) (筋力) ＞ [1 2]+3 ＞ 6",
-        "Orc リアクション (反射) ＞ [6 6]+2 ＞ 24 ＞ クリティカル！",
-        "Archer 命中判定: 射撃攻撃 (弓) (感覚) ＞ [1 2]+3 ＞ 6",
-        "Orc リアクション (反射) ＞ [6 6]+2 ＞ 24 ＞ クリティカル！",
+        "Light 命中判定: 軽武器攻撃 (長剣) (反射) ＞ 6[1,2,3]+5 ＞ 11",
+        "Orc リアクション (反射) ＞ 12[6,6]+2+10 ＞ 24 ＞ クリティカル！",
+        "Heavy 命中判定: 重武器攻撃 (戦斧) (筋力) ＞ 3[1,2]+3 ＞ 6",
+        "Orc リアクション (反射) ＞ 12[6,6]+2+10 ＞ 24 ＞ クリティカル！",
+        "Archer 命中判定: 射撃攻撃 (弓) (感覚) ＞ 3[1,2]+3 ＞ 6",
+        "Orc リアクション (反射) ＞ 12[6,6]+2+10 ＞ 24 ＞ クリティカル！",
         # Magic: 知力 to hit, 精神 to resist.
-        "Archer 命中判定: 雷撃 (知力) ＞ [1 2]+3 ＞ 6",
-        "Orc リアクション (精神) ＞ [6]+1 ＞ 7",
+        "Archer 命中判定: 雷撃 (知力) ＞ 3[1,2]+3 ＞ 6",
+        "Orc リアクション (精神) ＞ 6[6]+1 ＞ 7",
     ]
 
 
@@ -389,11 +389,11 @@ def test_damage_is_power_and_2d6_and_ten_on_a_critical_less_the_defence() -> Non
         cast=ARMED,
     )
     assert said(session) == [
-        "Light のダメージロール ＞ [3 4]+6 ＞ 13 - 武器防御力 3 = Orc に 10 点のダメージ",
-        "Light のダメージロール ＞ [3 4]+6+10 ＞ 23 - 武器防御力 3 = Orc に 20 点のダメージ",
+        "Light のダメージロール ＞ 7[3,4]+6 ＞ 13 - 武器防御力 3 = Orc に 10 点のダメージ",
+        "Light のダメージロール ＞ 7[3,4]+6+10 ＞ 23 - 武器防御力 3 = Orc に 20 点のダメージ",
         # 雷撃 Lv1: 攻撃力 2+1, 炎熱 (防御力 1).
-        "Archer のダメージロール ＞ [5 5]+3 ＞ 13 - 炎熱防御力 1 = Orc に 12 点のダメージ",
-        "Archer のダメージロール ＞ [1 1]+0 ＞ 2 - 武器防御力 3 = Orc に 0 点のダメージ",
+        "Archer のダメージロール ＞ 10[5,5]+3 ＞ 13 - 炎熱防御力 1 = Orc に 12 点のダメージ",
+        "Archer のダメージロール ＞ 2[1,1] ＞ 2 - 武器防御力 3 = Orc に 0 点のダメージ",
         "HP -32",
         # 10 - 42: the Orc (筋力 6) died at -18 or less.
     ]
@@ -411,12 +411,12 @@ def test_at_zero_hp_a_character_falls_cannot_react_and_dies_at_three_times_its_s
         cast=ARMED,
     )
     assert said(session) == [
-        "Light のダメージロール ＞ [6 6]+6 ＞ 18 - 武器防御力 3 = Orc に 15 点のダメージ",
+        "Light のダメージロール ＞ 12[6,6]+6 ＞ 18 - 武器防御力 3 = Orc に 15 点のダメージ",
         "Orc は戦闘不能 (HP -5)",
-        "Light 命中判定: 軽武器攻撃 (長剣) (反射) ＞ [1 2 3]+5 ＞ 11",
+        "Light 命中判定: 軽武器攻撃 (長剣) (反射) ＞ 6[1,2,3]+5 ＞ 11",
         # No reaction: the blow lands.
         "Orc は戦闘不能: リアクションできない",
-        "Light のダメージロール ＞ [4 4]+6 ＞ 14 - 武器防御力 3 = Orc に 11 点のダメージ",
+        "Light のダメージロール ＞ 8[4,4]+6 ＞ 14 - 武器防御力 3 = Orc に 11 点のダメージ",
         # -16 is above -(6 x 3): still alive.
         "Orc は戦闘不能 (HP -16)",
         "HP -16 false",
@@ -510,9 +510,9 @@ def test_an_ally_in_the_square_covers_a_check_with_two_and_does_not_act() -> Non
     )
     assert said(session) == [
         "Ben が援護 (+2)",
-        "Aki 命中判定: 軽武器攻撃 (長剣) (反射) ＞ [2 2 2]+7 ＞ 13",
-        "Orc リアクション (反射) ＞ [3 3]+2 ＞ 8",
-        "Aki のダメージロール ＞ [1 1]+6 ＞ 8 - 武器防御力 3 = Orc に 5 点のダメージ",
+        "Aki 命中判定: 軽武器攻撃 (長剣) (反射) ＞ 6[2,2,2]+7 ＞ 13",
+        "Orc リアクション (反射) ＞ 6[3,3]+2 ＞ 8",
+        "Aki のダメージロール ＞ 2[1,1]+6 ＞ 8 - 武器防御力 3 = Orc に 5 点のダメージ",
         "acted false, HP 5",
     ]
     [question] = offered(session, "Ben の援護")
@@ -529,13 +529,13 @@ def test_a_covering_ally_may_attack_the_target_again() -> None:
         cast=PAIR,
     )
     assert said(session) == [
-        "Aki 命中判定: 軽武器攻撃 (長剣) (反射) ＞ [2 2 2]+5 ＞ 11",
-        "Orc リアクション (反射) ＞ [3 3]+2 ＞ 8",
-        "Aki のダメージロール ＞ [1 1]+6 ＞ 8 - 武器防御力 3 = Orc に 5 点のダメージ",
+        "Aki 命中判定: 軽武器攻撃 (長剣) (反射) ＞ 6[2,2,2]+5 ＞ 11",
+        "Orc リアクション (反射) ＞ 6[3,3]+2 ＞ 8",
+        "Aki のダメージロール ＞ 2[1,1]+6 ＞ 8 - 武器防御力 3 = Orc に 5 点のダメージ",
         "Ben の追撃",
-        "Ben 命中判定: 軽武器攻撃 (長剣) (反射) ＞ [2 2 2]+5 ＞ 11",
-        "Orc リアクション (反射) ＞ [3 3]+2 ＞ 8",
-        "Ben のダメージロール ＞ [1 1]+6 ＞ 8 - 武器防御力 3 = Orc に 5 点のダメージ",
+        "Ben 命中判定: 軽武器攻撃 (長剣) (反射) ＞ 6[2,2,2]+5 ＞ 11",
+        "Orc リアクション (反射) ＞ 6[3,3]+2 ＞ 8",
+        "Ben のダメージロール ＞ 2[1,1]+6 ＞ 8 - 武器防御力 3 = Orc に 5 点のダメージ",
         "Orc は戦闘不能 (HP 0)",
         "HP 0",
     ]
@@ -548,7 +548,7 @@ def test_only_an_ally_that_has_not_acted_covers() -> None:
         [2, 2, 2],
         cast=PAIR,
     )
-    assert said(session) == ["Aki 登攀 (反射) ＞ [2 2 2]+4 ＞ 10"]
+    assert said(session) == ["Aki 登攀 (反射) ＞ 6[2,2,2]+4 ＞ 10"]
     assert offered(session, "Ben の援護") == []
 
 
@@ -589,7 +589,7 @@ def test_identification_is_one_check_against_each_identify_value() -> None:
         [3, 2],  # 知力 level 2, 判定値 3: 5+3 = 8
         cast=TWO_FOES,
     )
-    assert said(session) == ["Aki エネミー識別 (知力) ＞ [3 2]+3 ＞ 8", "120"]
+    assert said(session) == ["Aki エネミー識別 (知力) ＞ 5[3,2]+3 ＞ 8", "120"]
     assert messages(session, "aki@x") == [
         # Equal to the 識別値 (8): the name, the highest defence and the skills.
         "Orc: 防御力が高いのは武器 (3)、特技: なし",
@@ -749,18 +749,18 @@ def test_the_chat_commands_of_orm() -> None:
     check = chat_roll(session, "ORM3+4>=12 回避", "aki@x", FixedSource([6, 6, 1]))
     assert check is not None
     assert (check.text, check.total, check.critical, check.success) == (
-        "(ORM3+4>=12) ＞ [6 6 1]+4 ＞ 27 ＞ クリティカル！ ＞ 成功",
+        "(ORM3+4>=12) ＞ 13[6,6,1]+4+10 ＞ 27 ＞ クリティカル！ ＞ 成功",
         27,
         True,
         True,
     )
     fumble = chat_roll(session, "orm2-1", "aki@x", FixedSource([1, 1]))
-    assert fumble is not None and fumble.text == "(ORM2-1) ＞ [1 1]-1 ＞ 1 ＞ ファンブル！"
+    assert fumble is not None and fumble.text == "(ORM2-1) ＞ 2[1,1]-1 ＞ 1 ＞ ファンブル！"
     assert fumble.fumble
     damage = chat_roll(session, "ORD8", "GM", FixedSource([3, 4]))
-    assert damage is not None and (damage.text, damage.total) == ("(ORD8) ＞ [3 4]+8 ＞ 15", 15)
+    assert damage is not None and (damage.text, damage.total) == ("(ORD8) ＞ 7[3,4]+8 ＞ 15", 15)
     critical = chat_roll(session, "SORDC8", "GM", FixedSource([3, 4]))
-    assert critical is not None and critical.text == "(ORDC8) ＞ [3 4]+8+10 ＞ 25"
+    assert critical is not None and critical.text == "(ORDC8) ＞ 7[3,4]+8+10 ＞ 25"
     assert critical.secret
     # BCDice's own commands still work beside them.
     plain = chat_roll(session, "2D6", "GM", FixedSource([3, 4]))
@@ -769,7 +769,7 @@ def test_the_chat_commands_of_orm() -> None:
 
 def test_rules_can_roll_the_chat_commands_too() -> None:
     session = run('r = aki.roll("ORM3+4>=12"); GM.message(r.text + " " + r.by);', [2, 3, 4])
-    assert said(session) == ["(ORM3+4>=12) ＞ [2 3 4]+4 ＞ 13 ＞ 成功 Aki"]
+    assert said(session) == ["(ORM3+4>=12) ＞ 9[2,3,4]+4 ＞ 13 ＞ 成功 Aki"]
 
 
 def test_standing_enemies_are_offered_as_targets_before_fallen_ones() -> None:

@@ -91,8 +91,10 @@ def test_the_sessions_rule_system_adds_its_own_commands() -> None:
         dice=[],
     )
     roll = chat_roll("/r NJ3@1", FixedSource([8, 9, 2]), session, "y@x")
-    assert roll is not None and roll.text == "(NJ3@1) ＞ [8 9 2] ＞ 達成数2 ＞ 成功"
+    assert roll is not None and roll.text == "(NJ3@1) ＞ 8,9,2 ＞ 達成数2 ＞ 成功"
     assert [die.value for die in roll.dice] == [8, 9, 2]
+    english = chat_roll("NJ3@1", FixedSource([8, 9, 2]), session, "y@x", language="en")
+    assert english is not None and english.text == "(NJ3@1) ＞ 8,9,2 ＞ 2 successes ＞ Success"
     assert chat_roll("SNJ1", FixedSource([3]), session).secret  # type: ignore[union-attr]
     plain = chat_roll("2D6", FixedSource([1, 2]), session)
     assert plain is not None and plain.text == "(2D6) ＞ 3[1,2] ＞ 3"

@@ -1,21 +1,25 @@
 """``lore roll COMMAND`` and ``lore odds COMMAND``: BCDice dice commands at the terminal.
 
-``lore roll "2D6+3>=10" [--seed N] [--dice 6,4] [--json] [--system SYSTEM]`` rolls a
-command and prints BCDice's result text. ``--dice`` gives the faces to roll, in order (to
+``lore roll "2D6+3>=10" [--seed N] [--dice 6,4] [--json] [--system SYSTEM] [--lang en]``
+rolls a command and prints BCDice's result text. ``--dice`` gives the faces to roll, in order (to
 replay a roll); ``--json`` prints the text, every die with its sides, and the flags.
 ``--system`` adds the chat commands of a rule system written in Lore: a bundled one
 (``orm``, ``ninja``) or a ``.lore`` file, whose ``Command`` values are tried first; or
 it names one of BCDice's game systems by its id (``Cthulhu``, ``Cthulhu7th``,
 ``SwordWorld2.5``, ``DoubleCross``, ``Emoklore``), whose commands are tried first.
+``--lang`` is the language of the table, in which a rule system's command writes its
+result (Japanese by default; BCDice's own commands write Japanese).
 
 ``lore odds "7R10[10]>=8" [--successes N] [--critical COND] [--fumble COND]
-[--against COMMAND] [--system ID] [--json]`` prints the exact odds of a command's
+[--against COMMAND] [--system SYSTEM] [--json]`` prints the exact odds of a command's
 outcomes: a table of each total (or count of successes) with its chance, as a fraction
 and a percentage.
 ``--successes N`` adds the chance of N or more successes; ``--critical`` and
 ``--fumble`` take face conditions such as ``[6]>=2`` (two or more 6s) or ``[1]=all``;
 ``--against`` compares the command with another (an opposed check). ``--system`` with
-a BCDice id gives the odds of that system's checks (``CC<=60``, ``DX``, ``DM``...).
+a BCDice id gives the odds of that system's checks (``CC<=60``, ``DX``, ``DM``...); with
+a bundled rule system, those of its chat commands (``ORM3+4>=12``, ``NJ7@2``, ``NJ7VS5``,
+``NJE7@5``: ``lore.dice.bundled_odds``), as their rules judge them.
 
 Exit status: 0 done, 1 not a dice command (or dice that do not fit it), 2 usage error.
 """
@@ -63,6 +67,12 @@ def add_roll_arguments(roll: argparse.ArgumentParser) -> None:
         help="also the chat commands of a rule system: orm, ninja, a .lore file, or a BCDice"
         " game system's id (Cthulhu, Cthulhu7th, SwordWorld2.5, DoubleCross, Emoklore)",
     )
+    roll.add_argument(
+        "--lang",
+        choices=("ja", "en"),
+        default="ja",
+        help="the language in which a rule system's command writes its result (default: ja)",
+    )
 
 
 def add_odds_arguments(chances: argparse.ArgumentParser) -> None:
@@ -80,9 +90,9 @@ def add_odds_arguments(chances: argparse.ArgumentParser) -> None:
     )
     chances.add_argument(
         "--system",
-        metavar="ID",
-        help="a BCDice game system's id: the odds of its checks (Cthulhu, Cthulhu7th,"
-        " SwordWorld2.5, DoubleCross, Emoklore)",
+        metavar="SYSTEM",
+        help="the odds of a system's commands: a bundled rule system (orm, ninja), or a BCDice"
+        " game system's id (Cthulhu, Cthulhu7th, SwordWorld2.5, DoubleCross, Emoklore)",
     )
     chances.add_argument("--json", action="store_true", help="print the odds as JSON")
 
@@ -119,7 +129,7 @@ def run_roll(args: argparse.Namespace) -> int:
         else:
             from lore.engine.system_commands import chat_roll
 
-            result = chat_roll(session, args.command, "GM", source)
+            result = chat_roll(session, args.command, "GM", source, language=args.lang)
     except DiceError as error:
         usage_error(str(error))
         return 1
@@ -267,8 +277,9 @@ def run_odds(args: argparse.Namespace) -> int:
     if args.system is not None:
         game = find_game(args.system)
         if game is None:
-            usage_error(f"--system: no BCDice game system {args.system!r} ({game_ids()})")
-            return 2
+            done = rule_system_odds(args)
+            if done is not None:
+                return done
     try:
         if game is not None:
             from lore.dice.systems.odds import system_odds
@@ -307,6 +318,83 @@ def run_odds(args: argparse.Namespace) -> int:
     else:
         print_odds(found, args.successes)
     return 0
+
+
+def rule_system_odds(args: argparse.Namespace) -> int | None:
+    """``lore odds --system orm|ninja|FILE``: the odds of the rule system's command the
+    line is (its exit status), or None when it is none of them (the common command's
+    odds then)."""
+    from lore.dice.bundled_odds import command_odds
+    from lore.engine.system_commands import match
+
+    made = system_session(args.system)
+    if isinstance(made, int):
+        return made
+    found = match(made, args.command.strip())
+    if found is None:
+        return None
+    command, matched = found
+    if args.against is not None or args.critical or args.fumble:
+        usage_error(
+            f"--against, --critical and --fumble are for the common commands: {command.label}"
+            " says its own critical and fumble"
+        )
+        return 2
+    try:
+        own = command_odds(command.label, matched.numbers, matched.command)
+        if own is None:
+            usage_error(
+                f"no odds are counted for the command {command.label} ({command.pattern.text}):"
+                " lore odds counts those of the bundled systems (orm, ninja)"
+            )
+            return 1
+        if isinstance(own, Opposed):
+            if args.successes is not None:
+                usage_error(f"{matched.command} compares two pools: --successes is for one")
+                return 2
+            print_json(contest_json(matched.command, own)) if args.json else print_contest(
+                matched.command, own
+            )
+            return 0
+        if args.successes is not None and own.measure != "successes":
+            usage_error(f"{own.command} gives a total, not successes")
+            return 2
+        if args.json:
+            print_json(odds_json(own, args.successes))
+        else:
+            print_odds(own, args.successes)
+    except OddsError as error:
+        usage_error(str(error))
+        return 1
+    return 0
+
+
+def print_contest(command: str, match: Opposed) -> None:
+    """An opposed check of a rule system: the two sides, then the outcome as its rule
+    judges it (the active side wins with a margin of 1 or more; a tie is the passive
+    side's), and the active side's critical and fumble."""
+    active, passive = match.active.command, match.passive.command
+    print(f"{command}: the active side ({active}) against the passive side ({passive})")
+    print_opposed(match)
+    print()
+    print(f"success (the active side wins): {describe(match.higher)}")
+    print(f"failure (the passive side wins): {describe(match.equal + match.lower)}")
+    for label, chance in (("critical", match.active.critical), ("fumble", match.active.fumble)):
+        if chance is not None:
+            print(f"{label} (the active side's): {describe(chance)}")
+
+
+def contest_json(command: str, match: Opposed) -> dict[str, Any]:
+    return (
+        {"command": command}
+        | opposed_json(match)
+        | {
+            "success": chance_json(match.higher),
+            "failure": chance_json(match.equal + match.lower),
+            "critical": chance_json(match.active.critical),
+            "fumble": chance_json(match.active.fumble),
+        }
+    )
 
 
 def describe(chance: Fraction) -> str:

@@ -1,4 +1,5 @@
-"""Who rolls a rule system's command: ``system.roller`` and ``participant.actors``.
+"""Who rolls a rule system's command, and for which table: ``system.roller``,
+``participant.actors`` and ``system.language``.
 
 A command of the rule system (``lore.engine.system_commands``: the program's ``Command``
 values) is always rolled by someone: the player, or the GM, who typed it in the chat, or
@@ -13,19 +14,30 @@ it runs in rules:
 - ``participant.actors``: the actors that participant plays now, in the order of
   ``system.allPC`` (the GM's: those without a player, or handed to ``system.gmSeat``).
 
-The prelude declares both as accessors (with a placeholder body); the engine's rules
+A command's result is a text the whole table reads, in the table's language:
+``system.language`` is ``"ja"`` or ``"en"``, Japanese unless ``set_language`` says
+otherwise for the session (``lore.engine.system_commands.chat_roll`` sets it for one
+chat command).
+
+The prelude declares them as accessors (with a placeholder body); the engine's rules
 here replace them, as it does for ``Actor.addKnownSecret``.
 """
 
 from __future__ import annotations
 
+import weakref
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from lore.runtime.values import LoreObject, TypedString
 
 if TYPE_CHECKING:
-    from lore.engine.session import Runtime
+    from lore.engine.session import Runtime, Session
     from lore.runtime.compiler import CompiledProgram
+
+LANGUAGES = ("ja", "en")  # what system.language may be, the default first
+_LANGUAGE: weakref.WeakKeyDictionary[Session, str] = weakref.WeakKeyDictionary()
 
 
 def install(program: CompiledProgram) -> None:
@@ -33,6 +45,7 @@ def install(program: CompiledProgram) -> None:
     per program, before the forms' rule tables are built)."""
     forms = program.form_by_name
     forms["System"].methods["roller"] = roller
+    forms["System"].methods["language"] = language
     forms["Participant"].methods["actors"] = actors
 
 
@@ -59,3 +72,37 @@ def actors(rt: Runtime, who: LoreObject) -> tuple[Any, ...]:
     system = rt.system
     found = system.values.get("allPC") if system is not None else None
     return tuple(actor for actor in found or () if recipient(actor) == seat)
+
+
+def set_language(session: Session, chosen: str) -> None:
+    """Make ``chosen`` (``"ja"`` or ``"en"``) the language of the session's table."""
+    if chosen not in LANGUAGES:
+        raise ValueError(f"a table reads {' or '.join(LANGUAGES)}, not {chosen!r}")
+    _LANGUAGE[session] = chosen
+
+
+@contextmanager
+def speaking(session: Session, chosen: str | None) -> Iterator[None]:
+    """The session's table reads ``chosen`` for a while (None: the language it has)."""
+    if chosen is None:
+        yield
+        return
+    before = _LANGUAGE.get(session)
+    set_language(session, chosen)
+    try:
+        yield
+    finally:
+        if before is None:
+            del _LANGUAGE[session]
+        else:
+            _LANGUAGE[session] = before
+
+
+def language_of(session: Session) -> str:
+    """The language of the session's table (Japanese unless set)."""
+    return _LANGUAGE.get(session, LANGUAGES[0])
+
+
+def language(rt: Runtime, system: LoreObject) -> str:
+    """``system.language``: the language of the table."""
+    return language_of(rt.session)

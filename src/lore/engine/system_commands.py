@@ -29,6 +29,7 @@ from lore.dice import DiceError, RandomSource, RollResult, evaluate
 from lore.dice.patterns import CommandPattern, Matched, PatternError, match_line, parse_pattern
 from lore.dice.source import MAX_RANDS, Die, die_of
 from lore.dice.systems import evaluate_in
+from lore.engine.rollers import speaking
 from lore.engine.session import Runtime
 from lore.runtime.errors import Frame, LimitExceeded, RuleError
 from lore.runtime.values import LoreObject, show
@@ -190,7 +191,12 @@ class ChatRuntime(Runtime):
 
 
 def chat_roll(
-    session: Session, line: str, seat: str, source: RandomSource, game: str | None = None
+    session: Session,
+    line: str,
+    seat: str,
+    source: RandomSource,
+    game: str | None = None,
+    language: str | None = None,
 ) -> RollResult | None:
     """The roll a chat line makes in this session: one of the rule system's commands, or
     else one of BCDice's (those of the BCDice game system ``game``, an id such as
@@ -198,7 +204,9 @@ def chat_roll(
     chat line).
 
     ``seat`` is who typed it (a player's jid, or "GM"); ``source`` gives the dice (the
-    server's own random source; the result is kept in the chat's log). Raises
+    server's own random source; the result is kept in the chat's log). ``language``
+    (``"ja"`` or ``"en"``) is the table's, in which the command writes its result
+    (``system.language``; None: the session's, Japanese unless set). Raises
     ``RuleError`` (its ``render()`` says what and where) when the command's handler goes
     wrong or tries to do more than roll, and ``lore.dice.DiceError`` when a BCDice command
     rolls too many dice."""
@@ -209,7 +217,8 @@ def chat_roll(
     session.settle()  # a step kept waiting runs again after the command's rules
     rt = ChatRuntime(session, source)
     rt.roller = (seat, seat)
-    made = run_alone(rt, command, matched)
+    with speaking(session, language):
+        made = run_alone(rt, command, matched)
     values = made.values
     total = values.get("total")
     return RollResult(

@@ -87,12 +87,14 @@ def chat_roll(
     session: Session | None = None,
     seat: str = "GM",
     game: str | None = None,
+    language: str | None = None,
 ) -> RollResult | None:
     """The roll a chat line makes, or None when it is a plain line (RollError when it
     is ``/roll`` with no command after it, or a command that cannot be rolled).
 
     With the ``session``, the line may also be one of its rule system's commands
-    (``NJ7@2``: ``lore.engine.system_commands``), rolled for ``seat``; call it on the
+    (``NJ7@2``: ``lore.engine.system_commands``), rolled for ``seat``, its result in the
+    table's ``language`` (``"ja"``, ``"en"``; None: the session's); call it on the
     engine's side (it runs the command's Lore rule). ``game`` is a BCDice game system's
     id (``lore.dice.systems``): its commands are tried before the common ones."""
     found = ROLL_RE.match(read_command(text).strip())
@@ -102,7 +104,7 @@ def chat_roll(
         if not command:
             result = None
         elif session is not None:
-            result = system_commands.chat_roll(session, command, seat, dice, game)
+            result = system_commands.chat_roll(session, command, seat, dice, game, language)
         elif game is not None:
             result = evaluate_in(game, command, dice)
         else:
@@ -122,9 +124,10 @@ def chat_line_roll(
     session: Session | None = None,
     seat: str = "GM",
     game: str | None = None,
+    language: str | None = None,
 ) -> ChatRoll | None:
     """``chat_roll`` of a line typed in the chat, with the comment after its command."""
-    result = chat_roll(text, source, session, seat, game)
+    result = chat_roll(text, source, session, seat, game, language)
     if result is None:
         return None
     line = text.strip()
