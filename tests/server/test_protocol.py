@@ -404,27 +404,18 @@ def test_an_answer_is_acknowledged_by_the_update_it_makes_for_its_seat(served: A
     assert json.loads(other.raw[-1]) == {k: v for k, v in reply.items() if k not in ("ack", "ref")}
 
 
-def quiet_round(folder: Path, minutes: bool = False) -> Path:
-    """The round table without its sheet and tracker, so that a seat whose turn is not
-    yet has nothing but the time to be told (the tracker tells every seat whose turn it
-    is); with ``minutes``, its turns a minute apart (the clock shows minutes)."""
+def minute_round(folder: Path) -> Path:
+    """The round table with its turns a minute apart (the clock shows minutes)."""
     text = (EXAMPLES / "round" / "scenario.lore").read_text(encoding="utf-8")
-    for first, last in (
-        ("            // The tracker:", "            if (schedule.current + 3[sec]"),
-        ("    gamblers : list<Gambler>", "    akiStarts = {"),
-    ):
-        start = text.index(first)
-        text = text[:start] + text[text.index(last, start) :]
-    changes = [
+    for before, after in (
         ("last = 60[sec];", "last = 60[min];"),
         ("3[sec]", "3[min]"),
         ("ticks = 1;", "ticks = 60;"),
         ("ticks = 2;", "ticks = 120;"),
-    ]
-    for before, after in changes if minutes else []:
+    ):
         assert before in text
         text = text.replace(before, after)
-    bundle = folder / ("minutes" if minutes else "seconds") / "round"
+    bundle = folder / "minutes" / "round"
     bundle.mkdir(parents=True)
     (bundle / "scenario.lore").write_text(text, encoding="utf-8")
     return bundle
@@ -433,7 +424,7 @@ def quiet_round(folder: Path, minutes: bool = False) -> Path:
 def test_a_seat_whose_time_shown_alone_moved_gets_a_clock_frame_not_an_update(
     tmp_path: Path,
 ) -> None:
-    with ServerThread(tmp_path, examples=[quiet_round(tmp_path, minutes=True)]) as server:
+    with ServerThread(tmp_path, examples=[minute_round(tmp_path)]) as server:
         seats = links(server.create("round"), server.base)
         aki, ren, sora = (joined(seats[f"{name}@example.org"]) for name in ("aki", "ren", "sora"))
         sora_seq = sora.state.seq
@@ -454,7 +445,7 @@ def test_a_seat_whose_time_shown_alone_moved_gets_a_clock_frame_not_an_update(
 def test_a_seat_whose_time_moved_within_its_minute_waits_for_its_next_update(
     tmp_path: Path,
 ) -> None:
-    with ServerThread(tmp_path, examples=[quiet_round(tmp_path)]) as server:
+    with ServerThread(tmp_path, examples=[EXAMPLES / "round"]) as server:
         seats = links(server.create("round"), server.base)
         aki, ren, sora = (joined(seats[f"{name}@example.org"]) for name in ("aki", "ren", "sora"))
         sora_seq = sora.state.seq

@@ -89,12 +89,11 @@ def test_updates_kept_for_catching_up_are_the_newest_within_the_bound(
     """Trimmed in batches, the updates kept still give a client what trimming each update
     at once would: those after its last within ``HISTORY_BYTES``, else a snapshot."""
     seat = "aki@example.org"
-    bound = 4000  # (bytes: some of a round-table session's updates, its sheets among them)
-    monkeypatch.setattr(table_module, "HISTORY_BYTES", bound)
-    monkeypatch.setattr(table_module, "HISTORY_SLACK", 2 * bound)
+    monkeypatch.setattr(table_module, "HISTORY_BYTES", 1500)
+    monkeypatch.setattr(table_module, "HISTORY_SLACK", 2000)
     trimmed = new_table()
     play(trimmed, 60)
-    assert 0 < trimmed.streams[seat].history_bytes <= 3 * bound
+    assert 0 < trimmed.streams[seat].history_bytes <= 1500 + 2000
     monkeypatch.setattr(table_module, "HISTORY_SLACK", 10**6)  # (none dropped)
     table = new_table()
     made = [frames[seat] for frames in play(table, 60) if seat in frames]
@@ -103,7 +102,7 @@ def test_updates_kept_for_catching_up_are_the_newest_within_the_bound(
     size = 0
     for frame in reversed(made):
         size += len(frame)
-        if size > bound and kept:
+        if size > 1500 and kept:
             break
         kept.insert(0, (json.loads(frame)["seq"], frame))
     assert 1 < len(kept) < len(made) / 2
