@@ -5,15 +5,11 @@ tracker's order, and whom the table waits for."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-from lore.engine.participants import Participants, Scripted
 from lore.engine.session import Session
 from lore.engine.table_view import table_key, table_view
 from lore.engine.views import GM
-from lore.runtime.compiler import compile_program
-from lore.semantics.check import check_paths
 from tests.engine.test_update_rounds import session_of
 from tests.engine.test_waiting import Later
 
@@ -163,32 +159,6 @@ def test_a_derived_line_follows_the_objects_its_object_holds() -> None:
     session.step()
     assert table_key(session) != key
     assert lines(sheets(table_view(session, AKI))["t.aki"])["size"]["value"] == 5
-
-
-ROUND = Path(__file__).resolve().parents[2] / "examples" / "round" / "scenario.lore"
-SORA = "sora@example.org"
-
-
-def test_the_round_tables_gamblers_read_every_score_and_whose_turn_it_is() -> None:
-    """examples/round: every seat reads each gambler's score; the tracker names the next
-    gambler once a turn is over (a new round at the first gambler's turn), and the table
-    waits for that gambler."""
-    result = check_paths([ROUND])
-    assert result.ok, [d.render() for d in result.diagnostics]
-    roll = {"move": "roll"}
-    players = {AKI: Scripted([roll]), "ren@example.org": Scripted([roll]), SORA: Later()}
-    session = Session(compile_program(result), 0, Participants({"GM": Scripted([]), **players}))
-    session.run()  # (Aki and Ren roll 7 each; Sora is asked)
-    for seat in (AKI, SORA, GM):
-        table = table_view(session, seat)
-        assert table is not None
-        scores = {s["name"]: lines(s)["score"]["value"] for s in table["sheets"]}
-        assert scores == {"Aki": 7, "Ren": 7, "Sora": 0}
-        assert [s["mine"] for s in table["sheets"]] == [seat == AKI, False, seat == SORA]
-        (tracker,) = table["trackers"]
-        assert [a["name"] for a in tracker["order"]] == ["Aki", "Ren", "Sora"]
-        assert tracker["round"] == 1 and tracker["current"] == ["round.sora"]
-        assert table["waiting"] == [{"seat": SORA, "actor": "round.sora", "name": "Sora"}]
 
 
 FIELDS = """
