@@ -45,7 +45,13 @@ def test_axe_finds_no_serious_violation_on_any_page(tmp_path: Path, browser: Bro
             invite = start.locator("a.invite-link").get_attribute("href")
             start.locator("a.open-gm").click()
             expect(start.locator("#gm")).to_be_visible()
+            # (the sheets, with the GM's ✎ on each line: drawn before the check, not raced)
+            expect(start.locator("#sheets button.rule-edit").first).to_be_visible()
             clean(start, f"GM's table ({locale})")
+            start.locator("#sheets button.rule-edit").first.click()
+            expect(start.locator("#sheets form.rule-form")).to_be_visible()
+            clean(start, f"GM's ruling form ({locale})")
+            start.locator("#sheets button.rule-cancel").click()
             me = browser.new_context(
                 locale=locale, viewport={"width": 390, "height": 844}, bypass_csp=True
             )

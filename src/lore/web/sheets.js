@@ -57,7 +57,9 @@ function bar(entry, parent) {
 // stays a number here; the server checks the rest (the kind, a bar's maximum).
 function ruleForm(sheet, entry, row, onRule) {
   if (row.querySelector("form")) return;
-  const form = node("form", { class: "rule-form" }, row);
+  // (in a <dd> of its own: a <dl>'s groups hold only <dt> and <dd>)
+  const place = node("dd", { class: "rule-place" }, row);
+  const form = node("form", { class: "rule-form" }, place);
   const input = node("input", { name: "value", "aria-label": t("ruleValue") }, form);
   const numeric = typeof entry.value === "number";
   const truth = typeof entry.value === "boolean";
@@ -70,12 +72,12 @@ function ruleForm(sheet, entry, row, onRule) {
   secret.append(` ${t("ruleSecret")}`);
   node("button", { type: "submit" }, form, t("ruleSet"));
   const cancel = node("button", { type: "button", class: "rule-cancel" }, form, t("ruleCancel"));
-  cancel.addEventListener("click", () => form.remove());
+  cancel.addEventListener("click", () => place.remove());
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const value = truth ? input.checked : numeric && input.value.trim() !== "" && !Number.isNaN(Number(input.value)) ? Number(input.value) : input.value;
     onRule(sheet.id, entry.member, value, box.checked);
-    form.remove();
+    place.remove();
   });
   input.focus();
 }
@@ -95,7 +97,8 @@ function drawSheet(sheet, parent, onRule) {
       if (entry.max !== undefined) bar(entry, cell);
       else cell.textContent = valueText(entry.value);
       if (onRule && !entry.derived) {
-        const edit = node("button", { type: "button", class: "rule-edit", title: t("ruleOn").replace("{label}", label(entry)) }, row, "✎");
+        const editCell = node("dd", { class: "rule-cell" }, row);
+        const edit = node("button", { type: "button", class: "rule-edit", title: t("ruleOn").replace("{label}", label(entry)) }, editCell, "✎");
         edit.setAttribute("aria-label", edit.title);
         edit.addEventListener("click", () => ruleForm(sheet, entry, row, onRule));
       }
