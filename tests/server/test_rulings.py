@@ -146,6 +146,11 @@ def test_rulings_replay_from_the_log_and_from_a_snapshot() -> None:
         entries.append(entry)
 
     apply("ruling", {"from": "GM", "object": GHOUL, "member": "hp", "value": 4, "secret": False})
+    rin = "orm.clearing.rin"
+    apply(
+        "ruling",
+        {"from": "GM", "object": rin, "member": "weapon", "value": "戦斧", "secret": False},
+    )
     question = table.master.open_questions()[0]
     values = {i.name: i.default_answer() or (i.choices or ("",))[0] for i in question.inputs}
     apply("answer", {"seat": question.to, "id": question.id, "values": values})
@@ -159,6 +164,22 @@ def test_rulings_replay_from_the_log_and_from_a_snapshot() -> None:
     assert restored.snapshot() == snapshot
     ghoul = restored.session.changed()
     assert any(obj.label == GHOUL and values.get("hp") == 4 for obj, values in ghoul)
+
+
+def test_orm_rules_hp_and_weapons_through_its_own_alters() -> None:
+    table = orm_table()
+    frames = ruling(table, GHOUL, "hp", -40)  # (past -(筋力 x 3): dead, as by wounds)
+    assert not isinstance(frames, Refusal), frames
+    (told,) = rulings_told(frames, "GM")
+    assert told["alter"] == "ruleHp" and told["after"] == -40
+    ghoul = next(o for o in table.master.actor_objects() if o.label == GHOUL)
+    assert ghoul.values["dead"] is True
+    frames = ruling(table, "orm.clearing.rin", "weapon", "戦斧")
+    assert not isinstance(frames, Refusal), frames
+    assert sheet_line(table, RIN, "orm.clearing.rin", "weapon") == "戦斧"
+    refused = ruling(table, "orm.clearing.rin", "weapon", "光線銃")
+    assert isinstance(refused, Refusal)
+    assert "'weapon' is one of 短弓, 戦斧, not '光線銃'" in refused.message
 
 
 def test_with_every_roll_ruled_the_gm_sets_a_checks_faces_and_the_player_sees_it() -> None:

@@ -24,7 +24,8 @@ from lore.engine.queries import AnswerError, Input, convert
 from lore.engine.table_decls import EVERYONE, GM_ONLY, Entry, table_decls, values_of
 from lore.engine.table_view import actor_id, member_value, sheeted, shown_value
 from lore.engine.views import GM
-from lore.runtime.values import EnumValue, LoreObject, RuntimeType, show
+from lore.runtime.values import EnumValue, FormInfo, LoreObject, RuntimeType, show
+from lore.syntax.diagnostics import with_article
 
 if TYPE_CHECKING:
     from lore.engine.session import Session
@@ -48,25 +49,24 @@ def set_value(session: Session, object_id: str, member: str, raw: Any, secret: b
         raise RulingError(
             f"'{entry.label or member}' is worked out from other members: rule on those"
         )
-    if member == "location":
-        raise RulingError("a ruling does not move objects: where an object is changes by the rules")
     before = obj.values[member]
-    kind = _kind_of(session, before, member)
-    choices = tuple(kind.enum.values) if kind.enum is not None else None
-    item = Input(member, kind, choices)
-    try:
-        value = convert(item, raw, session.place_problem)
-    except AnswerError as error:
-        raise RulingError(str(error)) from None
+    value = _converted(session, before, member, raw)
     if entry.max:
         top = obj.values.get(entry.max)
         if _is_number(top) and _is_number(value) and value > top:
             name = entry.label or member
             raise RulingError(f"'{name}' is at most {show(top)}, not {show(value)}")
+    alter = entry.ruled_by or (RELOCATE if member == "location" and _is_actor(session, obj) else "")
     session.settle()  # (a step kept waiting runs again, reading the new value)
-    obj.values[member] = value
-    noted = RULED + member
-    obj.altered = (*obj.altered, noted) if noted not in obj.altered else obj.altered
+    saved: dict[str, Any] | None = None
+    queued = session.queued
+    if alter:
+        saved = dict(obj.values)
+        _through_alter(session, obj, alter, value)
+    else:
+        obj.values[member] = value
+        noted = RULED + member
+        obj.altered = (*obj.altered, noted) if noted not in obj.altered else obj.altered
     record: dict[str, Any] = {
         "tick": session.ticks,
         "kind": "ruling",
@@ -80,10 +80,71 @@ def set_value(session: Session, object_id: str, member: str, raw: Any, secret: b
         "before": shown_value(before),
         "after": member_value(session, obj, member),
     }
+    if alter:
+        record["alter"] = alter  # (what the rules made of the value is "after")
     if secret:
         record["secret"] = True
     session.transcript.add(record)
-    noted_ruling(session, obj, member, before, record)
+    noted_ruling(session, obj, member, before, record, saved, session.queued != queued)
+
+
+# The engine's own alter of an actor's place (the prelude's ``Actor.relocate``): a
+# ruling on an actor's location goes through it, so the map's triggers see the move.
+RELOCATE = "relocate"
+
+
+def _converted(session: Session, before: Any, member: str, raw: Any) -> Any:
+    """``raw`` as a value of the kind ``before`` is (RulingError: why it is not)."""
+    if isinstance(before, LoreObject) and before.form is not None:
+        return _object(session, before.form, member, raw)
+    kind = _kind_of(session, before, member)
+    choices = tuple(kind.enum.values) if kind.enum is not None else None
+    try:
+        return convert(Input(member, kind, choices), raw, session.place_problem)
+    except AnswerError as error:
+        raise RulingError(str(error)) from None
+
+
+def _object(session: Session, form: FormInfo, member: str, raw: Any) -> LoreObject:
+    """A member that holds an object (a weapon): the GM names one of the program's
+    values of its form, by its name in the program or by the name it shows."""
+    found = [(symbol.qualified_name, value) for symbol, value in values_of(session, form)]
+    if not found:
+        raise RulingError(f"'{member}' holds {with_article(form.name)}, and the rules declare none")
+    names = tuple(name for name, _ in found)
+    captions = tuple(_name(value) for _, value in found)
+    kind = RuntimeType("form", form.name, form=form)
+    values = tuple(value for _, value in found)
+    item = Input(member, kind, names, captions=captions, values=values)
+    try:
+        picked: LoreObject = convert(item, raw)
+    except AnswerError:
+        shown = ", ".join(captions[:20]) + (" ..." if len(captions) > 20 else "")
+        raise RulingError(f"'{member}' is one of {shown}, not {raw!r}") from None
+    return picked
+
+
+def _is_actor(session: Session, obj: LoreObject) -> bool:
+    actor = session.program.form_by_name.get("Actor")
+    return actor is not None and obj.form is not None and obj.form.is_subform_of(actor)
+
+
+def _through_alter(session: Session, obj: LoreObject, alter: str, value: Any) -> None:
+    """Request ``alter`` of ``obj`` with ``value`` and run an update phase of it, as a
+    step's would (alters it requests, the hooks on it, the triggers a move sets off,
+    queued to run next); RulingError when the alter goes wrong (nothing changed)."""
+    rt = session.rt
+    form = obj.form
+    if form is None or alter not in form.resolve():
+        raise RulingError(f"'{_name(obj)}' has no alter '{alter}' to rule through")
+    try:
+        session.rounds({(obj, alter): [value]})
+    except Exception as error:
+        rt.rest()
+        found = session.rule_error(error, error.__traceback__)
+        raise RulingError(f"the rules' alter '{alter}' went wrong: {found.message}") from None
+    if rt.adds:
+        session.queue(rt.adds)
 
 
 def audience(session: Session, obj: LoreObject, entry: Entry) -> list[str]:
@@ -190,12 +251,21 @@ def end_scene(session: Session, scene_id: str, outcome: str) -> None:
 
 
 def noted_ruling(
-    session: Session, obj: LoreObject, member: str, before: Any, record: dict[str, Any]
+    session: Session,
+    obj: LoreObject,
+    member: str,
+    before: Any,
+    record: dict[str, Any],
+    saved: dict[str, Any] | None = None,
+    set_off: bool = False,
 ) -> None:
-    """Keep what taking the ruling back needs: the member and its value before, and
-    where the session stood (its steps, its answers) when it was made."""
-    place = (session.steps, session.answer_count)
-    session.last_ruling = (obj, member, before, obj.values[member], place, record)
+    """Keep what taking the ruling back needs: the member and its value before (and,
+    for a ruling through an alter, all the object's members before: ``saved``), and
+    where the session stood (its steps, its answers, its queue) when it was made;
+    ``set_off``: it queued steps (the hooks on its alter, the triggers of a move)."""
+    place = (session.steps, session.answer_count, session.queued)
+    found = (obj, member, before, obj.values.get(member), place, record, saved, set_off)
+    session.last_ruling = found
 
 
 def take_back(session: Session) -> None:
@@ -206,14 +276,25 @@ def take_back(session: Session) -> None:
     found = session.last_ruling
     if found is None or session.ended is not None:
         raise RulingError("there is no ruling to take back")
-    obj, member, before, after, place, record = found
-    if place != (session.steps, session.answer_count) or obj.values.get(member) is not after:
+    obj, member, before, after, place, record, saved, set_off = found
+    if place != (session.steps, session.answer_count, session.queued) or (
+        obj.values.get(member) is not after
+    ):
         raise RulingError(
             "something followed from the last ruling (an answer, or the rules went on):"
             " a result applied is not rewound"
         )
+    if set_off:
+        raise RulingError(
+            f"the rules went on from the last ruling (through '{record['alter']}', its hooks"
+            " or triggers are to run): a result applied is not rewound"
+        )
     session.settle()
-    obj.values[member] = before
+    if saved is not None:
+        obj.values.clear()
+        obj.values.update(saved)
+    else:
+        obj.values[member] = before
     session.last_ruling = None
     back = {**record, "ruling": "back", "taken": record["ruling"]}
     if "after" in record:

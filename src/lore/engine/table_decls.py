@@ -24,14 +24,17 @@ class Entry:
     """A line of a sheet: the member shown, its labels, the bar's maximum ("" for
     none), and who sees it (``OWNER``, ``EVERYONE`` or ``GM_ONLY``)."""
 
-    __slots__ = ("label", "label_ja", "max", "member", "shown")
+    __slots__ = ("label", "label_ja", "max", "member", "ruled_by", "shown")
 
-    def __init__(self, member: str, label: str, label_ja: str, max: str, shown: str) -> None:
+    def __init__(
+        self, member: str, label: str, label_ja: str, max: str, shown: str, ruled_by: str = ""
+    ) -> None:
         self.member = member
         self.label = label
         self.label_ja = label_ja
         self.max = max
         self.shown = shown
+        self.ruled_by = ruled_by  # the alter a GM's ruling goes through ("": none)
 
 
 class Section:
@@ -91,11 +94,11 @@ def table_decls(session: Session) -> TableDecls:
     return found
 
 
-def values_of(session: Session, form_name: str) -> list[tuple[Any, LoreObject]]:
-    """The program's top-level values of the prelude's form ``form_name`` (or a form
-    extending it), with their symbols, in the order of the program's values (none
-    before the values exist)."""
-    form = session.program.form_by_name.get(form_name)
+def values_of(session: Session, form_name: str | FormInfo) -> list[tuple[Any, LoreObject]]:
+    """The program's top-level values of the prelude's form ``form_name`` (or of a form
+    given itself; or of a form extending it), with their symbols, in the order of the
+    program's values (none before the values exist)."""
+    form = session.program.form_by_name.get(form_name) if isinstance(form_name, str) else form_name
     if form is None or not session.rt.g:
         return []
     found = []
@@ -170,6 +173,7 @@ def _entry(entry: LoreObject) -> Entry:
         _text(values.get("labelJa")),
         _text(values.get("max")),
         shown.name if isinstance(shown, EnumValue) else OWNER,
+        _text(values.get("ruledBy")),
     )
 
 

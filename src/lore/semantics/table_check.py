@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from lore.semantics.symbols import CallableSymbol, FieldSymbol, FormSymbol, VarSymbol
+from lore.semantics.types import ListT, assignable
 from lore.syntax import ast
 from lore.syntax.diagnostics import with_article
 from lore.syntax.source import SourceFile, Span
@@ -121,3 +122,58 @@ def check_sheets(
                     hint(named.value, shown)
                     or "name a field, or an accessor without parameters (a derived value)",
                 )
+            check_ruled_by(node, form, source, report, hint)
+
+
+def alters_of(form: FormSymbol) -> dict[str, CallableSymbol]:
+    found: dict[str, CallableSymbol] = {}
+    for ancestor in form.ancestors():
+        for name, symbol in ancestor.members.items():
+            if isinstance(symbol, CallableSymbol) and symbol.kind == "alter":
+                found.setdefault(name, symbol)
+    return found
+
+
+def check_ruled_by(
+    node: ast.FormLit, form: FormSymbol, source: SourceFile, report: Report, hint: Hint
+) -> None:
+    """A line's ``ruledBy`` names an alter of the form that takes a list of what the
+    line's member holds (a GM's ruling on the line goes through it)."""
+    given = strings(node)
+    named = given.get("ruledBy")
+    if named is None or named.value == "":
+        return
+    alters = alters_of(form)
+    alter = alters.get(named.value)
+    if alter is None:
+        what = form.lookup(named.value)
+        problem = (
+            f"is {with_article(what.kind)} of '{form.name}'"
+            if what is not None
+            else f"is no member of '{form.name}'"
+        )
+        report(
+            source,
+            named.span,
+            "check.sheet-alter",
+            f"a ruling on the line goes through '{named.value}', which {problem}, not an alter",
+            hint(named.value, list(alters)) or "name an alter of the form, or leave ruledBy out",
+        )
+        return
+    member = given.get("member")
+    field = form.lookup(member.value) if member is not None else None
+    params = alter.params or ()
+    kind = field.type if isinstance(field, FieldSymbol | VarSymbol) else None
+    element = params[0].element if len(params) == 1 and isinstance(params[0], ListT) else None
+    if kind is not None and element is not None and assignable(kind, element):
+        return
+    if kind is None and element is not None:
+        return  # (a member of no known type: the engine checks the value when it is ruled)
+    report(
+        source,
+        named.span,
+        "check.sheet-alter",
+        f"a ruling on '{member.value if member else ''}' goes through '{named.value}',"
+        f" whose parameter is no list of what the member holds",
+        f"give '{named.value}' one parameter, a list of {kind or 'the member'}s",
+    )
