@@ -54,3 +54,13 @@ def test_a_ruling_taken_back_at_once(tmp_path: Path) -> None:
         ("value", 12, 3),
         ("back", 3, 12),
     ]
+
+
+def test_the_gm_brings_an_enemy_in_at_the_terminal(tmp_path: Path) -> None:
+    out, records = run_typed(tmp_path, "/add 竜\n/add 屍鬼\n3\n3\n")
+    assert "ruling refused: '竜' is none of 屍鬼" in out
+    (arrival,) = [r for r in records if r["kind"] == "ruling"]
+    assert arrival["ruling"] == "arrival" and arrival["arrival"] == "屍鬼"
+    assert "⚖ GM ruling: Enemy joins: 屍鬼" in out
+    texts = [str(r.get("text")) for r in records if r["kind"] == "message"]
+    assert any(t.startswith("屍鬼C が戦闘に加わった") for t in texts)

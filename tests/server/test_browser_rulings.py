@@ -88,7 +88,8 @@ def rule_on_a_roll(gm: Page) -> bool:
 
 def test_the_gm_rules_over_an_orm_fight(tmp_path: Path, browser: Browser) -> None:
     """The issue's walk: every check ruled, a hit roll's faces set, an enemy's HP lowered,
-    an improvised 感覚 check on a PC, and the fight ended by ruling; the player sees each."""
+    an improvised 感覚 check on a PC, an enemy brought in, and the fight ended by ruling;
+    the player sees each."""
     with ServerThread(tmp_path, [EXAMPLES / "orm"]) as server:
         gm, players = start(server, browser, "orm")
         rin = players[0]
@@ -125,6 +126,16 @@ def test_the_gm_rules_over_an_orm_fight(tmp_path: Path, browser: Browser) -> Non
         expect(check_card.last).to_be_visible()
         expect(rin.locator("#log").last).to_contain_text("GM の判定 (感覚)")
         shot(rin, "ruling-player-sees-the-gms-check")
+        # An enemy brought into the fight: it joins once the question that waits is
+        # answered, on the map and with its sheet.
+        gm.locator("#arrivalWhat").select_option("屍鬼")
+        gm.locator("#arrivalForm button[type=submit]").click()
+        expect(rin.locator("#log .msg-ruling").last).to_contain_text("Enemy joins: 屍鬼")
+        play_until(gm, players, "屍鬼C が戦闘に加わった", ["通常攻撃", "終わる"])
+        expect(rin.locator("#sheets .sheet", has_text="屍鬼C")).to_be_visible()
+        expect(rin.locator("#map .token", has_text="屍鬼C")).to_have_count(1)
+        shot(gm, "ruling-an-enemy-joins")
+        shot(rin, "ruling-player-sees-the-enemy-join")
         # The fight ended by ruling: at the end of the turn, with its outcome.
         gm.locator("#sceneOutcome").select_option("won")
         gm.locator("#sceneEnd button[type=submit]").click()

@@ -335,3 +335,88 @@ def test_the_gm_takes_an_enemys_turns_and_awards_experience_by_ruling() -> None:
     title = "屍鬼B のシンプルフェイズ"
     mine = play_until(table, lambda: [q for q in table.master.open_questions() if q.title == title])
     assert mine[0].to == "GM"
+
+
+def arrive(table: Table, kind: str, secret: bool = False) -> Refusal | dict[str, bytes]:
+    data = {"from": "GM", "arrival": "orm.clearing.reinforcements", "kind": kind}
+    data["secret"] = secret
+    return table.apply(LogEntry(table.applied + 1, "arrival", data))
+
+
+def test_the_gm_brings_an_enemy_into_the_fight_and_it_fights() -> None:
+    table = orm_table(5)
+    frames = arrive(table, "屍鬼")
+    assert not isinstance(frames, Refusal), frames
+    for seat in ("GM", RIN, GORO):
+        (told,) = rulings_told(frames, seat)
+        assert told["ruling"] == "arrival" and told["arrival"] == "屍鬼"
+    # It comes once the question that waited is answered: on the map, with a sheet.
+    joined = "屍鬼C が戦闘に加わった"
+    play_until(
+        table,
+        lambda: any(joined in str(r.get("text")) for r in table.master.transcript.records),
+    )
+    view = json.loads(table.snapshot(RIN))["view"]
+    assert "屍鬼C" in [s["name"] for s in view["table"]["sheets"]]
+    session = table.master.session
+    battle = session.rt.g[[s.name for s, _, _ in session.program.values].index("battle")]
+    assert "屍鬼C" in [c.values["name"] for c in battle.values["fighters"]]
+    # It acts in the fight as the others do (its turn comes to the GM).
+    title = "屍鬼C のシンプルフェイズ"
+    asked = lambda: [  # noqa: E731
+        r for r in table.master.transcript.records if title in str(r.get("title", ""))
+    ]
+    assert not isinstance(
+        ruling(table, "#" + str(_oid(session, "屍鬼C")), "gmPlays", True), Refusal
+    )
+    play_until(table, asked)
+
+
+def _oid(session: Any, name: str) -> int:
+    return next(o.oid for o in session.made if o.values.get("name") == name)
+
+
+def test_an_arrival_that_cannot_be_is_refused_and_a_secret_one_reaches_the_gm_alone() -> None:
+    table = orm_table(5)
+    before = table.master.snapshot()
+    refused = arrive(table, "竜")
+    assert isinstance(refused, Refusal) and "'竜' is none of 屍鬼" in refused.message
+    assert table.master.snapshot() == before
+    frames = arrive(table, "屍鬼", secret=True)
+    assert not isinstance(frames, Refusal)
+    assert rulings_told(frames, "GM") and not rulings_told(frames, RIN)
+    refused = table.apply(LogEntry(table.applied + 1, "take_back", {"from": "GM"}))
+    assert isinstance(refused, Refusal) and "not rewound" in refused.message
+
+
+def test_an_arrival_replays_from_the_log_the_same() -> None:
+    table = orm_table(5)
+    entries: list[LogEntry] = []
+    answers = json.loads((EXAMPLES / "orm" / "answers.json").read_text(encoding="utf-8"))
+    data = {"from": "GM", "arrival": "orm.clearing.reinforcements", "kind": "屍鬼"}
+    entries.append(LogEntry(1, "arrival", {**data, "secret": False}))
+    assert not isinstance(table.apply(entries[-1]), Refusal)
+    for _ in range(6):
+        question = table.master.open_questions()[0]
+        left = answers.get(question.to)
+        values = (
+            left.pop(0)
+            if left and question.to != "GM"
+            else {i.name: i.default_answer() for i in question.inputs}
+        )
+        entries.append(
+            LogEntry(
+                len(entries) + 1,
+                "answer",
+                {"seat": question.to, "id": question.id, "values": values},
+            )
+        )
+        assert not isinstance(table.apply(entries[-1]), Refusal)
+    again = orm_table(5)
+    for entry in entries:
+        assert not isinstance(
+            again.apply(LogEntry(entry.index, entry.kind, dict(entry.data))), Refusal
+        )
+    assert again.master.snapshot() == table.master.snapshot()
+    restored = Master.restore(table.master.program, table.master.snapshot(), None, (0, 0))
+    assert restored.snapshot() == table.master.snapshot()

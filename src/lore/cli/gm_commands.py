@@ -8,6 +8,8 @@ A line that begins with ``/`` at a prompt is a ruling of the GM's, not an answer
 - ``/check ACTOR ABILITY [MODIFIER [TARGET]]``: the rules' improvised check
   (``lore.engine.gm_checks``; the first the rules declare);
 - ``/end OUTCOME`` (or ``/end SCENE OUTCOME``): a scene ended by ruling;
+- ``/add KIND`` (or ``/add ARRIVAL KIND``; ``secret`` after it): bring an actor in by
+  ruling (``lore.engine.arrivals``: an enemy joining the fight);
 - ``/rolls on`` or ``/rolls off``: rule on every roll the rules let the GM rule on;
 - ``/undo``: take back the last ruling on a value or a scene, while nothing followed;
 - ``/help``: these.
@@ -23,6 +25,7 @@ import shlex
 from typing import TYPE_CHECKING
 
 from lore.dice import system
+from lore.engine.arrivals import arrivals, bring_in
 from lore.engine.gm_checks import CheckError, gm_checks, improvised_check
 from lore.engine.roll_rulings import set_rule_rolls
 from lore.engine.rulings import RulingError, end_scene, scenes, take_back
@@ -35,6 +38,7 @@ HELP = """   GM rulings (type at any prompt):
    /set OBJECT MEMBER VALUE [secret]   set a member a sheet shows (HP, an ability)
    /check ACTOR ABILITY [MODIFIER [TARGET]]   the rules' improvised check
    /end [SCENE] OUTCOME                end a scene by ruling (a fight: won, lost)
+   /add [ARRIVAL] KIND [secret]        bring an actor in by ruling (an enemy joins)
    /rolls on|off                       rule on every check the rules let the GM rule on
    /undo                               take back the last ruling, while nothing followed
    /help                               these lines"""
@@ -66,6 +70,8 @@ def apply(session: Session, line: str) -> str:
             scene = rest[0] if len(rest) == 2 else (found[0] if found else "")
             end_scene(session, scene, rest[-1])
             return ""
+        if name == "add" and rest:
+            return _add(session, rest)
         if name == "undo" and not rest:
             take_back(session)
             return ""
@@ -92,6 +98,18 @@ def _check(session: Session, words: list[str]) -> str:
     modifier, target = [*numbers, 0, 0][:2]
     card = improvised_check(session, declared[0].id, words[0], words[1], modifier, target, system())
     session.transcript.add(card)
+    return ""
+
+
+def _add(session: Session, words: list[str]) -> str:
+    secret = words[-1] == "secret" and len(words) > 1
+    words = words[:-1] if secret else words
+    found = [arrival for arrival, _ in arrivals(session)]
+    if len(words) == 1 and found:
+        words = [found[0], words[0]]
+    if len(words) != 2:
+        return "   ruling refused: the rules declare nothing the GM may bring in"
+    bring_in(session, words[0], words[1], secret)
     return ""
 
 

@@ -67,7 +67,9 @@ class Printer:
         elif kind == "ruling":  # a GM's ruling on a value
             seats = ", ".join(label_of(self.session, seat) for seat in record["to"])
             said = "taken back: " if record.get("ruling") == "back" else ""
-            if record.get("outcome") is not None:
+            if record.get("arrival") is not None:
+                said += f"{record['label']}: {record['arrival']}"
+            elif record.get("outcome") is not None:
                 said += f"{record['label']} ends: {record['outcome']}"
             else:
                 changed = f"{record['before']} → {record['after']}"

@@ -108,7 +108,7 @@ def _converted(session: Session, before: Any, member: str, raw: Any) -> Any:
 def _object(session: Session, form: FormInfo, member: str, raw: Any) -> LoreObject:
     """A member that holds an object (a weapon): the GM names one of the program's
     values of its form, by its name in the program or by the name it shows."""
-    found = [(symbol.qualified_name, value) for symbol, value in values_of(session, form)]
+    found = declared(session, form)
     if not found:
         raise RulingError(f"'{member}' holds {with_article(form.name)}, and the rules declare none")
     names = tuple(name for name, _ in found)
@@ -198,23 +198,55 @@ def _name(obj: LoreObject) -> str:
     return str(name) if name is not None else actor_id(obj)
 
 
-def scenes(session: Session) -> list[tuple[str, LoreObject]]:
-    """The program's ``SceneEnd`` values (scenes the GM may end by ruling), by name."""
-    return [(symbol.qualified_name, value) for symbol, value in values_of(session, "SceneEnd")]
+def declared(session: Session, form: str | FormInfo) -> list[tuple[str, LoreObject]]:
+    """The program's top-level values of ``form`` (a form extending it too), by name."""
+    return [(symbol.qualified_name, value) for symbol, value in values_of(session, form)]
 
 
-def describe_scene(name: str, scene: LoreObject) -> dict[str, Any]:
-    """A scene as the GM's client offers it."""
-    values = scene.values
+def labelled(name: str, obj: LoreObject, list_member: str) -> dict[str, Any]:
+    """A value the GM's client offers (a scene, an arrival): its name, its labels in
+    English and in Japanese (its name without them), and the texts of ``list_member``."""
+    values = obj.values
     label = values.get("label") if isinstance(values.get("label"), str) else name
     label_ja = values.get("labelJa")
-    outcomes = [o for o in values.get("outcomes") or () if isinstance(o, str)]
     return {
         "id": name,
         "label": label,
         "labelJa": label_ja if isinstance(label_ja, str) and label_ja else label,
-        "outcomes": outcomes,
+        list_member: [o for o in values.get(list_member) or () if isinstance(o, str)],
     }
+
+
+def chosen(
+    session: Session,
+    offered: list[tuple[str, LoreObject]],
+    name: str,
+    option: str,
+    member: str,
+    unknown: str,
+) -> tuple[LoreObject, dict[str, Any]]:
+    """The value named ``name`` among those the GM's table ``offered`` (a scene, an
+    arrival), and ``option`` one of its ``member``; RulingError (``unknown`` for no
+    such value) when not."""
+    if session.ended is not None:
+        raise RulingError("the session is over")
+    found = dict(offered).get(name)
+    if found is None:
+        raise RulingError(unknown)
+    shown = labelled(name, found, member)
+    if option not in shown[member]:
+        raise RulingError(f"'{option}' is none of {', '.join(shown[member]) or 'its ' + member}")
+    return found, shown
+
+
+def scenes(session: Session) -> list[tuple[str, LoreObject]]:
+    """The program's ``SceneEnd`` values (scenes the GM may end by ruling), by name."""
+    return declared(session, "SceneEnd")
+
+
+def describe_scene(name: str, scene: LoreObject) -> dict[str, Any]:
+    """A scene as the GM's client offers it."""
+    return labelled(name, scene, "outcomes")
 
 
 def end_scene(session: Session, scene_id: str, outcome: str) -> None:
@@ -223,15 +255,8 @@ def end_scene(session: Session, scene_id: str, outcome: str) -> None:
     Told to every seat."""
     from lore.engine.shown_rolls import player_seats
 
-    if session.ended is not None:
-        raise RulingError("the session is over")
-    found = dict(scenes(session))
-    scene = found.get(scene_id)
-    if scene is None:
-        raise RulingError(f"no scene '{scene_id}' may be ended by ruling")
-    shown = describe_scene(scene_id, scene)
-    if outcome not in shown["outcomes"]:
-        raise RulingError(f"'{outcome}' is none of {', '.join(shown['outcomes'])}")
+    unknown = f"no scene '{scene_id}' may be ended by ruling"
+    scene, shown = chosen(session, scenes(session), scene_id, outcome, "outcomes", unknown)
     session.settle()
     scene.values["ruled"] = outcome
     noted = RULED + "ruled"
@@ -286,8 +311,8 @@ def take_back(session: Session) -> None:
         )
     if set_off:
         raise RulingError(
-            f"the rules went on from the last ruling (through '{record['alter']}', its hooks"
-            " or triggers are to run): a result applied is not rewound"
+            "the rules went on from the last ruling (what it set off, a hook, a trigger or"
+            " an arrival, is to run): a result applied is not rewound"
         )
     session.settle()
     if saved is not None:

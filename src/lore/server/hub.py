@@ -31,6 +31,7 @@ import msgspec
 
 from lore.dice import system
 from lore.dice.systems import find as find_system
+from lore.engine.arrivals import arrivals, describe_arrival
 from lore.engine.gm_checks import CheckError, gm_checks, improvised_check
 from lore.engine.rulings import describe_scene, scenes
 from lore.engine.views import GM
@@ -143,6 +144,9 @@ class Hub:
             ended = [describe_scene(*found) for found in scenes(room.table.master.session)]
             if ended:
                 frame["scenes"] = ended
+            coming = [describe_arrival(*found) for found in arrivals(room.table.master.session)]
+            if coming:
+                frame["arrivals"] = coming
         if self.rooms.nodes is not None:  # (where to go when this node cannot be reached)
             frame["nodes"] = [self.rooms.nodes.url, *self.rooms.nodes.known]
         return encode(frame)
@@ -369,6 +373,10 @@ class Hub:
         elif isinstance(message, protocol.EndScene):
             scene = {"from": GM, "scene": message.scene, "outcome": message.outcome}
             await self.commit(room, connection, "scene", scene, message.ref)
+        elif isinstance(message, protocol.Arrive):
+            arrival: dict[str, Any] = {"from": GM, "arrival": message.arrival}
+            arrival.update(kind=message.kind, secret=message.secret)
+            await self.commit(room, connection, "arrival", arrival, message.ref)
         elif isinstance(message, protocol.Check):
             await self.gm_check(room, connection, message)
         elif isinstance(message, protocol.RuleRolls):

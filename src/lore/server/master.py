@@ -22,6 +22,7 @@ from operator import call, itemgetter
 from pathlib import Path
 from typing import Any
 
+from lore.engine.arrivals import bring_in
 from lore.engine.participants import PENDING, Participants, Pending, Replaying, ReplayLog
 from lore.engine.queries import Query
 from lore.engine.randomness import Stream
@@ -250,11 +251,14 @@ class Master:
 
     def rule(self, data: dict[str, Any]) -> str | None:
         """A GM's ruling (``lore.engine.rulings``): a member of an object set over the
-        rules; the reason when it cannot be (then nothing changed)."""
+        rules; the reason when it cannot be (then nothing changed). What it set off
+        (the hooks on an alter it went through, a trigger) runs now, after a step that
+        waits for answers."""
         try:
             self.session.rule_value(data["object"], data["member"], data["value"], data["secret"])
         except RulingError as error:
             return str(error)
+        self.session.run()
         return None
 
     def take_back(self) -> str | None:
@@ -264,6 +268,17 @@ class Master:
             take_back(self.session)
         except RulingError as error:
             return str(error)
+        return None
+
+    def bring_in(self, arrival: str, kind: str, secret: bool) -> str | None:
+        """The GM brings an actor in by ruling (``lore.engine.arrivals``): the rules'
+        handler makes it, in a step run now (after a step that waits for answers); the
+        reason when it cannot be (then nothing changed)."""
+        try:
+            bring_in(self.session, arrival, kind, secret)
+        except RulingError as error:
+            return str(error)
+        self.session.run()
         return None
 
     def end_scene(self, scene: str, outcome: str) -> str | None:

@@ -129,6 +129,15 @@ class EndScene(Message, tag="end_scene"):
     outcome: Text = ""
 
 
+class Arrive(Message, tag="arrive"):
+    """The GM brings an actor in by ruling (an ``Arrival`` value's name, one of its
+    kinds): its handler makes it and takes it in, in a step right after."""
+
+    arrival: Text = ""
+    kind: Text = ""
+    secret: bool = False
+
+
 class TakeBack(Message, tag="take_back"):
     """The GM takes back the last ruling, while nothing followed from it."""
 
@@ -180,6 +189,7 @@ ClientMessage = (
     | RuleRolls
     | Check
     | EndScene
+    | Arrive
     | TakeBack
     | AddSeat
     | RemoveSeat
@@ -197,6 +207,7 @@ GM_ONLY = (
     RuleRolls,
     Check,
     EndScene,
+    Arrive,
     TakeBack,
     AddSeat,
     RemoveSeat,

@@ -279,6 +279,11 @@ class Table:
             if problem is not None:
                 return Refusal(Code.BAD_RULING, problem)
             engine = True
+        elif kind == "arrival":
+            problem = self.master.bring_in(data["arrival"], data["kind"], bool(data["secret"]))
+            if problem is not None:
+                return Refusal(Code.BAD_RULING, problem)
+            engine = True
         elif kind == "check":  # the GM's improvised check: its card, to whom it is for
             card = data["card"]
             items.append((set(card["to"]), shown_card(card)))

@@ -319,6 +319,7 @@ function receive(frame) {
       state.dice = frame.session.dice || null;
       state.checks = frame.checks || []; // the rules' improvised checks (the GM's)
       state.scenes = frame.scenes || []; // the scenes the GM may end by ruling
+      state.bringIns = frame.arrivals || []; // what the GM may bring in by ruling
       showDice();
       $("title").textContent = frame.session.title;
       document.title = `${frame.session.title} — Lore`;
@@ -547,6 +548,11 @@ function movedText(message) {
 function ruledText(message) {
   const ja = currentLanguage() === "ja";
   const taken = message.ruling === "back" ? `${t("ruledBack")} ` : "";
+  if (message.ruling === "arrival") {
+    const label = ja ? message.labelJa || message.label : message.label;
+    const text = tf("ruledArrival", { label, kind: message.arrival });
+    return message.secret ? `${text} ${t("ruledSecretly")}` : text;
+  }
   if (message.ruling === "end" || message.taken === "end") {
     const scene = ja ? message.labelJa || message.label : message.label;
     return taken + t("ruledEnd").replace("{scene}", scene).replace("{outcome}", message.outcome);
@@ -585,21 +591,32 @@ function renderGmChecks() {
   keepChoice(abilities, kept[2]);
 }
 
+// A GM's form of two choices: one of the rules' values (a scene, an arrival) and one of
+// its options (its outcomes, its kinds); `hideSingle`: the first hidden when there is one.
+function renderTwoChoices(values, ids, member, hideSingle) {
+  $(ids.box).hidden = values.length === 0;
+  if (values.length === 0) return;
+  const first = $(ids.first);
+  const second = $(ids.second);
+  const kept = [first.value, second.value];
+  first.textContent = "";
+  for (const value of values) node("option", { value: value.id }, first, currentLanguage() === "ja" ? value.labelJa : value.label);
+  first.hidden = hideSingle && values.length === 1;
+  keepChoice(first, kept[0]);
+  const chosen = values.find((v) => v.id === first.value) || values[0];
+  second.textContent = "";
+  for (const option of chosen[member]) node("option", { value: option }, second, option);
+  keepChoice(second, kept[1]);
+}
+
 // The scenes the GM may end by ruling (SceneEnd values), each with its outcomes.
 function renderScenes() {
-  const scenes = state.scenes || [];
-  $("sceneEndBox").hidden = scenes.length === 0;
-  if (scenes.length === 0) return;
-  const kinds = $("sceneKind");
-  const outcomes = $("sceneOutcome");
-  const kept = [kinds.value, outcomes.value];
-  kinds.textContent = "";
-  for (const scene of scenes) node("option", { value: scene.id }, kinds, currentLanguage() === "ja" ? scene.labelJa : scene.label);
-  keepChoice(kinds, kept[0]);
-  const chosen = scenes.find((s) => s.id === kinds.value) || scenes[0];
-  outcomes.textContent = "";
-  for (const outcome of chosen.outcomes) node("option", { value: outcome }, outcomes, outcome);
-  keepChoice(outcomes, kept[1]);
+  renderTwoChoices(state.scenes || [], { box: "sceneEndBox", first: "sceneKind", second: "sceneOutcome" }, "outcomes", false);
+}
+
+// What the GM may bring in by ruling (Arrival values: an enemy joining a fight).
+function renderArrivals() {
+  renderTwoChoices(state.bringIns || [], { box: "arrivalBox", first: "arrivalKind", second: "arrivalWhat" }, "kinds", true);
 }
 
 function sendGmCheck(event) {
@@ -1040,6 +1057,7 @@ function renderGm() {
   keepChoice(seatSelect, kept[1]);
   renderGmChecks();
   renderScenes();
+  renderArrivals();
 }
 
 function keepChoice(select, value) {
@@ -1084,6 +1102,11 @@ function wire() {
   $("gmCheck").addEventListener("submit", sendGmCheck);
   $("takeBack").addEventListener("click", () => send({ type: "take_back" }));
   $("sceneKind").addEventListener("change", renderScenes);
+  $("arrivalKind").addEventListener("change", renderArrivals);
+  $("arrivalForm").addEventListener("submit", (event) => {
+    event.preventDefault();
+    send({ type: "arrive", arrival: $("arrivalKind").value, kind: $("arrivalWhat").value, secret: $("arrivalSecret").checked });
+  });
   $("sceneEnd").addEventListener("submit", (event) => {
     event.preventDefault();
     send({ type: "end_scene", scene: $("sceneKind").value, outcome: $("sceneOutcome").value });

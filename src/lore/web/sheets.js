@@ -96,8 +96,9 @@ function drawSheet(sheet, parent, onRule) {
       const cell = node("dd", {}, row);
       if (entry.max !== undefined) bar(entry, cell);
       else cell.textContent = valueText(entry.value);
-      if (onRule && !entry.derived) {
-        const editCell = node("dd", { class: "rule-cell" }, row);
+      // (a derived line has an empty cell in the ✎ column: the grid's rows stay aligned)
+      const editCell = onRule ? node("dd", { class: "rule-cell" }, row) : null;
+      if (editCell && !entry.derived) {
         const edit = node("button", { type: "button", class: "rule-edit", title: t("ruleOn").replace("{label}", label(entry)) }, editCell, "✎");
         edit.setAttribute("aria-label", edit.title);
         edit.addEventListener("click", () => ruleForm(sheet, entry, row, onRule));
