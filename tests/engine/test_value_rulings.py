@@ -82,7 +82,7 @@ def rulings(s: Session) -> list[dict[str, Any]]:
 def test_a_ruling_goes_through_the_lines_alter_and_its_hooks_see_it() -> None:
     s, aki = session(watch=True)
     s.rule_value("t.aki", "hp", -2)
-    hero = s.rt.g[[sym.name for sym, _, _ in s.program.values].index("aki")]
+    hero = s.rt.g[next(i for sym, i, _ in s.program.values if sym.name == "aki")]
     assert hero.values["hp"] == -2 and hero.values["dead"] is True  # (the alter's own rule)
     (record,) = rulings(s)
     assert record["alter"] == "setHp" and (record["before"], record["after"]) == (8, -2)

@@ -23,7 +23,14 @@ from lore.server.master import Master
 from lore.server.protocol import Code
 from lore.server.store import LogEntry
 from lore.server.table import Refusal, Table
-from tests.server.serving import EXAMPLES, ServeProcess, create_session, links, reconnect
+from tests.server.serving import (
+    EXAMPLES,
+    ServeProcess,
+    ServerThread,
+    create_session,
+    links,
+    reconnect,
+)
 
 RIN, GORO = "rin@example.org", "goro@example.org"
 SEATS = [(RIN, "リン"), (GORO, "ゴロウ")]
@@ -359,7 +366,7 @@ def test_the_gm_brings_an_enemy_into_the_fight_and_it_fights() -> None:
     view = json.loads(table.snapshot(RIN))["view"]
     assert "屍鬼C" in [s["name"] for s in view["table"]["sheets"]]
     session = table.master.session
-    battle = session.rt.g[[s.name for s, _, _ in session.program.values].index("battle")]
+    battle = session.rt.g[next(i for s, i, _ in session.program.values if s.name == "battle")]
     assert "屍鬼C" in [c.values["name"] for c in battle.values["fighters"]]
     # It acts in the fight as the others do (its turn comes to the GM).
     title = "屍鬼C のシンプルフェイズ"
@@ -420,3 +427,60 @@ def test_an_arrival_replays_from_the_log_the_same() -> None:
     assert again.master.snapshot() == table.master.snapshot()
     restored = Master.restore(table.master.program, table.master.snapshot(), None, (0, 0))
     assert restored.snapshot() == table.master.snapshot()
+
+
+def test_a_downloaded_save_holds_the_rulings_and_lore_run_goes_on_from_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from lore.cli.main import main
+    from lore.engine.saves import read_stored
+    from lore.semantics.check import check_paths
+    from tests.server.test_saving import download
+
+    with ServerThread(tmp_path, [EXAMPLES / "orm"]) as server:
+        link = links(server.create("orm"), server.base)["GM"]
+        gm = SeatClient(link)
+        gm.connect()
+        ruled = {"type": "rule", "object": GHOUL, "member": "hp", "value": 1, "secret": False}
+        assert acknowledged(gm.request(ruled))
+        arrival = {"type": "arrive", "arrival": "orm.clearing.reinforcements", "kind": "屍鬼"}
+        assert acknowledged(gm.request({**arrival, "secret": False}))
+        # (the arrival comes once the step that waits goes on: the GM answers on)
+        joined = "屍鬼C が戦闘に加わった"
+        for _ in range(12):
+            if any(joined in str(m.get("text")) for m in gm.state.messages):
+                break
+            question = next(iter(gm.state.questions.values()))
+            values = {
+                i["name"]: i.get("default", (i.get("choices") or [{"id": 0}])[0]["id"])
+                for i in question["inputs"]
+            }
+            assert acknowledged(gm.answer(question["id"], values))
+        assert any(joined in str(m.get("text")) for m in gm.state.messages)
+        files = download(server, link)
+        gm.close()
+    folder = tmp_path / "unpacked"
+    folder.mkdir()
+    for name, content in files.items():
+        (folder / name).write_bytes(content)
+    assert "hp = 1;" in files["save.lore"].decode("utf-8")  # (the save's state: 屍鬼A)
+    none = tmp_path / "none.json"
+    none.write_text("{}", encoding="utf-8")
+    out = tmp_path / "went-on.jsonl"
+    argv = ["run", str(folder / "save.lore"), "--answers", str(none), "--transcript", str(out)]
+    main(argv)
+    capsys.readouterr()
+    records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [r["kind"] for r in records] == ["end"]  # (no answers given: it stops at once)
+    # What it goes on from: the ghoul the GM set to HP 1, and the one the GM brought in
+    # (in the fight once the step that told of it has its answers).
+    result = check_paths([folder / "save.lore"])
+    stored = read_stored(result.program.modules, folder / "save.lore")
+    assert stored.snapshot is not None
+    master = Master.restore(compile_program(result), stored.snapshot, None, (0, 0))
+    session = master.session
+    ghoul = next(o for o in session.rt.system.values["allPC"] if o.label == GHOUL)
+    assert ghoul.values["hp"] == 1
+    battle = session.rt.g[next(i for s, i, _ in session.program.values if s.name == "battle")]
+    table = Table(master, SEATS, "digest")
+    play_until(table, lambda: "屍鬼C" in [c.values["name"] for c in battle.values["fighters"]])
