@@ -162,3 +162,51 @@ def test_an_actors_place_goes_through_relocate_and_the_maps_triggers_fire(tmp_pa
     assert s.answer(query.id, {"action": query.inputs[0].choices[0]}) is None
     s.run()
     assert "the trap springs on Chihiro" in messages(s)
+
+
+def paper_session(tmp_path: Path) -> tuple[Session, Any]:
+    result = check_paths([paper_with_a_trap(tmp_path)])
+    assert result.ok, [d.render() for d in result.diagnostics]
+    members = {"GM": Scripted([]), "Chihiro_Shiiji@xmpp.xgmtk.org": Later()}
+    s = Session(compile_program(result), 1, Participants(members))
+    assert s.run() == "waiting"
+    pc = next(a for a in s.rt.system.values["allPC"] if a.values["name"] == "Chihiro")
+    return s, pc
+
+
+def test_a_list_is_ruled_whole_and_an_object_a_secret_hides_is_told_to_the_gm_alone(
+    tmp_path: Path,
+) -> None:
+    s, pc = paper_session(tmp_path)
+    # The hidden chest, given to Chihiro: the ruling is the GM's to read, not her seat's.
+    s.rule_value(pc.label, "items", "scenario.chest")
+    assert [item.label for item in pc.values["items"]] == ["scenario.chest"]
+    (record,) = rulings(s)
+    assert record["to"] == ["GM"] and record["secret"] is True
+    s.rule_value(pc.label, "items", [])
+    assert pc.values["items"] == ()
+    with pytest.raises(RulingError, match="'items' is one of"):
+        s.rule_value(pc.label, "items", "scenario.chest, scenario.nothing")
+    with pytest.raises(RulingError, match="'items' is a list: give its items, not 3"):
+        s.rule_value(pc.label, "items", 3)
+    assert pc.values["items"] == ()
+
+
+def test_a_sheet_line_leaves_out_what_a_secret_hides_from_the_seat(tmp_path: Path) -> None:
+    from lore.engine.table_view import table_view
+
+    s, pc = paper_session(tmp_path)
+    s.rule_value(pc.label, "items", "scenario.chest")
+
+    def items(seat: str) -> Any:
+        found = table_view(s, seat)
+        assert found is not None
+        (sheet,) = found["sheets"]
+        lines = [e for section in sheet["sections"] for e in section["entries"]]
+        return next(e for e in lines if e["member"] == "items")
+
+    chihiro = "Chihiro_Shiiji@xmpp.xgmtk.org"
+    assert items(chihiro)["value"] == []  # (she does not know the chest's secret)
+    assert items("GM")["value"] == ["scenario.chest"]
+    pc.values["knownSecrets"] = ("secret0",)  # (as addKnownSecret leaves it)
+    assert items(chihiro)["value"] == ["scenario.chest"]

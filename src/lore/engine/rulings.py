@@ -50,7 +50,11 @@ def set_value(session: Session, object_id: str, member: str, raw: Any, secret: b
             f"'{entry.label or member}' is worked out from other members: rule on those"
         )
     before = obj.values[member]
-    value = _converted(session, before, member, raw)
+    value: Any = (
+        _list(session, obj, member, raw)
+        if isinstance(before, tuple)
+        else _converted(session, before, member, raw)
+    )
     if entry.max:
         top = obj.values.get(entry.max)
         if _is_number(top) and _is_number(value) and value > top:
@@ -67,6 +71,9 @@ def set_value(session: Session, object_id: str, member: str, raw: Any, secret: b
         obj.values[member] = value
         noted = RULED + member
         obj.altered = (*obj.altered, noted) if noted not in obj.altered else obj.altered
+    # (A ruling that names an object a secret may hide goes to the GM alone: the seats
+    # that read the line may not know it. Their sheets show what they may.)
+    secret = secret or _may_hide(before) or _may_hide(value)
     record: dict[str, Any] = {
         "tick": session.ticks,
         "kind": "ruling",
@@ -88,6 +95,13 @@ def set_value(session: Session, object_id: str, member: str, raw: Any, secret: b
     noted_ruling(session, obj, member, before, record, saved, session.queued != queued)
 
 
+def _may_hide(value: Any) -> bool:
+    """Whether ``value`` is, or holds, an object with secrets (hidden from the actors
+    who do not know their keys)."""
+    items = value if isinstance(value, tuple) else (value,)
+    return any(isinstance(item, LoreObject) and item.values.get("secrets") for item in items)
+
+
 # The engine's own alter of an actor's place (the prelude's ``Actor.relocate``): a
 # ruling on an actor's location goes through it, so the map's triggers see the move.
 RELOCATE = "relocate"
@@ -103,6 +117,58 @@ def _converted(session: Session, before: Any, member: str, raw: Any) -> Any:
         return convert(Input(member, kind, choices), raw, session.place_problem)
     except AnswerError as error:
         raise RulingError(str(error)) from None
+
+
+def _list(session: Session, obj: LoreObject, member: str, raw: Any) -> tuple[Any, ...]:
+    """A member that holds a list (an actor's items): the GM gives the whole list, as a
+    JSON list or as a text of its items between commas ("chest, lamp"; "" for none),
+    each item checked as a member of its kind is (an object one of the program's values
+    of its form, by name)."""
+    element = _element_of(session, obj, member)
+    if isinstance(raw, str):
+        raw = [part.strip() for part in raw.replace("、", ",").split(",") if part.strip()]
+    if not isinstance(raw, list):
+        raise RulingError(f"'{member}' is a list: give its items, not {show(raw)}")
+    if len(raw) > MAX_LIST:
+        raise RulingError(f"'{member}' takes at most {MAX_LIST} items by ruling")
+    items: list[Any] = []
+    for item in raw:
+        if isinstance(element, FormInfo):
+            items.append(_object(session, element, member, item))
+        else:
+            kind = RuntimeType("prim", element)
+            try:
+                items.append(convert(Input(member, kind), item, session.place_problem))
+            except AnswerError as error:
+                raise RulingError(str(error)) from None
+    return tuple(items)
+
+
+# The most items a list is given by one ruling (a list of a sheet, not a table).
+MAX_LIST = 200
+
+
+def _element_of(session: Session, obj: LoreObject, member: str) -> FormInfo | str:
+    """What the list ``member`` of ``obj`` holds, as its form declares it: a form, or
+    the name of a primitive type (RulingError for a list of anything else)."""
+    from lore.semantics.symbols import FieldSymbol, VarSymbol
+    from lore.semantics.types import FormT, ListT, Prim
+
+    forms = session.program.result.checker.declarer.forms
+    symbol = next((f for f in forms if obj.form and f.qualified_name == obj.form.name), None)
+    found = symbol.lookup(member) if symbol is not None else None
+    declared = found.type if isinstance(found, FieldSymbol | VarSymbol) else None
+    element = declared.element if isinstance(declared, ListT) else None
+    if isinstance(element, FormT):
+        info = session.program.form_by_name.get(element.symbol.qualified_name)
+        if info is not None:
+            return info
+    if isinstance(element, Prim) and element.name in ("string", "integer", "real", "loc"):
+        return element.name
+    raise RulingError(
+        f"'{member}' holds a list of {element or 'values'}: a ruling sets a list of objects,"
+        " texts, numbers or places"
+    )
 
 
 def _object(session: Session, form: FormInfo, member: str, raw: Any) -> LoreObject:

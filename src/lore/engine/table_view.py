@@ -156,10 +156,10 @@ def table_view(
             if hides and keys is not None and not all(key in keys for key in hides):
                 continue  # (hidden from the seat)
             mine = owner == participant
-            role = (id(obj), is_gm, mine)
+            role = (id(obj), is_gm, mine, known)
             shown = shared.get(role, shared)
             if shown is shared:
-                shown = shared[role] = kept_sheet(session, obj, sheet, made, is_gm, mine)
+                shown = shared[role] = kept_sheet(session, obj, sheet, made, mine, known)
             if shown is not None:
                 sheets.append(shown)
         found["sheets"] = sheets
@@ -181,8 +181,8 @@ def kept_sheet(
     obj: LoreObject,
     sheet: SheetDecl,
     values: tuple[Any, ...],
-    is_gm: bool,
     mine: bool,
+    known: frozenset[str] | None,
 ) -> dict[str, Any] | None:
     """``sheet_of``, made again only when what it is made of (``values``: its
     ``sheet_key``) changed (``_KEPT``): a derived value is worked out again when its
@@ -190,12 +190,12 @@ def kept_sheet(
     kept = _KEPT.get(session)
     if kept is None:
         kept = _KEPT[session] = {}
-    role = (id(obj), is_gm, mine)
+    role = (id(obj), mine, known)
     found = kept.get(role)
     if found is not None and found[0] is obj and found[1] == values:
         made: dict[str, Any] | None = found[2]
         return made
-    made = sheet_of(session, obj, sheet, is_gm, mine)
+    made = sheet_of(session, obj, sheet, mine, known)
     kept[role] = (obj, values, made)  # (the object kept alive with it: its id is its own)
     return made
 
@@ -206,9 +206,16 @@ _KEPT: weakref.WeakKeyDictionary[Session, dict[Any, Any]] = weakref.WeakKeyDicti
 
 
 def sheet_of(
-    session: Session, obj: LoreObject, sheet: SheetDecl, is_gm: bool, mine: bool
+    session: Session,
+    obj: LoreObject,
+    sheet: SheetDecl,
+    mine: bool,
+    known: frozenset[str] | None = None,
 ) -> dict[str, Any] | None:
-    """An object's sheet as the seat may read it (None: no line of it)."""
+    """An object's sheet as the seat may read it (None: no line of it); ``known``: the
+    keys of the secrets the seat's actors know (None: the GM, who reads everything).
+    An object a line holds that a secret hides from the seat is left out of it."""
+    is_gm = known is None
     sections = []
     for section in sheet.sections:
         entries = []
@@ -219,10 +226,10 @@ def sheet_of(
                 "member": entry.member,
                 "label": entry.label,
                 "labelJa": entry.label_ja or entry.label,
-                "value": member_value(session, obj, entry.member),
+                "value": member_value(session, obj, entry.member, known),
             }
             if entry.max:
-                line["max"] = member_value(session, obj, entry.max)
+                line["max"] = member_value(session, obj, entry.max, known)
             if entry.member not in obj.values:
                 line["derived"] = True  # (worked out: the GM rules on what it reads)
             entries.append(line)
@@ -245,9 +252,11 @@ def sheet_of(
     }
 
 
-def member_value(session: Session, obj: LoreObject, name: str) -> Any:
+def member_value(
+    session: Session, obj: LoreObject, name: str, known: frozenset[str] | None = None
+) -> Any:
     """A member's value as plain data: a field's, or an accessor's worked out now (None
-    when it has none, or its rule fails)."""
+    when it has none, or its rule fails); ``known``: see ``shown_value``."""
     values = obj.values
     if name in values:
         value = values[name]
@@ -258,13 +267,17 @@ def member_value(session: Session, obj: LoreObject, name: str) -> Any:
             return None
     else:
         return None
-    return shown_value(value)
+    return shown_value(value, known)
 
 
-def shown_value(value: Any) -> Any:
+def shown_value(value: Any, known: frozenset[str] | None = None) -> Any:
     """A value as a sheet shows it: an object by its name, an enum value by its caption
-    (its name without one), a quantity with its unit, a list item by item."""
+    (its name without one), a quantity with its unit, a list item by item. ``known``:
+    the keys a seat knows (None: every key), so that an object a secret hides from the
+    seat is not shown (None for itself, left out of a list)."""
     if isinstance(value, LoreObject):
+        if known is not None and value.values.get("secrets") and is_hidden(value, set(known)):
+            return None
         return _name(value)
     if isinstance(value, EnumValue):
         caption = value.members.get("caption")
@@ -272,7 +285,10 @@ def shown_value(value: Any) -> Any:
     if isinstance(value, TypedString | Quantity):
         return str(value)
     if isinstance(value, tuple | list):
-        return [shown_value(item) for item in value]
+        shown = [shown_value(item, known) for item in value]
+        if known is None:
+            return shown
+        return [s for s, item in zip(shown, value, strict=True) if s is not None or item is None]
     try:
         return plain(value)
     except LoreError:
