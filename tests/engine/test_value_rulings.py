@@ -210,3 +210,30 @@ def test_a_sheet_line_leaves_out_what_a_secret_hides_from_the_seat(tmp_path: Pat
     assert items("GM")["value"] == ["scenario.chest"]
     pc.values["knownSecrets"] = ("secret0",)  # (as addKnownSecret leaves it)
     assert items(chihiro)["value"] == ["scenario.chest"]
+
+
+def test_an_improvised_check_that_does_more_than_roll_is_a_rule_error_and_undone() -> None:
+    from lore.dice.source import FixedSource
+    from lore.engine.gm_checks import improvised_check
+    from lore.runtime.errors import RuleError
+
+    text = PROGRAM.replace(
+        " dagger = {",
+        """ greedy = { label = "Check"; abilities = {"luck"};
+  handler = @(who : Actor, a : string, m : integer, t : integer) : Roll {
+   aki.setHp(1);
+   system.on("x", @(v : any) { });
+   result = who.roll(2d6);
+  };
+ }:GMCheck;
+ dagger = {""",
+    )
+    result = check_text(text.replace("WATCH", "false"), "t.lore")
+    assert result.ok, [d.render() for d in result.diagnostics]
+    s = Session(compile_program(result), 1, Participants({"GM": Scripted([]), AKI: Later()}))
+    assert s.run() == "waiting"
+    hooks = list(s.hooks)
+    with pytest.raises(RuleError, match="the check t.greedy only rolls dice"):
+        improvised_check(s, "t.greedy", "t.aki", "luck", 0, 0, FixedSource([3, 4]))
+    hero = s.rt.g[next(i for sym, i, _ in s.program.values if sym.name == "aki")]
+    assert hero.values["hp"] == 8 and s.hooks == hooks

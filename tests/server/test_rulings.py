@@ -484,3 +484,45 @@ def test_a_downloaded_save_holds_the_rulings_and_lore_run_goes_on_from_them(
     battle = session.rt.g[next(i for s, i, _ in session.program.values if s.name == "battle")]
     table = Table(master, SEATS, "digest")
     play_until(table, lambda: "屍鬼C" in [c.values["name"] for c in battle.values["fighters"]])
+
+
+NINJA_SEATS = [("yamato@example.org", "ヤマト"), ("midori@example.org", "ミドリ")]
+
+
+def ninja_table(seed: int = 1) -> Table:
+    program = compile_program(checked(EXAMPLES / "ninja", "scenario.lore"))
+    table = Table(Master(program, seed), NINJA_SEATS, "digest")
+    table.start()
+    return table
+
+
+def test_the_ninja_rules_offer_their_check_and_their_fight_to_the_gm() -> None:
+    table = ninja_table()
+    session = table.master.session
+    (check,) = gm_checks(session)
+    assert check.id == "ninja.improvisedCheck" and check.abilities == ("アクト", "リアクト")
+    card = improvised_check(
+        session, check.id, "ninja.night.yamato", "アクト", 1, 2, FixedSource([9] * 40)
+    )
+    assert card["ruling"] == "check" and card["title"].startswith("GM の判定 (アクト)")
+    assert card["outcome"] == "success"
+    assert "ninja.fightEnd" in dict(scenes(session))
+    data = {"from": "GM", "scene": "ninja.fightEnd", "outcome": "won"}
+    assert not isinstance(table.apply(LogEntry(table.applied + 1, "scene", data)), Refusal)
+    answers = json.loads((EXAMPLES / "ninja" / "answers.json").read_text(encoding="utf-8"))
+    for _ in range(120):
+        texts = [str(r.get("text")) for r in table.master.transcript.records]
+        if any("戦闘終了: 勝利条件を満たした" in t for t in texts):
+            break
+        question = table.master.open_questions()[0]
+        left = answers.get(question.to)
+        values = (
+            left.pop(0)
+            if left and question.to != "GM"
+            else {i.name: i.default_answer() or (i.choices or ("",))[0] for i in question.inputs}
+        )
+        data = {"seat": question.to, "id": question.id, "values": values}
+        assert not isinstance(table.apply(LogEntry(table.applied + 1, "answer", data)), Refusal)
+    else:
+        raise AssertionError("the fight did not end by the GM's ruling")
+    assert dict(scenes(session))["ninja.fightEnd"].values["ruled"] == ""

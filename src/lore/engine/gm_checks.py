@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from lore.dice import RandomSource
 from lore.engine.shown_rolls import card
-from lore.engine.system_commands import ChatRuntime
+from lore.engine.system_commands import ChatRuntime, rolls_only
 from lore.engine.table_decls import values_of
 from lore.engine.table_view import actor_id
 from lore.engine.views import GM, actors_of
@@ -108,13 +108,12 @@ def improvised_check(
     rt = ChatRuntime(session, source)
     named = who.values.get("name")
     rt.roller = (str(named) if isinstance(named, str) and named else actor, recipient(who))
-    try:
-        made = found.handler(rt, who, ability, modifier, target)
-    except Exception as error:
-        ruled = session.rule_error(error, None)
-        if not ruled.frames:
-            ruled.frames = [found.place]
-        raise ruled from None
+    made = rolls_only(
+        rt,
+        f"the check {check_id}",
+        found.place,
+        lambda: found.handler(rt, who, ability, modifier, target),
+    )
     roll_form = session.program.form_by_name["Roll"]
     if not (isinstance(made, LoreObject) and made.form is not None):
         raise RuleError(f"the check {check_id} must give a Roll, not {show(made)}")

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import sys
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -234,27 +235,39 @@ def chat_roll(
 
 
 def run_alone(rt: ChatRuntime, command: SystemCommand, matched: Matched) -> LoreObject:
-    """Run a command's handler between steps; whatever it did besides rolling is undone
-    and is a rule error (placed where the command is written when no rule is to blame)."""
+    """Run a command's handler between steps (see ``rolls_only``)."""
+    made: LoreObject = rolls_only(
+        rt,
+        f"the command {command.label}",
+        command.place,
+        lambda: call_handler(rt, command, matched),
+    )
+    return made
+
+
+def rolls_only(rt: ChatRuntime, what: str, place: Frame, call: Callable[[], Any]) -> Any:
+    """Run ``call`` (a handler of ``what``: a chat command, the GM's check) between steps;
+    whatever it did besides rolling is undone and is a rule error (placed at ``place``
+    when no rule is to blame)."""
     session = rt.session
     hooks, stats, outcome = len(session.hooks), len(session.stats), session.outcome
     try:
-        made = call_handler(rt, command, matched)
+        made = call()
         changed = len(session.hooks) != hooks or len(session.stats) != stats
         requested = rt.first_request is not None
         if requested or rt.adds or rt.removing or changed or session.outcome != outcome:
             raise RuleError(
-                f"the command {command.label} only rolls dice: it cannot change objects,"
+                f"{what} only rolls dice: it cannot change objects,"
                 " schedule events, subscribe, count or end the session",
-                "do that in the rules a command's result leads to, not in the command",
+                "do that in the rules its result leads to, not in its handler",
             )
         return made
     except Exception as error:
         if isinstance(error, DiceError):
-            error = LimitExceeded(f"the command {command.label}: {error}")
+            error = LimitExceeded(f"{what}: {error}")
         found = session.rule_error(error, sys.exc_info()[2])
         if not found.frames:
-            found.frames = [command.place]
+            found.frames = [place]
         raise found from None
     finally:
         del session.hooks[hooks:]
