@@ -233,7 +233,7 @@ def test_an_improvised_check_that_does_more_than_roll_is_a_rule_error_and_undone
     s = Session(compile_program(result), 1, Participants({"GM": Scripted([]), AKI: Later()}))
     assert s.run() == "waiting"
     hooks = list(s.hooks)
-    with pytest.raises(RuleError, match="the check t.greedy only rolls dice"):
+    with pytest.raises(RuleError, match=r"the check t\.greedy only rolls dice"):
         improvised_check(s, "t.greedy", "t.aki", "luck", 0, 0, FixedSource([3, 4]))
     hero = s.rt.g[next(i for sym, i, _ in s.program.values if sym.name == "aki")]
     assert hero.values["hp"] == 8 and s.hooks == hooks
