@@ -289,6 +289,12 @@ def test_an_acknowledged_ruling_survives_a_kill_9_of_the_server(tmp_path: Path) 
         assert acknowledged(gm.request(ruled))  # (stored before it is acknowledged)
         refused = gm.request({**ruled, "value": "four"})
         assert refused["type"] == "error" and refused["code"] == "bad_ruling"
+        # (each kind of ruling: an enemy brought in, the table's setting, a scene ended)
+        arrival = {"type": "arrive", "arrival": "orm.clearing.reinforcements", "kind": "屍鬼"}
+        assert acknowledged(gm.request(arrival))
+        assert acknowledged(gm.request({"type": "rule_rolls", "every": True}))
+        ended = {"type": "end_scene", "scene": "orm.fightEnd", "outcome": "won"}
+        assert acknowledged(gm.request(ended))
         gm.close()
         server.kill()  # SIGKILL
         server.start()
@@ -297,7 +303,9 @@ def test_an_acknowledged_ruling_survives_a_kill_9_of_the_server(tmp_path: Path) 
         if again.state.seq is None:  # (the snapshot may come after the welcome)
             again.wait_for(lambda f: f.get("type") == "snapshot")
         told = [m for m in again.state.messages if m.get("kind") == "ruling"]
-        assert [(m["before"], m["after"]) for m in told] == [(12, 4)]
+        assert [m["ruling"] for m in told] == ["value", "arrival", "end"]
+        assert (told[0]["before"], told[0]["after"]) == (12, 4)
+        assert again.state.status.get("ruleRolls") is True
         # The value the ruling set is the session's after the restart.
         frame = again.request({**ruled, "value": 2})
         assert acknowledged(frame)
