@@ -162,11 +162,11 @@ def test_an_extended_check_loses_two_dice_a_try() -> None:
     )
     assert said(session) == [
         "Midori 解錠 1回目 (5d10) ＞ 8,2,2,2,2 ＞ 達成数1 ＞ 成功",
-        "累積達成数 1/3",
+        "Midori 解錠: 累積達成数 1/3",
         "Midori 解錠 2回目 (3d10) ＞ 9,2,2 ＞ 達成数1 ＞ 成功",
-        "累積達成数 2/3",
+        "Midori 解錠: 累積達成数 2/3",
         "Midori 解錠 3回目 (1d10) ＞ 8 ＞ 達成数1 ＞ 成功",
-        "累積達成数 3/3",
+        "Midori 解錠: 累積達成数 3/3",
         "true",
     ]
     session = run('GM.message("" + extended(midori, 4, 3, "解錠"));', faces([8, 2, 2, 2], [2, 2]))

@@ -935,7 +935,7 @@ function renderMap() {
     hiddenText: t("hidden"),
     stateText: (name) => t(`token_${name}`),
     areaName,
-    onToken: (group, item, cx, cy) => drawTokenBar(bars, group, item, cx, cy),
+    onToken: (group, item, cx, cy, r) => drawTokenBar(bars, group, item, cx, cy, r),
     onPick: (place) => {
       if (!pickFor) return;
       const goal = place === null ? state.area : `${state.area}[${place}]`;

@@ -263,7 +263,7 @@ function drawTokens(svg, map, centers, options, bounds, given) {
       obstacles.push({ x: cx - r, y: cy - r, width: 2 * r, height: 2 * r });
       if (item.state) el("path", { d: `M${cx - r} ${cy - r}L${cx + r} ${cy + r}M${cx + r} ${cy - r}L${cx - r} ${cy + r}`, class: "token-cross" }, group);
       if (options.onToken) {
-        options.onToken(group, item, cx, cy); // (sheets.js: its HP bar)
+        options.onToken(group, item, cx, cy, r); // (sheets.js: its HP bar, as wide as the token)
         obstacle(group, obstacles); // (no label on the bar either)
       }
       const tip = el("title", {}, group);

@@ -142,19 +142,22 @@ export function tokenBars(table) {
   return bars;
 }
 
-// Put an actor's bar under its token (map.js calls it for every token drawn).
-export function drawTokenBar(bars, group, item, cx, cy) {
+// Put an actor's bar over its token (map.js calls it for every token drawn), as wide as
+// the token of radius `r`: tokens side by side in one place keep their bars apart.
+export function drawTokenBar(bars, group, item, cx, cy, r = 12) {
   const entry = bars.get(item.id);
   if (!entry) return;
   const max = Number(entry.max);
   const share = max > 0 ? Math.max(0, Math.min(1, Number(entry.value) / max)) : 0;
-  const width = 24;
+  const width = 2 * r;
+  const height = Math.max(2, r / 3);
+  const top = cy - r - height - 1;
   const back = document.createElementNS(NS, "rect");
-  for (const [k, v] of Object.entries({ x: cx - width / 2, y: cy - 17, width, height: 4, class: "token-bar" })) back.setAttribute(k, String(v));
+  for (const [k, v] of Object.entries({ x: cx - width / 2, y: top, width, height, class: "token-bar" })) back.setAttribute(k, String(v));
   group.appendChild(back);
   const fill = document.createElementNS(NS, "rect");
   const cls = `token-bar-fill${share <= 0.25 ? " low" : ""}`;
-  for (const [k, v] of Object.entries({ x: cx - width / 2, y: cy - 17, width: width * share, height: 4, class: cls })) fill.setAttribute(k, String(v));
+  for (const [k, v] of Object.entries({ x: cx - width / 2, y: top, width: width * share, height, class: cls })) fill.setAttribute(k, String(v));
   fill.dataset.value = String(entry.value);
   group.appendChild(fill);
 }
