@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from lore.clients.seat import SeatClient, acknowledged
+from lore.server.nodes import BEAT
 from lore.server.store import ENDED
 from tests.server.postgres import Server, postgres_server, postgres_url
 from tests.server.serving import GONE, ServeProcess, create_session, links, reconnect
@@ -61,6 +62,10 @@ def test_three_nodes_under_faults_lose_nothing_acknowledged(
     try:
         for process in nodes:
             process.start()
+        # (a beat, so that each node knows the others before the first clients come: a
+        # node's welcome names the nodes it knows, and a client of a node that named only
+        # itself has nowhere to go on when that node is killed)
+        time.sleep(BEAT * 1.5)
         tables = []
         for number in range(SESSIONS):
             base = nodes[number % len(nodes)].base
