@@ -16,16 +16,14 @@ from lore.server.store import LogEntry
 from lore.server.table import Refusal, Table
 from tests.server.serving import EXAMPLES
 from tests.server.test_cards_secrets import check
+from tests.server.test_rulings import example_table
 
 FACE = re.compile("[♠♥♦♣](?:10|[2-9]|A|J|Q|K)")
 PLAYERS = [("aoi@example.org", "アオイ"), ("ren@example.org", "レン")]
 
 
 def blackpoker(seed: int = 3) -> Table:
-    program = compile_program(checked(EXAMPLES / "blackpoker", "scenario.lore"))
-    table = Table(Master(program, seed), PLAYERS, "digest")
-    table.start()
-    return table
+    return example_table("blackpoker", PLAYERS, seed)
 
 
 def zones_of(table: Table, seat: str) -> dict[str, dict[str, Any]]:

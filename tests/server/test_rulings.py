@@ -37,11 +37,16 @@ SEATS = [(RIN, "リン"), (GORO, "ゴロウ")]
 GHOUL = "orm.clearing.ghoulA"
 
 
-def orm_table(seed: int = 1) -> Table:
-    program = compile_program(checked(EXAMPLES / "orm", "scenario.lore"))
-    table = Table(Master(program, seed), SEATS, "digest")
+def example_table(name: str, seats: list[tuple[str, str]], seed: int) -> Table:
+    """A started table of the example ``name`` with ``seats`` (jid, label) and ``seed``."""
+    program = compile_program(checked(EXAMPLES / name, "scenario.lore"))
+    table = Table(Master(program, seed), seats, "digest")
     table.start()
     return table
+
+
+def orm_table(seed: int = 1) -> Table:
+    return example_table("orm", SEATS, seed)
 
 
 def play_until(table: Table, found: Callable[[], Any], most: int = 80) -> Any:
@@ -498,10 +503,7 @@ NINJA_SEATS = [("yamato@example.org", "ヤマト"), ("midori@example.org", "ミ�
 
 
 def ninja_table(seed: int = 1) -> Table:
-    program = compile_program(checked(EXAMPLES / "ninja", "scenario.lore"))
-    table = Table(Master(program, seed), NINJA_SEATS, "digest")
-    table.start()
-    return table
+    return example_table("ninja", NINJA_SEATS, seed)
 
 
 def test_the_ninja_rules_offer_their_check_and_their_fight_to_the_gm() -> None:
